@@ -1,0 +1,126 @@
+"""Declared melds (吃, 碰, 杠) and their notation.
+
+A declared meld is made of real faces: a 宝 inside a meld is only its face
+(docs/rules.md, "宝 only in the concealed hand").
+
+Notation: ``KIND:TILES``, e.g. ``chow:123m``, ``pung:555p``, ``kong:7777s``,
+``concealed_kong:1111z``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from .tiles import TileParseError, format_tiles, parse_tiles, suit_of
+
+__all__ = ["MeldKind", "Meld", "MeldError", "parse_meld"]
+
+
+class MeldError(ValueError):
+    """A meld is malformed (wrong kind name, wrong tiles for its kind)."""
+
+
+class MeldKind(str, Enum):
+    """Kinds of declared meld.
+
+    ``KONG`` is an exposed kong: made on a discard or by adding a drawn tile to
+    a declared pung (both 碰杠, bonus 1).  ``CONCEALED_KONG`` is four drawn tiles
+    (自摸杠, bonus 2).
+    """
+
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    CONCEALED_KONG = "concealed_kong"
+
+    @property
+    def chinese(self) -> str:
+        return {"chow": "吃", "pung": "碰", "kong": "碰杠", "concealed_kong": "自摸杠"}[self.value]
+
+
+@dataclass(frozen=True)
+class Meld:
+    """One declared meld.
+
+    ``tiles``: the kinds of its tiles (sorted; 3 for chow/pung, 4 for kongs).
+    ``claimed``: the kind taken from another player's discard, if any.
+    ``from_seat``: absolute seat the claimed tile came from, if any.
+    """
+
+    kind: MeldKind
+    tiles: tuple[int, ...]
+    claimed: int | None = None
+    from_seat: int | None = None
+
+    def __post_init__(self) -> None:
+        kind = MeldKind(self.kind)
+        object.__setattr__(self, "kind", kind)
+        tiles = tuple(sorted(self.tiles))
+        object.__setattr__(self, "tiles", tiles)
+        text = format_tiles(tiles) if all(isinstance(t, int) and 0 <= t < 34 for t in tiles) else repr(tiles)
+        if kind is MeldKind.CHOW:
+            if len(tiles) != 3:
+                raise MeldError(f"a chow has 3 tiles, {text} has {len(tiles)}")
+            a, b, c = tiles
+            if a >= 27 or not (b == a + 1 and c == a + 2 and suit_of(a) == suit_of(c)):
+                raise MeldError(f"{text} is not a chow: a chow is three consecutive tiles of one suit")
+        else:
+            need = 3 if kind is MeldKind.PUNG else 4
+            if len(tiles) != need:
+                raise MeldError(f"a {kind.value} has {need} identical tiles, {text} has {len(tiles)}")
+            if len(set(tiles)) != 1:
+                raise MeldError(f"{text} is not a {kind.value}: its tiles must be identical")
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in (MeldKind.KONG, MeldKind.CONCEALED_KONG)
+
+    @property
+    def is_pung_like(self) -> bool:
+        """Pung or kong (counts toward 碰碰糊)."""
+        return self.kind is not MeldKind.CHOW
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}:{format_tiles(self.tiles)}"
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    def to_json(self) -> str:
+        return str(self)
+
+    @classmethod
+    def parse(cls, text: str) -> Meld:
+        """Read ``KIND:TILES`` (kinds: chow, pung, kong, concealed_kong).
+
+        Raises :class:`MeldError` (a ``ValueError``) quoting the text.
+        """
+        return parse_meld(text)
+
+
+def parse_meld(text: str) -> Meld:
+    """Read one meld in ``KIND:TILES`` notation.  See :class:`Meld`."""
+    if not isinstance(text, str) or ":" not in text:
+        raise MeldError(f"meld {text!r} must be written KIND:TILES, e.g. pung:555p")
+    kind_text, _, tiles_text = text.partition(":")
+    kind_text = kind_text.strip().lower()
+    try:
+        kind = MeldKind(kind_text)
+    except ValueError:
+        names = ", ".join(k.value for k in MeldKind)
+        raise MeldError(f"unknown meld kind {kind_text!r} in {text!r}; use one of {names}") from None
+    try:
+        tiles = parse_tiles(tiles_text)
+    except TileParseError as err:
+        raise MeldError(f"meld {text!r}: {err}") from None
+    try:
+        return Meld(kind, tuple(tiles))
+    except MeldError as err:
+        raise MeldError(f"meld {text!r}: {err}") from None
+
+
+def melds_tiles(melds: Iterable[Meld]) -> list[int]:
+    """All kinds in the given melds."""
+    return [t for m in melds for t in m.tiles]

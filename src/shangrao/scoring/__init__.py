@@ -1,0 +1,500 @@
+"""Scoring one win: pattern, doublings, bonuses and what each payer pays (seed 三、计分和等级).
+
+All amounts are points.  The calculator follows the seed's 计分方法, its notes
+1-2 and 奖励分, as settled by decisions D1-D9 in ``docs/rules.md``:
+
+* ``hand_value = base × pattern factor × doublings`` (天糊/地糊: flat points);
+* each payer's win part is ``hand_value × 2**(宝 that payer discarded)``
+  (注 1; not for 天糊/地糊 or a winner who never held a 宝), and for 抢杠
+  ``× 6`` paid by the robbed player alone (D8);
+* the winner's bonuses of the hand (碰杠 1, 自摸杠 2, 四个宝 10, 接宝 10) are
+  added to each payer's amount (D9; the seed's largest example).
+
+>>> from shangrao.scoring import WinSituation, score
+>>> r = score(WinSituation.from_dict({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"}))
+>>> r.pattern.name, r.payments, r.total
+('平糊自摸', (2, 2, 2), 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..analysis import Form, Reading, enumerate_readings, is_baodiao_state
+from ..melds import Meld, MeldError, MeldKind, parse_meld
+from ..rules import DEFAULT_RULES, RuleSet
+from ..tiles import TileParseError, format_tile, format_tiles, parse_tile, parse_tiles, to_34
+from .items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS, PatternDef
+
+__all__ = [
+    "WinBy",
+    "WinSituation",
+    "SituationError",
+    "PatternScore",
+    "Doubling",
+    "Bonus",
+    "ScoreResult",
+    "score",
+    "PATTERNS",
+]
+
+
+class SituationError(ValueError):
+    """A win situation is malformed: says which field and what is wrong."""
+
+
+class WinBy(str, Enum):
+    """How the win came (D1): self-draw (incl. 杠开), 抢杠, or 地糊 on the dealer's first discard."""
+
+    SELF_DRAW = "self_draw"
+    ROBBING_KONG = "robbing_kong"
+    DEALER_FIRST_DISCARD = "dealer_first_discard"
+
+
+@dataclass(frozen=True)
+class WinSituation:
+    """Everything about one win that scoring needs (the situation, apart from the rules).
+
+    hand: kinds of the concealed hand *before* the winning tile
+        (``13 - 3*len(melds)`` tiles, 宝 included).
+    win_tile: the kind drawn (or robbed / claimed for 地糊).
+    melds: declared melds.
+    bao: the 宝 kind, or None.
+    win_by: :class:`WinBy`.
+    heavenly: 天糊 (the dealer's first 14 tiles).
+    kong_chain: kongs made in a row in the winning turn before the winning draw (杠开 n).
+    winner_flown: 宝 the winner discarded this hand (飞宝 n).
+    payers_flown: 宝 each payer discarded, seat order after the winner.
+    winner_held_bao: whether the winner held a 宝 at some point this hand; None derives it
+        from hand, win tile, melds and ``winner_flown``.
+    four_bao: the winner drew all four 宝 this hand (四个宝).
+    caught_bao: the winner declared 接宝 this hand.
+    robbed: for 抢杠, the payer (0-2, seat order after the winner) whose kong was robbed.
+    """
+
+    hand: tuple[int, ...]
+    win_tile: int
+    melds: tuple[Meld, ...] = ()
+    bao: int | None = None
+    win_by: WinBy = WinBy.SELF_DRAW
+    heavenly: bool = False
+    kong_chain: int = 0
+    winner_flown: int = 0
+    payers_flown: tuple[int, int, int] = (0, 0, 0)
+    winner_held_bao: bool | None = None
+    four_bao: bool = False
+    caught_bao: bool = False
+    robbed: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hand", tuple(self.hand))
+        object.__setattr__(self, "melds", tuple(self.melds))
+        object.__setattr__(self, "payers_flown", tuple(self.payers_flown))
+        object.__setattr__(self, "win_by", WinBy(self.win_by))
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise :class:`SituationError` if the situation is impossible."""
+        for name in ("hand",):
+            for k in self.hand:
+                if not isinstance(k, int) or not 0 <= k < 34:
+                    raise SituationError(f"hand: tile kinds must be 0..33, got {k!r}")
+        if not isinstance(self.win_tile, int) or not 0 <= self.win_tile < 34:
+            raise SituationError(f"win_tile: must be a tile kind 0..33, got {self.win_tile!r}")
+        if self.bao is not None and (not isinstance(self.bao, int) or not 0 <= self.bao < 34):
+            raise SituationError(f"bao: must be a tile kind 0..33 or null, got {self.bao!r}")
+        if len(self.melds) > 4:
+            raise SituationError(f"melds: at most 4, got {len(self.melds)}")
+        want = 13 - 3 * len(self.melds)
+        if len(self.hand) != want:
+            raise SituationError(
+                f"hand: with {len(self.melds)} meld(s) the hand before the winning tile has {want} tiles, got {len(self.hand)}"
+            )
+        counts = to_34(list(self.hand) + [self.win_tile] + [t for m in self.melds for t in m.tiles])
+        for k, c in enumerate(counts):
+            if c > 4:
+                raise SituationError(f"hand, win_tile and melds hold {c} copies of {format_tile(k)}; there are only 4")
+        for name in ("kong_chain", "winner_flown"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 4:
+                raise SituationError(f"{name}: must be an int 0..4, got {v!r}")
+        if len(self.payers_flown) != 3 or any(
+            not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 4 for v in self.payers_flown
+        ):
+            raise SituationError(f"payers_flown: must be three ints 0..4, got {list(self.payers_flown)!r}")
+        if self.winner_flown + sum(self.payers_flown) > 4:
+            raise SituationError("winner_flown + payers_flown: more than the four 宝 were discarded")
+        if self.kong_chain > sum(1 for m in self.melds if m.is_kong):
+            raise SituationError(f"kong_chain: {self.kong_chain} kongs in a row but only "
+                                 f"{sum(1 for m in self.melds if m.is_kong)} kong meld(s)")
+        if self.win_by is WinBy.ROBBING_KONG:
+            if self.robbed not in (0, 1, 2):
+                raise SituationError("robbed: 抢杠 needs the robbed payer, 0-2 in seat order after the winner")
+        elif self.robbed is not None:
+            raise SituationError("robbed: only for win_by robbing_kong")
+        if self.win_by is not WinBy.SELF_DRAW and self.kong_chain:
+            raise SituationError("kong_chain: 杠开 is a self-draw; win_by must be self_draw")
+        if self.heavenly and (self.win_by is not WinBy.SELF_DRAW or self.melds):
+            raise SituationError("heavenly: 天糊 is the dealer's first 14 tiles, self-drawn, with no melds")
+        if self.bao is None and (self.four_bao or self.caught_bao):
+            raise SituationError("four_bao/caught_bao: need a bao")
+
+    @property
+    def held_bao(self) -> bool:
+        if self.winner_held_bao is not None:
+            return bool(self.winner_held_bao)
+        if self.bao is None:
+            return False
+        tiles = list(self.hand) + [self.win_tile] + [t for m in self.melds for t in m.tiles]
+        return self.winner_flown > 0 or self.four_bao or self.caught_bao or self.bao in tiles
+
+    @classmethod
+    def from_dict(cls, data: dict) -> WinSituation:
+        """Build from the JSON situation object of ``shangrao score`` (tiles in any notation).
+
+        Raises :class:`SituationError` naming the field.
+        """
+        if not isinstance(data, dict):
+            raise SituationError(f"a situation must be a JSON object, got {type(data).__name__}")
+        known = {"hand", "win_tile", "melds", "bao", "win_by", "heavenly", "kong_chain", "winner_flown",
+                 "payers_flown", "winner_held_bao", "four_bao", "caught_bao", "robbed"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise SituationError(f"unknown field(s): {', '.join(unknown)}")
+        for req in ("hand", "win_tile"):
+            if req not in data:
+                raise SituationError(f"{req}: missing")
+
+        def tiles(name: str) -> list[int]:
+            v = data[name]
+            if isinstance(v, str):
+                try:
+                    return parse_tiles(v)
+                except TileParseError as err:
+                    raise SituationError(f"{name}: {err}") from None
+            if isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+                return list(v)
+            raise SituationError(f"{name}: must be a tile string like '123m' or a list of kinds 0..33")
+
+        def tile(name: str) -> int | None:
+            v = data.get(name)
+            if v is None:
+                return None
+            if isinstance(v, int) and not isinstance(v, bool):
+                return v
+            if isinstance(v, str):
+                try:
+                    return parse_tile(v)
+                except TileParseError as err:
+                    raise SituationError(f"{name}: {err}") from None
+            raise SituationError(f"{name}: must be one tile like '5p'")
+
+        melds = []
+        raw = data.get("melds", [])
+        if not isinstance(raw, list):
+            raise SituationError("melds: must be a list like [\"pung:555p\"]")
+        for i, m in enumerate(raw):
+            try:
+                if isinstance(m, str):
+                    melds.append(parse_meld(m))
+                elif isinstance(m, dict) and set(m) <= {"kind", "tiles"}:
+                    melds.append(parse_meld(f"{m.get('kind')}:{m.get('tiles')}"))
+                else:
+                    raise MeldError(f"{m!r} is not KIND:TILES")
+            except (MeldError, ValueError) as err:
+                raise SituationError(f"melds[{i}]: {err}") from None
+
+        def flag(name: str, default):
+            v = data.get(name, default)
+            if v is not None and not isinstance(v, bool):
+                raise SituationError(f"{name}: must be true or false, got {v!r}")
+            return v
+
+        def integer(name: str, default: int) -> int:
+            v = data.get(name, default)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise SituationError(f"{name}: must be an int, got {v!r}")
+            return v
+
+        win_by = data.get("win_by", "self_draw")
+        try:
+            win_by = WinBy(win_by)
+        except ValueError:
+            raise SituationError(
+                f"win_by: {win_by!r} is not one of self_draw, robbing_kong, dealer_first_discard"
+            ) from None
+        payers = data.get("payers_flown", [0, 0, 0])
+        if not isinstance(payers, list):
+            raise SituationError("payers_flown: must be a list of three ints")
+        robbed = data.get("robbed")
+        if robbed is not None and (not isinstance(robbed, int) or isinstance(robbed, bool)):
+            raise SituationError(f"robbed: must be 0, 1 or 2, got {robbed!r}")
+        return cls(
+            hand=tuple(tiles("hand")),
+            win_tile=tile("win_tile"),
+            melds=tuple(melds),
+            bao=tile("bao"),
+            win_by=win_by,
+            heavenly=flag("heavenly", False),
+            kong_chain=integer("kong_chain", 0),
+            winner_flown=integer("winner_flown", 0),
+            payers_flown=tuple(payers),
+            winner_held_bao=flag("winner_held_bao", None),
+            four_bao=flag("four_bao", False),
+            caught_bao=flag("caught_bao", False),
+            robbed=robbed,
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "hand": format_tiles(self.hand),
+            "win_tile": format_tile(self.win_tile),
+            "melds": [str(m) for m in self.melds],
+            "bao": None if self.bao is None else format_tile(self.bao),
+            "win_by": self.win_by.value,
+            "heavenly": self.heavenly,
+            "kong_chain": self.kong_chain,
+            "winner_flown": self.winner_flown,
+            "payers_flown": list(self.payers_flown),
+            "winner_held_bao": self.winner_held_bao,
+            "four_bao": self.four_bao,
+            "caught_bao": self.caught_bao,
+            "robbed": self.robbed,
+        }
+
+
+@dataclass(frozen=True)
+class PatternScore:
+    """The pattern scored: id, Chinese name, factor (× base; flat points for 天糊/地糊)."""
+
+    id: str
+    name: str
+    factor: int
+    flat: bool = False
+    clause: str = ""
+
+
+@dataclass(frozen=True)
+class Doubling:
+    """A multiplier on the hand value: id, Chinese name, times it applies, factor (e.g. 2**n)."""
+
+    id: str
+    name: str
+    count: int
+    factor: int
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A 奖励分 item: id, Chinese name, count, points from each payer (all counts included)."""
+
+    id: str
+    name: str
+    count: int
+    points: int
+
+
+@dataclass
+class ScoreResult:
+    """The result of :func:`score`.
+
+    winning: whether the hand wins at all (False: everything else is empty/zero).
+    pattern: the :class:`PatternScore` scored; reading: the reading it comes from.
+    doublings: multipliers applied to the hand value (杠开, 单吊, 飞宝, 九幺, 抢杠).
+    bonuses: 奖励分 items, each paid by every payer.
+    hand_value: points of the hand before payer factors and bonuses.
+    payer_factors: per payer, ×2**n for the 宝 that payer discarded (注 1), or 1.
+    win_payments: per payer (seat order after the winner), the win part.
+    bonus_payments: per payer, the bonus part.
+    payments: per payer, win part + bonus part.  total: the winner's gain.
+    alternatives: other patterns that fit, with their hand values (for the breakdown).
+    """
+
+    winning: bool
+    pattern: PatternScore | None = None
+    reading: Reading | None = None
+    doublings: list[Doubling] = field(default_factory=list)
+    bonuses: list[Bonus] = field(default_factory=list)
+    hand_value: int = 0
+    payer_factors: tuple[int, int, int] = (1, 1, 1)
+    win_payments: tuple[int, int, int] = (0, 0, 0)
+    bonus_payments: tuple[int, int, int] = (0, 0, 0)
+    payments: tuple[int, int, int] = (0, 0, 0)
+    total: int = 0
+    alternatives: list[tuple[str, int]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "winning": self.winning,
+            "pattern": None if self.pattern is None else {
+                "id": self.pattern.id, "name": self.pattern.name, "factor": self.pattern.factor,
+                "flat": self.pattern.flat, "clause": self.pattern.clause,
+            },
+            "reading": None if self.reading is None else self.reading.to_dict(),
+            "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in self.doublings],
+            "bonuses": [{"id": b.id, "name": b.name, "count": b.count, "points": b.points} for b in self.bonuses],
+            "hand_value": self.hand_value,
+            "payer_factors": list(self.payer_factors),
+            "win_payments": list(self.win_payments),
+            "bonus_payments": list(self.bonus_payments),
+            "payments": list(self.payments),
+            "total": self.total,
+            "alternatives": [{"name": n, "hand_value": v} for n, v in self.alternatives],
+        }
+
+    def breakdown(self) -> str:
+        """A one-line formula a player can check by hand, e.g. ``1*10(清碰碰糊)*2(单吊)… = 10240``."""
+        if not self.winning or self.pattern is None:
+            return "不糊 (not a win)"
+        if self.pattern.flat:
+            text = f"{self.pattern.factor}({self.pattern.name})"
+        else:
+            text = f"{self.pattern.factor}({self.pattern.name})"
+            for d in self.doublings:
+                text += f"*{d.factor}({d.name}{'' if d.count == 1 else '×' + str(d.count)})"
+        return f"{text} = {self.hand_value}"
+
+
+def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[PatternDef]:
+    """Candidate patterns of one reading of a self-drawn (or robbed, valued as self-drawn) win."""
+    P = PATTERNS
+    f = reading.form
+    if f is Form.SEVEN_PAIRS:
+        if reading.bao_acting:
+            return [P["haohua_qidui"] if reading.quads else P["qidui"]]
+        return [P["qing_haohua_qidui"] if reading.quads else P["qing_qidui"]]
+    if f is Form.SHISANLANG:
+        if reading.qixing:
+            return [P["qixing_shisanlang"] if reading.bao_acting else P["qing_qixing_shisanlang"]]
+        return [P["shisanlang"] if reading.bao_acting else P["qing_shisanlang"]]
+    if f is Form.JIUYAO:
+        if reading.qixing:
+            return [P["qixing_jiuyao"] if reading.bao_acting else P["qing_qixing_jiuyao"]]
+        return [P["jiuyao"] if reading.bao_acting else P["qing_jiuyao"]]
+    out: list[PatternDef] = []
+    if reading.bao_acting:
+        out.append(P["pengpenghu"] if reading.all_pungs else P["basic"])
+    else:
+        out.append(P["qing_pengpenghu"] if reading.all_pungs else P["pinghu_zimo"])
+    if baodiao:
+        if drew_bao:
+            out.append(P["pengpenghu_baodiao_bao"] if reading.all_pungs else P["baodiao_bao"])
+        elif not reading.bao_acting:
+            out.append(P["pengpenghu_baodiao_wubao"] if reading.all_pungs else P["baodiao_wubao"])
+        else:
+            out.append(P["pengpenghu_baodiao"] if reading.all_pungs else P["baodiao"])
+    return out
+
+
+def score(situation: WinSituation, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
+    """Score one win (seed 计分方法, 注 1-2, 奖励分; decisions D1-D9).
+
+    situation: a :class:`WinSituation`.  rules: a :class:`~shangrao.rules.RuleSet`.
+
+    Returns a :class:`ScoreResult`; ``winning`` is False (and nothing is paid)
+    when hand + win tile is no win in any form.  Amounts are points.  When
+    several readings or patterns fit, the one that pays the winner most is
+    scored (D2) and the others are listed in ``alternatives``.
+    """
+    s = situation
+    hand34 = to_34(list(s.hand) + [s.win_tile])
+    readings = enumerate_readings(hand34, s.bao, s.melds)
+    if not readings:
+        return ScoreResult(winning=False)
+    base = rules.base_points
+    bonuses = _bonuses(s, rules)
+    bonus_each = sum(b.points for b in bonuses)
+
+    flat = None
+    if s.heavenly:
+        flat = PATTERNS["heavenly"]
+        flat_points = rules.heavenly_points
+    elif s.win_by is WinBy.DEALER_FIRST_DISCARD:
+        flat = PATTERNS["earthly"]
+        flat_points = rules.earthly_points
+    if flat is not None:
+        reading = readings[0]
+        pattern = PatternScore(flat.id, flat.name, flat_points, True, flat.clause)
+        win = (flat_points, flat_points, flat_points)
+        bonus = (bonus_each,) * 3
+        payments = tuple(w + b for w, b in zip(win, bonus))
+        return ScoreResult(True, pattern, reading, [], bonuses, flat_points, (1, 1, 1), win, bonus,
+                           payments, sum(payments))
+
+    baodiao = is_baodiao_state(to_34(s.hand), s.bao, s.melds)
+    drew_bao = s.bao is not None and s.win_tile == s.bao
+    candidates = []
+    for reading in readings:
+        for pdef in _pattern_of(reading, baodiao, drew_bao):
+            factor = pdef.factor * (2 ** reading.quads if pdef.per_quad else 1)
+            doublings = _doublings(s, reading, rules)
+            value = base * factor
+            for d in doublings:
+                value *= d.factor
+            candidates.append((value, -list(PATTERNS).index(pdef.id), pdef, factor, reading, doublings))
+    candidates.sort(key=lambda c: (c[0], c[1]), reverse=True)
+    value, _, pdef, factor, reading, doublings = candidates[0]
+    alternatives = []
+    seen = {pdef.name}
+    for c in candidates[1:]:
+        if c[2].name not in seen:
+            seen.add(c[2].name)
+            alternatives.append((c[2].name, c[0]))
+
+    if s.held_bao:
+        payer_factors = tuple(2 ** n for n in s.payers_flown)
+    else:
+        payer_factors = (1, 1, 1)
+    if s.win_by is WinBy.ROBBING_KONG:
+        win = tuple(value * payer_factors[i] if i == s.robbed else 0 for i in range(3))
+    else:
+        win = tuple(value * f for f in payer_factors)
+    bonus = (bonus_each,) * 3
+    payments = tuple(w + b for w, b in zip(win, bonus))
+    return ScoreResult(
+        winning=True,
+        pattern=PatternScore(pdef.id, pdef.name, factor, False, pdef.clause),
+        reading=reading,
+        doublings=doublings,
+        bonuses=bonuses,
+        hand_value=value,
+        payer_factors=payer_factors,  # type: ignore[arg-type]
+        win_payments=win,  # type: ignore[arg-type]
+        bonus_payments=bonus,  # type: ignore[arg-type]
+        payments=payments,  # type: ignore[arg-type]
+        total=sum(payments),
+        alternatives=alternatives,
+    )
+
+
+def _doublings(s: WinSituation, reading: Reading, rules: RuleSet) -> list[Doubling]:
+    out = []
+    if s.kong_chain:
+        out.append(Doubling("gangkai", DOUBLING_NAMES["gangkai"], s.kong_chain, 2 ** s.kong_chain))
+    if len(s.melds) == 4:
+        out.append(Doubling("dandiao", DOUBLING_NAMES["dandiao"], 1, 2))
+    if s.winner_flown:
+        out.append(Doubling("feibao", DOUBLING_NAMES["feibao"], s.winner_flown, 2 ** s.winner_flown))
+    if reading.all_terminal_honor and reading.form is not Form.JIUYAO:
+        out.append(Doubling("jiuyao", DOUBLING_NAMES["jiuyao"], 1, 2))
+    if s.win_by is WinBy.ROBBING_KONG:
+        out.append(Doubling("qianggang", DOUBLING_NAMES["qianggang"], 1, rules.robbing_kong_factor))
+    return out
+
+
+def _bonuses(s: WinSituation, rules: RuleSet) -> list[Bonus]:
+    out = []
+    exposed = sum(1 for m in s.melds if m.kind is MeldKind.KONG)
+    concealed = sum(1 for m in s.melds if m.kind is MeldKind.CONCEALED_KONG)
+    if exposed:
+        out.append(Bonus("pung_kong", BONUS_NAMES["pung_kong"], exposed, exposed * rules.pung_kong_bonus))
+    if concealed:
+        out.append(Bonus("concealed_kong", BONUS_NAMES["concealed_kong"], concealed,
+                         concealed * rules.concealed_kong_bonus))
+    if s.caught_bao:
+        out.append(Bonus("caught_bao", BONUS_NAMES["caught_bao"], 1, rules.caught_bao_bonus))
+    if s.four_bao:
+        out.append(Bonus("four_bao", BONUS_NAMES["four_bao"], 1, rules.four_bao_bonus))
+    return out
