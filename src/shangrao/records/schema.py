@@ -1,0 +1,90 @@
+"""Tables of the game records (SQLAlchemy 2.x ORM; SQLite and PostgreSQL).
+
+* ``games``: one row per game (a ``simulate`` match or a ``play`` session).
+* ``hands``: one row per *completed* hand, written with the game's running
+  scores in one transaction: a hand row is complete or absent.
+* ``events``: the live log of a hand in progress, one row per event
+  (:meth:`Store.append_event`, for a server that stores every action before
+  broadcasting it).  When the hand completes, its events move into the hand
+  row and these rows are deleted in the same transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+__all__ = ["Base", "GameRow", "HandRow", "EventRow", "SCHEMA_VERSION", "utcnow"]
+
+#: bump when the tables change (stored in ``games.meta['schema']``)
+SCHEMA_VERSION = 1
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: 'simulate' | 'play' (a server may add its own kinds)
+    kind: Mapped[str] = mapped_column(String(32), index=True)
+    #: seat 0..3 names: bot names ('greedy', 'random') or 'human'
+    players: Mapped[list] = mapped_column(JSON)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: RuleSet.to_dict()
+    rules: Mapped[dict] = mapped_column(JSON)
+    #: 'unfinished' | 'finished'
+    status: Mapped[str] = mapped_column(String(16), default="unfinished", index=True)
+    #: hands completed so far (= rows in ``hands``)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    #: cumulative scores per seat after the last stored hand; the final scores once finished
+    scores: Mapped[list] = mapped_column(JSON)
+    #: free-form: engine version, match number, schema version
+    meta: Mapped[dict] = mapped_column(JSON, default=dict)
+
+    hands: Mapped[list[HandRow]] = relationship(
+        back_populates="game", order_by="HandRow.hand_index", cascade="all, delete-orphan"
+    )
+
+
+class HandRow(Base):
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("game_id", "hand_index", name="uq_hand_game_index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    #: 0-based position of the hand in the game
+    hand_index: Mapped[int] = mapped_column(Integer)
+    dealer: Mapped[int] = mapped_column(Integer)
+    #: the hand's event log as JSON lines (one event object per line)
+    events: Mapped[str] = mapped_column(Text)
+    #: summary: winners, pattern names, deltas, drawn, ...
+    result: Mapped[dict] = mapped_column(JSON)
+    #: cumulative scores after this hand
+    scores_after: Mapped[list] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[GameRow] = relationship(back_populates="hands")
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "hand_index", "seq", name="uq_event_game_hand_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    hand_index: Mapped[int] = mapped_column(Integer)
+    #: 0-based position of the event in its hand
+    seq: Mapped[int] = mapped_column(Integer)
+    event: Mapped[dict] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
