@@ -1,0 +1,20 @@
+"""The ``random`` bot: uniform over the legal actions, with its own seeded rng."""
+
+from __future__ import annotations
+
+import random
+
+from ..game.actions import Action
+from ..game.state import Observation
+
+__all__ = ["RandomBot"]
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+        return legal_actions[self.rng.randrange(len(legal_actions))]

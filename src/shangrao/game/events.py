@@ -1,0 +1,100 @@
+"""The event log of a hand: JSON lines, replay and per-seat redaction.
+
+Every :class:`~shangrao.game.Game` appends plain dicts (JSON-serializable) to
+``game.events``.  Each has a ``type``; events that record a decision carry
+``"seat"`` and ``"action"`` (the action's string form) so the hand can be
+replayed by applying those actions in order.  Types:
+
+``deal``        hand_no, rules (RuleSet dict), seed, dealer, scores (before the hand),
+                wall (136 tile ids, head first), dice [a, b], indicator (tile id),
+                indicator_kind, bao (mpsz), hands (13 ids per seat, seat order).
+``draw``        seat, tile (id), kind, source ``head`` | ``tail`` (kong replacement).
+``discard``     seat, tile, kind, action.
+``call``        seat, action — a declaration in a claim or rob window
+                (``pung 5m``, ``kong 5m``, ``chow 345m``, ``win``, ``catch_bao``).
+``pass``        seat, action ``pass`` — a seat asked in a window declines.
+``chow`` / ``pung`` / ``kong``  seat, from, meld, tiles — the claim that won the window.
+``concealed_kong`` / ``added_kong``  seat, kind, action — declared in the seat's turn.
+``kong_stands`` seat, meld, tiles — no one robbed it; its bonus follows.
+``catch_bao``   seat, tile — 接宝 declared.   ``four_bao``  seat — the fourth 宝 drawn.
+``transfer``    payer, payee, points, reason (id), name (Chinese).
+``declare_win`` seat, action ``win`` — a self-drawn win declared.
+``win``         seat, win_by, tile, kind, from, hand (kinds before the win tile), melds,
+                pattern, pattern_id, hand_value, win_payments, breakdown.
+``end``         drawn, winners, deltas, scores, next_dealer.
+
+Tiles are ids 0..135 (kind = id // 4) unless the key says ``kind`` (mpsz text).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+
+from ..rules import RuleSet
+from .actions import parse_action
+from .state import Game
+
+__all__ = ["events_to_jsonl", "events_from_jsonl", "replay", "redact", "ReplayError"]
+
+
+class ReplayError(ValueError):
+    """An event log cannot be replayed (no deal, an illegal action, or a diverging event)."""
+
+
+def events_to_jsonl(events: Iterable[dict]) -> str:
+    """One JSON object per line (UTF-8 text, Chinese kept), ending with a newline."""
+    return "".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in events)
+
+
+def events_from_jsonl(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def replay(events: Sequence[dict], check: bool = True) -> Game:
+    """Rebuild a :class:`Game` from its log: the deal, then every event's ``action``.
+
+    With ``check`` the rebuilt game's events must equal the given ones (a
+    prefix log replays to the same prefix).  Raises :class:`ReplayError`.
+    """
+    if not events or events[0].get("type") != "deal":
+        raise ReplayError("an event log starts with a deal event")
+    d = events[0]
+    if "wall" not in d:
+        raise ReplayError("the deal event has no wall (a redacted log cannot be replayed)")
+    game = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
+                wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    for i, ev in enumerate(events):
+        if "action" in ev:
+            try:
+                game.apply(parse_action(ev["action"]), seat=ev["seat"])
+            except ValueError as err:
+                raise ReplayError(f"event {i} ({ev.get('type')}): {err}") from None
+    if check:
+        n = len(events)
+        got = game.events[:n]
+        if got != list(events):
+            for i, (a, b) in enumerate(zip(got, events)):
+                if a != b:
+                    raise ReplayError(f"replay diverges at event {i}: got {a}, log has {b}")
+            raise ReplayError(f"replay produced {len(game.events)} events, the log has {n}")
+    return game
+
+
+def redact(events: Iterable[dict], seat: int) -> list[dict]:
+    """The log as ``seat`` saw it (mjai-style): no wall order, no seed, no other seat's
+    dealt tiles or draws.  Wins reveal the winner's hand (it is shown on the table).
+    """
+    out = []
+    for ev in events:
+        t = ev.get("type")
+        if t == "deal":
+            e = {k: v for k, v in ev.items() if k not in ("wall", "seed", "hands")}
+            e["hand"] = list(ev["hands"][seat])
+            e["seat"] = seat
+            out.append(e)
+        elif t == "draw" and ev["seat"] != seat:
+            out.append({"type": "draw", "seat": ev["seat"], "tile": None, "kind": None, "source": ev["source"]})
+        else:
+            out.append(dict(ev))
+    return out

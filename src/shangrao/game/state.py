@@ -1,0 +1,793 @@
+"""One hand of Shangrao Mahjong as a pure state machine (seed 行牌, 开杠, 糊牌的规定).
+
+:class:`Game` holds the whole state of one hand.  Exactly one seat decides at
+a time (:attr:`Game.current_seat`); it picks one of :meth:`Game.legal_actions`
+and the game :meth:`Game.apply`\\ s it.  Phases:
+
+* ``act`` — the seat has just drawn (or drawn a kong replacement): WIN
+  (self-draw, 杠开, 天糊), CONCEALED_KONG, ADDED_KONG, or DISCARD.
+* ``discard`` — after a 吃 or 碰: DISCARD only (no kong, no win: R6).
+* ``claim`` — after a discard: the seats that can do something (碰, kong,
+  吃 for the next seat only and never on honors, 地糊, 接宝) are asked one at
+  a time in turn order from the discarder; each says PASS or what it wants.
+  Then the window resolves: win > kong/碰 > 吃.  A seat that cannot beat what
+  an earlier seat declared is not asked.  CATCH_BAO is settled at once and the
+  same seat is asked again for a claim.
+* ``rob`` — after a kong that may be robbed (added kong; kong on a discard if
+  ``rules.rob_exposed_kong``; concealed kong if ``rules.rob_concealed_kong``):
+  the seats that can win with the kong tile are asked WIN or PASS, in turn
+  order from the kong maker; every seat that says WIN wins.  Otherwise the
+  kong stands, its bonus is paid, and the kong maker draws a replacement.
+* ``over`` — :attr:`Game.result` holds the :class:`HandResult`.
+
+Every transfer of points is settled when it happens (kong bonus when the kong
+stands, 四个宝 on the fourth 宝 drawn, 接宝 when declared) and listed in
+:attr:`Game.transfers` with its reason; a win adds only
+:attr:`ScoreResult.win_payments`.  All state changes are recorded in
+:attr:`Game.events` (see :mod:`shangrao.game.events`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..analysis import is_winning
+from ..melds import Meld, MeldKind
+from ..rules import DEFAULT_RULES, RuleSet
+from ..scoring import ScoreResult, WinBy, WinSituation, score
+from ..tiles import bao_from_indicator, format_tile
+from .actions import Action, ActionType, IllegalActionError
+from .wall import check_dice, normalize_wall, roll_dice, shuffled_wall, split_wall
+
+__all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "EngineError"]
+
+A = ActionType
+PASS = Action(A.PASS)
+WIN = Action(A.WIN)
+CATCH = Action(A.CATCH_BAO)
+
+_PRIO = {A.WIN: 3, A.KONG: 2, A.PUNG: 2, A.CHOW: 1, A.PASS: 0, A.CATCH_BAO: 0}
+
+REASON_NAMES = {
+    "pung_kong": "碰杠",
+    "concealed_kong": "自摸杠",
+    "four_bao": "四个宝",
+    "caught_bao": "接宝",
+    "win": "糊",
+}
+
+
+class EngineError(RuntimeError):
+    """An internal inconsistency (e.g. analysis and scoring disagree on a win)."""
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One payment: ``payer`` gives ``points`` to ``payee`` (absolute seats).
+
+    reason: id (``pung_kong``, ``concealed_kong``, ``four_bao``, ``caught_bao``, ``win``);
+    name: Chinese name (碰杠, 自摸杠, 四个宝, 接宝, or for a win the pattern's name, e.g. 平糊自摸).
+    """
+
+    payer: int
+    payee: int
+    points: int
+    reason: str
+    name: str
+
+    def to_dict(self) -> dict:
+        return {"payer": self.payer, "payee": self.payee, "points": self.points,
+                "reason": self.reason, "name": self.name}
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """One win: the winner, the scored situation and its :class:`ScoreResult`.
+
+    ``payers``: absolute seats in the order of ``score.win_payments``.
+    """
+
+    seat: int
+    situation: WinSituation
+    score: ScoreResult
+    payers: tuple[int, int, int]
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "payers": list(self.payers), "situation": self.situation.to_dict(),
+                "score": self.score.to_dict(), "breakdown": self.score.breakdown()}
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """End of a hand.
+
+    winners: seats that won (several only for 抢杠), in turn order from the robbed/discarding seat.
+    wins: a :class:`WinRecord` per winner.  transfers: every payment of the hand.
+    deltas: points won (+) / lost (-) per seat in this hand (sum 0).
+    scores: cumulative scores after the hand.  drawn: 荒牌.  next_dealer: who deals next.
+    """
+
+    winners: tuple[int, ...]
+    wins: tuple[WinRecord, ...]
+    transfers: tuple[Transfer, ...]
+    deltas: tuple[int, int, int, int]
+    scores: tuple[int, int, int, int]
+    drawn: bool
+    dealer: int
+    next_dealer: int
+
+    def to_dict(self) -> dict:
+        return {"winners": list(self.winners), "wins": [w.to_dict() for w in self.wins],
+                "transfers": [t.to_dict() for t in self.transfers], "deltas": list(self.deltas),
+                "scores": list(self.scores), "drawn": self.drawn, "dealer": self.dealer,
+                "next_dealer": self.next_dealer}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may see (no other seat's concealed tiles, no wall order).
+
+    seat: the observer.  phase: act | discard | claim | rob | over.  current_seat: who decides.
+    hand: the observer's concealed kinds, sorted.  hand_34: the same as counts.
+    drawn: the kind the observer just drew (in phase act), else None.
+    hand_sizes: concealed tile count per seat.  melds: per seat.  discards: per seat,
+    the kinds still in its pond (claimed tiles left out), in order.
+    bao, indicator: kinds.  tiles_left: live wall.  dealer.  scores: cumulative.
+    flown: 宝 discarded per seat (飞宝).  bao_drawn: 宝 the observer drew this hand.
+    last_discard: (seat, kind) of the discard on the table, or None.
+    kong: (seat, kind, meld kind) of a kong waiting in the rob window, or None.
+    kong_chain: kongs in a row in the current turn.  first_discard: the discard on the table
+    is the dealer's first action (地糊 possible).
+    """
+
+    seat: int
+    phase: str
+    current_seat: int | None
+    hand: tuple[int, ...]
+    hand_34: tuple[int, ...]
+    drawn: int | None
+    hand_sizes: tuple[int, int, int, int]
+    melds: tuple[tuple[Meld, ...], ...]
+    discards: tuple[tuple[int, ...], ...]
+    bao: int
+    indicator: int
+    tiles_left: int
+    dealer: int
+    scores: tuple[int, int, int, int]
+    flown: tuple[int, int, int, int]
+    bao_drawn: int
+    last_discard: tuple[int, int] | None
+    kong: tuple[int, int, str] | None
+    kong_chain: int
+    first_discard: bool
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat, "phase": self.phase, "current_seat": self.current_seat,
+            "hand": list(self.hand), "drawn": self.drawn, "hand_sizes": list(self.hand_sizes),
+            "melds": [[str(m) for m in ms] for ms in self.melds],
+            "discards": [list(d) for d in self.discards], "bao": self.bao, "indicator": self.indicator,
+            "tiles_left": self.tiles_left, "dealer": self.dealer, "scores": list(self.scores),
+            "flown": list(self.flown), "bao_drawn": self.bao_drawn,
+            "last_discard": None if self.last_discard is None else list(self.last_discard),
+            "kong": None if self.kong is None else list(self.kong), "kong_chain": self.kong_chain,
+            "first_discard": self.first_discard,
+        }
+
+
+class Game:
+    """One hand.  See the module docstring for phases and flow.
+
+    Game(rules=DEFAULT_RULES, seed=None, dealer=0, scores=(0,0,0,0), wall=None, dice=None, hand_no=0)
+
+    seed: int or str for ``random.Random`` (shuffle, then dice).  wall: the full
+    136-tile order as ids or kinds (see :func:`shangrao.game.wall.normalize_wall`);
+    dice: two ints 1..6 (rolled from the seed when not given).
+    scores: cumulative scores before the hand (points).
+
+    Raises :class:`~shangrao.game.wall.WallError` (ValueError) for a bad wall or dice.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet = DEFAULT_RULES,
+        seed: int | str | None = None,
+        dealer: int = 0,
+        scores: Sequence[int] = (0, 0, 0, 0),
+        wall: Sequence[int] | str | None = None,
+        dice: Sequence[int] | None = None,
+        hand_no: int = 0,
+    ) -> None:
+        if not isinstance(dealer, int) or not 0 <= dealer < 4:
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        scores = tuple(scores)
+        if len(scores) != 4:
+            raise ValueError(f"scores must hold 4 ints, got {scores!r}")
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        self.hand_no = hand_no
+        self.start_scores = scores
+        self.scores = list(scores)
+        rng = random.Random(seed if seed is not None else 0)
+        self.wall = normalize_wall(wall) if wall is not None else shuffled_wall(rng)
+        self.dice = check_dice(dice) if dice is not None else roll_dice(rng)
+        self.indicator_id, self.live = split_wall(self.wall, self.dice)
+        self.indicator = self.indicator_id // 4
+        self.bao = bao_from_indicator(self.indicator)
+        self.head = 0
+        self.tail = len(self.live) - 1
+
+        self.hand_ids: list[list[list[int]]] = [[[] for _ in range(34)] for _ in range(4)]
+        self.counts: list[list[int]] = [[0] * 34 for _ in range(4)]
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.meld_ids: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
+        self.river: list[list[int]] = [[] for _ in range(4)]
+        self.claimed_ids: set[int] = set()
+        self.flown = [0, 0, 0, 0]
+        self.bao_drawn = [0, 0, 0, 0]
+        self.caught = [False] * 4
+        self.transfers: list[Transfer] = []
+        self.events: list[dict] = []
+        self.actions_taken = 0
+        self.last_draw: list[int | None] = [None] * 4
+        self.kong_chain = 0
+        self.first_discard = False  # the discard on the table is the dealer's first action
+        self._dealer_acted = False
+        self.phase = "act"
+        self.turn = dealer
+        self.current_seat: int | None = dealer
+        self.claim: dict | None = None
+        self.pending_kong: dict | None = None
+        self.won_tile: int | None = None
+        self.result: HandResult | None = None
+        self._legal: list[Action] | None = None
+
+        self._deal()
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def tiles_left(self) -> int:
+        return self.tail - self.head + 1
+
+    def hand_kinds(self, seat: int) -> list[int]:
+        """The concealed kinds of ``seat``, sorted."""
+        c = self.counts[seat]
+        return [k for k in range(34) for _ in range(c[k])]
+
+    def _emit(self, ev: dict) -> None:
+        self.events.append(ev)
+
+    def _add(self, seat: int, tid: int) -> None:
+        k = tid >> 2
+        self.hand_ids[seat][k].append(tid)
+        self.counts[seat][k] += 1
+
+    def _remove(self, seat: int, kind: int, prefer: int | None = None) -> int:
+        ids = self.hand_ids[seat][kind]
+        if prefer is not None and prefer in ids:
+            ids.remove(prefer)
+            tid = prefer
+        else:
+            ids.sort()
+            tid = ids.pop(0)
+        self.counts[seat][kind] -= 1
+        return tid
+
+    def _transfer(self, payer: int, payee: int, points: int, reason: str, name: str | None = None) -> None:
+        if points <= 0:
+            return
+        t = Transfer(payer, payee, points, reason, name or REASON_NAMES[reason])
+        self.transfers.append(t)
+        self.scores[payer] -= points
+        self.scores[payee] += points
+        self._emit({"type": "transfer", **t.to_dict()})
+
+    def _bonus_all(self, seat: int, points: int, reason: str) -> None:
+        for i in range(1, 4):
+            self._transfer((seat + i) % 4, seat, points, reason)
+
+    # ------------------------------------------------------------------ deal / draw
+    def _deal(self) -> None:
+        hands = []
+        for i in range(4):
+            seat = (self.dealer + i) % 4
+            ids = self.live[self.head:self.head + 13]
+            self.head += 13
+            for t in ids:
+                self._add(seat, t)
+            hands.append((seat, ids))
+        self._emit({
+            "type": "deal",
+            "hand_no": self.hand_no,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "scores": list(self.start_scores),
+            "wall": list(self.wall),
+            "dice": list(self.dice),
+            "indicator": self.indicator_id,
+            "indicator_kind": format_tile(self.indicator),
+            "bao": format_tile(self.bao),
+            "hands": [sorted(ids) for _, ids in sorted(hands)],
+        })
+        for seat, ids in sorted(hands):
+            n = sum(1 for t in ids if t >> 2 == self.bao)
+            self.bao_drawn[seat] = n
+            if n == 4:
+                self._four_bao(seat)
+        self._draw(self.dealer, from_tail=False)
+
+    def _four_bao(self, seat: int) -> None:
+        self._emit({"type": "four_bao", "seat": seat})
+        self._bonus_all(seat, self.rules.four_bao_bonus, "four_bao")
+
+    def _draw(self, seat: int, from_tail: bool) -> None:
+        if from_tail:
+            tid = self.live[self.tail]
+            self.tail -= 1
+        else:
+            tid = self.live[self.head]
+            self.head += 1
+            self.kong_chain = 0
+        self._add(seat, tid)
+        self.last_draw[seat] = tid
+        self._emit({"type": "draw", "seat": seat, "tile": tid, "kind": format_tile(tid >> 2),
+                    "source": "tail" if from_tail else "head"})
+        if tid >> 2 == self.bao:
+            self.bao_drawn[seat] += 1
+            if self.bao_drawn[seat] == 4:
+                self._four_bao(seat)
+        self.turn = seat
+        self.current_seat = seat
+        self.phase = "act"
+        self.first_discard = False
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Legal actions of ``seat`` (default: :attr:`current_seat`); [] for a seat that is not asked."""
+        if self.phase == "over":
+            return []
+        if seat is not None and seat != self.current_seat:
+            return []
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        seat = self.current_seat
+        assert seat is not None
+        c = self.counts[seat]
+        if self.phase == "act":
+            out: list[Action] = []
+            if is_winning(c, self.bao, self.melds[seat]):
+                out.append(WIN)
+            if self.tiles_left > 0:
+                for k in range(34):
+                    if c[k] == 4:
+                        out.append(Action(A.CONCEALED_KONG, k))
+                for m in self.melds[seat]:
+                    if m.kind is MeldKind.PUNG and c[m.tiles[0]]:
+                        out.append(Action(A.ADDED_KONG, m.tiles[0]))
+            out.sort(key=Action.sort_key)
+            out += [Action(A.DISCARD, k) for k in range(34) if c[k]]
+            return out
+        if self.phase == "discard":
+            return [Action(A.DISCARD, k) for k in range(34) if c[k]]
+        if self.phase == "claim":
+            assert self.claim is not None
+            return list(self.claim["options"][seat])
+        if self.phase == "rob":
+            return [WIN, PASS]
+        return []
+
+    def _claim_options(self, seat: int, discarder: int, k: int) -> list[Action]:
+        c = self.counts[seat]
+        out: list[Action] = []
+        if (self.first_discard and self.rules.earthly_win and seat != self.dealer
+                and discarder == self.dealer):
+            c[k] += 1
+            ok = is_winning(c, self.bao, self.melds[seat])
+            c[k] -= 1
+            if ok:
+                out.append(WIN)
+        if c[k] >= 2:
+            out.append(Action(A.PUNG, k))
+            if c[k] >= 3 and self.tiles_left > 0:
+                out.append(Action(A.KONG, k))
+        if seat == (discarder + 1) % 4 and k < 27:
+            r = k % 9
+            for low in (k - 2, k - 1, k):
+                lr = r - (k - low)
+                if lr < 0 or lr > 6:
+                    continue
+                if all(c[x] for x in (low, low + 1, low + 2) if x != k):
+                    out.append(Action(A.CHOW, low))
+        if k == self.bao and self.bao_drawn[seat] >= 3 and not self.caught[seat]:
+            out.append(CATCH)
+        if out:
+            out.sort(key=Action.sort_key)
+            out.append(PASS)
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply a legal action of :attr:`current_seat` (``seat``, if given, must be it).
+
+        ``action``: an :class:`Action` or its string form.  Raises
+        :class:`IllegalActionError` (a ValueError) naming the problem and the legal
+        actions; the state is then unchanged.
+        """
+        if isinstance(action, str):
+            from .actions import parse_action
+            try:
+                action = parse_action(action)
+            except ValueError as err:
+                raise IllegalActionError(str(err)) from None
+        if self.phase == "over":
+            raise IllegalActionError(f"the hand is over; {action} is not possible")
+        if seat is not None and seat != self.current_seat:
+            raise IllegalActionError(f"seat {seat} may not act now: seat {self.current_seat} is to decide")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action} is not legal for seat {self.current_seat} in phase {self.phase}; "
+                f"legal: {', '.join(str(a) for a in legal)}"
+            )
+        self.push(action)
+
+    def push(self, action: Action) -> None:
+        """Apply ``action`` for :attr:`current_seat` without checking it (fast path)."""
+        seat = self.current_seat
+        assert seat is not None
+        self._legal = None
+        self.actions_taken += 1
+        t = action.type
+        if self.phase in ("act", "discard"):
+            if t is A.DISCARD:
+                self._do_discard(seat, action.tile)
+            elif t is A.WIN:
+                self._self_draw_win(seat)
+            elif t is A.CONCEALED_KONG:
+                self._declare_kong(seat, action.tile, MeldKind.CONCEALED_KONG, action)
+            elif t is A.ADDED_KONG:
+                self._declare_kong(seat, action.tile, MeldKind.KONG, action)
+            else:
+                raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
+        elif self.phase == "claim":
+            self._claim_decision(seat, action)
+        elif self.phase == "rob":
+            self._rob_decision(seat, action)
+        else:
+            raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
+
+    # ------------------------------------------------------------------ discard & claims
+    def _do_discard(self, seat: int, k: int) -> None:
+        tid = self._remove(seat, k, prefer=self.last_draw[seat])
+        self.last_draw[seat] = None
+        self.river[seat].append(tid)
+        first = seat == self.dealer and not self._dealer_acted
+        self._dealer_acted = self._dealer_acted or seat == self.dealer
+        if k == self.bao:
+            self.flown[seat] += 1
+        self._emit({"type": "discard", "seat": seat, "tile": tid, "kind": format_tile(k),
+                    "action": f"discard {format_tile(k)}"})
+        self.kong_chain = 0
+        self.first_discard = first
+        options = {}
+        queue = []
+        for i in range(1, 4):
+            s = (seat + i) % 4
+            opts = self._claim_options(s, seat, k)
+            if opts:
+                options[s] = opts
+                queue.append(s)
+        self.claim = {"discarder": seat, "tile": tid, "kind": k, "queue": queue, "options": options,
+                      "declared": {}, "best": 0}
+        self.phase = "claim"
+        self._advance_claim()
+
+    def _advance_claim(self) -> None:
+        cl = self.claim
+        assert cl is not None
+        queue = cl["queue"]
+        # drop what cannot beat the best declaration so far; a seat left with only PASS is not asked
+        best = cl["best"]
+        while queue:
+            s = queue[0]
+            opts = [a for a in cl["options"][s] if _PRIO[a.type] > best or a.type is A.CATCH_BAO or a.type is A.PASS]
+            if len(opts) > 1:
+                cl["options"][s] = opts
+                break
+            queue.pop(0)
+        if queue:
+            self.current_seat = queue[0]
+            self.phase = "claim"
+            return
+        self._resolve_claim()
+
+    def _claim_decision(self, seat: int, action: Action) -> None:
+        cl = self.claim
+        assert cl is not None
+        self._emit({"type": "call" if action.type is not A.PASS else "pass", "seat": seat, "action": str(action)})
+        if action.type is A.CATCH_BAO:
+            self.caught[seat] = True
+            self._emit({"type": "catch_bao", "seat": seat, "tile": cl["tile"]})
+            self._bonus_all(seat, self.rules.caught_bao_bonus, "caught_bao")
+            cl["options"][seat] = [a for a in cl["options"][seat] if a.type is not A.CATCH_BAO]
+            self._advance_claim()
+            return
+        cl["queue"].pop(0)
+        if action.type is not A.PASS:
+            p = _PRIO[action.type]
+            if p > cl["best"]:
+                cl["best"] = p
+                cl["declared"] = {seat: action}
+        self._advance_claim()
+
+    def _resolve_claim(self) -> None:
+        cl = self.claim
+        assert cl is not None
+        self.claim = None
+        discarder, tid, k = cl["discarder"], cl["tile"], cl["kind"]
+        if cl["declared"]:
+            (seat, action), = cl["declared"].items()
+            t = action.type
+            if t is A.WIN:
+                self.claimed_ids.add(tid)
+                self.won_tile = tid
+                self._finish_wins([seat], k, WinBy.DEALER_FIRST_DISCARD, discarder)
+                return
+            self.claimed_ids.add(tid)
+            self.first_discard = False
+            if t is A.CHOW:
+                low = action.tile
+                ids = [self._remove(seat, x) for x in (low, low + 1, low + 2) if x != k] + [tid]
+                meld = Meld(MeldKind.CHOW, (low, low + 1, low + 2), claimed=k, from_seat=discarder)
+            elif t is A.PUNG:
+                ids = [self._remove(seat, k) for _ in range(2)] + [tid]
+                meld = Meld(MeldKind.PUNG, (k, k, k), claimed=k, from_seat=discarder)
+            else:  # KONG on the discard
+                ids = [self._remove(seat, k) for _ in range(3)] + [tid]
+                meld = Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)
+                self._emit({"type": "kong", "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
+                self.turn = seat
+                self.kong_chain = 0
+                self._kong_window(seat, meld, tuple(ids), tid, added=False)
+                return
+            self.melds[seat].append(meld)
+            self.meld_ids[seat].append(tuple(ids))
+            self._emit({"type": t.value, "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
+            self.turn = seat
+            self.current_seat = seat
+            self.kong_chain = 0
+            self.phase = "discard"
+            return
+        self.first_discard = False
+        if self.tiles_left == 0:
+            self._finish_drawn()
+            return
+        self._draw((discarder + 1) % 4, from_tail=False)
+
+    # ------------------------------------------------------------------ kongs
+    def _declare_kong(self, seat: int, k: int, kind: MeldKind, action: Action) -> None:
+        self._dealer_acted = self._dealer_acted or seat == self.dealer
+        self._emit({"type": action.type.value, "seat": seat, "kind": format_tile(k), "action": str(action)})
+        if kind is MeldKind.CONCEALED_KONG:
+            ids = tuple(self._remove(seat, k) for _ in range(4))
+            meld = Meld(MeldKind.CONCEALED_KONG, (k, k, k, k))
+            self._kong_window(seat, meld, ids, ids[-1], added=False)
+        else:
+            tid = self._remove(seat, k, prefer=self.last_draw[seat])
+            i = next(i for i, m in enumerate(self.melds[seat]) if m.kind is MeldKind.PUNG and m.tiles[0] == k)
+            old = self.melds[seat][i]
+            meld = Meld(MeldKind.KONG, (k, k, k, k), claimed=old.claimed, from_seat=old.from_seat)
+            ids = self.meld_ids[seat][i] + (tid,)
+            self._kong_window(seat, meld, ids, tid, added=True, index=i)
+
+    def _kong_window(self, seat: int, meld: Meld, ids: tuple[int, ...], robbed_tile: int,
+                     added: bool, index: int | None = None) -> None:
+        k = meld.tiles[0]
+        concealed = meld.kind is MeldKind.CONCEALED_KONG
+        robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
+        self.pending_kong = {"seat": seat, "meld": meld, "ids": ids, "tile": robbed_tile, "added": added,
+                             "index": index, "queue": [], "robbers": []}
+        if robbable:
+            for i in range(1, 4):
+                s = (seat + i) % 4
+                c = self.counts[s]
+                c[k] += 1
+                ok = is_winning(c, self.bao, self.melds[s])
+                c[k] -= 1
+                if ok:
+                    self.pending_kong["queue"].append(s)
+        self._advance_rob()
+
+    def _advance_rob(self) -> None:
+        pk = self.pending_kong
+        assert pk is not None
+        if pk["queue"]:
+            self.phase = "rob"
+            self.current_seat = pk["queue"][0]
+            return
+        self.pending_kong = None
+        seat, meld, ids = pk["seat"], pk["meld"], pk["ids"]
+        k = meld.tiles[0]
+        if pk["robbers"]:
+            # the kong does not stand: its tiles go back, the robbed tile goes to the winner(s)
+            tid = pk["tile"]
+            if pk["added"]:
+                pass  # the pung stays as it was; the added tile is robbed
+            else:
+                for x in ids:  # for a kong on a discard the robbed tile is the (claimed) discard
+                    if x != tid:
+                        self._add(seat, x)
+            self.won_tile = tid
+            self._finish_wins(pk["robbers"], k, WinBy.ROBBING_KONG, seat)
+            return
+        if pk["added"]:
+            self.melds[seat][pk["index"]] = meld
+            self.meld_ids[seat][pk["index"]] = ids
+        else:
+            self.melds[seat].append(meld)
+            self.meld_ids[seat].append(ids)
+        self._emit({"type": "kong_stands", "seat": seat, "meld": str(meld), "tiles": list(ids)})
+        if meld.kind is MeldKind.CONCEALED_KONG:
+            self._bonus_all(seat, self.rules.concealed_kong_bonus, "concealed_kong")
+        else:
+            self._bonus_all(seat, self.rules.pung_kong_bonus, "pung_kong")
+        self._draw(seat, from_tail=True)
+        self.kong_chain += 1
+
+    def _rob_decision(self, seat: int, action: Action) -> None:
+        pk = self.pending_kong
+        assert pk is not None
+        self._emit({"type": "call" if action.type is A.WIN else "pass", "seat": seat, "action": str(action)})
+        pk["queue"].pop(0)
+        if action.type is A.WIN:
+            pk["robbers"].append(seat)
+        self._advance_rob()
+
+    # ------------------------------------------------------------------ wins and the end
+    def _self_draw_win(self, seat: int) -> None:
+        tid = self.last_draw[seat]
+        assert tid is not None
+        k = tid >> 2
+        heavenly = seat == self.dealer and self.actions_taken == 1  # the dealer's initial 14 tiles
+        self._emit({"type": "declare_win", "seat": seat, "action": "win"})
+        self._remove(seat, k, prefer=tid)
+        self.won_tile = tid
+        self._finish_wins([seat], k, WinBy.SELF_DRAW, None, heavenly=heavenly)
+
+    def _finish_wins(self, winners: list[int], k: int, win_by: WinBy, source: int | None,
+                     heavenly: bool = False) -> None:
+        records = []
+        for w in winners:
+            payers = ((w + 1) % 4, (w + 2) % 4, (w + 3) % 4)
+            hand = tuple(self.hand_kinds(w))
+            held = self.bao_drawn[w] > 0 or k == self.bao
+            sit = WinSituation(
+                hand=hand,
+                win_tile=k,
+                melds=tuple(self.melds[w]),
+                bao=self.bao,
+                win_by=win_by,
+                heavenly=heavenly,
+                kong_chain=self.kong_chain if win_by is WinBy.SELF_DRAW else 0,
+                winner_flown=self.flown[w],
+                payers_flown=tuple(self.flown[p] for p in payers),
+                winner_held_bao=held,
+                four_bao=self.bao_drawn[w] == 4,
+                caught_bao=self.caught[w],
+                robbed=payers.index(source) if win_by is WinBy.ROBBING_KONG else None,
+            )
+            res = score(sit, self.rules)
+            if not res.winning:
+                raise EngineError(f"seat {w}: analysis says win but scoring says no win: {sit.to_dict()}")
+            records.append(WinRecord(w, sit, res, payers))
+            self._emit({"type": "win", "seat": w, "win_by": win_by.value, "tile": self.won_tile,
+                        "kind": format_tile(k), "from": source, "hand": list(hand),
+                        "melds": [str(m) for m in self.melds[w]], "pattern": res.pattern.name,
+                        "pattern_id": res.pattern.id, "hand_value": res.hand_value,
+                        "win_payments": list(res.win_payments), "breakdown": res.breakdown()})
+            for p, pts in zip(payers, res.win_payments):
+                self._transfer(p, w, pts, "win", res.pattern.name)
+        if win_by is WinBy.ROBBING_KONG:
+            order = sorted(winners, key=lambda s: (s - source) % 4)
+        else:
+            order = list(winners)
+        self._end(tuple(order), tuple(records), drawn=False, next_dealer=order[0])
+
+    def _finish_drawn(self) -> None:
+        self._end((), (), drawn=True, next_dealer=(self.dealer + 1) % 4)
+
+    def _end(self, winners, records, drawn: bool, next_dealer: int) -> None:
+        deltas = tuple(self.scores[i] - self.start_scores[i] for i in range(4))
+        self.result = HandResult(winners, records, tuple(self.transfers), deltas, tuple(self.scores),
+                                 drawn, self.dealer, next_dealer)
+        self.phase = "over"
+        self.current_seat = None
+        self._legal = None
+        self._emit({"type": "end", "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
+                    "scores": list(self.scores), "next_dealer": next_dealer})
+
+    # ------------------------------------------------------------------ views
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now (see :class:`Observation`)."""
+        c = self.counts[seat]
+        last = None
+        if self.claim is not None:
+            last = (self.claim["discarder"], self.claim["kind"])
+        kong = None
+        if self.pending_kong is not None:
+            pk = self.pending_kong
+            kong = (pk["seat"], pk["meld"].tiles[0], pk["meld"].kind.value)
+        drawn = None
+        if self.phase == "act" and self.current_seat == seat and self.last_draw[seat] is not None:
+            drawn = self.last_draw[seat] >> 2
+        return Observation(
+            seat=seat,
+            phase=self.phase,
+            current_seat=self.current_seat,
+            hand=tuple(self.hand_kinds(seat)),
+            hand_34=tuple(c),
+            drawn=drawn,
+            hand_sizes=tuple(sum(x) for x in self.counts),  # type: ignore[arg-type]
+            melds=tuple(tuple(m) for m in self.melds),
+            discards=tuple(tuple(t >> 2 for t in r if t not in self.claimed_ids) for r in self.river),
+            bao=self.bao,
+            indicator=self.indicator,
+            tiles_left=self.tiles_left,
+            dealer=self.dealer,
+            scores=tuple(self.scores),  # type: ignore[arg-type]
+            flown=tuple(self.flown),  # type: ignore[arg-type]
+            bao_drawn=self.bao_drawn[seat],
+            last_discard=last,
+            kong=kong,
+            kong_chain=self.kong_chain,
+            first_discard=self.first_discard,
+        )
+
+    def tile_locations(self) -> dict[str, list[int]]:
+        """Every tile id by place (wall, indicator, hands, melds, ponds, pending kong, won tile).
+
+        The lists together hold each id 0..135 exactly once (checked by the tests).
+        """
+        out: dict[str, list[int]] = {
+            "wall": list(self.live[self.head:self.tail + 1]),
+            "indicator": [self.indicator_id],
+        }
+        for s in range(4):
+            out[f"hand{s}"] = [t for ids in self.hand_ids[s] for t in ids]
+            out[f"melds{s}"] = [t for ids in self.meld_ids[s] for t in ids]
+            out[f"pond{s}"] = [t for t in self.river[s] if t not in self.claimed_ids]
+        pend: list[int] = []
+        if self.pending_kong is not None:
+            pend = list(self.pending_kong["ids"])
+            if self.pending_kong["added"]:
+                pend = [self.pending_kong["tile"]]  # the pung's three are still in melds
+        out["pending"] = pend
+        won = [] if self.won_tile is None else [self.won_tile]
+        # a 地糊 / robbed tile may also sit in a pond/claimed set; list it once
+        out["won"] = won
+        return out
+
+    def state_key(self) -> str:
+        """A canonical JSON of the full state (for replay checks)."""
+        import json
+        return json.dumps({
+            "phase": self.phase, "current": self.current_seat, "head": self.head, "tail": self.tail,
+            "hands": [sorted(t for ids in h for t in ids) for h in self.hand_ids],
+            "melds": [[str(m) for m in ms] for ms in self.melds], "meld_ids": [list(map(list, x)) for x in self.meld_ids],
+            "river": self.river, "claimed": sorted(self.claimed_ids), "scores": self.scores,
+            "flown": self.flown, "bao_drawn": self.bao_drawn, "caught": self.caught,
+            "transfers": [t.to_dict() for t in self.transfers],
+            "result": None if self.result is None else self.result.to_dict(),
+            "events": self.events,
+        }, sort_keys=True, ensure_ascii=False)
