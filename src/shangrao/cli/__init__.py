@@ -1,0 +1,117 @@
+"""The ``shangrao`` command line (typer + rich).
+
+Commands: ``analyze``, ``score`` (:mod:`.analysis_cmds`); ``simulate``,
+``play``, ``games``, ``replay`` (:mod:`.game_cmds`).
+
+Errors: a bad input prints ONE line ``error: <what and where>`` on stderr and
+exits 2, never a traceback (:class:`ShangraoGroup`).  Ctrl-C exits 130.
+An unexpected internal error prints one line and exits 1; set
+``SHANGRAO_DEBUG=1`` to see its traceback.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+try:  # typer >= 0.22 vendors click privately; older typer depends on click
+    from typer._click import exceptions as _cx
+except ImportError:  # pragma: no cover
+    from click import exceptions as _cx
+
+from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, debug_enabled, error_line
+
+__all__ = ["app", "main"]
+
+
+def _err(line: str) -> None:
+    try:
+        sys.stderr.write(line.rstrip("\n") + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+class ShangraoGroup(TyperGroup):
+    """Runs a command and turns every failure into one stderr line and an exit code."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        code = self._run(args, prog_name, complete_var, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _run(self, args, prog_name, complete_var, **extra) -> int:
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "shangrao", complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except _cx.UsageError as err:
+            if type(err).__name__ == "NoArgsIsHelpError" and err.ctx is not None:
+                sys.stdout.write(err.ctx.get_help() + "\n")
+                return 0
+            hint = ""
+            if err.ctx is not None:
+                hint = f" (see '{err.ctx.command_path} --help')"
+            _err(f"error: {' '.join(err.format_message().split())}{hint}")
+            return EXIT_BAD_INPUT
+        except _cx.ClickException as err:
+            _err(f"error: {' '.join(err.format_message().split())}")
+            return err.exit_code
+        except typer.Abort:
+            return EXIT_INTERRUPTED
+        except KeyboardInterrupt:
+            _err("interrupted")
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            sys.stderr = open(__import__("os").devnull, "w")  # noqa: SIM115
+            return 1
+        except (ValueError, LookupError, OSError, json.JSONDecodeError, UnicodeError) as err:
+            if isinstance(err, OSError) and err.errno == errno.EPIPE:
+                return 1
+            if debug_enabled():
+                traceback.print_exc()
+            _err(f"error: {error_line(err)}")
+            return EXIT_BAD_INPUT
+        except Exception as err:  # an internal error: one line unless SHANGRAO_DEBUG
+            if debug_enabled():
+                traceback.print_exc()
+            _err(f"internal error: {type(err).__name__}: {error_line(err)} (SHANGRAO_DEBUG=1 shows the traceback)")
+            return 1
+        if isinstance(rv, int) and not isinstance(rv, bool):
+            return rv
+        return 0
+
+
+app = typer.Typer(
+    cls=ShangraoGroup,
+    name="shangrao",
+    help="Shangrao Mahjong (上饶麻将): analyse hands, score wins, simulate and play games, browse records.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+from . import analysis_cmds  # noqa: E402
+
+analysis_cmds.register(app)
+
+try:  # the game commands need shangrao.game (written in parallel); keep the calculator usable without it
+    from . import game_cmds  # noqa: E402
+
+    game_cmds.register(app)
+except ImportError as _err_import:  # pragma: no cover - only while the engine is missing
+    _GAME_IMPORT_ERROR = _err_import
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point (``shangrao = "shangrao.cli:main"``)."""
+    app(args=argv, prog_name="shangrao")

@@ -1,0 +1,214 @@
+"""``shangrao analyze`` and ``shangrao score``: the calculator side of the command line."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any, Optional
+
+import typer
+
+from .. import analyze as analyze_hand
+from ..analysis import Analysis
+from ..melds import parse_meld
+from ..scoring import ScoreResult, WinSituation, score as score_situation
+from ..tiles import TileParseError, bao_from_indicator, parse_tile, parse_tiles
+from .common import EXIT_BAD_INPUT, CliError, dump_json, err_console, iter_json_lines, out_console, parse_json, read_text
+from .render import render_analysis, render_score
+
+__all__ = ["register", "analyze_cmd", "score_cmd", "analysis_jsonl_record", "parse_bao"]
+
+_NONE_WORDS = {"none", "null", "no", "-", ""}
+
+
+def parse_bao(text: str | None, what: str = "--bao") -> int | None:
+    """A 宝 option value: one tile in any notation, or ``none``."""
+    if text is None or text.strip().lower() in _NONE_WORDS:
+        return None
+    try:
+        return parse_tile(text)
+    except TileParseError as err:
+        raise CliError(f"{what}: {err}") from None
+
+
+def _analyze(hand: Any, melds: list, bao: int | None, where: str) -> Analysis:
+    if isinstance(hand, str):
+        try:
+            kinds = parse_tiles(hand)
+        except TileParseError as err:
+            raise CliError(f"{where}hand: {err}") from None
+    elif isinstance(hand, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in hand):
+        if any(not 0 <= k < 34 for k in hand):
+            raise CliError(f"{where}hand: tile kinds must be 0..33")
+        kinds = hand
+    else:
+        raise CliError(f"{where}hand: must be a tile string like '123m456p' or a list of kinds 0..33")
+    parsed = []
+    for i, m in enumerate(melds):
+        if not isinstance(m, str):
+            raise CliError(f"{where}melds[{i}]: must be a string KIND:TILES like 'pung:555p'")
+        try:
+            parsed.append(parse_meld(m))
+        except ValueError as err:
+            raise CliError(f"{where}meld {i + 1}: {err}") from None
+    try:
+        return analyze_hand(kinds, bao, parsed)
+    except ValueError as err:
+        raise CliError(f"{where}{err}") from None
+
+
+def analysis_jsonl_record(a: Analysis) -> dict:
+    """The per-line output of ``analyze --jsonl``."""
+    d = a.to_dict()
+    return {"winning": d["winning"], "forms": d["forms"], "waits": d["waits"], "shanten": d["shanten"]}
+
+
+_ANALYZE_FIELDS = {"hand", "melds", "bao", "indicator"}
+
+
+def _analyze_line(obj: Any) -> dict:
+    if not isinstance(obj, dict):
+        raise CliError(f"each line must be a JSON object like {{\"hand\": \"...\", \"bao\": \"5p\"}}, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - _ANALYZE_FIELDS)
+    if unknown:
+        raise CliError(f"unknown field(s): {', '.join(unknown)}; known: bao, hand, indicator, melds")
+    if "hand" not in obj:
+        raise CliError("hand: missing")
+    melds = obj.get("melds", [])
+    if not isinstance(melds, list):
+        raise CliError("melds: must be a list like [\"pung:555p\"]")
+    if obj.get("bao") is not None and obj.get("indicator") is not None:
+        raise CliError("give bao or indicator, not both")
+    bao = obj.get("bao")
+    if isinstance(bao, int) and not isinstance(bao, bool) and 0 <= bao < 34:
+        pass
+    elif bao is None or isinstance(bao, str):
+        bao = parse_bao(bao, "bao")
+    else:
+        raise CliError(f"bao: must be one tile like '5p' or null, got {bao!r}")
+    ind = obj.get("indicator")
+    if ind is not None:
+        if not isinstance(ind, str):
+            raise CliError("indicator: must be one tile like '4p'")
+        k = parse_bao(ind, "indicator")
+        bao = None if k is None else bao_from_indicator(k)
+    return analysis_jsonl_record(_analyze(obj["hand"], melds, bao, ""))
+
+
+def _run_jsonl(source: str | None, handle) -> int:
+    """Shared JSON-lines loop: one output line per non-blank input line; errors as objects."""
+    errors = 0
+    count = 0
+    out = sys.stdout
+    for n, value in iter_json_lines(source):
+        count += 1
+        if isinstance(value, Exception):
+            rec = {"error": str(value), "line": n}
+        else:
+            try:
+                rec = handle(value)
+            except ValueError as err:
+                rec = {"error": " ".join(str(err).split()), "line": n}
+        if "error" in rec:
+            errors += 1
+        out.write(dump_json(rec, indent=None) + "\n")
+        out.flush()
+    if errors:
+        err_console().print(f"error: {errors} of {count} line(s) had errors (see the error objects)", markup=False)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def analyze_cmd(
+    hand: Annotated[Optional[str], typer.Argument(
+        metavar="HAND",
+        help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万…, 东 or 🀇). "
+             "With --jsonl: the input file (default stdin).")] = None,
+    meld: Annotated[Optional[list[str]], typer.Option(
+        "--meld", "-m", metavar="KIND:TILES",
+        help="A declared meld, repeatable: chow:123m, pung:555p, kong:7777s (exposed), concealed_kong:1111z.")] = None,
+    bao: Annotated[Optional[str], typer.Option(
+        "--bao", "-b", metavar="TILE", help="The 宝 (wildcard) tile, e.g. 5p; 'none' for a hand without 宝.")] = None,
+    indicator: Annotated[Optional[str], typer.Option(
+        "--indicator", metavar="TILE", help="Give the flipped indicator tile instead of --bao (宝 = the next tile).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print shangrao.analyze(...).to_dict() as JSON.")] = False,
+    jsonl: Annotated[bool, typer.Option(
+        "--jsonl",
+        help='Batch: read lines {"hand": ..., "melds": [...], "bao": ...} from HAND (a file) or stdin; write '
+             '{"winning", "forms", "waits", "shanten"} per line. A bad line gives {"error": ..., "line": N} and the '
+             'batch goes on. Exit 0 if every line was analysed, 2 if any line had an error.')] = False,
+) -> None:
+    """Analyse a hand: win with every reading (and what each 宝 stands for), waits, shanten.
+
+    Example: shangrao analyze 123m456p789s12s55z --bao 9p
+    """
+    if jsonl:
+        if meld or bao is not None or indicator is not None or as_json:
+            raise CliError("--jsonl takes melds and bao from each line; do not combine it with --meld, --bao, --indicator or --json")
+        raise typer.Exit(_run_jsonl(hand, _analyze_line))
+    if hand is None:
+        raise CliError("missing HAND, e.g. shangrao analyze 123m456p789s12s55z --bao 9p")
+    if bao is not None and indicator is not None:
+        raise CliError("give --bao or --indicator, not both")
+    ind_kind = None
+    if indicator is not None:
+        ind_kind = parse_bao(indicator, "--indicator")
+        bao_kind = None if ind_kind is None else bao_from_indicator(ind_kind)
+    elif bao is not None:
+        bao_kind = parse_bao(bao)
+    else:
+        raise CliError("missing --bao TILE (the 宝), e.g. --bao 5p; use --bao none for a hand without 宝")
+    result = _analyze(hand, list(meld or []), bao_kind, "")
+    if as_json:
+        sys.stdout.write(dump_json(result.to_dict()) + "\n")
+    else:
+        out_console().print(render_analysis(result, indicator=ind_kind))
+
+
+def _situation(obj: Any, where: str = "") -> WinSituation:
+    try:
+        return WinSituation.from_dict(obj)
+    except ValueError as err:
+        raise CliError(f"{where}{err}") from None
+
+
+def _score_line(obj: Any) -> dict:
+    return score_situation(_situation(obj)).to_dict()
+
+
+def score_cmd(
+    file: Annotated[Optional[str], typer.Argument(
+        metavar="[FILE|-]", help="JSON situation file; '-' or nothing reads stdin.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (ScoreResult.to_dict()).")] = False,
+    jsonl: Annotated[bool, typer.Option(
+        "--jsonl",
+        help="Batch: one JSON situation per line, one JSON result per line. A bad line gives "
+             '{"error": ..., "line": N} and the batch goes on. Exit 0 if every line was scored, 2 if any line had an error.')] = False,
+) -> None:
+    """Score one win from a JSON situation (hand, win_tile, melds, bao, win_by, …).
+
+    Fields: hand (tiles before the winning tile), win_tile, melds ["pung:555p", …], bao,
+    win_by (self_draw | robbing_kong | dealer_first_discard), heavenly, kong_chain,
+    winner_flown, payers_flown [3 ints, seat order after the winner], winner_held_bao,
+    four_bao, caught_bao, robbed (0-2, for robbing_kong).
+
+    Example: echo '{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"}' | shangrao score
+    """
+    if jsonl:
+        if as_json:
+            raise CliError("--jsonl already writes JSON; do not combine it with --json")
+        raise typer.Exit(_run_jsonl(file, _score_line))
+    text, name = read_text(file)
+    if not text.strip():
+        raise CliError(f"{name}: empty input, expected one JSON situation")
+    obj = parse_json(text, name)
+    situation = _situation(obj, f"{name}: " if name != "<stdin>" else "")
+    result: ScoreResult = score_situation(situation)
+    if as_json:
+        sys.stdout.write(dump_json(result.to_dict()) + "\n")
+    else:
+        out_console().print(render_score(result, situation))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("analyze")(analyze_cmd)
+    app.command("score")(score_cmd)
