@@ -1,0 +1,580 @@
+"""``shangrao simulate``, ``play``, ``games`` and ``replay``: the game side of the command line."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.prompt import Prompt
+from rich.table import Table
+from rich.text import Text
+
+from ..analysis import waits as waits_of
+from ..bots import BOT_NAMES, get_bot
+from ..game import Action, ActionType, Game, Match, ReplayError, parse_action, redact, replay
+from ..records import GameNotFound, Store
+from ..records.summary import Stats, hand_summary
+from ..rules import DEFAULT_RULES
+from ..tiles import format_tile, tile_name
+from .common import CliError, dump_json, err_console, out_console
+from .render import BAO_STYLE, melds_text, render_score, tiles_text
+
+__all__ = ["register", "simulate", "run_simulation", "play", "games", "replay_cmd"]
+
+DbOption = Annotated[Optional[str], typer.Option(
+    "--db", metavar="PATH|URL",
+    help="Records database: a file path (SQLite) or a SQLAlchemy URL (postgresql+psycopg://…). "
+         "Default: $SHANGRAO_DB, else shangrao.sqlite3 in the user data directory.")]
+
+
+# --------------------------------------------------------------------------- simulate
+def _parse_bots(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if len(names) == 1:
+        names = names * 4
+    if len(names) != 4:
+        raise CliError(f"--bots: give 4 bot names separated by commas (or one for all seats), got {text!r}")
+    for n in names:
+        if n not in BOT_NAMES:
+            raise CliError(f"--bots: unknown bot {n!r}; known: {', '.join(BOT_NAMES)}")
+    return names
+
+
+def _match_seed(run_seed: int, m: int) -> int:
+    """The seed of match ``m`` of a run (a 63-bit int, stored as the game's seed)."""
+    return random.Random(f"shangrao-simulate:{run_seed}:{m}").randrange(2**63)
+
+
+def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress=None) -> dict:
+    """Play ``hands`` hands as matches of ``rules.hands_per_match``; store each hand; return the summary.
+
+    Deterministic for a given seed and bots, except ``timing`` (and ``storage``).
+    """
+    rules = DEFAULT_RULES
+    per = rules.hands_per_match
+    n_matches = math.ceil(hands / per)
+    stats = Stats(bots)
+    game_ids = []
+    played = 0
+    t0 = time.perf_counter()
+    task = progress.add_task("simulating", total=hands) if progress is not None else None
+    for m in range(n_matches):
+        mseed = _match_seed(seed, m)
+        seat_bots = [get_bot(name, seed=f"{mseed}:{i}") for i, name in enumerate(bots)]
+        match = Match(rules, seed=mseed, bots=seat_bots)
+        gid = None
+        if store is not None:
+            gid = store.create_game("simulate", bots, seed=mseed, rules=rules,
+                                    meta={"run_seed": seed, "match": m})
+            game_ids.append(gid)
+        for rec in match:
+            summary = hand_summary(rec.result, rec.events)
+            if store is not None:
+                store.append_hand(gid, rec.hand_no, rec.dealer, rec.events, summary,
+                                  scores_after=list(rec.result.scores))
+            stats.add(summary)
+            played += 1
+            if progress is not None:
+                progress.update(task, advance=1)
+            if played >= hands:
+                break
+        if store is not None:
+            meta = {} if match.is_over else {"stopped_after": len(match.hands)}
+            store.finish_game(gid, list(match.scores), meta=meta)
+    elapsed = time.perf_counter() - t0
+    out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict()}
+    out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None}
+    out["storage"] = {"db": store._safe_url() if store is not None else None, "game_ids": game_ids}
+    return out
+
+
+def _count_table(title: str, counts: dict, hands: int, key_name: str) -> Table:
+    t = Table(title=title, title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    t.add_column(key_name)
+    t.add_column("count", justify="right")
+    t.add_column("per 100 hands", justify="right")
+    for k, v in counts.items():
+        t.add_row(str(k), str(v), f"{100 * v / max(hands, 1):.1f}")
+    if not counts:
+        t.add_row("—", "0", "0.0")
+    return t
+
+
+_WIN_BY_NAMES = {"self_draw": "自摸 self-draw", "robbing_kong": "抢杠 robbing the kong",
+                 "dealer_first_discard": "地糊 dealer's first discard", "天糊": "天糊 heavenly"}
+
+
+def render_summary(s: dict, console: Console) -> None:
+    h = s["hands"]
+    console.print(Text(f"shangrao simulate: {h} hands in {s['matches']} match(es) of {s['hands_per_match']}, "
+                       f"seed {s['seed']}, bots {','.join(s['bots'])}", style="bold"))
+    seats = Table(title="seats", title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    for col, just in (("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"),
+                      ("points", "right"), ("points/hand", "right"), ("dealt", "right")):
+        seats.add_column(col, justify=just)
+    for r in s["seats"]:
+        seats.add_row(str(r["seat"]), r["bot"], str(r["wins"]), f"{100 * r['win_rate']:.1f}",
+                      f"{r['points']:+d}", f"{r['points_per_hand']:+.2f}", str(r["dealt"]))
+    console.print(seats)
+    if len(s["by_bot"]) > 1:
+        bt = Table(title="bots", title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+        for col in ("bot", "seats", "wins", "points"):
+            bt.add_column(col, justify="left" if col == "bot" else "right")
+        for b in s["by_bot"]:
+            bt.add_row(b["bot"], ",".join(map(str, b["seats"])), str(b["wins"]), f"{b['points']:+d}")
+        console.print(bt)
+    console.print(Text(f"wins {s['wins']}  ·  drawn hands 荒牌 {s['drawn']} ({100 * s['drawn_rate']:.1f}%)  ·  "
+                       f"hands with several winners (抢杠) {s['multi_winner_hands']}"))
+    console.print(_count_table("how wins came", {_WIN_BY_NAMES.get(k, k): v for k, v in s["win_by"].items()},
+                               h, "win by"))
+    console.print(_count_table("patterns 牌型", s["patterns"], h, "pattern"))
+    console.print(_count_table("doublings 加倍 (×2 each)", s["doublings"], h, "doubling"))
+    console.print(_count_table("bonuses 奖励分", s["bonuses"], h, "bonus"))
+    if s.get("biggest_win"):
+        b = s["biggest_win"]
+        console.print(Text(f"biggest win: seat {b['seat']} {b['pattern']} +{b['points']} "
+                           f"(hand {b['hand']}: {b['breakdown']})"))
+    t = s["timing"]
+    console.print(Text(f"time {t['seconds']:.1f} s  ·  {t['hands_per_second']} hands/s", style="dim"))
+    if s["storage"]["db"]:
+        ids = s["storage"]["game_ids"]
+        span = f"{ids[0]}..{ids[-1]}" if len(ids) > 1 else str(ids[0]) if ids else "-"
+        console.print(Text(f"stored as game(s) {span} in {s['storage']['db']}", style="dim"))
+
+
+def simulate(
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Number of hands to play.")] = 200,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed; the same seed gives the same results. "
+                                                "Default: a random seed (printed).")] = None,
+    bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B",
+                                      help="Bots for seats 0-3 (random, greedy); one name fills all seats.")]
+    = "greedy,greedy,greedy,greedy",
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Bots play N hands (matches of rules.hands_per_match); every hand is stored; prints a summary."""
+    names = _parse_bots(bots)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    store = Store(db)
+    try:
+        econ = err_console()
+        with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=econ, transient=True,
+                      disable=not econ.is_terminal) as progress:
+            summary = run_simulation(hands, seed, names, store, progress)
+    finally:
+        store.close()
+    if as_json:
+        sys.stdout.write(dump_json(summary) + "\n")
+    else:
+        render_summary(summary, out_console())
+
+
+# --------------------------------------------------------------------------- seats, events
+def seat_label(seat: int, me: int | None = 0, players: list[str] | None = None) -> str:
+    """``你 You`` / ``下家 seat 1`` … relative to ``me`` (or ``seat N (bot)`` without a viewer)."""
+    name = f" ({players[seat]})" if players else ""
+    if me is None:
+        return f"seat {seat}{name}"
+    rel = (seat - me) % 4
+    return ("你 you", f"下家 seat {seat}", f"对家 seat {seat}", f"上家 seat {seat}")[rel] + ("" if rel == 0 else name)
+
+
+def _t(kind_text: str) -> str:
+    from ..tiles import parse_tile
+
+    k = parse_tile(kind_text)
+    return f"{tile_name(k)} ({kind_text})"
+
+
+def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -> Text | None:
+    """One readable line for an event (None for events not worth a line)."""
+    t = ev.get("type")
+    s = ev.get("seat")
+    who = label(s) if s is not None else ""
+    if t == "draw":
+        if ev.get("kind") is None:
+            return Text(f"  {who} draws" + (" a kong replacement" if ev.get("source") == "tail" else ""), style="dim")
+        extra = " (kong replacement from the tail)" if ev.get("source") == "tail" else ""
+        style = BAO_STYLE if bao is not None and ev["kind"] == format_tile(bao) else "dim"
+        return Text(f"  {who} draws {_t(ev['kind'])}{extra}", style=style)
+    if t == "discard":
+        fly = "  飞宝!" if bao is not None and ev["kind"] == format_tile(bao) else ""
+        return Text(f"  {who} 打 discards {_t(ev['kind'])}{fly}")
+    if t == "pass":
+        return Text(f"  {who} passes 过", style="dim") if show_passes else None
+    if t == "call":
+        return Text(f"  {who} calls {ev['action']}", style="bold")
+    if t in ("chow", "pung", "kong"):
+        zh = {"chow": "吃", "pung": "碰", "kong": "杠"}[t]
+        return Text(f"  {who} {zh} {t} {ev['meld']} from {label(ev['from'])}", style="bold")
+    if t in ("concealed_kong", "added_kong"):
+        zh = "自摸杠" if t == "concealed_kong" else "碰杠 (added)"
+        return Text(f"  {who} {zh} {_t(ev['kind'])}", style="bold")
+    if t == "kong_stands":
+        return Text(f"  {who}'s kong {ev['meld']} stands", style="dim")
+    if t == "catch_bao":
+        return Text(f"  {who} 接宝 catches the 宝", style="bold magenta")
+    if t == "four_bao":
+        return Text(f"  {who} 四个宝: has drawn all four 宝", style="bold magenta")
+    if t == "transfer":
+        return Text(f"  {label(ev['payer'])} pays {label(ev['payee'])} {ev['points']} ({ev['name']})", style="cyan")
+    if t == "declare_win":
+        return Text(f"  {who} 糊! declares a win", style="bold green")
+    if t == "win":
+        how = {"self_draw": "自摸", "robbing_kong": "抢杠", "dealer_first_discard": "地糊"}.get(ev["win_by"], ev["win_by"])
+        return Text(f"  {who} wins {how} on {_t(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}", style="bold green")
+    if t == "end":
+        if ev["drawn"]:
+            return Text("  荒牌 drawn hand: the wall is empty", style="bold")
+        return None
+    return None
+
+
+def render_settlement(game_result, label, players_scores_label=None) -> list:
+    """The itemized settlement of a finished hand: each win, every transfer, deltas and scores."""
+    parts: list = []
+    r = game_result
+    if r.drawn:
+        parts.append(Text("荒牌 drawn hand — no win; bonuses already paid stay paid.", style="bold"))
+    for w in r.wins:
+        how = {"self_draw": "自摸 self-draw", "robbing_kong": "抢杠 robbing the kong",
+               "dealer_first_discard": "地糊"}[w.situation.win_by.value]
+        if w.situation.heavenly:
+            how = "天糊 heavenly"
+        parts.append(Text(f"{label(w.seat)} 糊 wins — {how}", style="bold green"))
+        parts.append(render_score(w.score, w.situation, payer_names=[label(p) for p in w.payers]))
+    tr = Table(title="transfers of the hand", title_justify="left", show_edge=False, box=None, padding=(0, 2),
+               pad_edge=False)
+    tr.add_column("payer")
+    tr.add_column("payee")
+    tr.add_column("points", justify="right")
+    tr.add_column("reason")
+    for x in r.transfers:
+        tr.add_row(label(x.payer), label(x.payee), str(x.points), x.name)
+    if not r.transfers:
+        tr.add_row("—", "—", "0", "nothing paid")
+    parts.append(tr)
+    sc = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    sc.add_column("seat")
+    sc.add_column("this hand", justify="right")
+    sc.add_column("score", justify="right")
+    for i in range(4):
+        sc.add_row(label(i) + (" 庄" if i == r.dealer else ""), f"{r.deltas[i]:+d}", str(r.scores[i]))
+    parts.append(sc)
+    return parts
+
+
+# --------------------------------------------------------------------------- play
+_ACTION_ORDER = {ActionType.WIN: 0, ActionType.CATCH_BAO: 1, ActionType.CONCEALED_KONG: 2, ActionType.ADDED_KONG: 3,
+                 ActionType.KONG: 4, ActionType.PUNG: 5, ActionType.CHOW: 6, ActionType.PASS: 7, ActionType.DISCARD: 8}
+
+
+def _order_actions(legal: list[Action]) -> list[Action]:
+    return sorted(legal, key=lambda a: (_ACTION_ORDER[a.type], -1 if a.tile is None else a.tile))
+
+
+def _action_text(a: Action, obs, bao: int) -> Text:
+    t = a.type
+    if t is ActionType.DISCARD:
+        text = Text(f"打 discard {tile_name(a.tile)} ({format_tile(a.tile)})")
+        if a.tile == bao:
+            text.append("  飞宝", style=BAO_STYLE)
+        hand = list(obs.hand_34)
+        hand[a.tile] -= 1
+        try:
+            w = waits_of(hand, bao, list(obs.melds[obs.seat]))
+        except ValueError:
+            w = {}
+        if w:
+            text.append("  → 听 " + " ".join(format_tile(k) for k in w), style="green")
+        return text
+    if t is ActionType.CHOW:
+        return Text(f"吃 chow {tile_name(a.tile)} {tile_name(a.tile + 1)} {tile_name(a.tile + 2)} ({a})")
+    if t is ActionType.WIN:
+        return Text("糊 win!", style="bold green")
+    if t is ActionType.PASS:
+        what = " (偷机: decline the win)" if obs.phase in ("act",) else ""
+        return Text(f"过 pass{what}")
+    if t is ActionType.CATCH_BAO:
+        return Text("接宝 catch the 宝", style=BAO_STYLE)
+    zh = {ActionType.PUNG: "碰 pung", ActionType.KONG: "杠 kong", ActionType.ADDED_KONG: "碰杠 added kong",
+          ActionType.CONCEALED_KONG: "自摸杠 concealed kong"}[t]
+    return Text(f"{zh} {tile_name(a.tile)} ({format_tile(a.tile)})")
+
+
+def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> list:
+    """The player's screen: header, every seat's melds and discards, own hand, waits."""
+    me = obs.seat
+    label = lambda s: seat_label(s, me, players)  # noqa: E731
+    bao = obs.bao
+    parts: list = []
+    head = Text(f"第 {hand_no + 1}/{hands_total} 局  ", style="bold")
+    head.append(f"宝 {tile_name(bao)} ({format_tile(bao)})", style=BAO_STYLE)
+    head.append(f"  indicator 指示牌 {tile_name(obs.indicator)} ({format_tile(obs.indicator)})")
+    head.append(f"  tiles left 余 {obs.tiles_left}  dealer 庄 {label(obs.dealer)}")
+    parts.append(head)
+    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    t.add_column("seat")
+    t.add_column("score", justify="right")
+    t.add_column("tiles", justify="right")
+    t.add_column("melds 副露")
+    t.add_column("discards 牌河")
+    for i in [(me + k) % 4 for k in (1, 2, 3, 0)]:
+        pond = " ".join(format_tile(k) for k in obs.discards[i]) or "—"
+        name = label(i) + (" 庄" if i == obs.dealer else "")
+        flown = f" 飞宝×{obs.flown[i]}" if obs.flown[i] else ""
+        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), melds_text(obs.melds[i]), pond + flown)
+    parts.append(t)
+    hand = Text("你的手牌 your hand  ", style="bold")
+    hand.append_text(tiles_text(obs.hand, bao))
+    if obs.drawn is not None:
+        hand.append(f"   drew 摸 {tile_name(obs.drawn)} ({format_tile(obs.drawn)})", style="bold")
+    parts.append(hand)
+    if obs.last_discard is not None and obs.phase == "claim":
+        s, k = obs.last_discard
+        parts.append(Text(f"on the table: {label(s)} discarded {tile_name(k)} ({format_tile(k)})", style="bold"))
+    if obs.kong is not None:
+        s, k, kind = obs.kong
+        parts.append(Text(f"{label(s)} declares a kong of {tile_name(k)}: rob it (抢杠)?", style="bold"))
+    n_melds = len(obs.melds[me])
+    if len(obs.hand) == 13 - 3 * n_melds:
+        try:
+            w = waits_of(list(obs.hand_34), bao, list(obs.melds[me]))
+        except ValueError:
+            w = {}
+        if w:
+            parts.append(Text("听牌 waits: " + ", ".join(f"{tile_name(k)} ({format_tile(k)})" for k in w), style="green"))
+    return parts
+
+
+def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
+    lines = Table(show_edge=False, box=None, padding=(0, 1), pad_edge=False, show_header=False)
+    lines.add_column(justify="right")
+    lines.add_column()
+    for i, a in enumerate(actions, 1):
+        lines.add_row(f"{i}.", _action_text(a, obs, bao))
+    console.print(Text("legal actions 可选:", style="bold"))
+    console.print(lines)
+    while True:
+        answer = Prompt.ask(f"choose 1-{len(actions)} (or e.g. 'discard 5m', q to quit)", console=console)
+        answer = (answer or "").strip()
+        if answer.lower() in ("q", "quit", "exit"):
+            raise EOFError
+        if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            return actions[int(answer) - 1]
+        try:
+            a = parse_action(answer) if " " in answer or not answer[:1].isdigit() else parse_action("discard " + answer)
+        except ValueError as err:
+            console.print(Text(f"not understood: {err}. Type a number from 1 to {len(actions)}.", style="red"))
+            continue
+        if a in actions:
+            return a
+        console.print(Text(f"{a} is not legal now. Type a number from 1 to {len(actions)}.", style="red"))
+
+
+def play(
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed of the match (default: random).")] = None,
+    db: DbOption = None,
+    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3 (greedy or random).")] = "greedy",
+) -> None:
+    """Play seat 0 against three bots in the terminal; the match is stored hand by hand.
+
+    Type the number of an action (or an action like 'discard 5m'); q, Ctrl-D or Ctrl-C leaves,
+    and the match stays stored (unfinished, every completed hand kept).
+    """
+    bot = _parse_bots(bot)[1]
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    console = out_console()
+    rules = DEFAULT_RULES
+    players = ["human", bot, bot, bot]
+    label = lambda s: seat_label(s, 0, players)  # noqa: E731
+    store = Store(db)
+    match = Match(rules, seed=seed)
+    bots = [None] + [get_bot(bot, seed=f"{seed}:{i}") for i in (1, 2, 3)]
+    gid = store.create_game("play", players, seed=seed, rules=rules)
+    console.print(Text(f"上饶麻将 Shangrao Mahjong — game {gid}, seed {seed}. You are seat 0; "
+                       f"{rules.hands_per_match} hands. q or Ctrl-C leaves (the game is saved).", style="bold"))
+    game: Game | None = None
+    stored = 0
+    try:
+        while not match.is_over:
+            game = match.new_hand()
+            stored = 0
+            shown = 0
+            while not game.is_over:
+                seat = game.current_seat
+                legal = game.legal_actions()
+                if seat != 0 or len(legal) == 1:
+                    action = legal[0] if len(legal) == 1 else bots[seat].choose(game.observation(seat), legal)
+                    game.apply(action)
+                    continue
+                for ev in game.events[stored:]:
+                    store.append_event(gid, game.hand_no, ev)
+                stored = len(game.events)
+                view = redact(game.events, 0)
+                for ev in view[shown:]:
+                    line = event_line(ev, game.bao, label)
+                    if line is not None:
+                        console.print(line)
+                shown = len(view)
+                obs = game.observation(0)
+                console.rule()
+                for part in render_table(obs, game.hand_no, rules.hands_per_match, players):
+                    console.print(part)
+                action = _choose(console, _order_actions(legal), obs, game.bao)
+                game.apply(action, seat=0)
+            view = redact(game.events, 0)
+            for ev in view[shown:]:
+                line = event_line(ev, game.bao, label)
+                if line is not None:
+                    console.print(line)
+            rec = match.finish_hand(game)
+            store.append_hand(gid, rec.hand_no, rec.dealer, rec.events, hand_summary(rec.result, rec.events),
+                              scores_after=list(rec.result.scores))
+            stored = len(game.events)
+            game = None
+            console.rule(f"第 {rec.hand_no + 1} 局 settlement 结算")
+            for part in render_settlement(rec.result, label):
+                console.print(part)
+            if not match.is_over:
+                Prompt.ask("press Enter for the next hand (q to quit)", console=console, default="",
+                           show_default=False)
+        store.finish_game(gid, list(match.scores))
+        console.rule("match over 终局")
+        for i in range(4):
+            console.print(f"{label(i)}: {match.scores[i]:+d}")
+        console.print(Text(f"saved as game {gid} (finished)", style="dim"))
+    except (KeyboardInterrupt, EOFError) as stop:
+        if game is not None and not game.is_over:
+            try:
+                for ev in game.events[stored:]:
+                    store.append_event(gid, game.hand_no, ev)
+            except Exception:  # noqa: BLE001 - leaving anyway; completed hands are already stored
+                pass
+        console.print()
+        console.print(Text(f"left the match: saved as game {gid} (unfinished, {len(match.hands)} hand(s) stored). "
+                           f"shangrao replay {gid} shows it.", style="bold"))
+        raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
+    finally:
+        store.close()
+
+
+# --------------------------------------------------------------------------- games, replay
+def games(
+    db: DbOption = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="Show at most this many (newest first).")] = 30,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+) -> None:
+    """List stored games: id, date, kind, players, hands, status, scores."""
+    store = Store(db)
+    try:
+        rows = store.list_games(limit=limit)
+        total = store.count_games()
+    finally:
+        store.close()
+    if as_json:
+        sys.stdout.write(dump_json([{k: v for k, v in r.to_dict().items() if k != "rules"} for r in rows]) + "\n")
+        return
+    console = out_console()
+    if not rows:
+        console.print(f"no stored games in {store._safe_url()}")
+        return
+    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    for col, just in (("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
+                      ("status", "left"), ("scores", "left"), ("seed", "right")):
+        t.add_column(col, justify=just, overflow="fold")
+    for r in rows:
+        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.kind, ",".join(r.players),
+                  str(r.hands_played), r.status, " ".join(f"{x:+d}" for x in r.scores),
+                  "" if r.seed is None else str(r.seed))
+    console.print(t)
+    if total > len(rows):
+        console.print(Text(f"{len(rows)} of {total} games shown; --limit shows more", style="dim"))
+
+
+def replay_cmd(
+    game_id: Annotated[int, typer.Argument(metavar="GAME_ID", help="Id from 'shangrao games'.")],
+    hand: Annotated[Optional[int], typer.Option("--hand", "-k", min=1, help="Only hand K (1 = the first).")] = None,
+    db: DbOption = None,
+    passes: Annotated[bool, typer.Option("--passes", help="Also show every pass in claim windows.")] = False,
+) -> None:
+    """Print a stored game step by step with each settlement, checking that replaying
+    the events reproduces the stored result (exit 1 if it does not)."""
+    store = Store(db)
+    try:
+        rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
+    finally:
+        store.close()
+    if hand is not None and not rec.hands:
+        raise CliError(f"game {game_id} has {rec.hands_played} stored hand(s); there is no hand {hand}")
+    console = out_console()
+    players = rec.players
+    label = lambda s: seat_label(s, None, players)  # noqa: E731
+    console.print(Text(f"game {rec.id} · {rec.kind} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
+                       f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
+    failures = []
+    for h in rec.hands:
+        deal = h.events[0] if h.events else {}
+        bao_text = deal.get("bao")
+        from ..tiles import parse_tile
+
+        bao = parse_tile(bao_text) if bao_text else None
+        console.rule(f"第 {h.index + 1} 局 hand {h.index + 1}")
+        if deal:
+            head = Text(f"dealer 庄 {label(h.dealer)} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
+                        f"{_t(deal['indicator_kind'])} → ")
+            head.append(f"宝 {_t(bao_text)}", style=BAO_STYLE)
+            console.print(head)
+            for s in range(4):
+                kinds = [tid // 4 for tid in deal["hands"][s]]
+                line = Text(f"  {label(s)}: ")
+                line.append_text(tiles_text(kinds, bao))
+                console.print(line)
+        for ev in h.events[1:]:
+            line = event_line(ev, bao, label, show_passes=passes)
+            if line is not None:
+                console.print(line)
+        try:
+            g = replay(h.events)
+        except ReplayError as err:
+            failures.append(f"hand {h.index + 1}: {err}")
+            console.print(Text(f"replay FAILED: {err}", style="bold red"))
+            continue
+        res = g.result
+        if res is None:
+            failures.append(f"hand {h.index + 1}: the events do not end the hand")
+            continue
+        stored = h.result
+        mismatch = [k for k, mine in (("deltas", list(res.deltas)), ("winners", list(res.winners)),
+                                      ("scores", list(res.scores)), ("drawn", res.drawn))
+                    if k in stored and stored[k] != mine]
+        console.print(Text("结算 settlement", style="bold"))
+        for part in render_settlement(res, label):
+            console.print(part)
+        if mismatch:
+            failures.append(f"hand {h.index + 1}: replay gives other {', '.join(mismatch)} than stored")
+            console.print(Text(f"replay does NOT match the stored {', '.join(mismatch)}", style="bold red"))
+        else:
+            console.print(Text("✓ replay of the events reproduces the stored result", style="green"))
+    if rec.pending and hand is None:
+        for k, evs in rec.pending.items():
+            console.rule(f"第 {k + 1} 局 (unfinished: {len(evs)} event(s) stored, no result)")
+    if failures:
+        sys.stderr.write(f"error: game {game_id}: replay does not reproduce the record ({'; '.join(failures)})\n")
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(simulate)
+    app.command("play")(play)
+    app.command("games")(games)
+    app.command("replay")(replay_cmd)
