@@ -226,7 +226,13 @@ def _seven_pairs(real: list[int], jokers: int, bao: int | None) -> Iterator[list
                 continue
             else:
                 joker_layouts.append([])
-            for layout in joker_layouts:
+            # pairs/quads made of 宝 only: the 宝's own face, or (when the 宝 is not
+            # a 1/9/honor) a 1/9/honor kind the hand lacks, so that the 九幺
+            # doubling can be claimed, as _placeholder_faces does for the standard form
+            faces = [bao] if bao is not None else []
+            if bao is not None and bao not in TERMINALS_AND_HONORS:
+                faces.append(next(k for k in sorted(TERMINALS_AND_HONORS) if not f.get(k)))
+            for layout, face in [(lay, fc) for lay in joker_layouts for fc in (faces if lay else [None])]:
                 groups = []
                 for k in sorted(f):
                     n_real = real[k]
@@ -234,7 +240,7 @@ def _seven_pairs(real: list[int], jokers: int, bao: int | None) -> Iterator[list
                     wild = (False,) * n_real + (True,) * (n - n_real)
                     groups.append(Group("quad" if n == 4 else "pair", (k,) * n, wild))
                 for n in layout:
-                    groups.append(Group("quad" if n == 4 else "pair", (bao,) * n, (True,) * n))
+                    groups.append(Group("quad" if n == 4 else "pair", (face,) * n, (True,) * n))
                 if sum(len(g.tiles) for g in groups) != 14:
                     continue
                 key = tuple((g.kind, g.tiles, g.wild) for g in groups)
