@@ -60,3 +60,9 @@ def assert_one_line_error(proc, *needles: str) -> None:
 @pytest.fixture
 def one_line_error():
     return assert_one_line_error
+
+
+@pytest.fixture(scope="session")
+def shangrao_cmd() -> list[str]:
+    """The argv prefix that runs the ``shangrao`` console script."""
+    return list(SHANGRAO)

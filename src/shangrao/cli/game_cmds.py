@@ -460,8 +460,12 @@ def play(
                     store.append_event(gid, game.hand_no, ev)
             except Exception:  # noqa: BLE001 - leaving anyway; completed hands are already stored
                 pass
+        try:
+            n_stored = store.load_game(gid).hands_played
+        except Exception:  # noqa: BLE001
+            n_stored = len(match.hands)
         console.print()
-        console.print(Text(f"left the match: saved as game {gid} (unfinished, {len(match.hands)} hand(s) stored). "
+        console.print(Text(f"left the match: saved as game {gid} (unfinished, {n_stored} hand(s) stored). "
                            f"shangrao replay {gid} shows it.", style="bold"))
         raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
     finally:
