@@ -64,6 +64,21 @@ def _neighbourhood(c: list[int]) -> list[int]:
     return sorted(ks)
 
 
+_SHANTEN_CACHE: dict = {}
+
+
+def _shanten_cached(c: list[int], bao: int, melds) -> int:
+    """shanten() memoised on (counts, bao, number of melds, melds all 1/9/honor) — all it depends on."""
+    key = (tuple(c), bao, len(melds), all(t in _TERMS for m in melds for t in m.tiles))
+    v = _SHANTEN_CACHE.get(key)
+    if v is None:
+        if len(_SHANTEN_CACHE) > 500_000:
+            _SHANTEN_CACHE.clear()
+        v = shanten(c, bao, melds)
+        _SHANTEN_CACHE[key] = v
+    return v
+
+
 class GreedyBot:
     name = "greedy"
 
@@ -87,12 +102,7 @@ class GreedyBot:
         return [max(0, 4 - s) for s in seen]
 
     def _shanten(self, cache: dict, c: list[int], bao: int, melds) -> int:
-        key = (tuple(c), len(melds))
-        v = cache.get(key)
-        if v is None:
-            v = shanten(c, bao, melds)
-            cache[key] = v
-        return v
+        return _shanten_cached(c, bao, melds)
 
     # ------------------------------------------------------------------ choose
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
@@ -160,14 +170,14 @@ class GreedyBot:
                 c2[a.tile] -= 4
                 m2 = melds + [Meld(MeldKind.CONCEALED_KONG, (a.tile,) * 4)]
                 # after the kong a replacement is drawn: compare ready-ness of the 3m+1 hand
-                if shanten(c2, obs.bao, m2) <= now:
+                if _shanten_cached(c2, obs.bao, m2) <= now:
                     return a
             elif a.type is A.ADDED_KONG and a.tile != obs.bao:
                 c2 = list(c)
                 c2[a.tile] -= 1
                 m2 = [Meld(MeldKind.KONG, (a.tile,) * 4) if (m.kind is MeldKind.PUNG and m.tiles[0] == a.tile) else m
                       for m in melds]
-                if shanten(c2, obs.bao, m2) <= now:
+                if _shanten_cached(c2, obs.bao, m2) <= now:
                     return a
         return None
 
@@ -211,7 +221,7 @@ class GreedyBot:
         bao = obs.bao
         assert obs.last_discard is not None
         k = obs.last_discard[1]
-        now = shanten(c, bao, melds)
+        now = _shanten_cached(c, bao, melds)
         best: tuple[int, int, Action] | None = None
         for a in legal:
             t = a.type
@@ -235,7 +245,7 @@ class GreedyBot:
                 rank = 2
             else:
                 continue
-            s = shanten(c2, bao, m2)
+            s = _shanten_cached(c2, bao, m2)
             if s <= now and (best is None or (s, rank) < best[:2]):
                 best = (s, rank, a)
         return best[2] if best is not None else Action(A.PASS)
