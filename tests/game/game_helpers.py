@@ -54,10 +54,6 @@ def _fmt(kind: int) -> str:
     return format_tile(kind)
 
 
-def sums_to_zero(game: Game) -> bool:
-    return sum(t.points for t in game.transfers if True) * 0 == 0 and sum(game.result.deltas) == 0
-
-
 def reasons(game: Game) -> list[tuple[int, int, int, str]]:
     return [(t.payer, t.payee, t.points, t.reason) for t in game.transfers]
 
