@@ -226,6 +226,7 @@ class Game:
         self.meld_ids: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
         self.river: list[list[int]] = [[] for _ in range(4)]
         self.claimed_ids: set[int] = set()
+        self.ponds: list[list[int]] = [[] for _ in range(4)]  # kinds still in each pond
         self.flown = [0, 0, 0, 0]
         self.bao_drawn = [0, 0, 0, 0]
         self.caught = [False] * 4
@@ -472,6 +473,7 @@ class Game:
         tid = self._remove(seat, k, prefer=self.last_draw[seat])
         self.last_draw[seat] = None
         self.river[seat].append(tid)
+        self.ponds[seat].append(k)
         first = seat == self.dealer and not self._dealer_acted
         self._dealer_acted = self._dealer_acted or seat == self.dealer
         if k == self.bao:
@@ -539,6 +541,7 @@ class Game:
         if cl["declared"]:
             (seat, action), = cl["declared"].items()
             t = action.type
+            self.ponds[discarder].pop()
             if t is A.WIN:
                 self.claimed_ids.add(tid)
                 self.won_tile = tid
@@ -740,7 +743,7 @@ class Game:
             drawn=drawn,
             hand_sizes=tuple(sum(x) for x in self.counts),  # type: ignore[arg-type]
             melds=tuple(tuple(m) for m in self.melds),
-            discards=tuple(tuple(t >> 2 for t in r if t not in self.claimed_ids) for r in self.river),
+            discards=tuple(tuple(p) for p in self.ponds),
             bao=self.bao,
             indicator=self.indicator,
             tiles_left=self.tiles_left,
