@@ -34,15 +34,15 @@ DbOption = Annotated[Optional[str], typer.Option(
 
 
 # --------------------------------------------------------------------------- simulate
-def _parse_bots(text: str) -> list[str]:
+def _parse_bots(text: str, what: str = "--bots") -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     if len(names) == 1:
         names = names * 4
     if len(names) != 4:
-        raise CliError(f"--bots: give 4 bot names separated by commas (or one for all seats), got {text!r}")
+        raise CliError(f"{what}: give 4 bot names separated by commas (or one for all seats), got {text!r}")
     for n in names:
         if n not in BOT_NAMES:
-            raise CliError(f"--bots: unknown bot {n!r}; known: {', '.join(BOT_NAMES)}")
+            raise CliError(f"{what}: unknown bot {n!r}; known: {', '.join(BOT_NAMES)}")
     return names
 
 
@@ -281,12 +281,14 @@ def _order_actions(legal: list[Action]) -> list[Action]:
     return sorted(legal, key=lambda a: (_ACTION_ORDER[a.type], -1 if a.tile is None else a.tile))
 
 
-def _action_text(a: Action, obs, bao: int) -> Text:
+def _action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
     t = a.type
     if t is ActionType.DISCARD:
         text = Text(f"打 discard {tile_name(a.tile)} ({format_tile(a.tile)})")
         if a.tile == bao:
             text.append("  飞宝", style=BAO_STYLE)
+        if can_win:
+            text.append("  (偷机: declines the win)", style="dim")
         hand = list(obs.hand_34)
         hand[a.tile] -= 1
         try:
@@ -301,7 +303,7 @@ def _action_text(a: Action, obs, bao: int) -> Text:
     if t is ActionType.WIN:
         return Text("糊 win!", style="bold green")
     if t is ActionType.PASS:
-        what = " (偷机: decline the win)" if obs.phase in ("act",) else ""
+        what = " (decline the win)" if can_win else ""
         return Text(f"过 pass{what}")
     if t is ActionType.CATCH_BAO:
         return Text("接宝 catch the 宝", style=BAO_STYLE)
@@ -359,8 +361,9 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
     lines = Table(show_edge=False, box=None, padding=(0, 1), pad_edge=False, show_header=False)
     lines.add_column(justify="right")
     lines.add_column()
+    can_win = any(a.type is ActionType.WIN for a in actions)
     for i, a in enumerate(actions, 1):
-        lines.add_row(f"{i}.", _action_text(a, obs, bao))
+        lines.add_row(f"{i}.", _action_text(a, obs, bao, can_win))
     console.print(Text("legal actions 可选:", style="bold"))
     console.print(lines)
     while True:
@@ -390,7 +393,7 @@ def play(
     Type the number of an action (or an action like 'discard 5m'); q, Ctrl-D or Ctrl-C leaves,
     and the match stays stored (unfinished, every completed hand kept).
     """
-    bot = _parse_bots(bot)[1]
+    bot = _parse_bots(bot, "--bot")[1]
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     console = out_console()
