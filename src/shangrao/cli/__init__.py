@@ -73,7 +73,7 @@ class ShangraoGroup(TyperGroup):
         except BrokenPipeError:
             sys.stderr = open(__import__("os").devnull, "w")  # noqa: SIM115
             return 1
-        except (ValueError, LookupError, OSError, json.JSONDecodeError, UnicodeError) as err:
+        except (ValueError, OSError, UnicodeError) as err:  # bad input (JSONDecodeError is a ValueError)
             if isinstance(err, OSError) and err.errno == errno.EPIPE:
                 return 1
             if debug_enabled():

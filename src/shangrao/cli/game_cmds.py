@@ -138,7 +138,7 @@ def render_summary(s: dict, console: Console) -> None:
     console.print(_count_table("bonuses 奖励分", s["bonuses"], h, "bonus"))
     if s.get("biggest_win"):
         b = s["biggest_win"]
-        console.print(Text(f"biggest win: seat {b['seat']} {b['pattern']} +{b['points']} "
+        console.print(Text(f"biggest win: seat {b['seat']} {b['pattern']} +{b['points']} in all "
                            f"(hand {b['hand']}: {b['breakdown']})"))
     t = s["timing"]
     console.print(Text(f"time {t['seconds']:.1f} s  ·  {t['hands_per_second']} hands/s", style="dim"))
@@ -476,6 +476,17 @@ def play(
 
 
 # --------------------------------------------------------------------------- games, replay
+def _players_text(players: list[str]) -> str:
+    """``greedy×4``, ``human,greedy×3``: runs of one name compressed."""
+    out: list[list] = []
+    for p in players:
+        if out and out[-1][0] == p:
+            out[-1][1] += 1
+        else:
+            out.append([p, 1])
+    return ",".join(p if n == 1 else f"{p}×{n}" for p, n in out)
+
+
 def games(
     db: DbOption = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Show at most this many (newest first).")] = 30,
@@ -500,7 +511,7 @@ def games(
                       ("status", "left"), ("scores", "left"), ("seed", "right")):
         t.add_column(col, justify=just, overflow="fold")
     for r in rows:
-        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.kind, ",".join(r.players),
+        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.kind, _players_text(r.players),
                   str(r.hands_played), r.status, " ".join(f"{x:+d}" for x in r.scores),
                   "" if r.seed is None else str(r.seed))
     console.print(t)
