@@ -1,0 +1,68 @@
+"""Live-table helpers on top of :class:`~shangrao.records.Store` (used by ``shangrao serve``).
+
+* :func:`append_events` commits all events of ONE applied action in one
+  transaction (so the log never holds half an action).
+* :func:`update_meta` / :func:`set_players` change an unfinished game's
+  ``meta`` / ``players`` (a web table records its seat claims there).
+
+These use the Store's own tables and sessions; nothing here changes the schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+
+from . import RecordError, Store, _dumps, event_to_dict
+from .schema import EventRow, utcnow
+
+__all__ = ["append_events", "update_meta", "set_players"]
+
+
+def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
+    """Commit the events (in order) of a hand in progress in ONE transaction.
+
+    Returns the number of live events of the hand after the write.  Raises
+    :class:`RecordError` for a finished game or a hand that is not the next one.
+    """
+    evs = [event_to_dict(e) for e in events]
+    for e in evs:
+        _dumps(e)
+    with store._session() as s, s.begin():
+        game = store._game(s, game_id)
+        if game.status == "finished":
+            raise RecordError(f"game {game_id} is finished; no more events")
+        if hand_index != game.hands_played:
+            raise RecordError(f"game {game_id}: events go to hand {game.hands_played}, not hand {hand_index}")
+        last = s.scalar(select(func.max(EventRow.seq)).where(
+            EventRow.game_id == game_id, EventRow.hand_index == hand_index))
+        seq = 0 if last is None else last + 1
+        for e in evs:
+            s.add(EventRow(game_id=game_id, hand_index=hand_index, seq=seq, event=e))
+            seq += 1
+        game.updated = utcnow()
+        return seq
+
+
+def update_meta(store: Store, game_id: int, patch: dict) -> dict:
+    """Merge ``patch`` into the game's ``meta`` (one transaction); returns the new meta."""
+    _dumps(patch)
+    with store._session() as s, s.begin():
+        game = store._game(s, game_id)
+        meta = {**(game.meta or {}), **patch}
+        game.meta = meta
+        game.updated = utcnow()
+        return dict(meta)
+
+
+def set_players(store: Store, game_id: int, players: Sequence[str], meta_patch: dict | None = None) -> None:
+    """Replace the seat names (e.g. an empty seat filled by a bot), optionally with a meta patch."""
+    with store._session() as s, s.begin():
+        game = store._game(s, game_id)
+        game.players = [str(p) for p in players]
+        if meta_patch:
+            _dumps(meta_patch)
+            game.meta = {**(game.meta or {}), **meta_patch}
+        game.updated = utcnow()

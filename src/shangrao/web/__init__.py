@@ -1,0 +1,19 @@
+"""Play Shangrao Mahjong in the browser: ``shangrao serve`` (FastAPI + WebSockets).
+
+* :func:`create_app` (``shangrao.web.app``): the app over a records database.
+* :class:`Settings`: timeouts and bot pace.  :class:`TableManager` / :class:`Table`: live tables.
+
+Needs the ``web`` extra: ``pip install 'shangrao[web]'``.  See docs/web.md.
+"""
+
+from __future__ import annotations
+
+from .tables import Settings, Table, TableError, TableManager
+
+__all__ = ["create_app", "Settings", "Table", "TableManager", "TableError"]
+
+
+def create_app(*args, **kwargs):
+    from .app import create_app as _create
+
+    return _create(*args, **kwargs)

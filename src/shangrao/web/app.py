@@ -1,0 +1,232 @@
+"""The FastAPI application of ``shangrao serve``.
+
+Pages (static HTML/CSS/JS from ``shangrao/web/static``; no CDN):
+
+* ``/``                 lobby: create a table, open tables, live tables
+* ``/t/{id}/{token}``   the table, as the seat the token belongs to
+* ``/join/{id}``        take a free seat of a table (redirects to its seat link)
+* ``/history``          stored games; ``/replay/{id}`` the replay viewer
+
+JSON API: ``GET /api/rules``, ``POST /api/tables``, ``GET /api/tables``,
+``POST /api/tables/{id}/join``, ``GET /api/games``, ``GET /api/games/{id}``.
+WebSocket: ``/ws/{id}/{token}`` (messages: :mod:`shangrao.web.messages`).
+
+Secrets: the seed and the walls of a game are sent only once it is finished; a
+replay of an unfinished game shows its completed hands without the seed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from importlib import resources
+from pathlib import Path
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from ..game import IllegalActionError
+from ..game.actions import ActionParseError
+from ..records import GameNotFound, RecordError, Store
+from ..rules import DEFAULT_RULES, RuleSet
+from .messages import ActionMsg, CreateTable, FillBotsMsg, PingMsg, ReadyMsg, parse_client_message
+from .tables import KIND, Settings, TableError, TableManager
+
+__all__ = ["create_app", "STATIC_DIR"]
+
+STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
+MAX_MESSAGE = 4096
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC_DIR / name, media_type="text/html; charset=utf-8")
+
+
+def _public_game(summary: dict) -> dict:
+    d = {k: v for k, v in summary.items() if k != "meta"}
+    web = (summary.get("meta") or {}).get("web") or {}
+    d["name"] = web.get("name", "")
+    if d.get("status") != "finished":
+        d["seed"] = None
+    return d
+
+
+def _public_hand_events(events: list[dict], finished: bool) -> list[dict]:
+    if finished:
+        return events
+    out = []
+    for ev in events:
+        if ev.get("type") == "deal":
+            ev = {k: v for k, v in ev.items() if k != "seed"}
+        out.append(ev)
+    return out
+
+
+def create_app(db: str | None = None, settings: Settings | None = None, *, resume: bool = True) -> FastAPI:
+    """The web app over the records database ``db`` (URL or path; default: the CLI's database)."""
+    store = Store(db)
+    manager = TableManager(store, settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if resume:
+            await manager.resume_all()
+        try:
+            yield
+        finally:
+            await manager.close()
+            store.close()
+
+    app = FastAPI(title="Shangrao Mahjong 上饶麻将", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.store = store
+    app.state.manager = manager
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", include_in_schema=False)
+    async def lobby():
+        return _page("lobby.html")
+
+    @app.get("/t/{table_id}/{token}", include_in_schema=False)
+    async def table_page(table_id: int, token: str):
+        t = await _table(table_id)
+        try:
+            t.check_token(token)
+        except TableError as err:
+            raise HTTPException(403, str(err)) from None
+        return _page("table.html")
+
+    @app.get("/join/{table_id}", include_in_schema=False)
+    async def join_page(table_id: int):
+        t = await _table(table_id)
+        try:
+            seat, token = t.claim_seat()
+        except TableError as err:
+            raise HTTPException(409, str(err)) from None
+        return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page():
+        return _page("history.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: int):
+        return _page("replay.html")
+
+    # ------------------------------------------------------------------ API
+    async def _table(table_id: int):
+        try:
+            return await manager.get(table_id)
+        except TableError as err:
+            raise HTTPException(404, str(err)) from None
+        except (RecordError, ValueError) as err:
+            raise HTTPException(404, f"table {table_id}: {err}") from None
+
+    @app.get("/api/rules")
+    async def rules():
+        fields = []
+        for f in dataclasses.fields(RuleSet):
+            if f.name == "hands_per_match":
+                continue
+            default = getattr(DEFAULT_RULES, f.name)
+            fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
+                           "default": default})
+        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match}
+
+    @app.post("/api/tables")
+    async def create_table(req: CreateTable):
+        try:
+            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules)
+        except ValueError as err:
+            raise HTTPException(422, str(err)) from None
+        return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
+                "join_url": f"/join/{table.id}"}
+
+    @app.get("/api/tables")
+    async def list_tables():
+        return {"open": manager.open_tables(), "live": manager.live_tables()}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: int):
+        t = await _table(table_id)
+        try:
+            seat, token = t.claim_seat()
+        except TableError as err:
+            raise HTTPException(409, str(err)) from None
+        return {"id": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}/{token}"}
+
+    @app.get("/api/games")
+    async def games(limit: int = 100):
+        return [_public_game(g.to_dict()) for g in store.list_games(limit=max(1, min(limit, 500)))]
+
+    @app.get("/api/games/{game_id}")
+    async def game(game_id: int):
+        try:
+            rec = store.load_game(game_id)
+        except GameNotFound as err:
+            raise HTTPException(404, str(err)) from None
+        finished = rec.status == "finished"
+        out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
+                            "kind": rec.kind, "players": rec.players, "seed": rec.seed, "status": rec.status,
+                            "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
+                            "meta": rec.meta})
+        out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
+                         "events": _public_hand_events(h.events, finished)} for h in rec.hands]
+        out["in_progress"] = bool(rec.pending)
+        out["web"] = rec.kind == KIND
+        return out
+
+    # ------------------------------------------------------------------ the table socket
+    @app.websocket("/ws/{table_id}/{token}")
+    async def table_socket(ws: WebSocket, table_id: int, token: str):
+        await ws.accept()
+        try:
+            t = await manager.get(table_id)
+            seat = t.check_token(token)
+        except (TableError, RecordError, ValueError) as err:
+            await ws.send_json({"type": "error", "code": "forbidden", "message": str(err)})
+            await ws.close(code=4403)
+            return
+        await t.connect(seat, ws)
+        try:
+            while True:
+                raw = await ws.receive_text()
+                if len(raw) > MAX_MESSAGE:
+                    await ws.send_json({"type": "error", "code": "malformed", "message": "message too long"})
+                    continue
+                try:
+                    msg = parse_client_message(raw)
+                except (ValidationError, ValueError) as err:
+                    await ws.send_json({"type": "error", "code": "malformed",
+                                        "message": f"bad message: {_short(err)}"})
+                    continue
+                try:
+                    if isinstance(msg, ActionMsg):
+                        await t.human_action(seat, msg.action, msg.seq, msg.hand)
+                    elif isinstance(msg, ReadyMsg):
+                        await t.set_ready(seat)
+                    elif isinstance(msg, FillBotsMsg):
+                        await t.request_fill_bots()
+                    elif isinstance(msg, PingMsg):
+                        await ws.send_json({"type": "pong"})
+                except (IllegalActionError, ActionParseError, TableError, RecordError) as err:
+                    await ws.send_json({"type": "error", "code": "illegal", "message": str(err)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await t.disconnect(seat, ws)
+
+    return app
+
+
+def _short(err: Exception) -> str:
+    if isinstance(err, ValidationError):
+        parts = []
+        for e in err.errors()[:3]:
+            loc = ".".join(str(x) for x in e.get("loc", ()))
+            parts.append(f"{loc}: {e.get('msg')}" if loc else str(e.get("msg")))
+        return "; ".join(parts)
+    return " ".join(str(err).split())[:200]
+

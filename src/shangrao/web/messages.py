@@ -1,0 +1,69 @@
+"""Messages between the browser and the server, validated with pydantic.
+
+Client -> server (JSON objects over the table's WebSocket):
+
+``{"type": "action", "action": "discard 5m", "seq": 12}``
+    one decision in the engine's string form (see :mod:`shangrao.game.actions`);
+    ``seq`` (optional) is the state's ``seq`` the player saw: a stale click
+    (the state moved on) is refused instead of applied to a new situation.
+``{"type": "ready"}``   ready for the next hand (after a settlement).
+``{"type": "fill_bots"}`` seat bots on the seats nobody has claimed yet.
+``{"type": "ping"}``     answered with ``{"type": "pong"}``.
+
+Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views`),
+``error`` (``{"type": "error", "code": ..., "message": ...}``; nothing changed), ``pong``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+__all__ = ["ActionMsg", "ReadyMsg", "FillBotsMsg", "PingMsg", "ClientMessage", "parse_client_message",
+           "CreateTable"]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ActionMsg(_Msg):
+    type: Literal["action"]
+    action: Annotated[str, Field(min_length=1, max_length=40)]
+    seq: Annotated[int, Field(ge=0)] | None = None
+    hand: Annotated[int, Field(ge=0)] | None = None
+
+
+class ReadyMsg(_Msg):
+    type: Literal["ready"]
+
+
+class FillBotsMsg(_Msg):
+    type: Literal["fill_bots"]
+
+
+class PingMsg(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Union[ActionMsg, ReadyMsg, FillBotsMsg, PingMsg], Field(discriminator="type")]
+_ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str | bytes):
+    """A validated client message; raises ``pydantic.ValidationError`` (a ValueError)."""
+    return _ADAPTER.validate_json(text)
+
+
+SeatKind = Literal["human", "random", "greedy"]
+
+
+class CreateTable(BaseModel):
+    """POST /api/tables: a new table.  seats: seat 0 is the creator (human); 1-3 human or a bot."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(max_length=40)] = ""
+    hands: Annotated[int, Field(ge=1, le=32)] = 8
+    seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = ["random", "random", "random"]
+    rules: dict[str, bool | int] = Field(default_factory=dict)
