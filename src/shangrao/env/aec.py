@@ -1,0 +1,192 @@
+"""The PettingZoo AEC environment (documented in :mod:`shangrao.env`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..game import Game, IllegalActionError, Match
+from ..rules import DEFAULT_RULES, RuleSet
+from . import encoding as enc
+
+__all__ = ["raw_env", "env", "ShangraoAECEnv", "AGENTS", "NORMALIZE_POINTS"]
+
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+NORMALIZE_POINTS = 10.0
+
+
+def observation_space() -> spaces.Dict:
+    return spaces.Dict({
+        "observation": spaces.Box(low=0, high=enc.OBS_HIGH.copy(), shape=enc.OBS_SHAPE, dtype=np.int8),
+        "action_mask": spaces.Box(low=0, high=1, shape=(enc.N_ACTIONS,), dtype=np.int8),
+    })
+
+
+def _episode_rules(rules: RuleSet, hands: int) -> RuleSet:
+    if hands < 1:
+        raise ValueError(f"hands must be at least 1, got {hands!r}")
+    return rules if rules.hands_per_match == hands else dataclasses.replace(rules, hands_per_match=hands)
+
+
+class ShangraoAECEnv(AECEnv, EzPickle):
+    """Shangrao Mahjong as a PettingZoo AEC environment; see :mod:`shangrao.env`.
+
+    ShangraoAECEnv(hands=1, rules=DEFAULT_RULES, dealer=None, normalize=False, render_mode=None)
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "shangrao_v0", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, hands: int = 1, rules: RuleSet = DEFAULT_RULES, dealer: int | None = None,
+                 normalize: bool = False, render_mode: str | None = None) -> None:
+        EzPickle.__init__(self, hands, rules, dealer, normalize, render_mode)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if dealer is not None and dealer not in range(4):
+            raise ValueError(f"dealer must be None or a seat 0..3, got {dealer!r}")
+        self.hands = hands
+        self.rules = _episode_rules(rules, hands)
+        self.dealer = dealer
+        self.reward_divisor = NORMALIZE_POINTS if normalize else 1.0
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.action_spaces = {a: spaces.Discrete(enc.N_ACTIONS) for a in AGENTS}
+        self.observation_spaces = {a: observation_space() for a in AGENTS}
+        self._rng = random.Random()
+        self.match: Match | None = None
+        self.game: Game | None = None
+        self._legal: dict[int, Any] = {}
+        self.hand_results: list = []
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        match_seed = self._rng.randrange(2 ** 63)
+        dealer = self._rng.randrange(4) if self.dealer is None else self.dealer
+        self.match = Match(self.rules, seed=match_seed, dealer=dealer)
+        self.game = self.match.new_hand()
+        self.hand_results = []
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+        self._select()
+
+    def _select(self) -> None:
+        g = self.game
+        assert g is not None and g.current_seat is not None
+        self.agent_selection = AGENTS[g.current_seat]
+        self._legal = enc.legal_index_map(g)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = AGENTS.index(agent)
+        g = self.game
+        assert g is not None and self.match is not None
+        hands_left = self.rules.hands_per_match - len(self.match.hands)
+        obs = enc.encode_observation(g.observation(seat), hands_left)
+        if g.current_seat == seat and not g.is_over:
+            mask = enc.action_mask(self._legal)
+        else:
+            mask = np.zeros(enc.N_ACTIONS, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def legal_actions(self) -> dict[int, Any]:
+        """``{flat index: engine Action}`` for :attr:`agent_selection` (empty when the episode is over)."""
+        return dict(self._legal)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        assert g is not None and self.match is not None
+        engine_action = self._legal.get(int(action)) if action is not None else None
+        if engine_action is None:
+            raise IllegalActionError(
+                f"{agent}: flat action {action!r} is not legal now; legal: "
+                + ", ".join(f"{i} ({a})" for i, a in sorted(self._legal.items())))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        g.push(engine_action)
+        if g.is_over:
+            result = g.result
+            assert result is not None
+            self.match.finish_hand(g)
+            self.hand_results.append(result)
+            for i, a in enumerate(AGENTS):
+                self.rewards[a] = result.deltas[i] / self.reward_divisor
+                self.infos[a] = {"hand_no": g.hand_no, "deltas": list(result.deltas)}
+            if self.match.is_over:
+                self.terminations = dict.fromkeys(self.agents, True)
+                self._legal = {}
+                self._accumulate_rewards()
+                self._deads_step_first()
+            else:
+                self.game = self.match.new_hand()
+                self._accumulate_rewards()
+                self._select()
+        else:
+            self._select()
+        if self.render_mode == "human":
+            print(self.render())
+
+    # ------------------------------------------------------------------ misc
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        g = self.game
+        if g is None:
+            return ""
+        from ..tiles import format_tile, format_tiles
+        lines = [f"hand {g.hand_no}  bao {format_tile(g.bao)}  tiles left {g.tiles_left}  phase {g.phase}"]
+        for s in range(4):
+            o = g.observation(s)
+            melds = " ".join(str(m) for m in o.melds[s])
+            lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  pond {format_tiles(list(o.discards[s]))}")
+        if not g.is_over:
+            lines.append(f"to act: {self.agent_selection}: "
+                         + ", ".join(f"{i}={a}" for i, a in sorted(self._legal.items())))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kwargs: Any) -> ShangraoAECEnv:
+    """The unwrapped AEC environment (illegal actions raise :class:`~shangrao.game.IllegalActionError`)."""
+    return ShangraoAECEnv(**kwargs)
+
+
+def env(illegal_reward: float = -1.0, **kwargs: Any):
+    """The AEC environment with PettingZoo's usual wrappers.
+
+    TerminateIllegalWrapper (an illegal action ends the episode; the offender gets
+    ``illegal_reward``, the others 0), AssertOutOfBoundsWrapper, OrderEnforcingWrapper.
+    """
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

@@ -1,0 +1,227 @@
+"""Flat action table and observation planes shared by the AEC and Gymnasium environments.
+
+See :mod:`shangrao.env` for the documented tables.  Everything here is built
+from :meth:`shangrao.game.Game.observation` and :meth:`Game.legal_actions`, so
+an encoded observation never holds another seat's concealed tiles or the wall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..game import Action, ActionType, Game, Observation
+from ..melds import MeldKind
+
+__all__ = [
+    "N_ACTIONS", "DISCARD", "CHOW", "PUNG", "KONG", "ADDED_KONG", "CONCEALED_KONG", "WIN", "PASS", "CATCH_BAO",
+    "N_PLANES", "OBS_SHAPE", "PLANE_NAMES", "PLANE_HIGH", "OBS_HIGH", "SCALAR",
+    "action_to_index", "index_to_action", "legal_index_map", "action_mask", "encode_observation",
+    "action_name", "claimed_kind",
+]
+
+# ---------------------------------------------------------------------------- actions
+DISCARD = 0          # 0..33: discard kind k
+CHOW = 34            # 34, 35, 36: chow with the claimed tile lowest / middle / highest
+PUNG = 37
+KONG = 38            # kong on a discard (碰杠 with a concealed triplet)
+ADDED_KONG = 39      # 39..72: added kong of kind k
+CONCEALED_KONG = 73  # 73..106: concealed kong of kind k
+WIN = 107
+PASS = 108           # also declines a win: 偷机
+CATCH_BAO = 109      # 接宝
+N_ACTIONS = 110
+
+_A = ActionType
+_SIMPLE = {_A.WIN: WIN, _A.PASS: PASS, _A.CATCH_BAO: CATCH_BAO, _A.PUNG: PUNG, _A.KONG: KONG}
+_SIMPLE_INV = {v: k for k, v in _SIMPLE.items()}
+
+
+def claimed_kind(game: Game) -> int | None:
+    """The kind of the discard on the table (claim phase), else None."""
+    cl = game.claim
+    return None if cl is None else cl["kind"]
+
+
+def action_to_index(action: Action, claimed: int | None = None) -> int:
+    """The flat index of an engine action.
+
+    claimed: the kind of the discard on the table; needed for CHOW only (the
+    position of the claimed tile in the chow).
+    """
+    t = action.type
+    if t is _A.DISCARD:
+        return DISCARD + action.tile
+    if t is _A.CHOW:
+        if claimed is None:
+            raise ValueError(f"{action}: a chow's flat index needs the claimed kind")
+        pos = claimed - action.tile
+        if not 0 <= pos <= 2:
+            raise ValueError(f"{action} does not contain the claimed kind {claimed}")
+        return CHOW + pos
+    if t is _A.ADDED_KONG:
+        return ADDED_KONG + action.tile
+    if t is _A.CONCEALED_KONG:
+        return CONCEALED_KONG + action.tile
+    return _SIMPLE[t]
+
+
+def index_to_action(index: int, claimed: int | None = None) -> Action:
+    """The engine action of a flat index (``claimed``: the discard on the table, for 吃/碰/kong)."""
+    i = int(index)
+    if not 0 <= i < N_ACTIONS:
+        raise ValueError(f"flat action {index!r} out of range 0..{N_ACTIONS - 1}")
+    if i < CHOW:
+        return Action(_A.DISCARD, i)
+    if i < PUNG:
+        if claimed is None:
+            raise ValueError(f"flat action {i} (chow) needs a discard on the table")
+        return Action(_A.CHOW, claimed - (i - CHOW))
+    if ADDED_KONG <= i < CONCEALED_KONG:
+        return Action(_A.ADDED_KONG, i - ADDED_KONG)
+    if CONCEALED_KONG <= i < WIN:
+        return Action(_A.CONCEALED_KONG, i - CONCEALED_KONG)
+    t = _SIMPLE_INV[i]
+    if t in (_A.PUNG, _A.KONG):
+        if claimed is None:
+            raise ValueError(f"flat action {i} ({t.value}) needs a discard on the table")
+        return Action(t, claimed)
+    return Action(t)
+
+
+def action_name(index: int) -> str:
+    """A readable name of a flat index (``discard 5m``, ``chow (claimed middle)``, ``win`` ...)."""
+    from ..tiles import format_tile
+
+    i = int(index)
+    if i < CHOW:
+        return f"discard {format_tile(i)}"
+    if i < PUNG:
+        return f"chow (claimed {('lowest', 'middle', 'highest')[i - CHOW]})"
+    if ADDED_KONG <= i < CONCEALED_KONG:
+        return f"added_kong {format_tile(i - ADDED_KONG)}"
+    if CONCEALED_KONG <= i < WIN:
+        return f"concealed_kong {format_tile(i - CONCEALED_KONG)}"
+    return _SIMPLE_INV[i].value
+
+
+def legal_index_map(game: Game) -> dict[int, Action]:
+    """``{flat index: engine action}`` for the legal actions of the seat to decide.
+
+    Exact: one index per legal action (checked, raises AssertionError otherwise).
+    """
+    claimed = claimed_kind(game)
+    legal = game.legal_actions()
+    out = {action_to_index(a, claimed): a for a in legal}
+    assert len(out) == len(legal), f"flat action collision in {legal}"
+    return out
+
+
+def action_mask(indices: Sequence[int] | dict) -> np.ndarray:
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask[list(indices)] = 1
+    return mask
+
+
+# ---------------------------------------------------------------------------- observation
+PLANE_NAMES = (
+    "hand", "drawn",
+    "melds_self", "melds_next", "melds_opposite", "melds_previous",
+    "kongs_self", "kongs_next", "kongs_opposite", "kongs_previous",
+    "pond_self", "pond_next", "pond_opposite", "pond_previous",
+    "bao", "indicator", "claim_tile", "rob_tile", "seen", "scalars",
+)
+N_PLANES = len(PLANE_NAMES)
+OBS_SHAPE = (N_PLANES, 34)
+_P = {name: i for i, name in enumerate(PLANE_NAMES)}
+
+# columns of the "scalars" plane
+SCALAR = {
+    "tiles_left": 0,
+    "dealer": 1,          # 1..4: dealer one-hot, relative seat
+    "flown": 5,           # 5..8: 飞宝 count per relative seat
+    "hand_size": 9,       # 9..12: concealed tile count per relative seat
+    "bao_drawn": 13,
+    "phase": 14,          # 14..18: act, discard, claim, rob, over
+    "discarder": 19,      # 19..22: relative seat of the discard on the table
+    "kong_maker": 23,     # 23..26: relative seat of the kong in the rob window
+    "kong_chain": 27,
+    "first_discard": 28,
+    "seat": 29,           # 29..32: own absolute seat one-hot (0 = east at the match start)
+    "hands_left": 33,     # hands of the episode left, this one included
+}
+_PHASES = ("act", "discard", "claim", "rob", "over")
+
+_high = np.zeros(OBS_SHAPE, dtype=np.int8)
+for _name, _h in (("hand", 4), ("drawn", 1), ("bao", 1), ("indicator", 1), ("claim_tile", 1), ("rob_tile", 1),
+                  ("seen", 4)):
+    _high[_P[_name]] = _h
+for _r in range(4):
+    _high[_P["melds_self"] + _r] = 4
+    _high[_P["kongs_self"] + _r] = 2
+    _high[_P["pond_self"] + _r] = 4
+_sc = _high[_P["scalars"]]
+_sc[:] = 1
+_sc[SCALAR["tiles_left"]] = 127
+_sc[SCALAR["flown"]:SCALAR["flown"] + 4] = 4
+_sc[SCALAR["hand_size"]:SCALAR["hand_size"] + 4] = 14
+_sc[SCALAR["bao_drawn"]] = 4
+_sc[SCALAR["kong_chain"]] = 4
+_sc[SCALAR["hands_left"]] = 127
+OBS_HIGH = _high
+OBS_HIGH.setflags(write=False)
+PLANE_HIGH = {name: int(OBS_HIGH[i].max()) for i, name in enumerate(PLANE_NAMES)}
+
+
+def encode_observation(obs: Observation, hands_left: int = 1) -> np.ndarray:
+    """The (N_PLANES, 34) int8 planes of one seat's :class:`~shangrao.game.Observation`."""
+    out = np.zeros(OBS_SHAPE, dtype=np.int8)
+    me = obs.seat
+    out[0] = obs.hand_34
+    if obs.drawn is not None:
+        out[1, obs.drawn] = 1
+    seen = np.array(obs.hand_34, dtype=np.int8)
+    for s in range(4):
+        r = (s - me) % 4
+        mrow = out[2 + r]
+        krow = out[6 + r]
+        for m in obs.melds[s]:
+            for k in m.tiles:
+                mrow[k] += 1
+            if m.kind is MeldKind.KONG:
+                krow[m.tiles[0]] = 1
+            elif m.kind is MeldKind.CONCEALED_KONG:
+                krow[m.tiles[0]] = 2
+        prow = out[10 + r]
+        for k in obs.discards[s]:
+            prow[k] += 1
+        seen += mrow
+        seen += prow
+    out[14, obs.bao] = 1
+    out[15, obs.indicator] = 1
+    seen[obs.indicator] += 1
+    sc = out[19]
+    if obs.last_discard is not None:
+        ds, dk = obs.last_discard
+        out[16, dk] = 1
+        sc[SCALAR["discarder"] + (ds - me) % 4] = 1
+    if obs.kong is not None:
+        ks, kk, _ = obs.kong
+        out[17, kk] = 1
+        sc[SCALAR["kong_maker"] + (ks - me) % 4] = 1
+        seen[kk] = 4  # all four copies of a declared kong are shown
+    out[18] = np.minimum(seen, 4)
+    sc[SCALAR["tiles_left"]] = min(obs.tiles_left, 127)
+    sc[SCALAR["dealer"] + (obs.dealer - me) % 4] = 1
+    for s in range(4):
+        r = (s - me) % 4
+        sc[SCALAR["flown"] + r] = min(obs.flown[s], 4)
+        sc[SCALAR["hand_size"] + r] = obs.hand_sizes[s]
+    sc[SCALAR["bao_drawn"]] = obs.bao_drawn
+    sc[SCALAR["phase"] + _PHASES.index(obs.phase)] = 1
+    sc[SCALAR["kong_chain"]] = min(obs.kong_chain, 4)
+    sc[SCALAR["first_discard"]] = int(obs.first_discard)
+    sc[SCALAR["seat"] + me] = 1
+    sc[SCALAR["hands_left"]] = max(0, min(hands_left, 127))
+    return out
