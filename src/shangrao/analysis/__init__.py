@@ -23,6 +23,7 @@ from ..melds import Meld
 from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
 from .readings import Form, Group, Reading, enumerate_readings
 from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
+from .tables import N, NEED0, deficits_entries, entries_34, is_win_entries, shanten_entries
 
 __all__ = [
     "Form",
@@ -62,15 +63,54 @@ def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     real = list(tiles_34)
     if bao is None:
         return real, 0
-    if not isinstance(bao, int) or not 0 <= bao < NUM_KINDS:
-        raise ValueError(f"bao must be a kind 0..33 or None, got {bao!r}")
     w = real[bao]
     real[bao] = 0
     return real, w
 
 
+def _entries(tiles_34: Sequence[int], bao: int | None):
+    """Table entries of the real tiles and the 宝 count; clear errors for bad input."""
+    try:
+        if len(tiles_34) != NUM_KINDS:
+            raise ValueError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
+        if bao is not None and (bao.__class__ is not int or not 0 <= bao < NUM_KINDS):
+            raise ValueError(f"bao must be a kind 0..33 or None, got {bao!r}")
+        return entries_34(tiles_34, bao)
+    except TypeError:
+        raise ValueError("tiles_34 must be a sequence of 34 ints 0..4") from None
+    except ValueError as err:
+        if "range(0, 256)" in str(err):
+            raise ValueError("tiles_34 counts must be ints 0..4") from None
+        raise
+
+
+def _prepare(tiles_34, bao, declared_melds, sizes: tuple[int, ...], what: str):
+    n_melds, jiuyao_ok = _melds_info(declared_melds)
+    e0, e1, e2, e3, w = _entries(tiles_34, bao)
+    m = 4 - n_melds
+    size = e0[N] + e1[N] + e2[N] + e3[N] + w
+    if size - 3 * m not in sizes:
+        want = " or ".join(str(3 * m + s) for s in sizes)
+        raise ValueError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+    return e0, e1, e2, e3, w, m, jiuyao_ok
+
+
 def _deficits(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
     """Tiles lacking to complete each reachable form (0 = complete)."""
+    n_melds, jiuyao_ok = _melds_info(declared_melds)
+    e0, e1, e2, e3, w = _entries(tiles_34, bao)
+    std, sp, sl, jy = deficits_entries(e0, e1, e2, e3, w, 4 - n_melds, jiuyao_ok)
+    out = {Form.STANDARD: std}
+    if sp is not None:
+        out[Form.SEVEN_PAIRS] = sp
+        out[Form.SHISANLANG] = sl
+    if jy is not None:
+        out[Form.JIUYAO] = jy
+    return out
+
+
+def _deficits_plain(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
+    """:func:`_deficits` by the plain recursive decomposition (:mod:`.shapes`), any counts."""
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     real, w = _split(tiles_34, bao)
     m = 4 - n_melds
@@ -97,8 +137,7 @@ def winning_forms(tiles_34: Sequence[int], bao: int | None, declared_melds: int 
 
     Raises ``ValueError`` for a wrong tile count.
     """
-    n_melds, _ = _melds_info(declared_melds)
-    _check_size(tiles_34, n_melds, (2,), "winning_forms")
+    _prepare(tiles_34, bao, declared_melds, (2,), "winning_forms")
     return [f for f, d in _deficits(tiles_34, bao, declared_melds).items() if d == 0]
 
 
@@ -111,12 +150,11 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     With a number, 九幺 is considered only when it is 0 (pass the melds to
     let a 九幺 with terminal/honor melds count).
 
-    Raises ``ValueError`` for a wrong tile count or a bad argument.
+    Table-driven (:mod:`shangrao.analysis.tables`).  Raises ``ValueError`` for
+    a wrong tile count or a bad argument.
     """
-    n_melds, _ = _melds_info(declared_melds)
-    if sum(tiles_34) != 3 * (4 - n_melds) + 2:
-        _check_size(tiles_34, n_melds, (2,), "is_winning")
-    return any(d == 0 for d in _deficits(tiles_34, bao, declared_melds).values())
+    e0, e1, e2, e3, w, m, jiuyao_ok = _prepare(tiles_34, bao, declared_melds, (2,), "is_winning")
+    return is_win_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
 
 
 def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> dict[Form, int]:
@@ -124,8 +162,7 @@ def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int |
 
     tiles_34 holds ``3*(4-declared)+1`` or ``+2`` tiles.  Raises ``ValueError`` otherwise.
     """
-    n_melds, _ = _melds_info(declared_melds)
-    _check_size(tiles_34, n_melds, (1, 2), "shanten")
+    _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
     d = _deficits(tiles_34, bao, declared_melds)
     return {f: (d[f] - 1 if f in d else INFINITE_SHANTEN) for f in Form}
 
@@ -134,11 +171,11 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
     """Shanten across all forms, wildcards included: -1 complete, 0 ready (听牌), ….
 
     tiles_34: length-34 counts of a concealed hand of ``3*(4-declared)+1`` or
-    ``+2`` tiles, 宝 included.  Raises ``ValueError`` for a wrong tile count.
+    ``+2`` tiles, 宝 included.  Table-driven.  Raises ``ValueError`` for a
+    wrong tile count.
     """
-    n_melds, _ = _melds_info(declared_melds)
-    _check_size(tiles_34, n_melds, (1, 2), "shanten")
-    return min(_deficits(tiles_34, bao, declared_melds).values()) - 1
+    e0, e1, e2, e3, w, m, jiuyao_ok = _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
+    return shanten_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
 
 
 def waits(
@@ -170,7 +207,9 @@ def waits(
         if exclude_dead and held[k] >= 4:
             continue
         hand[k] += 1
-        forms = [f for f, d in _deficits(hand, bao, declared_melds).items() if d == 0]
+        # a fifth copy (only asked for with exclude_dead=False) is beyond the tables
+        deficits = _deficits(hand, bao, declared_melds) if hand[k] <= 4 else _deficits_plain(hand, bao, declared_melds)
+        forms = [f for f, d in deficits.items() if d == 0]
         hand[k] -= 1
         if forms:
             out[k] = forms
@@ -187,13 +226,9 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     """
     if bao is None:
         return False
-    n_melds, _ = _melds_info(declared_melds)
-    _check_size(tiles_34, n_melds, (1,), "is_baodiao_state")
-    real, w = _split(tiles_34, bao)
-    if w == 0:
-        return False
-    m = 4 - n_melds
-    return standard_overlap(real, m, pair=False) + (w - 1) >= 3 * m
+    e0, e1, e2, e3, w, m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
+    # melds only: the fewest 宝 completing the real tiles into melds must leave the one 宝 over
+    return w > 0 and e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0] <= w - 1
 
 
 @dataclass

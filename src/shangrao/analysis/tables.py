@@ -1,0 +1,475 @@
+"""Table-driven analysis: per-suit tables keyed by the suit's count vector.
+
+A suit (9 ranks) or the honors (7 kinds) is keyed by its *code*, the count
+vector read as a base-5 number (``sum(count[r] * 5**r)``).  For each code the
+table holds one :class:`SuitEntry`:
+
+* ``need0`` / ``need1``: the fewest 宝 that complete the suit's real tiles into
+  melds only / melds and the pair (win checks);
+* ``best0[g]`` / ``best1[g]``: the most tiles of the suit that fit at most ``g``
+  groups (complete melds and two-tile partials) without / with the pair
+  (shanten, via the overlap formula of :mod:`shangrao.analysis.shapes`).
+
+Entries are computed from the recursive decomposition in
+:mod:`~shangrao.analysis.shapes` the first time a code is met, and kept for
+the life of the process (tables built at first use, in memory; importing the
+package builds nothing).  :mod:`shangrao.analysis.reference` is the slow,
+obvious implementation the tests compare these answers with.
+
+Hand keys are the four codes ``(man, pin, sou, honors)``; the game engine keeps
+them up to date incrementally on every draw and discard (:class:`HandKey`),
+so a win check after a draw does not re-encode the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .shapes import _shisanlang_suit_best, _suit_blocks
+
+__all__ = [
+    "POW5",
+    "suit_code",
+    "hand_codes",
+    "entry",
+    "standard_need",
+    "standard_overlap_codes",
+    "HandKey",
+]
+
+POW5 = tuple(5**i for i in range(9))
+_NEG = -100
+
+
+def suit_code(counts: Sequence[int]) -> int:
+    """Base-5 code of one suit's count vector (rank 1 is the lowest digit)."""
+    code = 0
+    for c in reversed(counts):
+        code = code * 5 + c
+    return code
+
+
+def hand_codes(tiles_34: Sequence[int]) -> tuple[int, int, int, int]:
+    """Codes of the three suits and the honors of a ``tiles_34`` vector."""
+    h = tiles_34
+    return (
+        ((((((((h[8] * 5 + h[7]) * 5 + h[6]) * 5 + h[5]) * 5 + h[4]) * 5 + h[3]) * 5 + h[2]) * 5 + h[1]) * 5 + h[0]),
+        ((((((((h[17] * 5 + h[16]) * 5 + h[15]) * 5 + h[14]) * 5 + h[13]) * 5 + h[12]) * 5 + h[11]) * 5 + h[10]) * 5 + h[9]),
+        ((((((((h[26] * 5 + h[25]) * 5 + h[24]) * 5 + h[23]) * 5 + h[22]) * 5 + h[21]) * 5 + h[20]) * 5 + h[19]) * 5 + h[18]),
+        ((((((h[33] * 5 + h[32]) * 5 + h[31]) * 5 + h[30]) * 5 + h[29]) * 5 + h[28]) * 5 + h[27]),
+    )
+
+
+def _decode(code: int, width: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(width):
+        code, c = divmod(code, 5)
+        out.append(c)
+    return tuple(out)
+
+
+# An entry is a flat tuple for speed:
+# (need0, need1, best0[0..4] (5 values), best1[0..4] (5 values))
+_SUITS: dict[int, tuple[int, ...]] = {}
+_HONORS: dict[int, tuple[int, ...]] = {}
+
+
+def _build(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+    blocks = _suit_blocks(counts, chows)
+    n = sum(counts)
+    need0 = need1 = 99
+    best0 = [_NEG] * 5
+    best1 = [_NEG] * 5
+    for a, b, p in blocks:
+        left = n - 3 * a - 2 * b - 2 * p
+        if p == 0:
+            need0 = min(need0, b + 2 * left)
+            if left >= 1:
+                need1 = min(need1, b + 2 * (left - 1) + 1)
+        else:
+            need1 = min(need1, b + 2 * left)
+        g = a + b
+        if g <= 4:
+            value = 3 * a + 2 * b + 2 * p
+            best = best1 if p else best0
+            for gg in range(g, 5):
+                if value > best[gg]:
+                    best[gg] = value
+    # 七对 units: a kind with c tiles offers pair-units worth 2 (a full pair) or 1 (half a pair)
+    twos = sum(2 if c >= 4 else (1 if c >= 2 else 0) for c in counts)
+    ones = sum(1 for c in counts if c in (1, 3))
+    # 十三浪: best overlap with a valid rank set of size 0..3 (suits), distinct kinds (honors)
+    if chows:
+        sl = _shisanlang_suit_best(frozenset(r for r in range(9) if counts[r]))
+        th = counts[0] + counts[8]
+    else:
+        distinct = sum(1 for c in counts if c)
+        sl = (distinct, distinct, distinct, distinct)
+        th = n
+    ok13 = max(counts, default=0) <= 1
+    # saturation: past this many groups the suit adds nothing (-1: no pair possible)
+    k0 = min(g for g in range(5) if best0[g] == best0[4])
+    k1 = -1 if best1[4] == _NEG else min(g for g in range(5) if best1[g] == best1[4])
+    # useful group counts: (j, most tiles in j groups) where j groups beat j-1 groups
+    u0 = tuple((j, best0[j]) for j in range(1, 5) if best0[j] > best0[j - 1])
+    u1 = tuple((j, best1[j]) for j in range(5) if best1[j] != _NEG and (j == 0 or best1[j] > best1[j - 1]))
+    return (need0, need1, *best0, *best1, twos, ones, *sl, th, 1 if ok13 else 0, n, k0, k1, u0, u1)
+
+
+# indices into an entry tuple
+NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1 = (
+    0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24)
+
+
+def entry(code: int, honors: bool = False) -> tuple[int, ...]:
+    """The table entry of a suit code (or an honors code): see the module docstring."""
+    table = _HONORS if honors else _SUITS
+    e = table.get(code)
+    if e is None:
+        e = table[code] = _build(_decode(code, 7 if honors else 9), not honors)
+    return e
+
+
+def _entries(codes: Sequence[int]):
+    s = _SUITS
+    h = _HONORS
+    e0 = s.get(codes[0]) or entry(codes[0])
+    e1 = s.get(codes[1]) or entry(codes[1])
+    e2 = s.get(codes[2]) or entry(codes[2])
+    e3 = h.get(codes[3]) or entry(codes[3], True)
+    return e0, e1, e2, e3
+
+
+def standard_need(codes: Sequence[int]) -> int:
+    """Fewest 宝 that complete the real tiles of ``codes`` into melds and a pair.
+
+    A hand of ``3*m + 2`` tiles with ``w`` 宝 is a standard win iff this is <= w
+    (leftover 宝 then form whole melds of 宝).
+    """
+    e0, e1, e2, e3 = _entries(codes)
+    n0 = e0[0] + e1[0] + e2[0] + e3[0]
+    extra = min(2, e0[1] - e0[0], e1[1] - e1[0], e2[1] - e2[0], e3[1] - e3[0])
+    return n0 + extra
+
+
+def _conv(a0, a1, e, m):
+    """Max-plus convolution of the running (no pair, pair) arrays with one suit's entry.
+
+    a0[g] / a1[g]: most tiles in at most g groups so far without / with the pair.
+    Only the suit's useful group counts (U0/U1: more groups, more tiles) are tried.
+    """
+    n0 = list(a0)
+    n1 = list(a1)
+    for j, y in e[23]:
+        for g in range(j, m + 1):
+            v = a0[g - j] + y
+            if v > n0[g]:
+                n0[g] = v
+            v = a1[g - j] + y
+            if v > n1[g]:
+                n1[g] = v
+    for j, y in e[24]:
+        for g in range(j, m + 1):
+            v = a0[g - j] + y
+            if v > n1[g]:
+                n1[g] = v
+    return n0, n1
+
+
+def standard_overlap_codes(codes: Sequence[int], n: int, m: int) -> int:
+    """Largest part of the real tiles (``n`` of them, keyed by ``codes``) that fits a standard hand of ``m`` melds + pair."""
+    e0, e1, e2, e3 = _entries(codes)
+    a0 = list(e0[2:2 + m + 1])
+    a1 = list(e0[7:7 + m + 1])
+    for e in (e1, e2, e3):
+        if e[23] or e[24]:
+            a0, a1 = _conv(a0, a1, e, m)
+    best = 0
+    for g in range(m + 1):
+        slots = m - g
+        s = a0[g]
+        if s >= 0:
+            left = n - s
+            seeds = left if left < slots else slots
+            v = s + seeds + (1 if left - seeds >= 1 else 0)
+            if v > best:
+                best = v
+        s = a1[g]
+        if s >= 0:
+            left = n - s
+            v = s + (left if left < slots else slots)
+            if v > best:
+                best = v
+    return best
+
+
+class HandKey:
+    """Incremental hand key: the four suit codes of a concealed hand, kept up to date.
+
+    ``add(kind)`` / ``remove(kind)`` cost one addition each; :attr:`codes` is
+    what :func:`standard_need` and :func:`standard_overlap_codes` take.
+    """
+
+    __slots__ = ("codes",)
+
+    def __init__(self, tiles_34: Sequence[int] | None = None) -> None:
+        self.codes = list(hand_codes(tiles_34)) if tiles_34 is not None else [0, 0, 0, 0]
+
+    def add(self, kind: int, n: int = 1) -> None:
+        self.codes[kind // 9] += n * POW5[kind % 9]
+
+    def remove(self, kind: int, n: int = 1) -> None:
+        self.codes[kind // 9] -= n * POW5[kind % 9]
+
+    def real_codes(self, bao: int | None, bao_count: int) -> list[int]:
+        """Codes with the 宝 kind removed (the real tiles)."""
+        codes = list(self.codes)
+        if bao is not None and bao_count:
+            codes[bao // 9] -= bao_count * POW5[bao % 9]
+        return codes
+
+
+# ---------------------------------------------------------------- bytes-keyed view
+# The same entries keyed by the bytes of a suit's counts: the cheapest key to make
+# from a tiles_34 list (``bytes(tiles_34)[0:9]``).
+_SUITS_B: dict[bytes, tuple[int, ...]] = {}
+_HONORS_B: dict[bytes, tuple[int, ...]] = {}
+
+
+def _entry_b(key: bytes, honors: bool) -> tuple[int, ...]:
+    if max(key, default=0) > 4:
+        raise ValueError("a tiles_34 count is above 4 (there are four copies of each kind)")
+    code = suit_code(key)
+    e = entry(code, honors)
+    (_HONORS_B if honors else _SUITS_B)[key] = e
+    return e
+
+
+def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[tuple, tuple, tuple, tuple, int]:
+    """Entries of the real tiles of a hand and the number of 宝 in it.
+
+    Raises ``ValueError`` if a count is outside 0..255 (bytes), ``IndexError``
+    if the vector is shorter than 34.
+    """
+    if bao is not None and tiles_34[bao]:
+        w = tiles_34[bao]
+        b = bytearray(tiles_34)
+        b[bao] = 0
+    else:
+        w = 0
+        b = bytes(tiles_34)
+    k0 = bytes(b[0:9])
+    k1 = bytes(b[9:18])
+    k2 = bytes(b[18:27])
+    k3 = bytes(b[27:34])
+    s = _SUITS_B
+    h = _HONORS_B
+    return (
+        s.get(k0) or _entry_b(k0, False),
+        s.get(k1) or _entry_b(k1, False),
+        s.get(k2) or _entry_b(k2, False),
+        h.get(k3) or _entry_b(k3, True),
+        w,
+    )
+
+
+def entries_codes(codes: Sequence[int]) -> tuple[tuple, tuple, tuple, tuple]:
+    """Entries of four real codes (see :class:`HandKey.real_codes`)."""
+    return _entries(codes)
+
+
+# ---------------------------------------------------------------- per-form arithmetic on entries
+def need_standard(e0, e1, e2, e3) -> int:
+    """Fewest 宝 completing the real tiles into melds + pair (see :func:`standard_need`)."""
+    return (e0[0] + e1[0] + e2[0] + e3[0]
+            + min(2, e0[1] - e0[0], e1[1] - e1[0], e2[1] - e2[0], e3[1] - e3[0]))
+
+
+def overlap_standard(e0, e1, e2, e3, m: int) -> int:
+    """Largest part of the real tiles that fits ``m`` melds + pair (overlap formula)."""
+    if m == 4:
+        return _overlap_standard_4(e0, e1, e2, e3)
+    n = e0[N] + e1[N] + e2[N] + e3[N]
+    a0 = list(e0[2:2 + m + 1])
+    a1 = list(e0[7:7 + m + 1])
+    for e in (e1, e2, e3):
+        if e[23] or e[24]:
+            a0, a1 = _conv(a0, a1, e, m)
+    return _best_overlap(a0, a1, n, m)
+
+
+def _best_overlap(a0, a1, n: int, m: int) -> int:
+    """The overlap formula: groups, then seeds of the missing groups, then the pair (or its seed)."""
+    best = 0
+    for g in range(m + 1):
+        slots = m - g
+        s = a0[g]
+        if s >= 0:
+            left = n - s
+            seeds = left if left < slots else slots
+            v = s + seeds + (1 if left - seeds >= 1 else 0)
+            if v > best:
+                best = v
+        s = a1[g]
+        if s >= 0:
+            left = n - s
+            v = s + (left if left < slots else slots)
+            if v > best:
+                best = v
+    return best
+
+
+def _overlap_standard_4(e0, e1, e2, e3) -> int:
+    """:func:`overlap_standard` for a concealed hand (m = 4), the hot case, unrolled."""
+    n = e0[20] + e1[20] + e2[20] + e3[20]
+    a = e0[2:12]
+    if e1[23] or e1[24]:
+        a = _conv4(a, e1)
+    if e2[23] or e2[24]:
+        a = _conv4(a, e2)
+    if e3[23] or e3[24]:
+        a = _conv4(a, e3)
+    if n >= 14:
+        # enough tiles that every missing group and the pair have a seed: the classic formula
+        best = 0
+        for g in range(5):
+            v = a[g] - g + 5
+            if v > best:
+                best = v
+            v = a[5 + g] - g + 4
+            if v > best:
+                best = v
+        return best if best < n else n
+    return _best_overlap(a[0:5], a[5:10], n, 4)
+
+
+def _conv4(a, e):
+    """:func:`_conv` for m = 4 on a flat 10-tuple (a0[0..4], a1[0..4]), unrolled."""
+    a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = a
+    n00, n01, n02, n03, n04, n10, n11, n12, n13, n14 = a
+    for j, y in e[23]:
+        if j == 1:
+            v = a00 + y; n01 = v if v > n01 else n01  # noqa: E702
+            v = a01 + y; n02 = v if v > n02 else n02  # noqa: E702
+            v = a02 + y; n03 = v if v > n03 else n03  # noqa: E702
+            v = a03 + y; n04 = v if v > n04 else n04  # noqa: E702
+            v = a10 + y; n11 = v if v > n11 else n11  # noqa: E702
+            v = a11 + y; n12 = v if v > n12 else n12  # noqa: E702
+            v = a12 + y; n13 = v if v > n13 else n13  # noqa: E702
+            v = a13 + y; n14 = v if v > n14 else n14  # noqa: E702
+        elif j == 2:
+            v = a00 + y; n02 = v if v > n02 else n02  # noqa: E702
+            v = a01 + y; n03 = v if v > n03 else n03  # noqa: E702
+            v = a02 + y; n04 = v if v > n04 else n04  # noqa: E702
+            v = a10 + y; n12 = v if v > n12 else n12  # noqa: E702
+            v = a11 + y; n13 = v if v > n13 else n13  # noqa: E702
+            v = a12 + y; n14 = v if v > n14 else n14  # noqa: E702
+        elif j == 3:
+            v = a00 + y; n03 = v if v > n03 else n03  # noqa: E702
+            v = a01 + y; n04 = v if v > n04 else n04  # noqa: E702
+            v = a10 + y; n13 = v if v > n13 else n13  # noqa: E702
+            v = a11 + y; n14 = v if v > n14 else n14  # noqa: E702
+        else:
+            v = a00 + y; n04 = v if v > n04 else n04  # noqa: E702
+            v = a10 + y; n14 = v if v > n14 else n14  # noqa: E702
+    for j, y in e[24]:
+        if j == 0:
+            v = a00 + y; n10 = v if v > n10 else n10  # noqa: E702
+            v = a01 + y; n11 = v if v > n11 else n11  # noqa: E702
+            v = a02 + y; n12 = v if v > n12 else n12  # noqa: E702
+            v = a03 + y; n13 = v if v > n13 else n13  # noqa: E702
+            v = a04 + y; n14 = v if v > n14 else n14  # noqa: E702
+        elif j == 1:
+            v = a00 + y; n11 = v if v > n11 else n11  # noqa: E702
+            v = a01 + y; n12 = v if v > n12 else n12  # noqa: E702
+            v = a02 + y; n13 = v if v > n13 else n13  # noqa: E702
+            v = a03 + y; n14 = v if v > n14 else n14  # noqa: E702
+        elif j == 2:
+            v = a00 + y; n12 = v if v > n12 else n12  # noqa: E702
+            v = a01 + y; n13 = v if v > n13 else n13  # noqa: E702
+            v = a02 + y; n14 = v if v > n14 else n14  # noqa: E702
+        elif j == 3:
+            v = a00 + y; n13 = v if v > n13 else n13  # noqa: E702
+            v = a01 + y; n14 = v if v > n14 else n14  # noqa: E702
+        else:
+            v = a00 + y; n14 = v if v > n14 else n14  # noqa: E702
+    return (n00, n01, n02, n03, n04, n10, n11, n12, n13, n14)
+
+
+def overlap_seven_pairs(e0, e1, e2, e3) -> int:
+    twos = e0[TWOS] + e1[TWOS] + e2[TWOS] + e3[TWOS]
+    ones = e0[ONES] + e1[ONES] + e2[ONES] + e3[ONES]
+    t = twos if twos < 7 else 7
+    r = 7 - t
+    return 2 * t + (ones if ones < r else r)
+
+
+def overlap_shisanlang(e0, e1, e2, e3) -> int:
+    """Largest part of the real tiles that fits a 十三浪.
+
+    A 十三浪 has at most 3 tiles per suit and at most 7 honors, 14 in all, so the
+    suits hold 7, 8 or 9 of them: only the ten size splits below can occur.
+    """
+    s0 = e0[SL:SL + 4]
+    s1 = e1[SL:SL + 4]
+    s2 = e2[SL:SL + 4]
+    d = e3[SL]
+    h7 = d if d < 7 else 7
+    h6 = d if d < 6 else 6
+    h5 = d if d < 5 else 5
+    return max(
+        s0[3] + s1[3] + s2[1] + h7, s0[3] + s1[1] + s2[3] + h7, s0[1] + s1[3] + s2[3] + h7,
+        s0[3] + s1[2] + s2[2] + h7, s0[2] + s1[3] + s2[2] + h7, s0[2] + s1[2] + s2[3] + h7,
+        s0[3] + s1[3] + s2[2] + h6, s0[3] + s1[2] + s2[3] + h6, s0[2] + s1[3] + s2[3] + h6,
+        s0[3] + s1[3] + s2[3] + h5,
+    )
+
+
+def overlap_jiuyao(e0, e1, e2, e3) -> int:
+    return e0[TH] + e1[TH] + e2[TH] + e3[TH]
+
+
+def is_win_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> bool:
+    """Win check of a complete hand (``3*m + 2`` tiles) from its entries and 宝 count."""
+    if need_standard(e0, e1, e2, e3) <= w:
+        return True
+    if m == 4:
+        if overlap_seven_pairs(e0, e1, e2, e3) + w >= 14:
+            return True
+        if e0[OK13] and e1[OK13] and e2[OK13] and e3[OK13] and overlap_shisanlang(e0, e1, e2, e3) + w >= 14:
+            return True
+    if jiuyao_ok and overlap_jiuyao(e0, e1, e2, e3) + w >= 3 * m + 2:
+        return True
+    return False
+
+
+def deficits_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> tuple[int, int | None, int | None, int | None]:
+    """Tiles lacking per form: (standard, 七对 or None, 十三浪 or None, 九幺 or None)."""
+    target = 3 * m + 2
+    std = target - min(target, overlap_standard(e0, e1, e2, e3, m) + w)
+    sp = sl = jy = None
+    if m == 4:
+        sp = 14 - min(14, overlap_seven_pairs(e0, e1, e2, e3) + w)
+        sl = 14 - min(14, overlap_shisanlang(e0, e1, e2, e3) + w)
+    if jiuyao_ok:
+        jy = target - min(target, overlap_jiuyao(e0, e1, e2, e3) + w)
+    return std, sp, sl, jy
+
+
+def shanten_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> int:
+    """Shanten across forms from entries (-1 complete, 0 ready)."""
+    target = 3 * m + 2
+    best = overlap_standard(e0, e1, e2, e3, m)
+    if m == 4:
+        v = overlap_seven_pairs(e0, e1, e2, e3)
+        if v > best:
+            best = v
+        v = overlap_shisanlang(e0, e1, e2, e3)
+        if v > best:
+            best = v
+    if jiuyao_ok:
+        v = e0[18] + e1[18] + e2[18] + e3[18]
+        if v > best:
+            best = v
+    best += w
+    return target - (best if best < target else target) - 1
