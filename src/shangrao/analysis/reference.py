@@ -9,26 +9,38 @@ hand with a plain recursive decomposition.  It shares no code with
 ``shapes.py`` or ``readings.py``; property tests
 (``tests/analysis/test_property.py``) compare the two.
 
-Candidate kinds (why the restriction is complete).  A substitution only has
-to be *found* if one exists, so it is enough to show that whenever some
-substitution makes the hand complete in a form, one using only candidate
-kinds does too.
+Which substitutions are tried, and why that is complete.  A substitution
+only has to be *found* if one exists.
 
-* Standard form (AA XXX XXX XXX XXX) and 七对: in a complete plain hand every
-  substituted 宝 lies in a group (pair, pung, chow, or a 七对 pair).  If that
-  group also holds a real tile r, the 宝 stands for r itself (pair/pung/七对
-  pair) or for a kind of r's suit at most 2 ranks away (chow), i.e. a kind
-  within ±2 of a real suited tile or an honor held in hand.  If the group is
-  made of 宝 only, rewrite every 宝 of that group as the 宝's own face: a
-  pair or pung of one kind is still a valid group (a chow becomes a pung), so
-  the hand stays complete.  Hence the candidates {suited kinds within ±2 (same
-  suit) of a real tile} ∪ {honors in hand} ∪ {the 宝's own face} suffice.
+* Standard form (AA XXX XXX XXX XXX) and the 宝吊 state (melds only): every
+  substitution is tried, factored by suit: a multiset of substituted kinds is
+  the same thing as a number of 宝 per suit plus a multiset inside each suit,
+  and a plain hand is melds + pair iff every suit splits into melds (one of
+  them also holding the pair).  So :func:`ref_standard` tries every
+  allocation of the 宝 to the four suits and, inside a suit, every multiset.
+* 七对: in a complete plain 七对 every substituted 宝 lies in a pair.  If the
+  pair holds a real tile r, the 宝 stands for r's kind; if the pair is two
+  宝, rewrite both as the 宝's own face and it is still a pair.  So the real
+  kinds and the 宝's face suffice as candidates.
 * 十三浪: all 14 kinds must be distinct, so a 宝 can only stand for a kind the
   real tiles do not hold, and two 宝 never for the same kind; the reference
-  tries every set of such kinds (no restriction by distance: a 宝 may well be
-  a far-away honor or a lone rank of an empty suit).
+  tries every set of such kinds (a 宝 may be a far-away honor or a lone rank
+  of an empty suit, so there is no restriction by distance).  If the real
+  tiles already clash (a repeat, two ranks of one suit less than 3 apart),
+  adding tiles cannot help.
 * 九幺: every tile must be a 1, 9 or honor, so a 宝 can only stand for one of
-  those 13 kinds; the reference tries all of them.
+  those 13 kinds; the reference tries all of them.  A real or meld tile that
+  is not a 1/9/honor can never be substituted away.
+
+The candidate restriction of the standard form used for shanten: in a
+complete plain hand each substituted 宝 lies in a group (pair, pung, chow).
+If that group also holds a real tile r, the 宝 stands for r itself or for a
+kind of r's suit at most 2 ranks away (a chow), i.e. a kind within ±2 of a
+real suited tile or an honor held in hand.  If the group is made of 宝 only,
+rewrite every 宝 of that group as the 宝's own face: a pair or pung of one
+kind is still a valid group (a chow becomes a pung).  Hence {suited kinds
+within ±2 (same suit) of a real tile} ∪ {honors in hand} ∪ {the 宝's own
+face} suffice (:func:`near_candidates`).
 
 Shanten (:func:`ref_shanten`): the minimum over substitutions of a plain,
 independent shanten per form (classic mentsu/taatsu/pair search for the
@@ -36,8 +48,11 @@ standard form, pair counting for 七对, a per-suit search over rank sets for
 十三浪, a count for 九幺).  Like the fast analysis it ignores the four-copy
 limit (a 宝 may be a fifth copy).  The candidate argument above carries over:
 an optimal target hand can be chosen so that the tiles the 宝 stand for are
-within ±2 of a real tile, equal to a real kind, or the 宝's own face (for
-十三浪: any kind absent from the hand; for 九幺: any 1/9/honor).  The cost is
+within ±2 of a real tile, equal to a real kind, or the 宝's own face (its
+groups without a real tile can be the 宝's face), for 十三浪 any kind absent
+from the hand, for 九幺 any 1/9/honor.  The shanten of a plain hand is taken
+"ignoring copy limits" (a target may hold a fifth copy), as the fast analysis
+does.  The cost is
 exponential in the number of 宝, so use it for 0-2 宝.
 """
 
@@ -406,15 +421,18 @@ def _seven_pairs_shanten(counts: Sequence[int]) -> int:
     return seeded + 2 * (need - seeded) - 1
 
 
+@lru_cache(maxsize=None)
+def _suit_rank_overlap(present: tuple[bool, ...]) -> tuple[int, ...]:
+    """For sizes 0-3: the most present ranks a valid 十三浪 rank set of that size holds."""
+    by_size = [0] * 4
+    for rs in _SUITED_RANK_SETS:
+        by_size[len(rs)] = max(by_size[len(rs)], sum(present[r] for r in rs))
+    return tuple(by_size)
+
+
 def _shisanlang_shanten(counts: Sequence[int]) -> int:
     honors_present = sum(1 for k in range(27, 34) if counts[k])
-    per_suit = []
-    for s in range(3):
-        present = {r for r in range(9) if counts[9 * s + r]}
-        by_size = [0] * 4
-        for rs in _SUITED_RANK_SETS:
-            by_size[len(rs)] = max(by_size[len(rs)], len(present.intersection(rs)))
-        per_suit.append(by_size)
+    per_suit = [_suit_rank_overlap(tuple(counts[9 * s + r] > 0 for r in range(9))) for s in range(3)]
     best = 0
     for n0 in range(4):
         for n1 in range(4):
