@@ -174,54 +174,59 @@ OBS_HIGH.setflags(write=False)
 PLANE_HIGH = {name: int(OBS_HIGH[i].max()) for i, name in enumerate(PLANE_NAMES)}
 
 
+_KONG = MeldKind.KONG
+_CKONG = MeldKind.CONCEALED_KONG
+_SC0 = 19 * 34
+_S_FLOWN = _SC0 + SCALAR["flown"]
+_S_SIZE = _SC0 + SCALAR["hand_size"]
+
+
 def encode_observation(obs: Observation, hands_left: int = 1) -> np.ndarray:
     """The (N_PLANES, 34) int8 planes of one seat's :class:`~shangrao.game.Observation`."""
-    out = np.zeros(OBS_SHAPE, dtype=np.int8)
+    # built in a flat Python list (much faster than item assignment into numpy), then one copy
+    out = [0] * (N_PLANES * 34)
     me = obs.seat
-    out[0] = obs.hand_34
+    out[0:34] = obs.hand_34
     if obs.drawn is not None:
-        out[1, obs.drawn] = 1
-    seen = np.array(obs.hand_34, dtype=np.int8)
+        out[34 + obs.drawn] = 1
+    seen = list(obs.hand_34)
     for s in range(4):
         r = (s - me) % 4
-        mrow = out[2 + r]
-        krow = out[6 + r]
+        mbase = (2 + r) * 34
+        kbase = (6 + r) * 34
         for m in obs.melds[s]:
             for k in m.tiles:
-                mrow[k] += 1
-            if m.kind is MeldKind.KONG:
-                krow[m.tiles[0]] = 1
-            elif m.kind is MeldKind.CONCEALED_KONG:
-                krow[m.tiles[0]] = 2
-        prow = out[10 + r]
+                out[mbase + k] += 1
+                seen[k] += 1
+            if m.kind is _KONG:
+                out[kbase + m.tiles[0]] = 1
+            elif m.kind is _CKONG:
+                out[kbase + m.tiles[0]] = 2
+        pbase = (10 + r) * 34
         for k in obs.discards[s]:
-            prow[k] += 1
-        seen += mrow
-        seen += prow
-    out[14, obs.bao] = 1
-    out[15, obs.indicator] = 1
+            out[pbase + k] += 1
+            seen[k] += 1
+        out[_S_FLOWN + r] = min(obs.flown[s], 4)
+        out[_S_SIZE + r] = obs.hand_sizes[s]
+    out[14 * 34 + obs.bao] = 1
+    out[15 * 34 + obs.indicator] = 1
     seen[obs.indicator] += 1
-    sc = out[19]
     if obs.last_discard is not None:
         ds, dk = obs.last_discard
-        out[16, dk] = 1
-        sc[SCALAR["discarder"] + (ds - me) % 4] = 1
+        out[16 * 34 + dk] = 1
+        out[_SC0 + SCALAR["discarder"] + (ds - me) % 4] = 1
     if obs.kong is not None:
         ks, kk, _ = obs.kong
-        out[17, kk] = 1
-        sc[SCALAR["kong_maker"] + (ks - me) % 4] = 1
+        out[17 * 34 + kk] = 1
+        out[_SC0 + SCALAR["kong_maker"] + (ks - me) % 4] = 1
         seen[kk] = 4  # all four copies of a declared kong are shown
-    out[18] = np.minimum(seen, 4)
-    sc[SCALAR["tiles_left"]] = min(obs.tiles_left, 127)
-    sc[SCALAR["dealer"] + (obs.dealer - me) % 4] = 1
-    for s in range(4):
-        r = (s - me) % 4
-        sc[SCALAR["flown"] + r] = min(obs.flown[s], 4)
-        sc[SCALAR["hand_size"] + r] = obs.hand_sizes[s]
-    sc[SCALAR["bao_drawn"]] = obs.bao_drawn
-    sc[SCALAR["phase"] + _PHASES.index(obs.phase)] = 1
-    sc[SCALAR["kong_chain"]] = min(obs.kong_chain, 4)
-    sc[SCALAR["first_discard"]] = int(obs.first_discard)
-    sc[SCALAR["seat"] + me] = 1
-    sc[SCALAR["hands_left"]] = max(0, min(hands_left, 127))
-    return out
+    out[18 * 34:19 * 34] = [x if x < 4 else 4 for x in seen]
+    out[_SC0 + SCALAR["tiles_left"]] = min(obs.tiles_left, 127)
+    out[_SC0 + SCALAR["dealer"] + (obs.dealer - me) % 4] = 1
+    out[_SC0 + SCALAR["bao_drawn"]] = obs.bao_drawn
+    out[_SC0 + SCALAR["phase"] + _PHASES.index(obs.phase)] = 1
+    out[_SC0 + SCALAR["kong_chain"]] = min(obs.kong_chain, 4)
+    out[_SC0 + SCALAR["first_discard"]] = int(obs.first_discard)
+    out[_SC0 + SCALAR["seat"] + me] = 1
+    out[_SC0 + SCALAR["hands_left"]] = max(0, min(hands_left, 127))
+    return np.array(out, dtype=np.int8).reshape(OBS_SHAPE)
