@@ -203,7 +203,8 @@ def parse_tiles(text: str) -> list[int]:
             pending.clear()
             i += 1
             continue
-        if pending:
+        known = ch in _HONOR_WORDS or ch in _KIND_OF_UNICODE or 0x1F022 <= ord(ch) <= 0x1F02B
+        if pending and known:
             digit, pos = pending[0]
             raise TileParseError(text, pos, f"number {digit} is not followed by a suit (m, p, s, z or 万/筒/条)")
         word = text[i : i + 2]
