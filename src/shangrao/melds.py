@@ -59,19 +59,20 @@ class Meld:
         object.__setattr__(self, "kind", kind)
         tiles = tuple(sorted(self.tiles))
         object.__setattr__(self, "tiles", tiles)
-        text = format_tiles(tiles) if all(isinstance(t, int) and 0 <= t < 34 for t in tiles) else repr(tiles)
         if kind is MeldKind.CHOW:
             if len(tiles) != 3:
-                raise MeldError(f"a chow has 3 tiles, {text} has {len(tiles)}")
+                raise MeldError(f"a chow has 3 tiles, {_text(tiles)} has {len(tiles)}")
             a, b, c = tiles
             if a >= 27 or not (b == a + 1 and c == a + 2 and suit_of(a) == suit_of(c)):
-                raise MeldError(f"{text} is not a chow: a chow is three consecutive tiles of one suit")
+                raise MeldError(f"{_text(tiles)} is not a chow: a chow is three consecutive tiles of one suit")
         else:
             need = 3 if kind is MeldKind.PUNG else 4
             if len(tiles) != need:
-                raise MeldError(f"a {kind.value} has {need} identical tiles, {text} has {len(tiles)}")
-            if len(set(tiles)) != 1:
-                raise MeldError(f"{text} is not a {kind.value}: its tiles must be identical")
+                raise MeldError(f"a {kind.value} has {need} identical tiles, {_text(tiles)} has {len(tiles)}")
+            if tiles[0] != tiles[-1]:
+                raise MeldError(f"{_text(tiles)} is not a {kind.value}: its tiles must be identical")
+        if not (tiles[0].__class__ is int and 0 <= tiles[0] and tiles[-1] < 34):
+            raise MeldError(f"meld tiles must be kinds 0..33, got {tiles!r}")
 
     @property
     def is_kong(self) -> bool:
@@ -98,6 +99,10 @@ class Meld:
         Raises :class:`MeldError` (a ``ValueError``) quoting the text.
         """
         return parse_meld(text)
+
+
+def _text(tiles) -> str:
+    return format_tiles(tiles) if all(isinstance(t, int) and 0 <= t < 34 for t in tiles) else repr(tiles)
 
 
 def parse_meld(text: str) -> Meld:

@@ -12,9 +12,10 @@ __all__ = ["RandomBot"]
 
 class RandomBot:
     name = "random"
+    needs_observation = False  # uniform over legal actions: the observation is not looked at
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         return legal_actions[self.rng.randrange(len(legal_actions))]

@@ -17,7 +17,7 @@ Tiles in any notation :func:`shangrao.tiles.parse_tiles` reads (``5m``, ``五万
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from enum import Enum
 
 from ..tiles import TileParseError, format_tile, format_tiles, parse_tiles
@@ -61,11 +61,11 @@ _TILED = frozenset({ActionType.DISCARD, ActionType.CHOW, ActionType.PUNG, Action
 _ORDER = {t: i for i, t in enumerate(ActionType)}
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One decision.  ``tile``: the tile kind (0..33) for tiled actions, else None.
 
     For CHOW, ``tile`` is the lowest kind of the chow (``chow 345m`` -> 3m).
+    Immutable and hashable (a named tuple, so comparing actions is cheap).
     """
 
     type: ActionType
@@ -77,6 +77,9 @@ class Action:
         if self.type is ActionType.CHOW:
             return f"chow {format_tiles([self.tile, self.tile + 1, self.tile + 2])}"
         return f"{self.type.value} {format_tile(self.tile)}"
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
 
     def sort_key(self) -> tuple[int, int]:
         return (_ORDER[self.type], -1 if self.tile is None else self.tile)

@@ -28,7 +28,11 @@ __all__ = ["Bot", "HandRecord", "MatchResult", "Match", "play_hand", "play_match
 
 @runtime_checkable
 class Bot(Protocol):
-    """A policy: picks one of ``legal_actions`` from what its seat observes."""
+    """A policy: picks one of ``legal_actions`` from what its seat observes.
+
+    A bot class may set ``needs_observation = False`` (as ``random`` does) to be
+    called with ``observation=None``, which spares building the observation.
+    """
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action: ...
 
@@ -46,7 +50,9 @@ def play_hand(game: Game, bots: Sequence[Bot], check: bool = False) -> HandResul
         if len(legal) == 1:
             action = legal[0]
         else:
-            action = bots[seat].choose(game.observation(seat), legal)
+            bot = bots[seat]
+            obs = game.observation(seat) if getattr(bot, "needs_observation", True) else None
+            action = bot.choose(obs, legal)
         if check or action not in legal:
             game.apply(action)
         else:

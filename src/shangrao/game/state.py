@@ -30,10 +30,12 @@ stands, 四个宝 on the fourth 宝 drawn, 接宝 when declared) and listed in
 from __future__ import annotations
 
 import random
+from itertools import compress
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..analysis import is_winning
+from ..analysis.tables import POW5, entries_codes, is_win_entries
+from ..tiles import TERMINALS_AND_HONORS
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
@@ -47,6 +49,11 @@ A = ActionType
 PASS = Action(A.PASS)
 WIN = Action(A.WIN)
 CATCH = Action(A.CATCH_BAO)
+# shared instances: legal-action lists are built from these, not allocated per call
+_ACTIONS = {t: tuple(Action(t, k) for k in range(34))
+            for t in (A.DISCARD, A.CHOW, A.PUNG, A.KONG, A.ADDED_KONG, A.CONCEALED_KONG)}
+_DISCARDS = _ACTIONS[A.DISCARD]
+_MPSZ = tuple(format_tile(k) for k in range(34))
 
 _PRIO = {A.WIN: 3, A.KONG: 2, A.PUNG: 2, A.CHOW: 1, A.PASS: 0, A.CATCH_BAO: 0}
 
@@ -222,6 +229,8 @@ class Game:
 
         self.hand_ids: list[list[list[int]]] = [[[] for _ in range(34)] for _ in range(4)]
         self.counts: list[list[int]] = [[0] * 34 for _ in range(4)]
+        # incremental hand keys (analysis.tables): per seat, the base-5 codes of man/pin/sou/honors
+        self.codes: list[list[int]] = [[0, 0, 0, 0] for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.meld_ids: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
         self.river: list[list[int]] = [[] for _ in range(4)]
@@ -269,6 +278,7 @@ class Game:
         k = tid >> 2
         self.hand_ids[seat][k].append(tid)
         self.counts[seat][k] += 1
+        self.codes[seat][k // 9] += POW5[k % 9]
 
     def _remove(self, seat: int, kind: int, prefer: int | None = None) -> int:
         ids = self.hand_ids[seat][kind]
@@ -279,7 +289,24 @@ class Game:
             ids.sort()
             tid = ids.pop(0)
         self.counts[seat][kind] -= 1
+        self.codes[seat][kind // 9] -= POW5[kind % 9]
         return tid
+
+    def _is_win(self, seat: int, extra: int | None = None) -> bool:
+        """Whether ``seat``'s concealed hand (plus the kind ``extra``) wins, from the incremental keys."""
+        bao = self.bao
+        codes = list(self.codes[seat])
+        w = self.counts[seat][bao]
+        codes[bao // 9] -= w * POW5[bao % 9]
+        if extra is not None:
+            if extra == bao:
+                w += 1
+            else:
+                codes[extra // 9] += POW5[extra % 9]
+        melds = self.melds[seat]
+        e0, e1, e2, e3 = entries_codes(codes)
+        jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+        return is_win_entries(e0, e1, e2, e3, w, 4 - len(melds), jiuyao_ok)
 
     def _transfer(self, payer: int, payee: int, points: int, reason: str, name: str | None = None) -> None:
         if points <= 0:
@@ -339,7 +366,7 @@ class Game:
             self.kong_chain = 0
         self._add(seat, tid)
         self.last_draw[seat] = tid
-        self._emit({"type": "draw", "seat": seat, "tile": tid, "kind": format_tile(tid >> 2),
+        self._emit({"type": "draw", "seat": seat, "tile": tid, "kind": _MPSZ[tid >> 2],
                     "source": "tail" if from_tail else "head"})
         if tid >> 2 == self.bao:
             self.bao_drawn[seat] += 1
@@ -367,20 +394,22 @@ class Game:
         c = self.counts[seat]
         if self.phase == "act":
             out: list[Action] = []
-            if is_winning(c, self.bao, self.melds[seat]):
+            if self._is_win(seat):
                 out.append(WIN)
-            if self.tiles_left > 0:
-                for k in range(34):
-                    if c[k] == 4:
-                        out.append(Action(A.CONCEALED_KONG, k))
+            if self.tail >= self.head:  # a replacement tile is left
+                if 4 in c:
+                    for k in range(34):
+                        if c[k] == 4:
+                            out.append(_ACTIONS[A.CONCEALED_KONG][k])
                 for m in self.melds[seat]:
                     if m.kind is MeldKind.PUNG and c[m.tiles[0]]:
-                        out.append(Action(A.ADDED_KONG, m.tiles[0]))
-            out.sort(key=Action.sort_key)
-            out += [Action(A.DISCARD, k) for k in range(34) if c[k]]
+                        out.append(_ACTIONS[A.ADDED_KONG][m.tiles[0]])
+                if len(out) > 1:
+                    out.sort(key=Action.sort_key)
+            out += compress(_DISCARDS, c)
             return out
         if self.phase == "discard":
-            return [Action(A.DISCARD, k) for k in range(34) if c[k]]
+            return list(compress(_DISCARDS, c))
         if self.phase == "claim":
             assert self.claim is not None
             return list(self.claim["options"][seat])
@@ -393,27 +422,26 @@ class Game:
         out: list[Action] = []
         if (self.first_discard and self.rules.earthly_win and seat != self.dealer
                 and discarder == self.dealer):
-            c[k] += 1
-            ok = is_winning(c, self.bao, self.melds[seat])
-            c[k] -= 1
-            if ok:
+            if self._is_win(seat, k):
                 out.append(WIN)
         if c[k] >= 2:
-            out.append(Action(A.PUNG, k))
+            out.append(_ACTIONS[A.PUNG][k])
             if c[k] >= 3 and self.tiles_left > 0:
-                out.append(Action(A.KONG, k))
-        if seat == (discarder + 1) % 4 and k < 27:
+                out.append(_ACTIONS[A.KONG][k])
+        if k < 27 and seat == (discarder + 1) % 4:
             r = k % 9
-            for low in (k - 2, k - 1, k):
-                lr = r - (k - low)
-                if lr < 0 or lr > 6:
-                    continue
-                if all(c[x] for x in (low, low + 1, low + 2) if x != k):
-                    out.append(Action(A.CHOW, low))
+            chows = _ACTIONS[A.CHOW]
+            if r >= 2 and c[k - 2] and c[k - 1]:
+                out.append(chows[k - 2])
+            if 1 <= r <= 7 and c[k - 1] and c[k + 1]:
+                out.append(chows[k - 1])
+            if r <= 6 and c[k + 1] and c[k + 2]:
+                out.append(chows[k])
         if k == self.bao and self.bao_drawn[seat] >= 3 and not self.caught[seat]:
             out.append(CATCH)
         if out:
-            out.sort(key=Action.sort_key)
+            if len(out) > 1:
+                out.sort(key=Action.sort_key)
             out.append(PASS)
         return out
 
@@ -478,8 +506,8 @@ class Game:
         self._dealer_acted = self._dealer_acted or seat == self.dealer
         if k == self.bao:
             self.flown[seat] += 1
-        self._emit({"type": "discard", "seat": seat, "tile": tid, "kind": format_tile(k),
-                    "action": f"discard {format_tile(k)}"})
+        self._emit({"type": "discard", "seat": seat, "tile": tid, "kind": _MPSZ[k],
+                    "action": "discard " + _MPSZ[k]})
         self.kong_chain = 0
         self.first_discard = first
         options = {}
@@ -604,11 +632,7 @@ class Game:
         if robbable:
             for i in range(1, 4):
                 s = (seat + i) % 4
-                c = self.counts[s]
-                c[k] += 1
-                ok = is_winning(c, self.bao, self.melds[s])
-                c[k] -= 1
-                if ok:
+                if self._is_win(s, k):
                     self.pending_kong["queue"].append(s)
         self._advance_rob()
 
