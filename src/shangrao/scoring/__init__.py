@@ -388,16 +388,22 @@ def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[Pattern
     return out
 
 
-def score(situation: WinSituation, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
+def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
     """Score one win (seed 计分方法, 注 1-2, 奖励分; decisions D1-D9).
 
-    situation: a :class:`WinSituation`.  rules: a :class:`~shangrao.rules.RuleSet`.
+    situation: a :class:`WinSituation` (or its JSON dict).  rules: a :class:`~shangrao.rules.RuleSet`.
 
     Returns a :class:`ScoreResult`; ``winning`` is False (and nothing is paid)
     when hand + win tile is no win in any form.  Amounts are points.  When
     several readings or patterns fit, the one that pays the winner most is
     scored (D2) and the others are listed in ``alternatives``.
+
+    Raises :class:`SituationError` (a ``ValueError``) for a malformed situation.
     """
+    if isinstance(situation, dict):
+        situation = WinSituation.from_dict(situation)
+    if not isinstance(situation, WinSituation):
+        raise SituationError(f"a situation must be a WinSituation or a JSON object, got {type(situation).__name__}")
     s = situation
     hand34 = to_34(list(s.hand) + [s.win_tile])
     readings = enumerate_readings(hand34, s.bao, s.melds)
