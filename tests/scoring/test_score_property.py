@@ -1,0 +1,73 @@
+"""Property tests of the scoring calculator's bookkeeping on random situations."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shangrao.analysis import is_winning
+from shangrao.scoring import WinBy, WinSituation, score
+from shangrao.tiles import to_34
+
+
+def _load_hands():
+    """The hand strategy of tests/analysis/test_property.py (tests are not a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "analysis" / "test_property.py"
+    spec = importlib.util.spec_from_file_location("_shangrao_hand_strategies", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.hands
+
+
+hands = _load_hands()
+
+
+@st.composite
+def situations(draw):
+    t34, bao, melds = draw(hands(size_extra=2))
+    kinds = [k for k in range(34) for _ in range(t34[k])]
+    win_tile = kinds.pop(draw(st.integers(0, len(kinds) - 1)))
+    kongs = sum(1 for m in melds if m.is_kong)
+    win_by = draw(st.sampled_from(list(WinBy)))
+    flown = draw(st.lists(st.integers(0, 2), min_size=4, max_size=4).filter(lambda f: sum(f) <= 4))
+    return WinSituation(
+        hand=tuple(kinds), win_tile=win_tile, melds=melds, bao=bao, win_by=win_by,
+        heavenly=win_by is WinBy.SELF_DRAW and not melds and draw(st.booleans()) and draw(st.booleans()),
+        kong_chain=draw(st.integers(0, kongs)) if win_by is WinBy.SELF_DRAW else 0,
+        winner_flown=flown[0], payers_flown=tuple(flown[1:]),
+        four_bao=bao is not None and draw(st.booleans()),
+        caught_bao=bao is not None and draw(st.booleans()),
+        robbed=draw(st.integers(0, 2)) if win_by is WinBy.ROBBING_KONG else None,
+    )
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(situations())
+def test_score_bookkeeping(s):
+    r = score(s)
+    hand = to_34(list(s.hand) + [s.win_tile])
+    assert r.winning == is_winning(hand, s.bao, s.melds)
+    if not r.winning:
+        assert r.payments == (0, 0, 0) and r.total == 0
+        return
+    assert r.total == sum(r.payments)
+    assert r.payments == tuple(w + b for w, b in zip(r.win_payments, r.bonus_payments))
+    bonus = sum(b.points for b in r.bonuses)
+    assert r.bonus_payments == (bonus,) * 3
+    if r.pattern.flat:  # 天糊 / 地糊: a flat 10 each, no doublings, no payer factors
+        assert r.doublings == [] and r.win_payments == (10, 10, 10)
+        return
+    value = r.pattern.factor
+    for d in r.doublings:
+        value *= d.factor
+    assert r.hand_value == value
+    if s.win_by is WinBy.ROBBING_KONG:
+        assert [i for i, w in enumerate(r.win_payments) if w] == [s.robbed]
+    else:
+        assert r.win_payments == tuple(value * f for f in r.payer_factors)
+    # every alternative pays no more than the pattern scored (D2)
+    assert all(v <= r.hand_value for _, v in r.alternatives)
