@@ -1,0 +1,150 @@
+"""Helpers for the web tests: a fast server and a driver for four seat connections."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
+
+from shangrao.web import Settings  # noqa: E402
+from shangrao.web.app import create_app  # noqa: E402
+
+#: people never time out in these tests unless a test says so; bots act at once
+SLOW_PEOPLE = dict(bot_delay=0.0, claim_timeout=600, turn_timeout=600, absent_timeout=600,
+                   next_hand_timeout=600, standin_bot="random")
+
+
+def key(m: dict) -> tuple[int, int]:
+    return (m["hand_no"], m["seq"])
+
+
+OPEN: list = []
+
+
+class SeatClient:
+    """One seat's WebSocket with every message it received."""
+
+    def __init__(self, client: TestClient, table_id: int, token: str, seat: int):
+        OPEN.append(self)
+        self.closed = False
+        self.seat = seat
+        self.token = token
+        self.table_id = table_id
+        self.ctx = client.websocket_connect(f"/ws/{table_id}/{token}")
+        self.ws = self.ctx.__enter__()
+        self.messages: list[dict] = []
+        self.state: dict | None = None
+
+    def recv(self) -> dict:
+        m = self.ws.receive_json()
+        self.messages.append(m)
+        if m["type"] == "state":
+            self.state = m
+        return m
+
+    def until(self, pred) -> dict:
+        while True:
+            m = self.recv()
+            if pred(m):
+                return m
+
+    def until_key(self, target: tuple[int, int]) -> dict:
+        return self.until(lambda m: m["type"] == "state" and m["view"] is not None and key(m) >= target)
+
+    def send(self, obj) -> None:
+        if isinstance(obj, str):
+            self.ws.send_text(obj)
+        else:
+            self.ws.send_json(obj)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.ctx.__exit__(None, None, None)
+
+
+def new_table(client: TestClient, seats=("human", "human", "human"), hands: int = 1) -> tuple[int, list[str]]:
+    r = client.post("/api/tables", json={"hands": hands, "seats": list(seats), "name": "test"})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    tokens = [d["token"]]
+    for _ in range(sum(1 for s in seats if s == "human")):
+        j = client.post(f"/api/tables/{d['id']}/join")
+        assert j.status_code == 200, j.text
+        tokens.append(j.json()["token"])
+    return d["id"], tokens
+
+
+def connect_all(client: TestClient, table_id: int, tokens: list[str]) -> list[SeatClient]:
+    seats = [SeatClient(client, table_id, t, i) for i, t in enumerate(tokens)]
+    sync(seats)
+    return seats
+
+
+def sync(seats: list[SeatClient]) -> tuple[int, int]:
+    """Read every seat up to the newest state any seat has (the hand must have started)."""
+    for s in seats:
+        if s.state is None or s.state["view"] is None:
+            s.until(lambda m: m["type"] == "state" and m["view"] is not None)
+    target = max(key(s.state) for s in seats)
+    for s in seats:
+        if key(s.state) < target:
+            s.until_key(target)
+    return target
+
+
+def step(seats: list[SeatClient], rng: random.Random) -> bool:
+    """The seat to decide picks a random legal action; every seat reads the new state.
+    Returns False when the hand is over."""
+    target = sync(seats)
+    view = seats[0].state["view"]
+    if view["phase"] == "over":
+        return False
+    cur = view["current_seat"]
+    me = seats[cur]
+    legal = me.state["legal"]
+    assert legal, f"seat {cur} is to decide but has no legal actions"
+    a = rng.choice(legal)
+    me.send({"type": "action", "action": a["action"], "seq": me.state["seq"], "hand": me.state["hand_no"]})
+    got = me.until(lambda m: m["type"] == "error" or (m["type"] == "state" and m["view"] is not None
+                                                     and key(m) > target))
+    assert got["type"] == "state", got
+    sync(seats)
+    return True
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+
+
+@pytest.fixture
+def make_client(db_url):
+    opened = []
+
+    def make(**settings):
+        app = create_app(db_url, Settings(**{**SLOW_PEOPLE, **settings}))
+        c = TestClient(app)
+        c.__enter__()
+        opened.append(c)
+        return c
+
+    yield make
+    while OPEN:
+        try:
+            OPEN.pop().close()
+        except Exception:  # noqa: BLE001
+            pass
+    for c in opened:
+        try:
+            c.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - already closed by the test
+            pass

@@ -1,0 +1,257 @@
+"""The table server through FastAPI's TestClient and its WebSocket client."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from shangrao.game import replay
+from shangrao.records import Store
+
+from .conftest import connect_all, key, new_table, step, sync
+
+FORBIDDEN_KEYS = {"wall", "seed", "hands"}
+
+
+def _walk(obj, path=()):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield path + (k,), k, v
+            yield from _walk(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _walk(v, path + (i,))
+
+
+def _ids_under_tile_keys(msg) -> set[int]:
+    out: set[int] = set()
+    for _, k, v in _walk(msg.get("log", [])):
+        if k in ("tile", "tiles", "hand") and v is not None:
+            vals = v if isinstance(v, list) else [v]
+            out.update(x for x in vals if isinstance(x, int))
+    return out
+
+
+def _stored_hand_events(db_url: str, table_id: int, hand: int = 0) -> list[dict]:
+    with Store(db_url) as st:
+        rec = st.load_game(table_id)
+    if len(rec.hands) > hand:
+        return rec.hands[hand].events
+    return rec.pending.get(hand, [])
+
+
+def test_four_clients_play_a_hand_to_the_end(make_client, db_url):
+    c = make_client()
+    tid, tokens = new_table(c)
+    seats = connect_all(c, tid, tokens)
+    rng = random.Random(5)
+    n = 0
+    while step(seats, rng):
+        n += 1
+    assert n > 10
+    for s in seats:
+        st = s.state
+        assert st["view"]["phase"] == "over"
+        settle = st["settlement"]
+        assert settle is not None and len(settle["deltas"]) == 4 and sum(settle["deltas"]) == 0
+        assert "transfers" in settle and "wins" in settle
+    with Store(db_url) as st:
+        rec = st.load_game(tid)
+    assert rec.status == "finished" and rec.hands_played == 1 and not rec.pending
+    g = replay(rec.hands[0].events)  # the stored log replays to the same end
+    assert list(g.result.deltas) == rec.hands[0].result["deltas"]
+    for s in seats:
+        s.close()
+
+
+def test_a_seats_messages_never_hold_another_seats_concealed_tiles(make_client, db_url):
+    c = make_client()
+    tid, tokens = new_table(c)
+    seats = connect_all(c, tid, tokens)
+    rng = random.Random(11)
+    while step(seats, rng):
+        pass
+    events = _stored_hand_events(db_url, tid)
+    checked = 0
+    cache: dict[int, object] = {}
+    for s in seats:
+        for m in s.messages:
+            for path, k, _ in _walk(m):
+                assert k not in FORBIDDEN_KEYS, f"seat {s.seat} got {'/'.join(map(str, path))}"
+            if m["type"] != "state" or m["view"] is None:
+                continue
+            n = m["seq"]
+            if n not in cache:
+                cache[n] = replay(events[:n])
+            g = cache[n]
+            assert m["view"]["hand"] == g.hand_kinds(s.seat)
+            assert [a["action"] for a in m["legal"]] == [str(a) for a in g.legal_actions(s.seat)]
+            others = {t for o in range(4) if o != s.seat for ids in g.hand_ids[o] for t in ids}
+            leaked = _ids_under_tile_keys(m) & others
+            assert not leaked, f"seat {s.seat} at seq {n} saw concealed tiles {sorted(leaked)} of others"
+            assert m["view"]["hand_sizes"] == [sum(g.counts[o]) for o in range(4)]
+            checked += 1
+    assert checked > 4 * 20
+
+
+def test_out_of_turn_action_is_refused_and_changes_nothing(make_client, db_url):
+    c = make_client()
+    tid, tokens = new_table(c)
+    seats = connect_all(c, tid, tokens)
+    target = sync(seats)
+    cur = seats[0].state["view"]["current_seat"]
+    other = seats[(cur + 1) % 4]
+    tile = other.state["view"]["hand"][0]
+    from shangrao.tiles import format_tile
+
+    before = len(_stored_hand_events(db_url, tid))
+    other.send({"type": "action", "action": f"discard {format_tile(tile)}"})
+    err = other.until(lambda m: m["type"] == "error")
+    assert err["code"] == "illegal" and "not your turn" in err["message"]
+    # an action not among the current seat's legal ones is refused too
+    seats[cur].send({"type": "action", "action": "catch_bao"})
+    err2 = seats[cur].until(lambda m: m["type"] == "error")
+    assert err2["code"] == "illegal" and "not legal" in err2["message"]
+    for s in seats:
+        s.send({"type": "ping"})
+        s.until(lambda m: m["type"] == "pong")
+        assert all(key(m) <= target for m in s.messages if m["type"] == "state" and m["view"])  # nothing moved
+    assert len(_stored_hand_events(db_url, tid)) == before
+    assert key(seats[cur].state) == target
+    assert step(seats, random.Random(1))  # the right seat still plays
+
+
+def test_malformed_messages_are_refused_and_the_connection_stays_usable(make_client):
+    c = make_client()
+    tid, tokens = new_table(c)
+    seats = connect_all(c, tid, tokens)
+    sync(seats)
+    cur = seats[0].state["view"]["current_seat"]
+    me = seats[cur]
+    bad = [
+        "not json at all",
+        "[1, 2, 3]",
+        json.dumps({"type": "action"}),
+        json.dumps({"type": "bogus"}),
+        json.dumps({"type": "action", "action": "discard 5m", "extra": 1}),
+        json.dumps({"type": "action", "action": 5}),
+        json.dumps({"type": "action", "action": "x" * 200}),
+        json.dumps({"type": "action", "action": "discard 1m", "seq": -3}),
+        "{" * 5000,
+    ]
+    for text in bad:
+        me.send(text)
+        m = me.until(lambda m: m["type"] != "state")
+        assert m["type"] == "error" and m["code"] == "malformed", (text[:30], m)
+    me.send({"type": "action", "action": "fly 5m"})  # valid shape, not an action
+    m = me.until(lambda m: m["type"] != "state")
+    assert m["type"] == "error" and m["code"] == "illegal" and "unknown action" in m["message"]
+    me.send({"type": "ping"})
+    assert me.until(lambda m: m["type"] != "state")["type"] == "pong"
+    assert step(seats, random.Random(2))  # and it still plays
+
+
+def test_reconnect_mid_hand_continues_with_the_same_link(make_client, db_url):
+    c = make_client()
+    tid, tokens = new_table(c)
+    seats = connect_all(c, tid, tokens)
+    rng = random.Random(3)
+    for _ in range(15):
+        assert step(seats, rng)
+    gone = seats[2]
+    last = gone.state
+    gone.close()
+    # the other seats see seat 2 disconnected
+    m = seats[0].until(lambda m: m["type"] == "state" and not m["table"]["players"][2]["connected"])
+    assert key(m) == key(last)
+    from .conftest import SeatClient
+
+    back = SeatClient(c, tid, tokens[2], 2)
+    first = back.until(lambda m: m["type"] == "state")
+    assert key(first) == key(last)
+    assert first["view"]["hand"] == last["view"]["hand"]
+    assert first["legal"] == last["legal"]
+    seats[2] = back
+    while step(seats, rng):
+        pass
+    assert seats[2].state["settlement"] is not None
+
+
+def test_a_wrong_token_gets_no_seat(make_client):
+    c = make_client()
+    tid, tokens = new_table(c)
+    with c.websocket_connect(f"/ws/{tid}/not-a-token") as ws:
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["code"] == "forbidden"
+    assert c.get(f"/t/{tid}/not-a-token").status_code == 403
+    assert c.get(f"/t/{tid}/{tokens[1]}").status_code == 200
+    assert c.post(f"/api/tables/{tid}/join").status_code == 409  # all seats taken
+
+
+def test_server_restart_mid_hand_resumes_from_the_database(make_client, db_url):
+    c1 = make_client()
+    tid, tokens = new_table(c1)
+    seats = connect_all(c1, tid, tokens)
+    rng = random.Random(8)
+    for _ in range(25):
+        assert step(seats, rng)
+    before = [s.state for s in seats]
+    for s in seats:
+        s.close()
+    c1.__exit__(None, None, None)  # the server stops
+
+    c2 = make_client()  # a new app on the same database file
+    assert tid in [t["id"] for t in c2.get("/api/tables").json()["live"]]
+    seats2 = connect_all(c2, tid, tokens)
+    for old, new in zip(before, (s.state for s in seats2)):
+        assert key(new) == key(old)
+        assert new["view"] == old["view"]
+        assert new["legal"] == old["legal"]
+        assert new["log"] == old["log"]
+    while step(seats2, rng):
+        pass
+    with Store(db_url) as st:
+        rec = st.load_game(tid)
+    assert rec.status == "finished"
+    assert replay(rec.hands[0].events).result is not None
+
+
+def test_absent_player_is_played_by_a_bot_until_they_return(make_client, db_url):
+    c = make_client(absent_timeout=0.05, standin_bot="random")
+    r = c.post("/api/tables", json={"hands": 1, "seats": ["random", "random", "random"]})
+    d = r.json()
+    # nobody connects to seat 0: after the timeout its stand-in plays the whole hand
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with Store(db_url) as st:
+            if st.load_game(d["id"]).hands_played == 1:
+                break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the stand-in bot did not finish the hand")
+    from .conftest import SeatClient
+
+    back = SeatClient(c, d["id"], d["token"], 0)
+    m = back.until(lambda m: m["type"] == "state")
+    assert m["table"]["status"] == "finished" and m["settlement"] is not None
+
+
+def test_lobby_history_and_replay_api(make_client):
+    c = make_client()
+    assert "上饶麻将" in c.get("/").text
+    rules = c.get("/api/rules").json()
+    assert {f["name"] for f in rules["fields"]} >= {"rob_exposed_kong", "earthly_win"}
+    r = c.post("/api/tables", json={"hands": 2, "seats": ["human", "random", "random"], "rules": {"earthly_win": False}})
+    d = r.json()
+    open_ids = [t["id"] for t in c.get("/api/tables").json()["open"]]
+    assert d["id"] in open_ids
+    games = c.get("/api/games").json()
+    g = next(x for x in games if x["id"] == d["id"])
+    assert g["seed"] is None and "meta" not in g  # no seed (or tokens) before the game ends
+    detail = c.get(f"/api/games/{d['id']}").json()
+    assert detail["rules"]["earthly_win"] is False and detail["seed"] is None
+    assert c.post("/api/tables", json={"hands": 0}).status_code == 422
+    assert c.post("/api/tables", json={"rules": {"nope": True}}).status_code == 422
+    for page in ("/history", f"/replay/{d['id']}", f"/t/{d['id']}/{d['token']}"):
+        assert c.get(page).status_code == 200
