@@ -33,6 +33,8 @@ __all__ = [
     "is_winning",
     "shanten",
     "waits",
+    "form_shanten",
+    "is_baodiao_state",
     "Analysis",
     "Form",
     "Reading",

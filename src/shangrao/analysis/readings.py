@@ -13,7 +13,7 @@ honor face so that the 九幺 doubling can be claimed (then the 宝 acts).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from ..melds import Meld

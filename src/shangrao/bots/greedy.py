@@ -22,9 +22,13 @@ Rules it follows, in order, using only its observation:
   ``touji_min_wall`` (default 16) tiles are left in the wall.  With the default
   values this mostly happens when several kinds would give 宝吊无宝.
 * **Discard**: the tile whose removal leaves the lowest shanten (all forms,
-  wildcards included); ties broken by the number of unseen tiles that would
-  lower the shanten (useful tiles), then by the highest kind.  It never
-  discards a 宝 unless every tile in hand is a 宝.
+  wildcards included); ties broken by the fewest neighbours the tile has in
+  hand (an honor: its copies; a suited tile: tiles of its suit within two
+  ranks, weighted 2 for ±1 and 1 for ±2), then by isolated honors and
+  terminals first, then by the highest kind.  With ``ukeire=True`` ties are
+  broken instead by the number of unseen tiles that would lower the shanten
+  (stronger, several times slower).  It never discards a 宝 unless every
+  tile in hand is a 宝.
 * **Kongs** (concealed or added, in its turn): only when the shanten does not
   get worse and the tile is not the 宝 kind.
 * **Claims** (pung, kong, chow on a discard): the one giving the lowest shanten
@@ -37,10 +41,10 @@ from __future__ import annotations
 
 import random
 
-from ..analysis import is_baodiao_state, shanten
+from ..analysis import is_baodiao_state
+from ..analysis.tables import POW5, entries_codes, hand_codes, shanten_entries
 from ..game.actions import Action, ActionType
 from ..game.state import Observation
-from ..melds import Meld, MeldKind
 from ..scoring import WinBy, WinSituation, score
 
 __all__ = ["GreedyBot"]
@@ -64,28 +68,67 @@ def _neighbourhood(c: list[int]) -> list[int]:
     return sorted(ks)
 
 
-_SHANTEN_CACHE: dict = {}
+class _Hand:
+    """One decision's hand, for quick shanten of small changes (table entries, no re-encoding)."""
+
+    __slots__ = ("bao", "w", "codes", "m", "jiuyao_ok")
+
+    def __init__(self, c: list[int], bao: int, melds) -> None:
+        real = list(c)
+        self.bao = bao
+        self.w = real[bao]
+        real[bao] = 0
+        self.codes = list(hand_codes(real))
+        self.m = 4 - len(melds)
+        self.jiuyao_ok = all(t in _TERMS for m in melds for t in m.tiles)
+
+    def shanten(self, remove: tuple[int, ...] = (), add: tuple[int, ...] = (), melds_added: int = 0,
+                meld_tiles: tuple[int, ...] = ()) -> int:
+        """Shanten after taking the kinds ``remove`` out and putting ``add`` in (and declaring melds)."""
+        codes = list(self.codes)
+        w = self.w
+        bao = self.bao
+        for k in remove:
+            if k == bao:
+                w -= 1
+            else:
+                codes[k // 9] -= POW5[k % 9]
+        for k in add:
+            if k == bao:
+                w += 1
+            else:
+                codes[k // 9] += POW5[k % 9]
+        e0, e1, e2, e3 = entries_codes(codes)
+        jiuyao_ok = self.jiuyao_ok and all(t in _TERMS for t in meld_tiles)
+        return shanten_entries(e0, e1, e2, e3, w, self.m - melds_added, jiuyao_ok)
 
 
-def _shanten_cached(c: list[int], bao: int, melds) -> int:
-    """shanten() memoised on (counts, bao, number of melds, melds all 1/9/honor) — all it depends on."""
-    key = (tuple(c), bao, len(melds), all(t in _TERMS for m in melds for t in m.tiles))
-    v = _SHANTEN_CACHE.get(key)
-    if v is None:
-        if len(_SHANTEN_CACHE) > 500_000:
-            _SHANTEN_CACHE.clear()
-        v = shanten(c, bao, melds)
-        _SHANTEN_CACHE[key] = v
-    return v
+def _connectivity(c: list[int], k: int) -> int:
+    """How many tiles of the hand ``c`` (after the discard) would work with a tile of kind ``k``."""
+    if k >= 27:
+        return 3 * c[k]
+    r = k % 9
+    score = 3 * c[k]
+    if r >= 1:
+        score += 2 * c[k - 1]
+    if r <= 7:
+        score += 2 * c[k + 1]
+    if r >= 2:
+        score += c[k - 2]
+    if r <= 6:
+        score += c[k + 2]
+    return score
 
 
 class GreedyBot:
     name = "greedy"
 
-    def __init__(self, seed: int | str | None = None, touji_min_wall: int = 16, survival: float = 0.9) -> None:
+    def __init__(self, seed: int | str | None = None, touji_min_wall: int = 16, survival: float = 0.9,
+                 ukeire: bool = False) -> None:
         self.rng = random.Random(seed)
         self.touji_min_wall = touji_min_wall
         self.survival = survival
+        self.ukeire = ukeire
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -100,9 +143,6 @@ class GreedyBot:
             for t in pond:
                 seen[t] += 1
         return [max(0, 4 - s) for s in seen]
-
-    def _shanten(self, cache: dict, c: list[int], bao: int, melds) -> int:
-        return _shanten_cached(c, bao, melds)
 
     # ------------------------------------------------------------------ choose
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
@@ -160,68 +200,60 @@ class GreedyBot:
         return self.survival * ev > now
 
     def _kong(self, obs: Observation, legal: list[Action]) -> Action | None:
-        c = list(obs.hand_34)
-        melds = list(obs.melds[obs.seat])
-        cache: dict = {}
-        now = self._shanten(cache, c, obs.bao, melds)
+        h = _Hand(list(obs.hand_34), obs.bao, obs.melds[obs.seat])
+        now = h.shanten()
         for a in legal:
             if a.type is A.CONCEALED_KONG and a.tile != obs.bao:
-                c2 = list(c)
-                c2[a.tile] -= 4
-                m2 = melds + [Meld(MeldKind.CONCEALED_KONG, (a.tile,) * 4)]
                 # after the kong a replacement is drawn: compare ready-ness of the 3m+1 hand
-                if _shanten_cached(c2, obs.bao, m2) <= now:
+                if h.shanten(remove=(a.tile,) * 4, melds_added=1, meld_tiles=(a.tile,)) <= now:
                     return a
             elif a.type is A.ADDED_KONG and a.tile != obs.bao:
-                c2 = list(c)
-                c2[a.tile] -= 1
-                m2 = [Meld(MeldKind.KONG, (a.tile,) * 4) if (m.kind is MeldKind.PUNG and m.tiles[0] == a.tile) else m
-                      for m in melds]
-                if _shanten_cached(c2, obs.bao, m2) <= now:
+                if h.shanten(remove=(a.tile,)) <= now:
                     return a
         return None
 
     def _discard(self, obs: Observation, legal: list[Action]) -> Action:
         c = list(obs.hand_34)
-        melds = obs.melds[obs.seat]
         bao = obs.bao
-        cache: dict = {}
+        h = _Hand(c, bao, obs.melds[obs.seat])
         cands = [a for a in legal if a.type is A.DISCARD]
         non_bao = [a for a in cands if a.tile != bao]
         if non_bao:
             cands = non_bao
-        scored = []
-        for a in cands:
-            c[a.tile] -= 1
-            scored.append((self._shanten(cache, c, bao, melds), a))
-            c[a.tile] += 1
+        scored = [(h.shanten(remove=(a.tile,)), a) for a in cands]
         best = min(s for s, _ in scored)
         tied = [a for s, a in scored if s == best]
         if len(tied) == 1:
             return tied[0]
-        unseen = self._unseen(obs)
-        ranked = []
-        for a in tied:
-            c[a.tile] -= 1
-            useful = 0
-            for k in _neighbourhood(c):
-                if unseen[k] and k != a.tile:
-                    c[k] += 1
-                    if self._shanten(cache, c, bao, melds) < best:
+        if self.ukeire:
+            unseen = self._unseen(obs)
+            ranked = []
+            for a in tied:
+                c[a.tile] -= 1
+                useful = 0
+                for k in _neighbourhood(c):
+                    if unseen[k] and k != a.tile and h.shanten(remove=(a.tile,), add=(k,)) < best:
                         useful += unseen[k]
-                    c[k] -= 1
-            c[a.tile] += 1
-            ranked.append((useful, a.tile, a))
-        ranked.sort(key=lambda x: (x[0], x[1]), reverse=True)
-        return ranked[0][2]
+                c[a.tile] += 1
+                ranked.append((useful, a.tile, a))
+            ranked.sort(key=lambda x: (x[0], x[1]), reverse=True)
+            return ranked[0][2]
+        ranked2 = []
+        for a in tied:
+            k = a.tile
+            c[k] -= 1
+            conn = _connectivity(c, k)
+            c[k] += 1
+            ranked2.append((conn, 0 if k in _TERMS else 1, -k, a))
+        ranked2.sort(key=lambda x: x[:3])
+        return ranked2[0][3]
 
     def _claim(self, obs: Observation, legal: list[Action]) -> Action:
-        c = list(obs.hand_34)
-        melds = list(obs.melds[obs.seat])
         bao = obs.bao
+        h = _Hand(list(obs.hand_34), bao, obs.melds[obs.seat])
         assert obs.last_discard is not None
         k = obs.last_discard[1]
-        now = _shanten_cached(c, bao, melds)
+        now = h.shanten()
         best: tuple[int, int, Action] | None = None
         for a in legal:
             t = a.type
@@ -229,23 +261,16 @@ class GreedyBot:
                 if k == bao:
                     continue
                 n = 2 if t is A.PUNG else 3
-                c2 = list(c)
-                c2[k] -= n
-                m2 = melds + [Meld(MeldKind.PUNG if t is A.PUNG else MeldKind.KONG, (k,) * (n + 1))]
+                s = h.shanten(remove=(k,) * n, melds_added=1, meld_tiles=(k,))
                 rank = 1 if t is A.PUNG else 0
             elif t is A.CHOW:
                 tiles = (a.tile, a.tile + 1, a.tile + 2)
                 if any(x == bao for x in tiles if x != k):
                     continue
-                c2 = list(c)
-                for x in tiles:
-                    if x != k:
-                        c2[x] -= 1
-                m2 = melds + [Meld(MeldKind.CHOW, tiles)]
+                s = h.shanten(remove=tuple(x for x in tiles if x != k), melds_added=1, meld_tiles=tiles)
                 rank = 2
             else:
                 continue
-            s = _shanten_cached(c2, bao, m2)
             if s <= now and (best is None or (s, rank) < best[:2]):
                 best = (s, rank, a)
         return best[2] if best is not None else Action(A.PASS)

@@ -12,7 +12,6 @@ An unexpected internal error prints one line and exits 1; set
 from __future__ import annotations
 
 import errno
-import json
 import sys
 import traceback
 from collections.abc import Sequence

@@ -18,7 +18,7 @@ from rich.text import Text
 from ..analysis import waits as waits_of
 from ..bots import BOT_NAMES, get_bot
 from ..game import Action, ActionType, Game, Match, ReplayError, parse_action, redact, replay
-from ..records import GameNotFound, Store
+from ..records import Store
 from ..records.summary import Stats, hand_summary
 from ..rules import DEFAULT_RULES
 from ..tiles import format_tile, tile_name

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from itertools import compress
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..analysis.tables import POW5, entries_codes, is_win_entries
 from ..tiles import TERMINALS_AND_HONORS

@@ -18,7 +18,6 @@ All amounts are points.  The calculator follows the seed's 计分方法, its not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
