@@ -153,6 +153,17 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     Table-driven (:mod:`shangrao.analysis.tables`).  Raises ``ValueError`` for
     a wrong tile count or a bad argument.
     """
+    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
+            bao is None or bao.__class__ is int and 0 <= bao < 34):
+        # fast path: plain arguments; anything odd goes through _prepare for a clear error
+        try:
+            e0, e1, e2, e3, w = entries_34(tiles_34, bao)
+        except (TypeError, ValueError):
+            pass
+        else:
+            m = 4 - declared_melds
+            if e0[20] + e1[20] + e2[20] + e3[20] + w == 3 * m + 2:
+                return is_win_entries(e0, e1, e2, e3, w, m, m == 4)
     e0, e1, e2, e3, w, m, jiuyao_ok = _prepare(tiles_34, bao, declared_melds, (2,), "is_winning")
     return is_win_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
 
@@ -174,6 +185,17 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
     ``+2`` tiles, 宝 included.  Table-driven.  Raises ``ValueError`` for a
     wrong tile count.
     """
+    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
+            bao is None or bao.__class__ is int and 0 <= bao < 34):
+        try:
+            e0, e1, e2, e3, w = entries_34(tiles_34, bao)
+        except (TypeError, ValueError):
+            pass
+        else:
+            m = 4 - declared_melds
+            size = e0[20] + e1[20] + e2[20] + e3[20] + w - 3 * m
+            if size == 1 or size == 2:
+                return shanten_entries(e0, e1, e2, e3, w, m, m == 4)
     e0, e1, e2, e3, w, m, jiuyao_ok = _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
     return shanten_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
 
