@@ -110,6 +110,10 @@ try:  # the game commands need shangrao.game (written in parallel); keep the cal
 except ImportError as _err_import:  # pragma: no cover - only while the engine is missing
     _GAME_IMPORT_ERROR = _err_import
 
+from . import serve_cmd  # noqa: E402  (imports the web stack only when 'serve' runs)
+
+serve_cmd.register(app)
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (``shangrao = "shangrao.cli:main"``)."""

@@ -27,11 +27,12 @@ from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
-from ..game import IllegalActionError
+from ..game import Game, IllegalActionError, parse_action
 from ..game.actions import ActionParseError
 from ..records import GameNotFound, RecordError, Store
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import ActionMsg, CreateTable, FillBotsMsg, PingMsg, ReadyMsg, parse_client_message
+from .views import meld_info
 from .tables import KIND, Settings, TableError, TableManager
 
 __all__ = ["create_app", "STATIC_DIR"]
@@ -178,6 +179,21 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         out["web"] = rec.kind == KIND
         return out
 
+    @app.get("/api/games/{game_id}/hands/{hand}/frames")
+    async def frames(game_id: int, hand: int):
+        """A stored (completed) hand step by step, replayed by the engine: every seat's tiles."""
+        try:
+            rec = store.load_game(game_id, hand=hand)
+        except GameNotFound as err:
+            raise HTTPException(404, str(err)) from None
+        if not rec.hands:
+            raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
+        try:
+            return {"frames": replay_frames(rec.hands[0].events), "result": rec.hands[0].result,
+                    "players": rec.players}
+        except ValueError as err:
+            raise HTTPException(422, f"hand {hand} of game {game_id} does not replay: {err}") from None
+
     # ------------------------------------------------------------------ the table socket
     @app.websocket("/ws/{table_id}/{token}")
     async def table_socket(ws: WebSocket, table_id: int, token: str):
@@ -219,6 +235,30 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             await t.disconnect(seat, ws)
 
     return app
+
+
+def _snapshot(g: Game, ev: dict | None) -> dict:
+    obs = [g.observation(s) for s in range(4)]
+    o = obs[0]
+    return {"event": ev, "hands": [list(x.hand) for x in obs], "melds": [[meld_info(m) for m in ms] for ms in o.melds],
+            "discards": [list(d) for d in o.discards], "tiles_left": o.tiles_left, "scores": list(o.scores),
+            "current_seat": o.current_seat, "phase": o.phase, "bao": o.bao, "indicator": o.indicator,
+            "dealer": o.dealer, "last_discard": None if o.last_discard is None else list(o.last_discard)}
+
+
+def replay_frames(events: list[dict]) -> list[dict]:
+    """One frame per decision of a stored hand (the engine replays the log)."""
+    d = events[0]
+    g = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
+             wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    frames = [_snapshot(g, None)]
+    for ev in events:
+        if "action" in ev:
+            n = len(g.events)
+            g.apply(parse_action(ev["action"]), seat=ev["seat"])
+            shown = [e for e in g.events[n:] if e.get("type") not in ("pass",)]
+            frames.append(_snapshot(g, {"seat": ev["seat"], "action": ev["action"], "events": shown}))
+    return frames
 
 
 def _short(err: Exception) -> str:

@@ -1,0 +1,37 @@
+"""``shangrao serve``: the web app (lobby, tables over WebSockets, history, replay)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+__all__ = ["serve", "register"]
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[Optional[str], typer.Option("--db", help="Records database: a path (SQLite) or a URL "
+                                              "such as postgresql+psycopg://user@host/db (default: the CLI's database).")] = None,
+    bot_delay: Annotated[float, typer.Option("--bot-delay", min=0, help="Seconds a bot waits before it acts.")] = 0.6,
+    claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1, help="Seconds to claim a discard (then 过).")] = 15.0,
+    turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1, help="Seconds for a turn (then a bot plays it).")] = 60.0,
+    absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
+) -> None:
+    """Serve the browser game: open http://HOST:PORT/ to create a table and invite friends by link."""
+    try:
+        import uvicorn
+
+        from ..web import Settings
+        from ..web.app import create_app
+    except ImportError as err:
+        raise ValueError(f"shangrao serve needs the web extra: pip install 'shangrao[web]' ({err})") from None
+    app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
+                                  absent_timeout=absent_timeout))
+    typer.echo(f"上饶麻将 serving on http://{host}:{port}/  (records: {app.state.store._safe_url()})")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

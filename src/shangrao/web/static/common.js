@@ -1,0 +1,125 @@
+// Shared helpers: language (Chinese by default, English by a switch), tiles, formatting.
+"use strict";
+const I18N = {
+  zh: {
+    title: "上饶麻将", lobby: "大厅", history: "对局记录", lang: "English", create: "开桌",
+    name: "桌名", hands: "局数", seat: "座位", human: "玩家", random: "随机机器人", greedy: "贪心机器人",
+    rules: "规则选项", open_tables: "可加入的桌", live_tables: "进行中的桌", join: "加入", none: "暂无",
+    bao: "宝", indicator: "翻牌", tiles_left: "余牌", dealer: "庄", score: "分", you: "你",
+    hand: "第{0}/{1}局", waits: "听牌", unseen: "剩{0}张", countdown: "倒计时", your_turn: "轮到你",
+    waiting_for: "等待 {0}", settlement: "结算", drawn: "荒牌", winner: "糊牌", pattern: "牌型",
+    doublings: "翻倍", bonuses: "奖励分", transfers: "付分明细", payer: "付", payee: "收", points: "分",
+    total: "本局", next: "继续", invite: "邀请链接（发给朋友）", waiting_players: "等待玩家加入",
+    fill_bots: "空位由机器人补上", connected: "在线", offline: "离线", standin: "机器人代打",
+    win: "糊", pass: "过", chow: "吃", pung: "碰", kong: "杠", added_kong: "补杠", concealed_kong: "暗杠",
+    catch_bao: "接宝", touji: "偷机", discard: "打", log: "记录", match_over: "终局", replay: "回放",
+    game: "对局", date: "时间", players: "玩家", status: "状态", finished: "已结束", unfinished: "未结束",
+    prev: "上一步", nextstep: "下一步", play: "播放", hand_label: "局", discard_hint: "点手牌出牌",
+    waiting: "等待", playing: "进行中", between: "局间", melds: "副露", discards: "牌河", flown: "飞宝",
+    seat_names: ["东", "南", "西", "北"], doubling: "×{0}", rules_names: {},
+  },
+  en: {
+    title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
+    name: "Table name", hands: "Hands", seat: "Seat", human: "Player", random: "Random bot", greedy: "Greedy bot",
+    rules: "Rule options", open_tables: "Open tables", live_tables: "Tables in play", join: "Join", none: "None",
+    bao: "Bao", indicator: "Indicator", tiles_left: "Tiles left", dealer: "Dealer", score: "Score", you: "You",
+    hand: "Hand {0}/{1}", waits: "Waits", unseen: "{0} unseen", countdown: "Countdown", your_turn: "Your turn",
+    waiting_for: "Waiting for {0}", settlement: "Settlement", drawn: "Drawn hand (荒牌)", winner: "Winner",
+    pattern: "Pattern", doublings: "Doublings", bonuses: "Bonuses", transfers: "Payments", payer: "Payer",
+    payee: "Payee", points: "Points", total: "This hand", next: "Continue",
+    invite: "Invite link (send to a friend)", waiting_players: "Waiting for players",
+    fill_bots: "Fill empty seats with bots", connected: "online", offline: "offline", standin: "bot plays",
+    win: "Win", pass: "Pass", chow: "Chow", pung: "Pung", kong: "Kong", added_kong: "Added kong",
+    concealed_kong: "Concealed kong", catch_bao: "Catch bao", touji: "decline win (偷机)", discard: "Discard",
+    log: "Log", match_over: "Match over", replay: "Replay", game: "Game", date: "Date", players: "Players",
+    status: "Status", finished: "finished", unfinished: "unfinished", prev: "Back", nextstep: "Step",
+    play: "Play", hand_label: "Hand", discard_hint: "click a tile to discard", waiting: "waiting",
+    playing: "playing", between: "between hands", melds: "Melds", discards: "Discards", flown: "flown bao",
+    seat_names: ["East", "South", "West", "North"], doubling: "×{0}", rules_names: {},
+  },
+};
+let LANG = localStorage.getItem("shangrao-lang") || "zh";
+function t(key, ...args) {
+  let s = (I18N[LANG] && I18N[LANG][key]) ?? I18N.zh[key] ?? key;
+  if (typeof s === "string") args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });
+  return s;
+}
+function toggleLang() { LANG = LANG === "zh" ? "en" : "zh"; localStorage.setItem("shangrao-lang", LANG); location.reload(); }
+function tileCode(k) { return k < 27 ? `${(k % 9) + 1}${"mps"[Math.floor(k / 9)]}` : `${k - 26}z`; }
+const ZH_NUM = "一二三四五六七八九";
+const HONORS = ["东", "南", "西", "北", "白", "发", "中"];
+function tileName(k) {
+  if (k >= 27) return HONORS[k - 27];
+  return ZH_NUM[k % 9] + ["万", "筒", "条"][Math.floor(k / 9)];
+}
+function tileLabel(k) { return LANG === "zh" ? tileName(k) : tileCode(k); }
+function kindOf(code) { // "5m" -> 4
+  const n = parseInt(code[0], 10), s = code[1];
+  return s === "z" ? 26 + n : "mps".indexOf(s) * 9 + n - 1;
+}
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of kids.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+function tileImg(k, opts = {}) {
+  const cls = ["tile"];
+  if (opts.small) cls.push("small");
+  if (opts.bao !== undefined && k === opts.bao) cls.push("bao");
+  if (opts.last) cls.push("last");
+  if (opts.sideways) cls.push("sideways");
+  const img = el("img", { src: `/static/tiles/${tileCode(k)}.svg`, alt: tileName(k), title: tileLabel(k) });
+  return el("span", { class: cls.join(" "), "data-kind": k }, img);
+}
+function backImg(small) { return el("span", { class: "tile back" + (small ? " small" : "") }, el("img", { src: "/static/tiles/back.svg", alt: "" })); }
+function navBar(active) {
+  return el("nav", { class: "top" },
+    el("a", { href: "/", class: active === "lobby" ? "on" : "" }, t("title") + " · " + t("lobby")),
+    el("a", { href: "/history", class: active === "history" ? "on" : "" }, t("history")),
+    el("button", { class: "lang", id: "lang", onclick: toggleLang }, t("lang")));
+}
+function seatName(players, s, me) {
+  const kind = players && players[s] ? (players[s].kind || players[s]) : "";
+  const who = s === me ? t("you") : (kind === "human" ? t("human") : t(kind));
+  return `${t("seat")} ${s} · ${who}`;
+}
+function fmtPoints(x) { return (x > 0 ? "+" : "") + x; }
+function meldTiles(m, bao) {
+  const box = el("span", { class: "meld" });
+  m.tiles.forEach((k, i) => {
+    const concealed = m.kind === "concealed_kong" && (i === 0 || i === 3);
+    box.append(concealed ? backImg(true) : tileImg(k, { small: true, bao }));
+  });
+  return box;
+}
+function settlementView(s, players, me) {
+  const box = el("div", { class: "settlement", id: "settlement" }, el("h2", { text: t("settlement") }));
+  if (s.drawn) box.append(el("p", { class: "drawn", text: t("drawn") }));
+  for (const w of s.wins || []) {
+    const win = el("div", { class: "win" });
+    win.append(el("h3", { text: `${t("winner")}: ${seatName(players, w.seat, me)} — ${w.pattern} ×${w.factor}` }));
+    if ((w.doublings || []).length) {
+      win.append(el("p", { text: `${t("doublings")}: ` + w.doublings.map(d => `${d.name}${d.count > 1 ? "×" + d.count : ""} (×${d.factor})`).join("，") }));
+    }
+    win.append(el("p", { class: "breakdown", text: w.breakdown }));
+    win.append(el("p", { text: w.payers.map((p, i) => `${seatName(players, p, me)} ${t("payer")} ${w.win_payments[i]}`).join("；") }));
+    box.append(win);
+  }
+  if ((s.bonuses || []).length) {
+    box.append(el("p", { text: `${t("bonuses")}: ` + s.bonuses.map(b => `${seatName(players, b.seat, me)} ${b.name}`).join("，") }));
+  }
+  const tb = el("table", { class: "transfers" }, el("tr", {}, el("th", { text: t("payer") }), el("th", { text: t("payee") }), el("th", { text: t("points") }), el("th", { text: "" })));
+  for (const x of s.transfers || []) tb.append(el("tr", {}, el("td", { text: seatName(players, x.payer, me) }), el("td", { text: seatName(players, x.payee, me) }), el("td", { text: x.points }), el("td", { text: x.name })));
+  box.append(el("h3", { text: t("transfers") }), tb);
+  const dl = el("table", { class: "deltas" });
+  dl.append(el("tr", {}, ...[0, 1, 2, 3].map(i => el("th", { text: seatName(players, i, me) }))));
+  dl.append(el("tr", {}, ...s.deltas.map(d => el("td", { text: fmtPoints(d), class: d > 0 ? "plus" : d < 0 ? "minus" : "" }))));
+  dl.append(el("tr", {}, ...s.scores.map(d => el("td", { text: d }))));
+  box.append(el("h3", { text: t("total") }), dl);
+  return box;
+}

@@ -1,0 +1,51 @@
+"use strict";
+document.getElementById("nav").append(navBar("lobby"));
+document.querySelectorAll("[data-t]").forEach(e => { e.textContent = t(e.dataset.t); });
+document.getElementById("h-create").textContent = t("create");
+const RULE_NAMES = {
+  base_points: ["基本分", "base points"], heavenly_points: ["天糊分", "天糊 points"], earthly_points: ["地糊分", "地糊 points"],
+  robbing_kong_factor: ["抢杠倍数", "抢杠 factor"], rob_concealed_kong: ["可抢暗杠", "rob a concealed kong"],
+  rob_exposed_kong: ["可抢明杠", "rob a kong on a discard"], earthly_win: ["地糊", "地糊 allowed"],
+  pung_kong_bonus: ["碰杠奖励", "碰杠 bonus"], concealed_kong_bonus: ["自摸杠奖励", "自摸杠 bonus"],
+  four_bao_bonus: ["四个宝奖励", "四个宝 bonus"], caught_bao_bonus: ["接宝奖励", "接宝 bonus"],
+};
+const seats = document.getElementById("seats");
+for (let i = 1; i <= 3; i++) {
+  const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...["random", "greedy", "human"].map(k => el("option", { value: k, text: t(k) })));
+  seats.append(el("label", {}, `${t("seat")} ${i} `, sel));
+}
+seats.prepend(el("p", { text: `${t("seat")} 0: ${t("you")}` }));
+fetch("/api/rules").then(r => r.json()).then(info => {
+  const box = document.getElementById("rules");
+  for (const f of info.fields) {
+    const label = (RULE_NAMES[f.name] || [f.name, f.name])[LANG === "zh" ? 0 : 1];
+    const input = f.type === "bool" ? el("input", { type: "checkbox", name: f.name, checked: f.default })
+      : el("input", { type: "number", min: 0, name: f.name, value: f.default });
+    input.dataset.type = f.type; input.classList.add("rule");
+    box.append(el("label", {}, label + " ", input));
+  }
+});
+document.getElementById("create").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const fd = new FormData(e.target);
+  const rules = {};
+  document.querySelectorAll("input.rule").forEach(i => { rules[i.name] = i.dataset.type === "bool" ? i.checked : parseInt(i.value, 10); });
+  const body = { name: fd.get("name") || "", hands: parseInt(fd.get("hands"), 10), seats: [1, 2, 3].map(i => fd.get(`seat${i}`)), rules };
+  const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const d = await r.json();
+  if (!r.ok) { alert(JSON.stringify(d.detail)); return; }
+  location.href = d.url;
+});
+function tableItem(tb, joinable) {
+  const kinds = tb.players.map(p => t(p.kind)).join(" / ");
+  const li = el("li", {}, `#${tb.id} ${tb.name} · ${t(tb.status)} · ${t("hand", tb.hands_played, tb.hands_total)} · ${kinds} `);
+  if (joinable) li.append(el("a", { class: "button", href: `/join/${tb.id}`, text: t("join") }));
+  return li;
+}
+async function refresh() {
+  const d = await (await fetch("/api/tables")).json();
+  const open = document.getElementById("open"), live = document.getElementById("live");
+  open.replaceChildren(...(d.open.length ? d.open.map(x => tableItem(x, true)) : [el("li", { text: t("none") })]));
+  live.replaceChildren(...(d.live.length ? d.live.map(x => tableItem(x, false)) : [el("li", { text: t("none") })]));
+}
+refresh(); setInterval(refresh, 5000);
