@@ -99,7 +99,7 @@ function logLine(ev) {
     case "deal": return `${t("dealer")} ${who(ev.dealer)} · ${t("bao")} ${k(ev.bao)}`;
     case "draw": return ev.seat === S.you && ev.kind ? `${who(ev.seat)} 摸 ${k(ev.kind)}` : null;
     case "discard": return `${who(ev.seat)} ${t("discard")} ${k(ev.kind)}`;
-    case "chow": case "pung": case "kong": return `${who(ev.seat)} ${t(ev.type)} ${ev.meld}`;
+    case "chow": case "pung": case "kong": return `${who(ev.seat)} ${t(ev.type)} ${meldLabel(ev.meld)}`;
     case "concealed_kong": case "added_kong": return `${who(ev.seat)} ${t(ev.type)} ${k(ev.kind)}`;
     case "catch_bao": return `${who(ev.seat)} ${t("catch_bao")}`;
     case "four_bao": return `${who(ev.seat)} 四个宝`;
@@ -108,6 +108,11 @@ function logLine(ev) {
     case "end": return ev.drawn ? t("drawn") : null;
     default: return null;
   }
+}
+function meldLabel(text) { // "pung:111z" -> 东东东
+  const body = (text.split(":")[1] || "");
+  const suit = body.slice(-1);
+  return body.slice(0, -1).split("").map(d => tileLabel(kindOf(d + suit))).join("");
 }
 function myHand() {
   const v = S.view, me = S.you;
@@ -129,7 +134,7 @@ function myHand() {
   };
   hand.forEach(k => addTile(k, false));
   if (v.drawn !== null) { tiles.append(el("span", { class: "gap" })); addTile(v.drawn, true); drawnShown = true; }
-  box.append(el("div", { class: "melds mine" }, ...v.melds[me].map(m => meldTiles(m, v.bao))), tiles);
+  box.append(tiles);
   const buttons = el("div", { class: "actions" });
   for (const a of legal) {
     if (a.type === "discard") continue;
