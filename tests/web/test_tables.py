@@ -61,6 +61,9 @@ def test_four_clients_play_a_hand_to_the_end(make_client, db_url):
     assert rec.status == "finished" and rec.hands_played == 1 and not rec.pending
     g = replay(rec.hands[0].events)  # the stored log replays to the same end
     assert list(g.result.deltas) == rec.hands[0].result["deltas"]
+    fr = c.get(f"/api/games/{tid}/hands/0/frames").json()  # the replay viewer's data
+    assert fr["frames"][-1]["phase"] == "over" and len(fr["frames"]) > 10
+    assert c.get(f"/api/games/{tid}").json()["seed"] == rec.seed  # finished: the seed may be shown
     for s in seats:
         s.close()
 
