@@ -55,7 +55,11 @@ class Meld:
     from_seat: int | None = None
 
     def __post_init__(self) -> None:
-        kind = MeldKind(self.kind)
+        try:
+            kind = MeldKind(self.kind)
+        except ValueError:
+            names = ", ".join(k.value for k in MeldKind)
+            raise MeldError(f"unknown meld kind {self.kind!r}; use one of {names}") from None
         object.__setattr__(self, "kind", kind)
         tiles = tuple(sorted(self.tiles))
         object.__setattr__(self, "tiles", tiles)

@@ -356,3 +356,33 @@ def test_rules_base_points_scale(field, value):
     rules = DEFAULT_RULES.replace(**{field: value})
     r = shangrao.score(dict(PINGHU), rules)
     assert r.payments == (4, 4, 4)
+
+
+# --- situations the seed rules out are refused, not scored -------------------------------------------------
+
+def test_earthly_win_refused_when_switched_off_by_rules():
+    """地糊 is a RuleSet option (earthly_win); with it off a 地糊 situation is an error, not a score."""
+    from shangrao import RuleSet, SituationError, score
+
+    sit = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "win_by": "dealer_first_discard"}
+    assert score(sit).pattern.name == "地糊"
+    with pytest.raises(SituationError, match="earthly_win"):
+        score(sit, RuleSet(earthly_win=False))
+
+
+def test_earthly_win_with_melds_refused():
+    """地糊 comes on the dealer's first discard: nobody has a declared meld yet."""
+    from shangrao import SituationError, score
+
+    with pytest.raises(SituationError, match="地糊"):
+        score({"hand": "456p789s123s5z", "win_tile": "5z", "melds": ["pung:111m"], "bao": "9p",
+               "win_by": "dealer_first_discard"})
+
+
+def test_flown_bao_without_holding_one_refused():
+    """注 1: a winner who discarded a 宝 (飞宝) held one; winner_held_bao false contradicts it."""
+    from shangrao import SituationError, score
+
+    with pytest.raises(SituationError, match="winner_held_bao"):
+        score({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "winner_flown": 1,
+               "winner_held_bao": False})

@@ -31,7 +31,8 @@ def situations(draw):
     kinds = [k for k in range(34) for _ in range(t34[k])]
     win_tile = kinds.pop(draw(st.integers(0, len(kinds) - 1)))
     kongs = sum(1 for m in melds if m.is_kong)
-    win_by = draw(st.sampled_from(list(WinBy)))
+    # 地糊 is on the dealer's first discard: nobody has declared a meld yet
+    win_by = draw(st.sampled_from([w for w in WinBy if not melds or w is not WinBy.DEALER_FIRST_DISCARD]))
     flown = draw(st.lists(st.integers(0, 2), min_size=4, max_size=4).filter(lambda f: sum(f) <= 4))
     return WinSituation(
         hand=tuple(kinds), win_tile=win_tile, melds=melds, bao=bao, win_by=win_by,

@@ -137,6 +137,10 @@ class WinSituation:
             raise SituationError("kong_chain: 杠开 is a self-draw; win_by must be self_draw")
         if self.heavenly and (self.win_by is not WinBy.SELF_DRAW or self.melds):
             raise SituationError("heavenly: 天糊 is the dealer's first 14 tiles, self-drawn, with no melds")
+        if self.win_by is WinBy.DEALER_FIRST_DISCARD and self.melds:
+            raise SituationError("melds: 地糊 comes on the dealer's first discard, before anyone has declared a meld")
+        if self.winner_held_bao is False and self.winner_flown:
+            raise SituationError("winner_held_bao: false, but winner_flown says the winner discarded a 宝")
         if self.bao is None and (self.four_bao or self.caught_bao):
             raise SituationError("four_bao/caught_bao: need a bao")
 
@@ -404,6 +408,8 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
     if not isinstance(situation, WinSituation):
         raise SituationError(f"a situation must be a WinSituation or a JSON object, got {type(situation).__name__}")
     s = situation
+    if s.win_by is WinBy.DEALER_FIRST_DISCARD and not rules.earthly_win:
+        raise SituationError("win_by: 地糊 (dealer_first_discard) is switched off in these rules (earthly_win)")
     hand34 = to_34(list(s.hand) + [s.win_tile])
     readings = enumerate_readings(hand34, s.bao, s.melds)
     if not readings:
