@@ -108,8 +108,10 @@ def event_to_dict(ev: Any) -> dict:
 
 
 def _dumps(obj: Any) -> str:
+    # allow_nan=False: NaN/Infinity are not JSON; SQLite would store them, but PostgreSQL's json
+    # type refuses them with a driver error, so they are refused up front on every backend
     try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as err:
         raise RecordError(f"not JSON-serialisable: {err}") from None
 
@@ -249,8 +251,8 @@ class Store:
         players: a name per seat (bot names or 'human').  seed: the game's seed.
         rules: a RuleSet or its dict.  scores: starting scores (default zeros).
         """
-        if not isinstance(kind, str) or not kind or len(kind) > 32:
-            raise RecordError(f"kind must be a short string such as 'simulate' or 'play', got {kind!r}")
+        if not isinstance(kind, str) or not kind or len(kind) > 32 or "\x00" in kind:
+            raise RecordError(f"kind must be a short string such as 'simulate' or 'play' (no NUL), got {kind!r}")
         players = [str(p) for p in players]
         if seed is not None and (not isinstance(seed, int) or not -_MAX_SEED - 1 <= seed <= _MAX_SEED):
             raise RecordError(f"seed must be a 64-bit integer, got {seed!r}")
@@ -263,6 +265,7 @@ class Store:
         meta.setdefault("schema", SCHEMA_VERSION)
         _dumps(meta)
         scores = list(scores) if scores is not None else [0] * len(players)
+        _dumps(scores)
         now = utcnow()
         with self._session() as s, s.begin():
             row = GameRow(kind=kind, players=players, seed=seed, rules=rules, status="unfinished",
@@ -326,6 +329,7 @@ class Store:
                         scores = [a + b for a, b in zip(game.scores, deltas)]
                 else:
                     scores = list(scores_after)
+                _dumps(scores)
                 text = "\n".join(_dumps(e) for e in evs)
                 s.add(HandRow(game_id=game_id, hand_index=hand_index, dealer=int(dealer), events=text,
                               result=json.loads(result_text), scores_after=scores, created=utcnow()))
@@ -343,8 +347,10 @@ class Store:
         with self._session() as s, s.begin():
             game = self._game(s, game_id)
             if scores is not None:
+                _dumps(scores)
                 game.scores = list(scores)
             if meta:
+                _dumps(meta)
                 game.meta = {**(game.meta or {}), **meta}
             game.status = "finished"
             game.updated = utcnow()
