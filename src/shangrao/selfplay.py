@@ -67,7 +67,7 @@ from .bots import get_bot
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
-__all__ = ["simulate_hands", "iter_hands", "match_seed", "play_match_records", "RayUnavailableError"]
+__all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "simulate_hands"]
 
 
 class RayUnavailableError(ImportError):

@@ -1,7 +1,6 @@
 """PettingZoo's own checks on the AEC environment (issue 6 Must show)."""
 
 import pytest
-
 from pettingzoo.test import api_test, seed_test
 
 import shangrao.env as senv

@@ -16,7 +16,7 @@ from ..game import Game, IllegalActionError, Match
 from ..rules import DEFAULT_RULES, RuleSet
 from . import encoding as enc
 
-__all__ = ["raw_env", "env", "ShangraoAECEnv", "AGENTS", "NORMALIZE_POINTS"]
+__all__ = ["AGENTS", "NORMALIZE_POINTS", "ShangraoAECEnv", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 NORMALIZE_POINTS = 10.0

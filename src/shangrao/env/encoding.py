@@ -15,10 +15,29 @@ from ..game import Action, ActionType, Game, Observation
 from ..melds import MeldKind
 
 __all__ = [
-    "N_ACTIONS", "DISCARD", "CHOW", "PUNG", "KONG", "ADDED_KONG", "CONCEALED_KONG", "WIN", "PASS", "CATCH_BAO",
-    "N_PLANES", "OBS_SHAPE", "PLANE_NAMES", "PLANE_HIGH", "OBS_HIGH", "SCALAR",
-    "action_to_index", "index_to_action", "legal_index_map", "action_mask", "encode_observation",
-    "action_name", "claimed_kind",
+    "ADDED_KONG",
+    "CATCH_BAO",
+    "CHOW",
+    "CONCEALED_KONG",
+    "DISCARD",
+    "KONG",
+    "N_ACTIONS",
+    "N_PLANES",
+    "OBS_HIGH",
+    "OBS_SHAPE",
+    "PASS",
+    "PLANE_HIGH",
+    "PLANE_NAMES",
+    "PUNG",
+    "SCALAR",
+    "WIN",
+    "action_mask",
+    "action_name",
+    "action_to_index",
+    "claimed_kind",
+    "encode_observation",
+    "index_to_action",
+    "legal_index_map",
 ]
 
 # ---------------------------------------------------------------------------- actions
@@ -220,7 +239,7 @@ def encode_observation(obs: Observation, hands_left: int = 1) -> np.ndarray:
         out[17 * 34 + kk] = 1
         out[_SC0 + SCALAR["kong_maker"] + (ks - me) % 4] = 1
         seen[kk] = 4  # all four copies of a declared kong are shown
-    out[18 * 34:19 * 34] = [x if x < 4 else 4 for x in seen]
+    out[18 * 34:19 * 34] = [min(4, x) for x in seen]
     out[_SC0 + SCALAR["tiles_left"]] = min(obs.tiles_left, 127)
     out[_SC0 + SCALAR["dealer"] + (obs.dealer - me) % 4] = 1
     out[_SC0 + SCALAR["bao_drawn"]] = obs.bao_drawn

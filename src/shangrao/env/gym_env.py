@@ -15,7 +15,7 @@ from ..rules import DEFAULT_RULES, RuleSet
 from . import encoding as enc
 from .aec import NORMALIZE_POINTS, _episode_rules, observation_space
 
-__all__ = ["ShangraoGymEnv", "ILLEGAL_ACTION_MODES"]
+__all__ = ["ILLEGAL_ACTION_MODES", "ShangraoGymEnv"]
 
 ILLEGAL_ACTION_MODES = ("fallback", "terminate", "raise")
 
