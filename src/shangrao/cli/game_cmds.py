@@ -46,50 +46,56 @@ def _parse_bots(text: str, what: str = "--bots") -> list[str]:
     return names
 
 
-def _match_seed(run_seed: int, m: int) -> int:
-    """The seed of match ``m`` of a run (a 63-bit int, stored as the game's seed)."""
-    return random.Random(f"shangrao-simulate:{run_seed}:{m}").randrange(2**63)
-
-
-def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress=None) -> dict:
+def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress=None,
+                   workers: int = 1, ray_address: str | None = None) -> dict:
     """Play ``hands`` hands as matches of ``rules.hands_per_match``; store each hand; return the summary.
 
+    The hands are played by :func:`shangrao.selfplay.iter_hands` — in this process
+    (``workers=1``), in ``workers`` processes, or on a Ray cluster (``ray_address``) —
+    and come back in match order, so the summary and the records are the same either way.
     Deterministic for a given seed and bots, except ``timing`` (and ``storage``).
     """
+    from ..selfplay import iter_hands
+
     rules = DEFAULT_RULES
     per = rules.hands_per_match
     n_matches = math.ceil(hands / per)
     stats = Stats(bots)
     game_ids = []
-    played = 0
     t0 = time.perf_counter()
     task = progress.add_task("simulating", total=hands) if progress is not None else None
-    for m in range(n_matches):
-        mseed = _match_seed(seed, m)
-        seat_bots = [get_bot(name, seed=f"{mseed}:{i}") for i, name in enumerate(bots)]
-        match = Match(rules, seed=mseed, bots=seat_bots)
-        gid = None
-        if store is not None:
-            gid = store.create_game("simulate", bots, seed=mseed, rules=rules,
-                                    meta={"run_seed": seed, "match": m})
-            game_ids.append(gid)
-        for rec in match:
-            summary = hand_summary(rec.result, rec.events)
+    gid = None
+    current = None
+    last = None
+
+    def finish(rec: dict) -> None:
+        if store is not None and gid is not None:
+            meta = {} if rec["match_over"] else {"stopped_after": rec["hand_no"] + 1}
+            store.finish_game(gid, list(rec["result"]["scores"]), meta=meta)
+
+    for rec in iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address):
+        if rec["match"] != current:
+            if last is not None:
+                finish(last)
+            current = rec["match"]
             if store is not None:
-                store.append_hand(gid, rec.hand_no, rec.dealer, rec.events, summary,
-                                  scores_after=list(rec.result.scores))
-            stats.add(summary)
-            played += 1
-            if progress is not None:
-                progress.update(task, advance=1)
-            if played >= hands:
-                break
+                gid = store.create_game("simulate", bots, seed=rec["match_seed"], rules=rules,
+                                        meta={"run_seed": seed, "match": current})
+                game_ids.append(gid)
         if store is not None:
-            meta = {} if match.is_over else {"stopped_after": len(match.hands)}
-            store.finish_game(gid, list(match.scores), meta=meta)
+            store.append_hand(gid, rec["hand_no"], rec["dealer"], rec["events"], rec["summary"],
+                              scores_after=list(rec["result"]["scores"]))
+        stats.add(rec["summary"])
+        last = rec
+        if progress is not None:
+            progress.update(task, advance=1)
+    if last is not None:
+        finish(last)
     elapsed = time.perf_counter() - t0
+    played = stats.hands
     out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict()}
-    out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None}
+    out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None,
+                     "workers": workers if ray_address is None else None, "ray": ray_address}
     out["storage"] = {"db": store._safe_url() if store is not None else None, "game_ids": game_ids}
     return out
 
@@ -157,6 +163,11 @@ def simulate(
     = "greedy,greedy,greedy,greedy",
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=0,
+                                         help="Processes to play in (0: one per CPU). Same results as 1.")] = 1,
+    ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS",
+                                               help="Play on a Ray cluster: 'auto', host:port, or 'local' "
+                                                    "(needs pip install 'shangrao[ray]'). Same results.")] = None,
 ) -> None:
     """Bots play N hands (matches of rules.hands_per_match); every hand is stored; prints a summary."""
     names = _parse_bots(bots)
@@ -168,7 +179,7 @@ def simulate(
         with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=econ, transient=True,
                       disable=not econ.is_terminal) as progress:
-            summary = run_simulation(hands, seed, names, store, progress)
+            summary = run_simulation(hands, seed, names, store, progress, workers=workers, ray_address=ray)
     finally:
         store.close()
     if as_json:
