@@ -120,3 +120,16 @@ def test_forms_unchanged_by_tables_on_seed_shapes():
 
     assert _deficits(to_34(parse_tiles("147m258p369s12345z")), None, 0)[Form.SHISANLANG] == 0
     assert _deficits(to_34(parse_tiles("19m19p19s1234567z1z")), None, 0)[Form.JIUYAO] == 0
+
+
+def test_numpy_counts_are_read_as_counts():
+    """A numpy vector (as RL code passes) is read by value, not as raw memory."""
+    import numpy as np
+
+    from shangrao.tiles import parse_tiles, to_34
+
+    h = to_34(parse_tiles("123m456p789s123s55z"))
+    assert is_winning(np.array(h, dtype=np.int64), None) is True
+    assert shanten(np.array(h, dtype=np.int8), None) == -1
+    h13 = to_34(parse_tiles("123m456p789s12s5z9p"))
+    assert shanten(np.array(h13), 17) == shanten(h13, 17) == 0

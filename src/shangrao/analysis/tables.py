@@ -251,17 +251,22 @@ def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[tuple, tuple, 
     Raises ``ValueError`` if a count is outside 0..255 (bytes), ``IndexError``
     if the vector is shorter than 34.
     """
+    cls = tiles_34.__class__
+    if cls is not list and cls is not tuple:
+        # e.g. a numpy array: bytes() of it would be its raw memory, not its counts
+        tiles_34 = [int(x) for x in tiles_34]
     if bao is not None and tiles_34[bao]:
         w = tiles_34[bao]
-        b = bytearray(tiles_34)
-        b[bao] = 0
+        ba = bytearray(tiles_34)
+        ba[bao] = 0
+        b = bytes(ba)
     else:
         w = 0
         b = bytes(tiles_34)
-    k0 = bytes(b[0:9])
-    k1 = bytes(b[9:18])
-    k2 = bytes(b[18:27])
-    k3 = bytes(b[27:34])
+    k0 = b[0:9]
+    k1 = b[9:18]
+    k2 = b[18:27]
+    k3 = b[27:34]
     s = _SUITS_B
     h = _HONORS_B
     return (

@@ -53,6 +53,7 @@ CATCH = Action(A.CATCH_BAO)
 _ACTIONS = {t: tuple(Action(t, k) for k in range(34))
             for t in (A.DISCARD, A.CHOW, A.PUNG, A.KONG, A.ADDED_KONG, A.CONCEALED_KONG)}
 _DISCARDS = _ACTIONS[A.DISCARD]
+_NO_OPTIONS: list[Action] = []  # shared and never mutated
 _MPSZ = tuple(format_tile(k) for k in range(34))
 
 _PRIO = {A.WIN: 3, A.KONG: 2, A.PUNG: 2, A.CHOW: 1, A.PASS: 0, A.CATCH_BAO: 0}
@@ -419,6 +420,8 @@ class Game:
 
     def _claim_options(self, seat: int, discarder: int, k: int) -> list[Action]:
         c = self.counts[seat]
+        if c[k] < 2 and not self.first_discard and k != self.bao and (k >= 27 or seat != (discarder + 1) % 4):
+            return _NO_OPTIONS  # no pung, kong, chow, 接宝 or 地糊 possible
         out: list[Action] = []
         if (self.first_discard and self.rules.earthly_win and seat != self.dealer
                 and discarder == self.dealer):
@@ -518,6 +521,13 @@ class Game:
             if opts:
                 options[s] = opts
                 queue.append(s)
+        if not queue:  # nobody can claim: straight on to the next draw (as _resolve_claim would)
+            self.first_discard = False
+            if self.tail < self.head:
+                self._finish_drawn()
+            else:
+                self._draw((seat + 1) % 4, from_tail=False)
+            return
         self.claim = {"discarder": seat, "tile": tid, "kind": k, "queue": queue, "options": options,
                       "declared": {}, "best": 0}
         self.phase = "claim"
