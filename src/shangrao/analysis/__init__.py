@@ -95,6 +95,22 @@ def _prepare(tiles_34, bao, declared_melds, sizes: tuple[int, ...], what: str):
     return e0, e1, e2, e3, w, m, jiuyao_ok
 
 
+def _fast_prepare(tiles_34, bao, declared_melds, extra: int):
+    """:func:`_prepare` for plain arguments (a count of melds, a list of 34 counts, a hand of
+    ``3*m + extra`` tiles); None for anything else, which then goes through :func:`_prepare`
+    for its clear error message."""
+    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
+            bao is None or bao.__class__ is int and 0 <= bao < 34):
+        try:
+            e0, e1, e2, e3, w = entries_34(tiles_34, bao)
+        except (TypeError, ValueError):
+            return None
+        m = 4 - declared_melds
+        if e0[20] + e1[20] + e2[20] + e3[20] + w == 3 * m + extra:
+            return e0, e1, e2, e3, w, m, m == 4
+    return None
+
+
 def _deficits(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
     """Tiles lacking to complete each reachable form (0 = complete)."""
     n_melds, jiuyao_ok = _melds_info(declared_melds)
@@ -153,19 +169,8 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     Table-driven (:mod:`shangrao.analysis.tables`).  Raises ``ValueError`` for
     a wrong tile count or a bad argument.
     """
-    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
-            bao is None or bao.__class__ is int and 0 <= bao < 34):
-        # fast path: plain arguments; anything odd goes through _prepare for a clear error
-        try:
-            e0, e1, e2, e3, w = entries_34(tiles_34, bao)
-        except (TypeError, ValueError):
-            pass
-        else:
-            m = 4 - declared_melds
-            if e0[20] + e1[20] + e2[20] + e3[20] + w == 3 * m + 2:
-                return is_win_entries(e0, e1, e2, e3, w, m, m == 4)
-    e0, e1, e2, e3, w, m, jiuyao_ok = _prepare(tiles_34, bao, declared_melds, (2,), "is_winning")
-    return is_win_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
+    p = _fast_prepare(tiles_34, bao, declared_melds, 2) or _prepare(tiles_34, bao, declared_melds, (2,), "is_winning")
+    return is_win_entries(*p)
 
 
 def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> dict[Form, int]:
@@ -185,19 +190,9 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
     ``+2`` tiles, 宝 included.  Table-driven.  Raises ``ValueError`` for a
     wrong tile count.
     """
-    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
-            bao is None or bao.__class__ is int and 0 <= bao < 34):
-        try:
-            e0, e1, e2, e3, w = entries_34(tiles_34, bao)
-        except (TypeError, ValueError):
-            pass
-        else:
-            m = 4 - declared_melds
-            size = e0[20] + e1[20] + e2[20] + e3[20] + w - 3 * m
-            if size == 1 or size == 2:
-                return shanten_entries(e0, e1, e2, e3, w, m, m == 4)
-    e0, e1, e2, e3, w, m, jiuyao_ok = _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
-    return shanten_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
+    p = (_fast_prepare(tiles_34, bao, declared_melds, 2) or _fast_prepare(tiles_34, bao, declared_melds, 1)
+         or _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten"))
+    return shanten_entries(*p)
 
 
 def waits(

@@ -130,20 +130,6 @@ class GreedyBot:
         self.survival = survival
         self.ukeire = ukeire
 
-    # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def _unseen(obs: Observation) -> list[int]:
-        seen = list(obs.hand_34)
-        seen[obs.indicator] += 1
-        for ms in obs.melds:
-            for m in ms:
-                for t in m.tiles:
-                    seen[t] += 1
-        for pond in obs.discards:
-            for t in pond:
-                seen[t] += 1
-        return [max(0, 4 - s) for s in seen]
-
     # ------------------------------------------------------------------ choose
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         types = {a.type for a in legal}
@@ -186,7 +172,7 @@ class GreedyBot:
         pid, now = value(obs.drawn)
         if pid not in ("baodiao", "pengpenghu_baodiao"):
             return False
-        unseen = self._unseen(obs)
+        unseen = obs.unseen()
         total = sum(unseen)
         if total == 0:
             return False
@@ -226,7 +212,7 @@ class GreedyBot:
         if len(tied) == 1:
             return tied[0]
         if self.ukeire:
-            unseen = self._unseen(obs)
+            unseen = obs.unseen()
             ranked = []
             for a in tied:
                 c[a.tile] -= 1

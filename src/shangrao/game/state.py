@@ -171,6 +171,20 @@ class Observation:
     kong_chain: int
     first_discard: bool
 
+    def unseen(self) -> list[int]:
+        """Per kind (length 34): copies this seat has not seen — not in its hand, any meld or pond,
+        nor the indicator.  What waits and draw odds are counted against."""
+        seen = list(self.hand_34)
+        for ms in self.melds:
+            for m in ms:
+                for k in m.tiles:
+                    seen[k] += 1
+        for pond in self.discards:
+            for k in pond:
+                seen[k] += 1
+        seen[self.indicator] += 1
+        return [max(0, 4 - n) for n in seen]
+
     def to_dict(self) -> dict:
         return {
             "seat": self.seat, "phase": self.phase, "current_seat": self.current_seat,

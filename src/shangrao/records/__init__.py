@@ -276,8 +276,17 @@ class Store:
 
     def append_event(self, game_id: int, hand_index: int, ev: Any) -> int:
         """Commit one event of a hand in progress; returns its 0-based position in the hand."""
-        data = event_to_dict(ev)
-        _dumps(data)
+        return self.append_events(game_id, hand_index, [ev]) - 1
+
+    def append_events(self, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
+        """Commit the events (in order) of a hand in progress in ONE transaction.
+
+        Returns the number of live events of the hand after the write.  Raises
+        :class:`RecordError` for a finished game or a hand that is not the next one.
+        """
+        evs = [event_to_dict(e) for e in events]
+        for e in evs:
+            _dumps(e)
         with self._session() as s, s.begin():
             game = self._game(s, game_id)
             if game.status == "finished":
@@ -288,7 +297,10 @@ class Store:
             last = s.scalar(select(func.max(EventRow.seq)).where(
                 EventRow.game_id == game_id, EventRow.hand_index == hand_index))
             seq = 0 if last is None else last + 1
-            s.add(EventRow(game_id=game_id, hand_index=hand_index, seq=seq, event=data))
+            for e in evs:
+                s.add(EventRow(game_id=game_id, hand_index=hand_index, seq=seq, event=e))
+                seq += 1
+            game.updated = utcnow()
             return seq
 
     def append_hand(self, game_id: int, hand_index: int, dealer: int, events: Iterable[Any] | None,

@@ -13,37 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
 
-from . import RecordError, Store, _dumps, event_to_dict
-from .schema import EventRow, utcnow
+from . import Store, _dumps
+from .schema import utcnow
 
 __all__ = ["append_events", "update_meta", "set_players"]
 
 
 def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
-    """Commit the events (in order) of a hand in progress in ONE transaction.
-
-    Returns the number of live events of the hand after the write.  Raises
-    :class:`RecordError` for a finished game or a hand that is not the next one.
-    """
-    evs = [event_to_dict(e) for e in events]
-    for e in evs:
-        _dumps(e)
-    with store._session() as s, s.begin():
-        game = store._game(s, game_id)
-        if game.status == "finished":
-            raise RecordError(f"game {game_id} is finished; no more events")
-        if hand_index != game.hands_played:
-            raise RecordError(f"game {game_id}: events go to hand {game.hands_played}, not hand {hand_index}")
-        last = s.scalar(select(func.max(EventRow.seq)).where(
-            EventRow.game_id == game_id, EventRow.hand_index == hand_index))
-        seq = 0 if last is None else last + 1
-        for e in evs:
-            s.add(EventRow(game_id=game_id, hand_index=hand_index, seq=seq, event=e))
-            seq += 1
-        game.updated = utcnow()
-        return seq
+    """Commit the events (in order) of a hand in progress in ONE transaction (:meth:`Store.append_events`)."""
+    return store.append_events(game_id, hand_index, events)
 
 
 def update_meta(store: Store, game_id: int, patch: dict) -> dict:

@@ -33,19 +33,8 @@ def action_info(a, can_win: bool) -> dict:
 
 
 def unseen_counts(obs) -> list[int]:
-    """Per kind: copies the seat has not seen (own hand, every meld and pond, the indicator)."""
-    seen = list(obs.hand_34)
-    for ms in obs.melds:
-        for m in ms:
-            for k in m.tiles:
-                seen[k] += 1
-    for pond in obs.discards:
-        for k in pond:
-            seen[k] += 1
-    seen[obs.indicator] += 1
-    if obs.last_discard is not None and obs.phase == "claim":
-        pass  # the discard on the table is in its pond already
-    return [max(0, 4 - n) for n in seen]
+    """Per kind: copies the seat has not seen (:meth:`shangrao.game.Observation.unseen`)."""
+    return obs.unseen()
 
 
 def _waits(hand_34, bao, melds, unseen) -> list[dict]:
