@@ -10,7 +10,7 @@ untrained policy is close to uniform over legal actions, i.e. a random bot).
 
 Run (CPU, a few minutes)::
 
-    pip install 'shangrao[rl]' torch
+    pip install '.[rl]' torch
     python examples/train_masked_policy.py --minutes 4
 
 This is not a strong agent, only evidence that observations, masks, actions and

@@ -34,7 +34,7 @@ Arguments:
   private local Ray.  When Ray is already initialised in this process (``ray.init(...)``
   called by the application) that connection is used and kept; otherwise the function
   connects and disconnects at the end (the cluster keeps running).  Ray is an optional
-  extra: ``pip install shangrao[ray]``; every node needs ``shangrao`` installed (or pass a
+  extra: ``pip install '.[ray]'``; every node needs ``shangrao`` installed (or pass a
   ``runtime_env`` through ``ray.init`` yourself).
 
 Record of a hand (a plain JSON-able dict, as stored by :mod:`shangrao.records`):
@@ -71,7 +71,7 @@ __all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_record
 
 
 class RayUnavailableError(ImportError):
-    """``ray_address`` was given but Ray is not installed (``pip install shangrao[ray]``)."""
+    """``ray_address`` was given but Ray is not installed (``pip install '.[ray]'``)."""
 
 
 def match_seed(run_seed: int, m: int) -> int:
@@ -165,7 +165,7 @@ def _iter_ray(jobs: list[tuple], address: str) -> Iterator[dict]:
         import ray
     except ImportError as err:  # pragma: no cover - depends on the installation
         raise RayUnavailableError(
-            f"ray_address={address!r} needs Ray: pip install 'shangrao[ray]' ({err})") from None
+            f"ray_address={address!r} needs Ray: pip install '.[ray]' ({err})") from None
     connected_here = False
     if not ray.is_initialized():
         kwargs = {"include_dashboard": False, "log_to_driver": False}

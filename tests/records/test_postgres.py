@@ -286,7 +286,7 @@ def test_pg_simulate_stores_hands_that_replay(pg_url):
         assert s.count_games() == len(ids)
         games = [s.load_game(gid) for gid in ids]
     assert sum(g.hands_played for g in games) == 16 and all(g.status == "finished" for g in games)
-    from shangrao.cli.game_cmds import _match_seed
+    from shangrao.selfplay import match_seed as _match_seed
 
     assert [g.seed for g in games] == [_match_seed(3, m) for m in range(len(ids))]  # 63-bit seeds, exact
     for gid in ids:

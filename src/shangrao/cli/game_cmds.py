@@ -167,7 +167,7 @@ def simulate(
                                          help="Processes to play in (0: one per CPU). Same results as 1.")] = 1,
     ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS",
                                                help="Play on a Ray cluster: 'auto', host:port, or 'local' "
-                                                    "(needs pip install 'shangrao[ray]'). Same results.")] = None,
+                                                    "(needs pip install '.[ray]'). Same results.")] = None,
 ) -> None:
     """Bots play N hands (matches of rules.hands_per_match); every hand is stored; prints a summary."""
     names = _parse_bots(bots)

@@ -1,6 +1,6 @@
 """Reinforcement-learning environments for Shangrao Mahjong (上饶麻将): PettingZoo AEC and Gymnasium.
 
-Install with ``pip install shangrao[rl]`` (pettingzoo, gymnasium, numpy).  The
+Install with ``pip install '.[rl]'`` (pettingzoo, gymnasium, numpy).  The
 game engine (:mod:`shangrao.game`) is the only source of rules: the
 environments translate its legal actions to a flat action space and its
 per-seat :class:`~shangrao.game.Observation` to fixed-shape arrays.
@@ -175,7 +175,15 @@ Version history
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as _err:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        f"shangrao.env needs the rl extra (pettingzoo, gymnasium, numpy): "
+        f"pip install '.[rl]' in the shangrao checkout ({_err})"
+    ) from None
 
 from .aec import AGENTS, NORMALIZE_POINTS, ShangraoAECEnv, env, raw_env
 from .encoding import (

@@ -203,10 +203,21 @@ class Store:
         except (ArgumentError, ImportError, SQLAlchemyError) as err:
             raise RecordError(f"--db: cannot open {self._safe_url()}: {err}") from None
         if self._sqlite:
+            file_db = bool(database) and database != ":memory:"
+
             @event.listens_for(self.engine, "connect")
             def _fk_on(dbapi_conn, _record):  # noqa: ANN001
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA foreign_keys=ON")
+                if file_db:
+                    # WAL + synchronous=NORMAL: a committed hand survives the process being
+                    # killed (only a power cut may lose the last commits), without one fsync
+                    # per hand; readers (replay, the web server) do not block the writer.
+                    try:
+                        cur.execute("PRAGMA journal_mode=WAL")
+                        cur.execute("PRAGMA synchronous=NORMAL")
+                    except Exception:  # noqa: BLE001 - e.g. a read-only file: keep the defaults
+                        pass
                 cur.close()
         try:
             Base.metadata.create_all(self.engine)
