@@ -295,6 +295,8 @@ def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] =
     """
     from ..tiles import validate_tiles_34
 
+    if len(melds) > 4:
+        raise ValueError(f"at most 4 declared melds, got {len(melds)}")
     counts = validate_tiles_34(tiles_34)
     total = list(counts)
     for m in melds:

@@ -17,13 +17,18 @@ from .render import render_analysis, render_score
 
 __all__ = ["register", "analyze_cmd", "score_cmd", "analysis_jsonl_record", "parse_bao"]
 
-_NONE_WORDS = {"none", "null", "no", "-", ""}
+_NONE_WORDS = {"none", "null", "no", "-"}
 
 
 def parse_bao(text: str | None, what: str = "--bao") -> int | None:
-    """A 宝 option value: one tile in any notation, or ``none``."""
+    """A 宝 option value: one tile in any notation, or ``none``.
+
+    An empty value is an error (``--bao "$BAO"`` with BAO unset must not mean "no 宝").
+    """
     if text is None or text.strip().lower() in _NONE_WORDS:
         return None
+    if not text.strip():
+        raise CliError(f"{what}: empty; give one tile like 5p, or 'none' for no 宝")
     try:
         return parse_tile(text)
     except TileParseError as err:

@@ -82,17 +82,22 @@ def read_text(source: str | None) -> tuple[str, str]:
     if path.is_dir():
         raise CliError(f"{source}: is a directory, expected a file")
     try:
-        return path.read_text(encoding="utf-8"), source
+        return path.read_text(encoding="utf-8-sig"), source  # a BOM (Windows editors) is not an error
     except UnicodeDecodeError as err:
         raise CliError(f"{source}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+_TOO_DEEP = "JSON nested too deeply"
 
 
 def parse_json(text: str, name: str) -> Any:
     """``json.loads`` with an error naming the input, line and column."""
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as err:
         raise CliError(f"{name}: bad JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+    except RecursionError:  # json's C decoder recurses per nesting level
+        raise CliError(f"{name}: {_TOO_DEEP}") from None
 
 
 def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
@@ -110,12 +115,16 @@ def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
         text, name = read_text(source)
         lines = iter(text.splitlines(keepends=True))
     for n, line in enumerate(lines, start=1):
+        if n == 1:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
         try:
             yield n, json.loads(line)
         except json.JSONDecodeError as err:
             yield n, CliError(f"bad JSON at column {err.colno}: {err.msg}")
+        except RecursionError:
+            yield n, CliError(_TOO_DEEP)
 
 
 def dump_json(value: Any, *, indent: int | None = 2) -> str:

@@ -211,6 +211,8 @@ class WinSituation:
 
         def flag(name: str, default):
             v = data.get(name, default)
+            if v is None and default is not None:  # only winner_held_bao has a null (derive it)
+                raise SituationError(f"{name}: must be true or false, got null")
             if v is not None and not isinstance(v, bool):
                 raise SituationError(f"{name}: must be true or false, got {v!r}")
             return v

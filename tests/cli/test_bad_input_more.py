@@ -1,0 +1,134 @@
+"""More bad input for the command line: each case ends in ONE ``error: …`` line and exit 2.
+
+Run in-process (the typer command with ``standalone_mode=False``) so the file stays fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+
+import pytest
+import typer.main
+
+from shangrao.cli import app
+
+CMD = typer.main.get_command(app)
+SITUATION = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"}
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def run(*args: str, stdin: str = ""):
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = CMD.main(list(args), prog_name="shangrao", standalone_mode=False)
+    finally:
+        sys.stdin = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def one_line_error(result, *needles: str) -> str:
+    code, out, err = result
+    lines = err.strip().splitlines()
+    assert code == 2, (code, out, err)
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err and "internal error" not in err
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    return lines[0]
+
+
+@pytest.fixture(autouse=True)
+def _db(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHANGRAO_DB", str(tmp_path / "default.sqlite3"))
+    monkeypatch.delenv("SHANGRAO_DEBUG", raising=False)
+
+
+# ---------------------------------------------------------------- analyze / score: odd hands
+
+@pytest.mark.parametrize("args, needle", [
+    (["", "--bao", "9p"], "13 or 14"),
+    (["1m" * 30, "--bao", "9p"], "only 4"),
+    (["111m456p789s12s55z", "--meld", "pung:111m", "--bao", "9p"], "copies of 1m"),
+    (["123m456p789s1s", "--meld", "kong:111m", "--bao", "9p"], "kong"),
+    (["123m456p789s1s", "--meld", "chow:891m", "--bao", "9p"], "chow"),
+    (["123m456p789s1s", "--meld", "chow:123z", "--bao", "9p"], "chow"),
+    (["123m456p789s12s🀢🀢", "--bao", "9p"], "flower"),
+    (["１２３m456p789s12s55z", "--bao", "9p"], "position 0"),
+    (["123m456p789s12s55z😀", "--bao", "9p"], "position 18"),
+    (["123m" * 50_000, "--bao", "9p"], "hand"),
+    (["123m456p789s12s55z", "--bao", "zzz"], "--bao"),
+    (["123m456p789s12s", "--meld", "pung555p", "--bao", "9p"], "KIND:TILES"),
+])
+def test_analyze_odd_hands(args, needle):
+    one_line_error(run("analyze", *args), needle)
+
+
+def test_analyze_empty_bao_is_an_error_not_silently_no_bao():
+    # `--bao "$BAO"` with BAO unset must not analyse the hand as if it had no 宝
+    one_line_error(run("analyze", "123m456p789s12s55z", "--bao", ""), "--bao")
+    one_line_error(run("analyze", "123m456p789s12s55z", "--indicator", " "), "--indicator")
+
+
+def test_analyze_five_melds_says_at_most_four():
+    melds = [a for z in "12345" for a in ("--meld", f"pung:{z * 3}z")]
+    line = one_line_error(run("analyze", "12345678m", *melds, "--bao", "9p"))
+    assert "at most 4" in line and "-2" not in line
+
+
+def test_score_deeply_nested_json_is_a_bad_input_not_an_internal_error():
+    one_line_error(run("score", "-", stdin=DEEP), "nested")
+
+
+@pytest.mark.parametrize("cmd", ["score", "analyze"])
+def test_jsonl_deeply_nested_line_is_an_error_object_and_the_batch_goes_on(cmd):
+    good = SITUATION if cmd == "score" else {"hand": "123m456p789s12s55z", "bao": "9p"}
+    code, out, err = run(cmd, "--jsonl", stdin=DEEP + "\n\n" + json.dumps(good) + "\ngarbage\n")
+    assert code == 2 and "internal error" not in err, err
+    recs = [json.loads(x) for x in out.splitlines()]
+    assert len(recs) == 3
+    assert recs[0]["line"] == 1 and "nested" in recs[0]["error"]
+    assert "error" not in recs[1]
+    assert recs[2]["line"] == 4
+
+
+def test_score_accepts_a_utf8_bom(tmp_path):
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(SITUATION), encoding="utf-8-sig")
+    code, out, err = run("score", str(p), "--json")
+    assert code == 0, err
+    assert json.loads(out)["total"] == 6
+    code, out, err = run("score", "-", "--json", stdin="\ufeff" + json.dumps(SITUATION))
+    assert code == 0, err
+    code, out, err = run("analyze", "--jsonl", stdin="\ufeff" + json.dumps({"hand": "123m456p789s12s55z", "bao": "9p"}) + "\n")
+    assert code == 0, (out, err)
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("null", "JSON object"), ("[1]", "JSON object"), ('"x"', "JSON object"), ("", "empty"), ("{", "line 1"),
+    (json.dumps({**SITUATION, "hand": None}), "hand"),
+    (json.dumps({**SITUATION, "kong_chain": "1"}), "kong_chain"),
+    (json.dumps({**SITUATION, "kong_chain": -1}), "kong_chain"),
+    (json.dumps({**SITUATION, "kong_chain": 10**100}), "kong_chain"),
+    (json.dumps({**SITUATION, "robbed": 1}), "robbed"),
+    (json.dumps({**SITUATION, "payers_flown": {"a": 1}}), "payers_flown"),
+    (json.dumps({**SITUATION, "melds": [{"kind": {"x": 1}}]}), "melds[0]"),
+    ('{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "kong_chain": NaN}', "kong_chain"),
+    (json.dumps({**SITUATION, "heavenly": None}), "heavenly"),
+])
+def test_score_wrong_types(text, needle):
+    one_line_error(run("score", "-", stdin=text), needle)
+
+
+def test_score_files(tmp_path):
+    (tmp_path / "bin.json").write_bytes(bytes(range(256)))
+    one_line_error(run("score", str(tmp_path / "bin.json")), "not UTF-8")
+    (tmp_path / "empty.json").write_text("")
+    one_line_error(run("score", str(tmp_path / "empty.json")), "empty")
+    one_line_error(run("score", str(tmp_path)), "directory")
+    one_line_error(run("score", str(tmp_path / "missing.json")), "missing.json")
