@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import sqlite3
 import sys
 
 import pytest
@@ -132,3 +133,44 @@ def test_score_files(tmp_path):
     one_line_error(run("score", str(tmp_path / "empty.json")), "empty")
     one_line_error(run("score", str(tmp_path)), "directory")
     one_line_error(run("score", str(tmp_path / "missing.json")), "missing.json")
+
+
+# ---------------------------------------------------------------- game commands
+
+def test_simulate_huge_hands_is_refused_at_once():
+    # it used to build a list of 10**22 matches before playing (hang, then MemoryError)
+    one_line_error(run("simulate", "--hands", "99999999999999999999999"), "--hands")
+
+
+@pytest.mark.parametrize("args", [["--hands", "0"], ["--hands", "-1"], ["--hands", "abc"], ["--seed", "abc"],
+                                  ["--bots", "foo,bar,baz,qux"], ["--bots", ""], ["--bots", "greedy,greedy"]])
+def test_simulate_bad_options(args):
+    one_line_error(run("simulate", *args))
+
+
+def test_simulate_db_not_a_database(tmp_path):
+    (tmp_path / "junk.sqlite3").write_text("not sqlite at all")
+    one_line_error(run("simulate", "--hands", "1", "--db", str(tmp_path / "junk.sqlite3")), "not a database")
+    one_line_error(run("simulate", "--hands", "1", "--db", str(tmp_path)), "database")
+    one_line_error(run("simulate", "--hands", "1", "--db", "foo://bar"), "--db")
+    one_line_error(run("simulate", "--hands", "1", "--db", "postgresql+nodriver://x/y"), "--db")
+
+
+def test_simulate_read_only_database_is_a_clear_error(tmp_path):
+    path = tmp_path / "ro.sqlite3"
+    sqlite3.connect(path).close()
+    assert run("games", "--db", str(path))[0] == 0  # creates the tables
+    url = f"sqlite:///file:{path}?mode=ro&uri=true"
+    one_line_error(run("simulate", "--hands", "1", "--db", url), "read")
+
+
+def test_replay_and_games_with_huge_numbers(tmp_path):
+    db = str(tmp_path / "g.sqlite3")
+    one_line_error(run("replay", "99999999999999999999999", "--db", db), "no game")
+    code, out, err = run("games", "--db", db, "--limit", "99999999999999999999999")
+    assert code == 0 and "no stored games" in out, err
+
+
+def test_games_on_a_new_database(tmp_path):
+    code, out, err = run("games", "--db", str(tmp_path / "new.sqlite3"), "--json")
+    assert (code, out.strip(), err) == (0, "[]", "")

@@ -154,8 +154,13 @@ def render_summary(s: dict, console: Console) -> None:
         console.print(Text(f"stored as game(s) {span} in {s['storage']['db']}", style="dim"))
 
 
+#: --hands beyond this is a typo: the run plans every match up front (and would take years)
+MAX_HANDS = 10_000_000
+
+
 def simulate(
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Number of hands to play.")] = 200,
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS,
+                                       help=f"Number of hands to play (1..{MAX_HANDS}).")] = 200,
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed; the same seed gives the same results. "
                                                 "Default: a random seed (printed).")] = None,
     bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B",

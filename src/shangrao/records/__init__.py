@@ -25,9 +25,10 @@ URLs: anything SQLAlchemy accepts (``sqlite:///path``, ``postgresql+psycopg://â€
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, is_dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -236,9 +237,22 @@ class Store:
     def _session(self) -> Session:
         return self._sessions()
 
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Session]:
+        """One write transaction; a database that refuses the write (read-only, locked, full)
+        is a :class:`RecordError` naming it, not a driver traceback."""
+        try:
+            with self._session() as s, s.begin():
+                yield s
+        except OperationalError as err:
+            raise RecordError(f"cannot write to {self._safe_url()}: "
+                              f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+
     def _game(self, s: Session, game_id: int) -> GameRow:
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise GameNotFound(f"game id must be an integer, got {game_id!r}")
+        if not -_MAX_SEED - 1 <= game_id <= _MAX_SEED:  # beyond a 64-bit column: the driver overflows
+            raise GameNotFound(f"no game with id {game_id} in {self._safe_url()}")
         row = s.get(GameRow, game_id)
         if row is None:
             raise GameNotFound(f"no game with id {game_id} in {self._safe_url()}")
@@ -278,7 +292,7 @@ class Store:
         scores = list(scores) if scores is not None else [0] * len(players)
         _dumps(scores)
         now = utcnow()
-        with self._session() as s, s.begin():
+        with self._write() as s:
             row = GameRow(kind=kind, players=players, seed=seed, rules=rules, status="unfinished",
                           hands_played=0, scores=scores, meta=meta, created=now, updated=now)
             s.add(row)
@@ -298,7 +312,7 @@ class Store:
         evs = [event_to_dict(e) for e in events]
         for e in evs:
             _dumps(e)
-        with self._session() as s, s.begin():
+        with self._write() as s:
             game = self._game(s, game_id)
             if game.status == "finished":
                 raise RecordError(f"game {game_id} is finished; no more events")
@@ -367,7 +381,7 @@ class Store:
 
     def finish_game(self, game_id: int, scores: Sequence[int] | None = None, meta: dict | None = None) -> None:
         """Mark a game finished with its final scores (default: the running scores)."""
-        with self._session() as s, s.begin():
+        with self._write() as s:
             game = self._game(s, game_id)
             if scores is not None:
                 _dumps(scores)
@@ -387,9 +401,9 @@ class Store:
             q = q.where(GameRow.kind == kind)
         if status is not None:
             q = q.where(GameRow.status == status)
-        q = q.order_by(GameRow.id.desc() if newest_first else GameRow.id.asc()).offset(offset)
+        q = q.order_by(GameRow.id.desc() if newest_first else GameRow.id.asc()).offset(min(offset, _MAX_SEED))
         if limit is not None:
-            q = q.limit(limit)
+            q = q.limit(min(limit, _MAX_SEED))  # a larger LIMIT overflows the driver; nothing is lost
         with self._session() as s:
             return [GameSummary(**_summary(r)) for r in s.scalars(q)]
 
@@ -406,7 +420,7 @@ class Store:
             game = self._game(s, game_id)
             q = select(HandRow).where(HandRow.game_id == game_id).order_by(HandRow.hand_index)
             if hand is not None:
-                q = q.where(HandRow.hand_index == hand)
+                q = q.where(HandRow.hand_index == (hand if 0 <= hand <= _MAX_SEED else -1))
             hands = [
                 HandRecord(index=h.hand_index, dealer=h.dealer,
                            events=[json.loads(line) for line in h.events.splitlines() if line.strip()],

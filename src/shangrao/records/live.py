@@ -28,7 +28,7 @@ def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[
 def update_meta(store: Store, game_id: int, patch: dict) -> dict:
     """Merge ``patch`` into the game's ``meta`` (one transaction); returns the new meta."""
     _dumps(patch)
-    with store._session() as s, s.begin():
+    with store._write() as s:
         game = store._game(s, game_id)
         meta = {**(game.meta or {}), **patch}
         game.meta = meta
@@ -38,7 +38,7 @@ def update_meta(store: Store, game_id: int, patch: dict) -> dict:
 
 def set_players(store: Store, game_id: int, players: Sequence[str], meta_patch: dict | None = None) -> None:
     """Replace the seat names (e.g. an empty seat filled by a bot), optionally with a meta patch."""
-    with store._session() as s, s.begin():
+    with store._write() as s:
         game = store._game(s, game_id)
         game.players = [str(p) for p in players]
         if meta_patch:
