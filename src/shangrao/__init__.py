@@ -13,7 +13,7 @@ Quick use::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baodiao_state, waits
 from .analysis import is_winning as _is_winning
@@ -76,6 +76,9 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
 def _tiles(value, what: str) -> list[int]:
     if isinstance(value, str):
         return to_34(parse_tiles(value))
+    if isinstance(value, (bytes, dict)) or not isinstance(value, Iterable):
+        raise TypeError(f"{what} must be a tile string, a list of kinds or a tiles_34 vector, "
+                        f"got {type(value).__name__}")
     value = list(value)
     if len(value) == 34:
         return value

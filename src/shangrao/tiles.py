@@ -314,6 +314,9 @@ def format_tiles(kinds: Iterable[int], style: str = "mpsz", sort: bool = True) -
         raise ValueError(f"unknown tile style {style!r}; use 'mpsz', 'zh' or 'unicode'")
     if not sort:
         return "".join(format_tile(k) for k in ks)
+    for k in ks:  # a kind outside 0..33 would vanish from the text below
+        if k.__class__ is not int or not 0 <= k < NUM_KINDS:
+            _check_kind(k)
     out = []
     for suit in range(4):
         digits = "".join(str(rank_of(k)) for k in ks if suit_of(k) == suit)

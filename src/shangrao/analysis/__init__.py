@@ -16,7 +16,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..melds import Meld
@@ -51,9 +51,15 @@ def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
         if not 0 <= n <= 4:
             raise ValueError(f"declared_melds must be 0..4, got {n}")
         return n, n == 0
+    if isinstance(declared_melds, (str, bytes)) or not isinstance(declared_melds, Iterable):
+        raise TypeError(f"declared_melds must be a count 0..4 or a list of Meld, got {type(declared_melds).__name__}")
     melds = list(declared_melds)
     if len(melds) > 4:
         raise ValueError(f"at most 4 declared melds, got {len(melds)}")
+    for m in melds:
+        if not isinstance(m, Meld):
+            raise TypeError(f"declared_melds must hold Meld objects, got {m!r}; "
+                            "read 'pung:555p' with shangrao.parse_meld (or pass it to shangrao.analyze)")
     return len(melds), all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
 
 
@@ -212,7 +218,7 @@ def waits(
     a wrong tile count.
     """
     n_melds, _ = _melds_info(declared_melds)
-    _check_size(tiles_34, n_melds, (1,), "waits")
+    _prepare(tiles_34, bao, declared_melds, (1,), "waits")
     held = list(tiles_34)
     if not isinstance(declared_melds, int):
         for m in declared_melds:
@@ -241,9 +247,9 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     half, the rest splits into complete melds (other 宝 may act).  From this
     state any drawn tile wins.
     """
+    e0, e1, e2, e3, w, m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
     if bao is None:
         return False
-    e0, e1, e2, e3, w, m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
     # melds only: the fewest 宝 completing the real tiles into melds must leave the one 宝 over
     return w > 0 and e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0] <= w - 1
 

@@ -48,7 +48,21 @@ def events_to_jsonl(events: Iterable[dict]) -> str:
 
 
 def events_from_jsonl(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    """The events of a JSON-lines log.  Raises :class:`ReplayError` naming the bad line."""
+    out = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ReplayError(f"event log line {n}: bad JSON at column {err.colno}: {err.msg}") from None
+        except RecursionError:
+            raise ReplayError(f"event log line {n}: JSON nested too deeply") from None
+        if not isinstance(ev, dict):
+            raise ReplayError(f"event log line {n}: an event is a JSON object, got {type(ev).__name__}")
+        out.append(ev)
+    return out
 
 
 def replay(events: Sequence[dict], check: bool = True) -> Game:
@@ -57,15 +71,27 @@ def replay(events: Sequence[dict], check: bool = True) -> Game:
     With ``check`` the rebuilt game's events must equal the given ones (a
     prefix log replays to the same prefix).  Raises :class:`ReplayError`.
     """
-    if not events or events[0].get("type") != "deal":
+    if isinstance(events, str):
+        events = events_from_jsonl(events)
+    if not isinstance(events, Sequence) or not events or not isinstance(events[0], dict) \
+            or events[0].get("type") != "deal":
         raise ReplayError("an event log starts with a deal event")
     d = events[0]
     if "wall" not in d:
         raise ReplayError("the deal event has no wall (a redacted log cannot be replayed)")
-    game = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
-                wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    try:
+        game = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
+                    wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    except KeyError as err:
+        raise ReplayError(f"the deal event has no {err.args[0]!r}") from None
+    except (TypeError, ValueError) as err:
+        raise ReplayError(f"the deal event: {err}") from None
     for i, ev in enumerate(events):
+        if not isinstance(ev, dict):
+            raise ReplayError(f"event {i}: an event is a JSON object, got {type(ev).__name__}")
         if "action" in ev:
+            if "seat" not in ev:
+                raise ReplayError(f"event {i} ({ev.get('type')}): no 'seat'")
             try:
                 game.apply(parse_action(ev["action"]), seat=ev["seat"])
             except ValueError as err:
@@ -85,6 +111,9 @@ def redact(events: Iterable[dict], seat: int) -> list[dict]:
     """The log as ``seat`` saw it (mjai-style): no wall order, no seed, no other seat's
     dealt tiles or draws.  Wins reveal the winner's hand (it is shown on the table).
     """
+    from .state import _check_seat
+
+    seat = _check_seat(seat)
     out = []
     for ev in events:
         t = ev.get("type")

@@ -199,6 +199,16 @@ class Observation:
         }
 
 
+def _check_seat(seat) -> int:
+    """A seat argument: an int 0..3 (``ValueError``/``TypeError`` naming it otherwise)."""
+    if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+        raise TypeError(f"seat must be an int 0..3, got {seat!r}")
+    seat = seat.__index__()  # numpy integers too
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    return seat
+
+
 class Game:
     """One hand.  See the module docstring for phases and flow.
 
@@ -227,6 +237,10 @@ class Game:
         scores = tuple(scores)
         if len(scores) != 4:
             raise ValueError(f"scores must hold 4 ints, got {scores!r}")
+        if isinstance(rules, dict):
+            rules = RuleSet.from_dict(rules)
+        elif not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet or its dict, got {type(rules).__name__}")
         self.rules = rules
         self.seed = seed
         self.dealer = dealer
@@ -395,9 +409,13 @@ class Game:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Legal actions of ``seat`` (default: :attr:`current_seat`); [] for a seat that is not asked."""
+        if seat is not None and seat.__class__ is not int:
+            seat = _check_seat(seat)
         if self.phase == "over":
             return []
         if seat is not None and seat != self.current_seat:
+            if not 0 <= seat < 4:
+                _check_seat(seat)
             return []
         if self._legal is None:
             self._legal = self._compute_legal()
@@ -771,6 +789,8 @@ class Game:
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now (see :class:`Observation`)."""
+        if seat.__class__ is not int or not 0 <= seat < 4:
+            seat = _check_seat(seat)
         c = self.counts[seat]
         last = None
         if self.claim is not None:

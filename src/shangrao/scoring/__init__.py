@@ -96,14 +96,20 @@ class WinSituation:
 
     def validate(self) -> None:
         """Raise :class:`SituationError` if the situation is impossible."""
-        for name in ("hand",):
-            for k in self.hand:
-                if not isinstance(k, int) or not 0 <= k < 34:
-                    raise SituationError(f"hand: tile kinds must be 0..33, got {k!r}")
-        if not isinstance(self.win_tile, int) or not 0 <= self.win_tile < 34:
+        def kind(v) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 34
+
+        for k in self.hand:
+            if not kind(k):
+                raise SituationError(f"hand: tile kinds must be 0..33, got {k!r}")
+        if not kind(self.win_tile):
             raise SituationError(f"win_tile: must be a tile kind 0..33, got {self.win_tile!r}")
-        if self.bao is not None and (not isinstance(self.bao, int) or not 0 <= self.bao < 34):
+        if self.bao is not None and not kind(self.bao):
             raise SituationError(f"bao: must be a tile kind 0..33 or null, got {self.bao!r}")
+        for name in ("heavenly", "four_bao", "caught_bao", "winner_held_bao"):
+            v = getattr(self, name)
+            if not isinstance(v, bool) and not (v is None and name == "winner_held_bao"):
+                raise SituationError(f"{name}: must be true or false, got {v!r}")
         if len(self.melds) > 4:
             raise SituationError(f"melds: at most 4, got {len(self.melds)}")
         want = 13 - 3 * len(self.melds)
@@ -409,6 +415,10 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
         situation = WinSituation.from_dict(situation)
     if not isinstance(situation, WinSituation):
         raise SituationError(f"a situation must be a WinSituation or a JSON object, got {type(situation).__name__}")
+    if isinstance(rules, dict):
+        rules = RuleSet.from_dict(rules)
+    elif not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet or its dict, got {type(rules).__name__}")
     s = situation
     if s.win_by is WinBy.DEALER_FIRST_DISCARD and not rules.earthly_win:
         raise SituationError("win_by: 地糊 (dealer_first_discard) is switched off in these rules (earthly_win)")
