@@ -16,6 +16,10 @@ class RuleSetError(ValueError):
     """A rule-set option has an unknown name or a bad value."""
 
 
+#: the largest value of an int rule option: points beyond it no score display (or JavaScript) keeps exact
+MAX_RULE_INT = 1_000_000
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """Options of the game (defaults = the seed's / our reading).
@@ -55,8 +59,8 @@ class RuleSet:
                 if not isinstance(value, bool):
                     raise RuleSetError(f"rule {f.name} must be true or false, got {value!r}")
             else:
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise RuleSetError(f"rule {f.name} must be an int >= 0, got {value!r}")
+                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_RULE_INT:
+                    raise RuleSetError(f"rule {f.name} must be an int 0..{MAX_RULE_INT}, got {value!r}")
         if self.hands_per_match < 1:
             raise RuleSetError("rule hands_per_match must be at least 1")
 

@@ -208,7 +208,14 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         await t.connect(seat, ws)
         try:
             while True:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                raw = frame.get("text")
+                if raw is None:  # a binary frame (receive_text() died on it with a KeyError)
+                    await ws.send_json({"type": "error", "code": "malformed",
+                                        "message": "bad message: send JSON text frames, not binary"})
+                    continue
                 if len(raw) > MAX_MESSAGE:
                     await ws.send_json({"type": "error", "code": "malformed", "message": "message too long"})
                     continue

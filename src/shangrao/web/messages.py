@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
 __all__ = ["ActionMsg", "ReadyMsg", "FillBotsMsg", "PingMsg", "ClientMessage", "parse_client_message",
            "CreateTable"]
@@ -66,4 +66,5 @@ class CreateTable(BaseModel):
     name: Annotated[str, Field(max_length=40)] = ""
     hands: Annotated[int, Field(ge=1, le=32)] = 8
     seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = ["random", "random", "random"]
-    rules: dict[str, bool | int] = Field(default_factory=dict)
+    # strict: "1" or "true" is not silently turned into True (RuleSet names the bad option)
+    rules: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)
