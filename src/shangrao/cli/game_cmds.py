@@ -23,7 +23,7 @@ from ..records.summary import Stats, hand_summary
 from ..rules import DEFAULT_RULES
 from ..tiles import format_tile, tile_name
 from .common import CliError, dump_json, err_console, out_console
-from .render import BAO_STYLE, melds_text, render_score, tiles_text
+from .render import BAO_STYLE, pond_text, render_score, short_melds_text, short_name, tiles_text
 
 __all__ = ["register", "simulate", "run_simulation", "play", "games", "replay_cmd"]
 
@@ -174,7 +174,10 @@ def simulate(
                                                help="Play on a Ray cluster: 'auto', host:port, or 'local' "
                                                     "(needs pip install '.[ray]'). Same results.")] = None,
 ) -> None:
-    """Bots play N hands (matches of rules.hands_per_match); every hand is stored; prints a summary."""
+    """Let bots play N hands and print a summary.
+
+    The hands are played as matches of rules.hands_per_match hands, and every hand is stored.
+    """
     names = _parse_bots(bots)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -194,13 +197,23 @@ def simulate(
 
 
 # --------------------------------------------------------------------------- seats, events
+YOU = "你 you"
+
+
 def seat_label(seat: int, me: int | None = 0, players: list[str] | None = None) -> str:
-    """``你 You`` / ``下家 seat 1`` … relative to ``me`` (or ``seat N (bot)`` without a viewer)."""
+    """``你 you`` / ``下家 seat 1`` … relative to ``me`` (or ``seat N (bot)`` without a viewer)."""
     name = f" ({players[seat]})" if players else ""
     if me is None:
         return f"seat {seat}{name}"
     rel = (seat - me) % 4
-    return ("你 you", f"下家 seat {seat}", f"对家 seat {seat}", f"上家 seat {seat}")[rel] + ("" if rel == 0 else name)
+    return (YOU, f"下家 seat {seat}", f"对家 seat {seat}", f"上家 seat {seat}")[rel] + ("" if rel == 0 else name)
+
+
+def verb(who: str, base: str, third: str | None = None) -> str:
+    """The verb agreeing with the subject: ``你 you draw`` but ``下家 seat 1 draws``."""
+    if who == YOU:
+        return base
+    return third if third is not None else base + "s"
 
 
 def _t(kind_text: str) -> str:
@@ -210,6 +223,81 @@ def _t(kind_text: str) -> str:
     return f"{tile_name(k)} ({kind_text})"
 
 
+_CLAIM_ZH = {"chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong", "win": "糊 win", "catch_bao": "接宝 catch_bao"}
+
+
+def _meld_words(meld_str: str) -> str:
+    """``吃 chow 二条 三条 四条 (234s)`` from a stored meld string ``chow:234s``."""
+    from ..melds import parse_meld
+
+    try:
+        m = parse_meld(meld_str)
+    except ValueError:
+        return meld_str
+    zh = {"chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong", "concealed_kong": "自摸杠 concealed kong"}
+    names = " ".join(tile_name(k) for k in m.tiles) if m.kind.value == "chow" else tile_name(m.tiles[0])
+    return f"{zh.get(m.kind.value, m.kind.value)} {names} ({meld_str.split(':', 1)[-1]})"
+
+
+_CLAIM_END = frozenset({"draw", "end", "discard", "kong_stands", "concealed_kong", "added_kong"})
+
+
+def _call_outcome(events: list[dict], i: int) -> tuple[str, dict | None]:
+    """What became of the call ``events[i]``: ``("done", ev)``, ``("overridden", ev)`` or ``("open", None)``.
+
+    A claim window's calls are stored when they are made; the claim that wins (a
+    higher claim, or a win) is the next meld/win event.  ``open``: not resolved in
+    ``events`` yet (a live view).
+    """
+    call = events[i]
+    word = str(call.get("action", "")).split(" ", 1)[0]
+    seat = call.get("seat")
+    if word == "catch_bao":
+        return ("done", None)
+    first = None
+    for ev in events[i + 1:]:
+        t = ev.get("type")
+        if t in ("chow", "pung", "kong"):
+            if first is None:
+                first = ev
+            if word != "win":
+                return ("done" if ev.get("seat") == seat and t == word else "overridden", ev)
+            return ("overridden", first)
+        if t == "win":
+            if word == "win" and ev.get("seat") == seat:
+                return ("done", ev)
+            first = first or ev
+            continue
+        if t in _CLAIM_END:
+            return ("overridden", first) if first is not None else ("open", None)
+    return ("overridden", first) if first is not None else ("open", None)
+
+
+def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_passes: bool = False) -> list[Text]:
+    """The readable lines of ``events[start:]``, looking ahead in ``events`` to resolve calls.
+
+    A call that is carried out is not repeated (the meld or win line says it, unless
+    ``show_passes``); a call beaten by a higher claim is marked ``(overridden by …)``.
+    """
+    out = []
+    for i in range(start, len(events)):
+        ev = events[i]
+        if ev.get("type") == "call":
+            outcome, by = _call_outcome(events, i)
+            if outcome == "done" and not show_passes:
+                continue
+            line = event_line(ev, bao, label, show_passes=show_passes)
+            if outcome == "overridden" and by is not None:
+                t = "win" if by.get("type") == "win" else by["type"]
+                line.append(f"  (overridden by {label(by['seat'])}'s {_CLAIM_ZH[t]})", style="dim")
+            out.append(line)
+            continue
+        line = event_line(ev, bao, label, show_passes=show_passes)
+        if line is not None:
+            out.append(line)
+    return out
+
+
 def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -> Text | None:
     """One readable line for an event (None for events not worth a line)."""
     t = ev.get("type")
@@ -217,36 +305,41 @@ def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -
     who = label(s) if s is not None else ""
     if t == "draw":
         if ev.get("kind") is None:
-            return Text(f"  {who} draws" + (" a kong replacement" if ev.get("source") == "tail" else ""), style="dim")
+            return Text(f"  {who} {verb(who, 'draw')}" + (" a kong replacement" if ev.get("source") == "tail" else ""),
+                        style="dim")
         extra = " (kong replacement from the tail)" if ev.get("source") == "tail" else ""
         style = BAO_STYLE if bao is not None and ev["kind"] == format_tile(bao) else "dim"
-        return Text(f"  {who} draws {_t(ev['kind'])}{extra}", style=style)
+        return Text(f"  {who} {verb(who, 'draw')} {_t(ev['kind'])}{extra}", style=style)
     if t == "discard":
         fly = "  飞宝!" if bao is not None and ev["kind"] == format_tile(bao) else ""
-        return Text(f"  {who} 打 discards {_t(ev['kind'])}{fly}")
+        return Text(f"  {who} 打 {verb(who, 'discard')} {_t(ev['kind'])}{fly}")
     if t == "pass":
-        return Text(f"  {who} passes 过", style="dim") if show_passes else None
+        return Text(f"  {who} {verb(who, 'pass', 'passes')} 过", style="dim") if show_passes else None
     if t == "call":
-        return Text(f"  {who} calls {ev['action']}", style="bold")
+        word, _, rest = str(ev["action"]).partition(" ")
+        return Text(f"  {who} {verb(who, 'call')} {_CLAIM_ZH.get(word, word)}{' ' + rest if rest else ''}",
+                    style="bold")
     if t in ("chow", "pung", "kong"):
-        zh = {"chow": "吃", "pung": "碰", "kong": "杠"}[t]
-        return Text(f"  {who} {zh} {t} {ev['meld']} from {label(ev['from'])}", style="bold")
+        return Text(f"  {who} {_meld_words(ev['meld'])} from {label(ev['from'])}", style="bold")
     if t in ("concealed_kong", "added_kong"):
-        zh = "自摸杠" if t == "concealed_kong" else "碰杠 (added)"
+        zh = "自摸杠 concealed kong" if t == "concealed_kong" else "碰杠 added kong"
         return Text(f"  {who} {zh} {_t(ev['kind'])}", style="bold")
     if t == "kong_stands":
-        return Text(f"  {who}'s kong {ev['meld']} stands", style="dim")
+        whose = "你的 your" if who == YOU else f"{who}'s"
+        return Text(f"  {whose} kong {ev['meld']} stands", style="dim")
     if t == "catch_bao":
-        return Text(f"  {who} 接宝 catches the 宝", style="bold magenta")
+        return Text(f"  {who} 接宝 {verb(who, 'catch', 'catches')} the 宝", style="bold magenta")
     if t == "four_bao":
-        return Text(f"  {who} 四个宝: has drawn all four 宝", style="bold magenta")
+        return Text(f"  {who} 四个宝: {verb(who, 'have', 'has')} drawn all four 宝", style="bold magenta")
     if t == "transfer":
-        return Text(f"  {label(ev['payer'])} pays {label(ev['payee'])} {ev['points']} ({ev['name']})", style="cyan")
+        payer = label(ev["payer"])
+        return Text(f"  {payer} {verb(payer, 'pay')} {label(ev['payee'])} {ev['points']} ({ev['name']})", style="cyan")
     if t == "declare_win":
-        return Text(f"  {who} 糊! declares a win", style="bold green")
+        return Text(f"  {who} 糊! {verb(who, 'declare')} a win", style="bold green")
     if t == "win":
         how = {"self_draw": "自摸", "robbing_kong": "抢杠", "dealer_first_discard": "地糊"}.get(ev["win_by"], ev["win_by"])
-        return Text(f"  {who} wins {how} on {_t(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}", style="bold green")
+        return Text(f"  {who} {verb(who, 'win')} {how} on {_t(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}",
+                    style="bold green")
     if t == "end":
         if ev["drawn"]:
             return Text("  荒牌 drawn hand: the wall is empty", style="bold")
@@ -265,7 +358,8 @@ def render_settlement(game_result, label, players_scores_label=None) -> list:
                "dealer_first_discard": "地糊"}[w.situation.win_by.value]
         if w.situation.heavenly:
             how = "天糊 heavenly"
-        parts.append(Text(f"{label(w.seat)} 糊 wins — {how}", style="bold green"))
+        who = label(w.seat)
+        parts.append(Text(f"{who} 糊 {verb(who, 'win')} — {how}", style="bold green"))
         parts.append(render_score(w.score, w.situation, payer_names=[label(p) for p in w.payers]))
     tr = Table(title="transfers of the hand", title_justify="left", show_edge=False, box=None, padding=(0, 2),
                pad_edge=False)
@@ -312,10 +406,12 @@ def _action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
         except ValueError:
             w = {}
         if w:
-            text.append("  → 听 " + " ".join(format_tile(k) for k in w), style="green")
+            text.append("  → 听 " + " ".join(short_name(k) for k in w), style="green")
         return text
     if t is ActionType.CHOW:
-        return Text(f"吃 chow {tile_name(a.tile)} {tile_name(a.tile + 1)} {tile_name(a.tile + 2)} ({a})")
+        text = Text(f"吃 chow {tile_name(a.tile)} {tile_name(a.tile + 1)} {tile_name(a.tile + 2)} ({a})")
+        _flag_bao_use(text, a, obs, bao)
+        return text
     if t is ActionType.WIN:
         return Text("糊 win!", style="bold green")
     if t is ActionType.PASS:
@@ -325,7 +421,35 @@ def _action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
         return Text("接宝 catch the 宝", style=BAO_STYLE)
     zh = {ActionType.PUNG: "碰 pung", ActionType.KONG: "杠 kong", ActionType.ADDED_KONG: "碰杠 added kong",
           ActionType.CONCEALED_KONG: "自摸杠 concealed kong"}[t]
-    return Text(f"{zh} {tile_name(a.tile)} ({format_tile(a.tile)})")
+    text = Text(f"{zh} {tile_name(a.tile)} ({format_tile(a.tile)})")
+    _flag_bao_use(text, a, obs, bao)
+    return text
+
+
+def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
+    """How many of the player's own 宝 tiles a meld action would lay down as plain faces.
+
+    The claimed discard is not the player's (a discarded 宝 is 飞宝, not theirs); the
+    tiles taken from the hand are: two for a pung, three for a kong on a discard,
+    four for a concealed kong, the added one for an added kong, two for a chow.
+    """
+    if bao is None or a.tile is None:
+        return 0
+    claimed = obs.last_discard[1] if obs.last_discard is not None and obs.phase == "claim" else None
+    t = a.type
+    if t is ActionType.CHOW:
+        own = [k for k in (a.tile, a.tile + 1, a.tile + 2) if k != claimed]
+        return own.count(bao)
+    if a.tile != bao:
+        return 0
+    return {ActionType.PUNG: 2, ActionType.KONG: 3, ActionType.CONCEALED_KONG: 4, ActionType.ADDED_KONG: 1}.get(t, 0)
+
+
+def _flag_bao_use(text: Text, a: Action, obs, bao: int | None) -> None:
+    n = bao_tiles_used(a, obs, bao)
+    if n:
+        count = "" if n == 1 else f"{n} of "
+        text.append(f"  (用宝 uses {count}your 宝 {tile_name(bao)})", style=BAO_STYLE)
 
 
 def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> list:
@@ -343,13 +467,15 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
     t.add_column("seat")
     t.add_column("score", justify="right")
     t.add_column("tiles", justify="right")
-    t.add_column("melds 副露")
-    t.add_column("discards 牌河")
+    t.add_column("melds 副露", overflow="fold")
+    t.add_column("discards 牌河 (in order)", overflow="fold")
     for i in [(me + k) % 4 for k in (1, 2, 3, 0)]:
-        pond = " ".join(format_tile(k) for k in obs.discards[i]) or "—"
+        pond = pond_text(obs.discards[i], bao)
         name = label(i) + (" 庄" if i == obs.dealer else "")
         flown = f" 飞宝×{obs.flown[i]}" if obs.flown[i] else ""
-        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), melds_text(obs.melds[i]), pond + flown)
+        if flown:
+            pond.append(flown, style=BAO_STYLE)
+        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), short_melds_text(obs.melds[i], bao), pond)
     parts.append(t)
     hand = Text("你的手牌 your hand  ", style="bold")
     hand.append_text(tiles_text(obs.hand, bao))
@@ -361,7 +487,8 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
         parts.append(Text(f"on the table: {label(s)} discarded {tile_name(k)} ({format_tile(k)})", style="bold"))
     if obs.kong is not None:
         s, k, kind = obs.kong
-        parts.append(Text(f"{label(s)} declares a kong of {tile_name(k)}: rob it (抢杠)?", style="bold"))
+        who = label(s)
+        parts.append(Text(f"{who} {verb(who, 'declare')} a kong of {tile_name(k)}: rob it (抢杠)?", style="bold"))
     n_melds = len(obs.melds[me])
     if len(obs.hand) == 13 - 3 * n_melds:
         try:
@@ -371,6 +498,24 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
         if w:
             parts.append(Text("听牌 waits: " + ", ".join(f"{tile_name(k)} ({format_tile(k)})" for k in w), style="green"))
     return parts
+
+
+def _only_action_named(word: str, actions: list[Action]) -> Action | None:
+    """A bare action word (``pung``) when exactly one legal action has that type."""
+    name = word.strip().lower().replace("-", "_")
+    same = [a for a in actions if a.type.value == name]
+    return same[0] if len(same) == 1 else None
+
+
+def _typing_hint(actions: list[Action]) -> str:
+    """Examples of what can be typed now, from the legal actions: ``'pung', 'pass'`` or ``'discard 5m'``."""
+    examples: list[str] = []
+    for a in actions:
+        same = [b for b in actions if b.type is a.type]
+        ex = a.type.value if len(same) == 1 else str(same[-1] if a.type is ActionType.DISCARD else same[0])
+        if ex not in examples:
+            examples.append(ex)
+    return ", ".join(f"'{e}'" for e in examples[:3])
 
 
 def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
@@ -383,12 +528,15 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
     console.print(Text("legal actions 可选:", style="bold"))
     console.print(lines)
     while True:
-        answer = Prompt.ask(f"choose 1-{len(actions)} (or e.g. 'discard 5m', q to quit)", console=console)
+        answer = Prompt.ask(f"choose 1-{len(actions)} (or e.g. {_typing_hint(actions)}, q to quit)", console=console)
         answer = (answer or "").strip()
         if answer.lower() in ("q", "quit", "exit"):
             raise EOFError
         if answer.isdigit() and 1 <= int(answer) <= len(actions):
             return actions[int(answer) - 1]
+        only = _only_action_named(answer, actions)
+        if only is not None:
+            return only
         try:
             a = parse_action(answer) if " " in answer or not answer[:1].isdigit() else parse_action("discard " + answer)
         except ValueError as err:
@@ -404,10 +552,11 @@ def play(
     db: DbOption = None,
     bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3 (greedy or random).")] = "greedy",
 ) -> None:
-    """Play seat 0 against three bots in the terminal; the match is stored hand by hand.
+    """Play seat 0 against three bots in the terminal.
 
-    Type the number of an action (or an action like 'discard 5m'); q, Ctrl-D or Ctrl-C leaves,
-    and the match stays stored (unfinished, every completed hand kept).
+    Type the number of an action, or an action like 'discard 5m' or 'pung'.
+
+    The match is stored hand by hand: q, Ctrl-D or Ctrl-C leaves, and 'shangrao replay' shows it later.
     """
     bot = _parse_bots(bot, "--bot")[1]
     if seed is None:
@@ -440,10 +589,8 @@ def play(
                     store.append_event(gid, game.hand_no, ev)
                 stored = len(game.events)
                 view = redact(game.events, 0)
-                for ev in view[shown:]:
-                    line = event_line(ev, game.bao, label)
-                    if line is not None:
-                        console.print(line)
+                for line in event_lines(view, shown, game.bao, label):
+                    console.print(line)
                 shown = len(view)
                 obs = game.observation(0)
                 console.rule()
@@ -452,10 +599,8 @@ def play(
                 action = _choose(console, _order_actions(legal), obs, game.bao)
                 game.apply(action, seat=0)
             view = redact(game.events, 0)
-            for ev in view[shown:]:
-                line = event_line(ev, game.bao, label)
-                if line is not None:
-                    console.print(line)
+            for line in event_lines(view, shown, game.bao, label):
+                console.print(line)
             rec = match.finish_hand(game)
             store.append_hand(gid, rec.hand_no, rec.dealer, rec.events, hand_summary(rec.result, rec.events),
                               scores_after=list(rec.result.scores))
@@ -535,20 +680,50 @@ def games(
         console.print(Text(f"{len(rows)} of {total} games shown; --limit shows more", style="dim"))
 
 
+def _print_hand(console: Console, index: int, dealer: int | None, events: list[dict], label, passes: bool,
+                title_note: str = "") -> None:
+    """Rule, deal (dealer, dice, 宝, the four hands) and every event line of one hand."""
+    from ..tiles import parse_tile
+
+    deal = events[0] if events and events[0].get("type") == "deal" else {}
+    bao_text = deal.get("bao")
+    bao = parse_tile(bao_text) if bao_text else None
+    console.rule(f"第 {index + 1} 局 hand {index + 1}{title_note}")
+    if deal:
+        if dealer is None:
+            dealer = deal.get("dealer")
+        head = Text(f"dealer 庄 {label(dealer)} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
+                    f"{_t(deal['indicator_kind'])} → ")
+        head.append(f"宝 {_t(bao_text)}", style=BAO_STYLE)
+        console.print(head)
+        for s in range(4):
+            kinds = [tid // 4 for tid in deal["hands"][s]]
+            line = Text(f"  {label(s)}: ")
+            line.append_text(tiles_text(kinds, bao))
+            console.print(line)
+    for line in event_lines(events, 1 if deal else 0, bao, label, show_passes=passes):
+        console.print(line)
+
+
 def replay_cmd(
     game_id: Annotated[int, typer.Argument(metavar="GAME_ID", help="Id from 'shangrao games'.")],
     hand: Annotated[Optional[int], typer.Option("--hand", "-k", min=1, help="Only hand K (1 = the first).")] = None,
     db: DbOption = None,
     passes: Annotated[bool, typer.Option("--passes", help="Also show every pass in claim windows.")] = False,
 ) -> None:
-    """Print a stored game step by step with each settlement, checking that replaying
-    the events reproduces the stored result (exit 1 if it does not)."""
+    """Print a stored game step by step, with each settlement.
+
+    Each finished hand is replayed from its events and must give the stored result (exit 1 if not).
+
+    A hand left unfinished in 'play' is shown up to where it stopped, without a settlement.
+    """
     store = Store(db)
     try:
         rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
     finally:
         store.close()
-    if hand is not None and not rec.hands:
+    pending = {k: evs for k, evs in sorted(rec.pending.items()) if hand is None or k == hand - 1}
+    if hand is not None and not rec.hands and not pending:
         raise CliError(f"game {game_id} has {rec.hands_played} stored hand(s); there is no hand {hand}")
     console = out_console()
     players = rec.players
@@ -557,26 +732,7 @@ def replay_cmd(
                        f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
     failures = []
     for h in rec.hands:
-        deal = h.events[0] if h.events else {}
-        bao_text = deal.get("bao")
-        from ..tiles import parse_tile
-
-        bao = parse_tile(bao_text) if bao_text else None
-        console.rule(f"第 {h.index + 1} 局 hand {h.index + 1}")
-        if deal:
-            head = Text(f"dealer 庄 {label(h.dealer)} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
-                        f"{_t(deal['indicator_kind'])} → ")
-            head.append(f"宝 {_t(bao_text)}", style=BAO_STYLE)
-            console.print(head)
-            for s in range(4):
-                kinds = [tid // 4 for tid in deal["hands"][s]]
-                line = Text(f"  {label(s)}: ")
-                line.append_text(tiles_text(kinds, bao))
-                console.print(line)
-        for ev in h.events[1:]:
-            line = event_line(ev, bao, label, show_passes=passes)
-            if line is not None:
-                console.print(line)
+        _print_hand(console, h.index, h.dealer, h.events, label, passes)
         try:
             g = replay(h.events)
         except ReplayError as err:
@@ -599,9 +755,10 @@ def replay_cmd(
             console.print(Text(f"replay does NOT match the stored {', '.join(mismatch)}", style="bold red"))
         else:
             console.print(Text("✓ replay of the events reproduces the stored result", style="green"))
-    if rec.pending and hand is None:
-        for k, evs in rec.pending.items():
-            console.rule(f"第 {k + 1} 局 (unfinished: {len(evs)} event(s) stored, no result)")
+    for k, evs in pending.items():
+        _print_hand(console, k, None, evs, label, passes, title_note=" · 未完 unfinished")
+        console.print(Text(f"未完 unfinished: the hand was left here ({len(evs)} event(s) stored); "
+                           "no settlement, nothing to verify", style="bold yellow"))
     if failures:
         sys.stderr.write(f"error: game {game_id}: replay does not reproduce the record ({'; '.join(failures)})\n")
         raise typer.Exit(1)

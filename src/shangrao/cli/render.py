@@ -18,7 +18,11 @@ __all__ = [
     "FORM_NAMES",
     "PAYER_NAMES",
     "tiles_text",
+    "short_name",
+    "pond_text",
     "meld_text",
+    "short_meld_text",
+    "short_melds_text",
     "reading_text",
     "substitution_text",
     "shanten_text",
@@ -57,6 +61,26 @@ def tiles_text(kinds: Iterable[int], bao: int | None = None, *, sort: bool = Tru
     return text
 
 
+_SHORT_HONORS = ("东", "南", "西", "北", "白", "发", "中")
+
+
+def short_name(kind: int) -> str:
+    """The compact Chinese name of a kind: ``八万``, ``五筒``, and one character for honours (``东``, ``中``)."""
+    return _SHORT_HONORS[kind - 27] if kind >= 27 else tile_name(kind)
+
+
+def pond_text(kinds: Sequence[int], bao: int | None = None) -> Text:
+    """A discard pond in order, compact Chinese names (``中 白 西 八万``); a 宝 (飞宝) is highlighted."""
+    if not kinds:
+        return Text("—", style="dim")
+    text = Text()
+    for i, k in enumerate(kinds):
+        if i:
+            text.append(" ")
+        text.append(short_name(k), style=BAO_STYLE if bao is not None and k == bao else "")
+    return text
+
+
 def meld_text(meld: Meld) -> Text:
     """``碰 五筒×3 (pung:555p)``; a chow lists its three tiles."""
     t = Text(meld.kind.chinese + " ", style="bold")
@@ -66,6 +90,26 @@ def meld_text(meld: Meld) -> Text:
         t.append(" ".join(tile_name(k) for k in meld.tiles))
     t.append(f" ({meld})", style="dim")
     return t
+
+
+def short_meld_text(meld: Meld, bao: int | None = None) -> Text:
+    """Compact Chinese for the table: ``吃 五六七筒``, ``碰 七万×3``, ``碰杠 南×4``."""
+    t = Text(meld.kind.chinese + " ", style="bold")
+    ks = meld.tiles
+    if len(set(ks)) == 1:
+        t.append(f"{short_name(ks[0])}×{len(ks)}", style=BAO_STYLE if ks[0] == bao else "")
+    else:
+        suit = tile_name(ks[0])[-1]
+        for k in ks:
+            t.append(tile_name(k)[0], style=BAO_STYLE if k == bao else "")
+        t.append(suit)
+    return t
+
+
+def short_melds_text(melds: Sequence[Meld], bao: int | None = None) -> Text:
+    if not melds:
+        return Text("—", style="dim")
+    return Text("  ").join(short_meld_text(m, bao) for m in melds)
 
 
 def melds_text(melds: Sequence[Meld]) -> Text:
