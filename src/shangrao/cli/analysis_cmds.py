@@ -142,7 +142,9 @@ def analyze_cmd(
              '{"winning", "forms", "waits", "shanten"} per line. A bad line gives {"error": ..., "line": N} and the '
              'batch goes on. Exit 0 if every line was analysed, 2 if any line had an error.')] = False,
 ) -> None:
-    """Analyse a hand: win with every reading (and what each 宝 stands for), waits, shanten.
+    """Analyse a hand: readings, waits and shanten.
+
+    A complete hand lists every winning reading and what each 宝 stands for in it.
 
     Example: shangrao analyze 123m456p789s12s55z --bao 9p
     """
@@ -189,12 +191,15 @@ def score_cmd(
         help="Batch: one JSON situation per line, one JSON result per line. A bad line gives "
              '{"error": ..., "line": N} and the batch goes on. Exit 0 if every line was scored, 2 if any line had an error.')] = False,
 ) -> None:
-    """Score one win from a JSON situation (hand, win_tile, melds, bao, win_by, …).
+    """Score one win from a JSON situation.
 
-    Fields: hand (tiles before the winning tile), win_tile, melds ["pung:555p", …], bao,
-    win_by (self_draw | robbing_kong | dealer_first_discard), heavenly, kong_chain,
-    winner_flown, payers_flown [3 ints, seat order after the winner], winner_held_bao,
-    four_bao, caught_bao, robbed (0-2, for robbing_kong).
+    Main fields: 'hand' (the tiles before the winning tile), 'win_tile', 'melds' (like ["pung:555p"]), 'bao'.
+
+    'win_by': self_draw (the default), robbing_kong or dealer_first_discard.
+
+    Optional: 'heavenly', 'kong_chain', 'winner_flown', 'winner_held_bao', 'four_bao', 'caught_bao'.
+
+    Payers: 'payers_flown' (each payer's 飞宝 count, in seat order after the winner); 'robbed' (0-2).
 
     Example: echo '{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"}' | shangrao score
     """

@@ -19,7 +19,10 @@ def serve(
     turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1, help="Seconds for a turn (then a bot plays it).")] = 60.0,
     absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
 ) -> None:
-    """Serve the browser game: open http://HOST:PORT/ to create a table and invite friends by link."""
+    """Serve the browser game.
+
+    Open http://HOST:PORT/ to create a table and invite friends by link.
+    """
     try:
         import uvicorn
 
