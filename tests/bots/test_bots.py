@@ -105,3 +105,15 @@ def test_greedy_passes_pung_that_breaks_hand():
     from shangrao.melds import Meld, MeldKind
     after = shanten(c, obs.bao, [Meld(MeldKind.PUNG, (4, 4, 4))])
     assert (a.type is ActionType.PUNG) == (after <= now)
+
+
+def test_ukeire_bot_is_greedy_with_useful_tile_tie_break_and_plays_legally():
+    from shangrao.game import Game, play_hand
+
+    bot = get_bot("ukeire", 3)
+    assert isinstance(bot, GreedyBot) and bot.ukeire and bot.name == "ukeire"
+    for i in range(5):
+        g = Game(seed=100 + i)
+        r = play_hand(g, [get_bot("ukeire", i), get_bot("greedy", i), get_bot("ukeire", i + 9), get_bot("random", i)],
+                      check=True)
+        assert sum(r.deltas) == 0

