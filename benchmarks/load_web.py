@@ -44,6 +44,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -173,7 +174,7 @@ def count_game_actions(url: str, ids: list[int]) -> int:
 
 # ---------------------------------------------------------------------------- the server
 class Server:
-    def __init__(self, db_url: str, bot_delay: float, extra: list[str], log: Path) -> None:
+    def __init__(self, db_url: str, bot_delay: float, extra: list[str], log: Path, profile: Path | None = None) -> None:
         self.port = free_port()
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
         help_text = subprocess.run([sys.executable, "-c", "from shangrao.cli import main; main()", "serve", "--help"],
@@ -188,8 +189,12 @@ class Server:
                 args += [opt, value]
         args += extra
         self.log = open(log, "w")
-        self.proc = subprocess.Popen([sys.executable, "-c", "from shangrao.cli import main; main()", *args],
-                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        cmd = [sys.executable, "-c", "from shangrao.cli import main; main()"]
+        if profile is not None:  # the server under cProfile (slower; for finding where the time goes)
+            runner = log.parent / "serve_runner.py"
+            runner.write_text("from shangrao.cli import main\nmain()\n")
+            cmd = [sys.executable, "-m", "cProfile", "-o", str(profile), str(runner)]
+        self.proc = subprocess.Popen([*cmd, *args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.url = f"http://{HOST}:{self.port}"
 
     def wait_ready(self, timeout: float = 30.0) -> None:
@@ -318,10 +323,8 @@ async def create_tables(url: str, n: int, humans: int, stats: Stats) -> list[tup
     return out
 
 
-async def drive(url: str, tables: int, humans: int, seconds: float, stats: Stats) -> list[int]:
-    made = await create_tables(url, tables, humans, stats)
+async def play_tables(url: str, made: list, humans: int, stop_at: float, stats: Stats) -> None:
     ws_url = url.replace("http://", "ws://")
-    stop_at = time.monotonic() + seconds
     tasks = []
     for tid, tokens in made:
         for seat, tok in enumerate(tokens):
@@ -329,7 +332,43 @@ async def drive(url: str, tables: int, humans: int, seconds: float, stats: Stats
             tasks.append(asyncio.create_task(player(ws_url, tid, tok, seat, stats, stop_at,
                                                     fill_bots=(humans < 4 and seat == 0), rng=rng)))
     await asyncio.gather(*tasks)
-    return [tid for tid, _ in made]
+
+
+def _worker(url: str, made: list, humans: int, stop_at: float, out) -> None:
+    stats = Stats()
+    asyncio.run(play_tables(url, made, humans, stop_at, stats))
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    out.put((stats, ru.ru_utime + ru.ru_stime))
+
+
+def drive(url: str, tables: int, humans: int, seconds: float, stats: Stats, procs: int) -> tuple[list[int], float]:
+    """Create the tables, then play them from ``procs`` client processes; returns (ids, client CPU s)."""
+    import multiprocessing as mp
+
+    made = asyncio.run(create_tables(url, tables, humans, stats))
+    stop_at = time.monotonic() + seconds
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    parts = [made[i::procs] for i in range(procs)]
+    ps = [ctx.Process(target=_worker, args=(url, part, humans, stop_at, q)) for part in parts if part]
+    for p in ps:
+        p.start()
+    cpu = 0.0
+    for _ in ps:
+        st, c = q.get()
+        cpu += c
+        stats.latencies += st.latencies
+        stats.actions += st.actions
+        for k, v in st.errors.items():
+            stats.errors[k] = stats.errors.get(k, 0) + v
+        firsts = [x for x in (stats.first, st.first) if x is not None]
+        stats.first = min(firsts) if firsts else None
+        stats.last = max(stats.last, st.last)
+        stats.states += st.states
+        stats.bytes += st.bytes
+    for p in ps:
+        p.join()
+    return [tid for tid, _ in made], cpu
 
 
 # ---------------------------------------------------------------------------- a run
@@ -340,19 +379,19 @@ PRESETS = {
 
 
 def run(preset: str, db_kind: str, seconds: float, bots_delay: float, extra: list[str], keep: Path | None,
-        tables: int | None) -> dict:
+        tables: int | None, procs: int, profile: Path | None = None) -> dict:
     p = PRESETS[preset]
     n_tables = tables or p["tables"]
     bot_delay = bots_delay if p["bot_delay"] is None else p["bot_delay"]
     tmp = Path(tempfile.mkdtemp(prefix="shangrao-load-"))
     db = Database(db_kind, tmp)
-    server = Server(db.url, bot_delay, extra, (keep or tmp) / f"server-{preset}-{db_kind}.log")
+    server = Server(db.url, bot_delay, extra, (keep or tmp) / f"server-{preset}-{db_kind}.log", profile)
     stats = Stats()
     try:
         server.wait_ready()
         pid = server.proc.pid
         cpu0, wall0, load0 = proc_cpu(pid), time.monotonic(), loadavg()
-        ids = asyncio.run(drive(server.url, n_tables, p["humans"], seconds, stats))
+        ids, client_cpu = drive(server.url, n_tables, p["humans"], seconds, stats, procs)
         wall = time.monotonic() - wall0
         cpu = proc_cpu(pid) - cpu0
         rss, hwm = proc_mem(pid)
@@ -377,7 +416,8 @@ def run(preset: str, db_kind: str, seconds: float, bots_delay: float, extra: lis
         "max_ms": round(max(stats.latencies, default=float("nan")) * 1000, 1),
         "mean_ms": round(statistics.fmean(stats.latencies) * 1000, 1) if stats.latencies else None,
         "errors": sum(stats.errors.values()), "error_kinds": stats.errors,
-        "server_cpu": round(cpu / wall, 2), "server_rss_mib": round(rss, 1), "server_peak_mib": round(hwm, 1),
+        "server_cpu": round(cpu / wall, 2),
+        "cpu_ms_per_action": round(cpu * 1000 / game_actions, 2) if game_actions > 0 else None, "client_cpu": round(client_cpu / wall, 2), "server_rss_mib": round(rss, 1), "server_peak_mib": round(hwm, 1),
         "states": stats.states, "mib_received": round(stats.bytes / 2**20, 1),
         "load_before": load0, "load_after": load1,
     }
@@ -387,7 +427,9 @@ COLUMNS = [("preset", "preset"), ("db", "database"), ("tables", "tables"), ("cli
            ("bot_delay", "bot delay s"), ("seconds", "run s"), ("client_actions_s", "client actions/s"),
            ("game_actions_s", "game actions/s"), ("p50_ms", "p50 ms"), ("p99_ms", "p99 ms"),
            ("max_ms", "max ms"), ("errors", "errors"), ("server_cpu", "server CPU (cores)"),
-           ("server_rss_mib", "RSS MiB"), ("server_peak_mib", "peak RSS MiB"), ("load_before", "loadavg before")]
+           ("cpu_ms_per_action", "server CPU ms/game action"),
+           ("server_rss_mib", "RSS MiB"), ("server_peak_mib", "peak RSS MiB"),
+           ("client_cpu", "clients CPU (cores)"), ("load_before", "loadavg before")]
 
 
 def table(rows: list[dict]) -> str:
@@ -407,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=int, default=None, help="override the preset's number of tables")
     ap.add_argument("--bots-delay", type=float, default=0.6, help="server --bot-delay for bots200 (default 0.6)")
     ap.add_argument("--server-arg", action="append", default=[], help="extra argument for shangrao serve")
+    ap.add_argument("--profile", type=Path, help="run the server under cProfile, writing the stats here")
+    ap.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     ap.add_argument("--keep", type=Path, help="keep the server logs in this directory")
     a = ap.parse_args(argv)
@@ -421,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for db in dbs:
         for preset in presets:
-            r = run(preset, db, a.seconds, a.bots_delay, a.server_arg, a.keep, a.tables)
+            r = run(preset, db, a.seconds, a.bots_delay, a.server_arg, a.keep, a.tables, a.procs, a.profile)
             rows.append(r)
             print(f"  {preset} {r['db']}: {r['client_actions_s']} client actions/s, p50 {r['p50_ms']} ms, "
                   f"p99 {r['p99_ms']} ms, errors {r['error_kinds'] or 0}, CPU {r['server_cpu']}, "

@@ -19,7 +19,9 @@ from shangrao.web.app import create_app  # noqa: E402
 
 #: people never time out in these tests unless a test says so; bots act at once
 SLOW_PEOPLE = dict(bot_delay=0.0, claim_timeout=600, turn_timeout=600, absent_timeout=600,
-                   next_hand_timeout=600, standin_bot="random")
+                   next_hand_timeout=600, standin_bot="random", retry_delay=0.05,
+                   # the limits are tested in test_limits.py; elsewhere tests play fast
+                   messages_per_second=10_000, tables_per_minute=10_000)
 
 
 def key(m: dict) -> tuple[int, int]:

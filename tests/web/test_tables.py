@@ -109,11 +109,13 @@ def test_out_of_turn_action_is_refused_and_changes_nothing(make_client, db_url):
     from shangrao.tiles import format_tile
 
     before = len(_stored_hand_events(db_url, tid))
-    other.send({"type": "action", "action": f"discard {format_tile(tile)}"})
+    st = other.state
+    other.send({"type": "action", "action": f"discard {format_tile(tile)}", "hand": st["hand_no"], "seq": st["seq"]})
     err = other.until(lambda m: m["type"] == "error")
     assert err["code"] == "illegal" and "not your turn" in err["message"]
     # an action not among the current seat's legal ones is refused too
-    seats[cur].send({"type": "action", "action": "catch_bao"})
+    st = seats[cur].state
+    seats[cur].send({"type": "action", "action": "catch_bao", "hand": st["hand_no"], "seq": st["seq"]})
     err2 = seats[cur].until(lambda m: m["type"] == "error")
     assert err2["code"] == "illegal" and "not legal" in err2["message"]
     for s in seats:
@@ -147,7 +149,7 @@ def test_malformed_messages_are_refused_and_the_connection_stays_usable(make_cli
         me.send(text)
         m = me.until(lambda m: m["type"] != "state")
         assert m["type"] == "error" and m["code"] == "malformed", (text[:30], m)
-    me.send({"type": "action", "action": "fly 5m"})  # valid shape, not an action
+    me.send({"type": "action", "action": "fly 5m", "hand": me.state["hand_no"], "seq": me.state["seq"]})  # not an action
     m = me.until(lambda m: m["type"] != "state")
     assert m["type"] == "error" and m["code"] == "illegal" and "unknown action" in m["message"]
     me.send({"type": "ping"})

@@ -18,6 +18,16 @@ def serve(
     claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1, help="Seconds to claim a discard (then 过).")] = 15.0,
     turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1, help="Seconds for a turn (then a bot plays it).")] = 60.0,
     absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
+    tables_per_minute: Annotated[int, typer.Option("--tables-per-minute", min=1, help="Tables one client address may create per minute.")] = 10,
+    max_live_tables: Annotated[int, typer.Option("--max-live-tables", min=1, help="Tables the server holds in memory at once.")] = 500,
+    messages_per_second: Annotated[float, typer.Option("--messages-per-second", min=0.1, help="Messages one connection may send per second.")] = 20.0,
+    max_body: Annotated[int, typer.Option("--max-body", min=256, help="Bytes of an HTTP request body.")] = 16384,
+    max_name: Annotated[int, typer.Option("--max-name", min=1, max=200, help="Characters of a table name.")] = 40,
+    send_queue: Annotated[int, typer.Option("--send-queue", min=1, help="Messages waiting for a client before it is dropped as too slow.")] = 64,
+    send_timeout: Annotated[float, typer.Option("--send-timeout", min=0.1, help="Seconds a write to a client may block before it is dropped.")] = 10.0,
+    idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=1, help="Seconds a table waiting for players stays in memory unwatched.")] = 600.0,
+    ping_interval: Annotated[float, typer.Option("--ping-interval", min=0.1, help="Seconds between WebSocket pings.")] = 20.0,
+    ping_timeout: Annotated[float, typer.Option("--ping-timeout", min=0.1, help="Seconds for a pong before the client is disconnected.")] = 20.0,
 ) -> None:
     """Serve the browser game.
 
@@ -31,9 +41,13 @@ def serve(
     except ImportError as err:
         raise ValueError(f"shangrao serve needs the web extra: pip install '.[web]' ({err})") from None
     app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
-                                  absent_timeout=absent_timeout))
+                                  absent_timeout=absent_timeout, tables_per_minute=tables_per_minute,
+                                  max_live_tables=max_live_tables, messages_per_second=messages_per_second,
+                                  max_body=max_body, max_name=max_name, send_queue=send_queue,
+                                  send_timeout=send_timeout, idle_timeout=idle_timeout))
     typer.echo(f"上饶麻将 serving on http://{host}:{port}/  (records: {app.state.store._safe_url()})")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
+                ws_ping_timeout=ping_timeout, ws_max_size=1 << 16)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,8 +2,14 @@
 
 * :func:`append_events` commits all events of ONE applied action in one
   transaction (so the log never holds half an action).
+* :func:`insert_events` is the server's fast path for the same: the caller knows the
+  position of the first event in the hand (it holds the hand), so the rows go in with one
+  INSERT and no reads; a repeated position is refused by the table's unique key.
 * :func:`update_meta` / :func:`set_players` change an unfinished game's
   ``meta`` / ``players`` (a web table records its seat claims there).
+* :func:`game_head` reads a game's row without its hands (a token check before loading);
+  :func:`last_event_time` when the last live event of a hand was stored (a restarted server
+  resumes a countdown from there).
 
 These use the Store's own tables and sessions; nothing here changes the schema.
 """
@@ -11,18 +17,59 @@ These use the Store's own tables and sessions; nothing here changes the schema.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 
-from . import Store, _dumps
-from .schema import utcnow
+from . import GameSummary, RecordError, Store, _aware, _dumps, _summary, event_to_dict
+from .schema import EventRow, utcnow
 
-__all__ = ["append_events", "update_meta", "set_players"]
+__all__ = ["append_events", "insert_events", "update_meta", "set_players", "game_head", "last_event_time"]
 
 
 def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
     """Commit the events (in order) of a hand in progress in ONE transaction (:meth:`Store.append_events`)."""
     return store.append_events(game_id, hand_index, events)
+
+
+def insert_events(store: Store, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
+                  when: datetime | None = None) -> None:
+    """Commit events of a hand in progress at positions ``first_seq, first_seq+1, …`` in ONE
+    transaction (one INSERT).  Raises :class:`RecordError` if a position is taken or the
+    database refuses the write."""
+    when = when or utcnow()
+    rows = []
+    for i, ev in enumerate(events):
+        e = event_to_dict(ev)
+        _dumps(e)
+        rows.append({"game_id": game_id, "hand_index": hand_index, "seq": first_seq + i, "event": e,
+                     "created": when})
+    if not rows:
+        return
+    try:
+        with store.engine.begin() as conn:  # Core, no ORM session: this runs once per action
+            conn.execute(insert(EventRow), rows)
+    except OperationalError as err:
+        raise RecordError(f"cannot write events of game {game_id}: "
+                          f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+    except IntegrityError as err:
+        raise RecordError(f"game {game_id}: hand {hand_index} event {first_seq} is already stored "
+                          f"({type(err.orig).__name__})") from None
+
+
+def game_head(store: Store, game_id: int) -> GameSummary:
+    """The game's row (kind, status, meta …) without reading its hands; raises GameNotFound."""
+    with store._session() as s:
+        return GameSummary(**_summary(store._game(s, game_id)))
+
+
+def last_event_time(store: Store, game_id: int, hand_index: int) -> datetime | None:
+    """When the newest live event of the hand was stored (UTC), or None."""
+    with store._session() as s:
+        return _aware(s.scalar(select(func.max(EventRow.created)).where(
+            EventRow.game_id == game_id, EventRow.hand_index == hand_index)))
 
 
 def update_meta(store: Store, game_id: int, patch: dict) -> dict:

@@ -7,33 +7,68 @@ Pages (static HTML/CSS/JS from ``shangrao/web/static``; no CDN):
 * ``/join/{id}``        take a free seat of a table (redirects to its seat link)
 * ``/history``          stored games; ``/replay/{id}`` the replay viewer
 
-JSON API: ``GET /api/rules``, ``POST /api/tables``, ``GET /api/tables``,
+JSON API: ``GET /api/rules``, ``POST /api/tables``, ``GET /api/tables`` (paged:
+``?status=open|live|finished&limit=&offset=``; an ETag for conditional requests),
 ``POST /api/tables/{id}/join``, ``GET /api/games``, ``GET /api/games/{id}``.
 WebSocket: ``/ws/{id}/{token}`` (messages: :mod:`shangrao.web.messages`).
 
 Secrets: the seed and the walls of a game are sent only once it is finished; a
-replay of an unfinished game shows its completed hands without the seed.
+replay of an unfinished game shows its completed hands without the seed.  No error names the
+database (URL, file, host): records errors are reported in words of their own.
+
+Limits (:class:`~shangrao.web.tables.Settings`, options of ``shangrao serve``, docs/web.md):
+request body size (413), table name length (422), tables created per client address per
+minute (429), live tables per server (503), messages per connection per second (an error
+message; the connection stays usable).
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
+import time
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi import (
+    FastAPI,
+    HTTPException,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
-from ..game import Game, IllegalActionError, parse_action
+from ..game import Game, IllegalActionError, ReplayError, parse_action
 from ..game.actions import ActionParseError
 from ..records import GameNotFound, RecordError, Store
 from ..rules import DEFAULT_RULES, RuleSet
-from .messages import ActionMsg, CreateTable, FillBotsMsg, PingMsg, ReadyMsg, parse_client_message
+from .messages import (
+    ActionMsg,
+    CreateTable,
+    FillBotsMsg,
+    PingMsg,
+    ReadyMsg,
+    parse_client_message,
+)
+from .tables import (
+    KIND,
+    SAVE_FAILED,
+    SaveError,
+    ServerFull,
+    Settings,
+    StaleActionError,
+    TableError,
+    TableManager,
+    TableNotFound,
+)
 from .views import meld_info
-from .tables import KIND, Settings, TableError, TableManager
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -65,10 +100,101 @@ def _public_hand_events(events: list[dict], finished: bool) -> list[dict]:
     return out
 
 
+class BodyLimit:
+    """ASGI middleware: an HTTP request body over ``limit`` bytes is answered 413 and not read on."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for k, v in scope.get("headers") or ():
+            if k == b"content-length":
+                try:
+                    too_big = int(v) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    return await self._refuse(send)
+        seen = 0
+        refused = False
+
+        async def limited_receive():
+            nonlocal seen, refused
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    refused = True
+                    raise _BodyTooLarge()
+            return msg
+
+        try:
+            await self.app(scope, limited_receive, send)
+        except _BodyTooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send) -> None:
+        body = (b'{"detail":"request body too large: at most %d bytes"}' % self.limit)
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class RateWindow:
+    """At most ``n`` events per key in any ``window`` seconds (a sliding window; memory for the
+    keys seen in the last window only)."""
+
+    def __init__(self, n: int, window: float = 60.0) -> None:
+        self.n, self.window = n, window
+        self.hits: dict[str, collections.deque] = {}
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if len(self.hits) > 10_000:  # forget keys idle for a window
+            for k in [k for k, d in self.hits.items() if not d or now - d[-1] >= self.window]:
+                del self.hits[k]
+        d = self.hits.setdefault(key, collections.deque())
+        while d and now - d[0] >= self.window:
+            d.popleft()
+        if len(d) >= self.n:
+            return False
+        d.append(now)
+        return True
+
+
+class TokenBucket:
+    """``rate`` messages per second with bursts of ``rate`` (per connection)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = max(0.001, float(rate))
+        self.capacity = max(1.0, self.rate)
+        self.tokens = self.capacity
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
 def create_app(db: str | None = None, settings: Settings | None = None, *, resume: bool = True) -> FastAPI:
     """The web app over the records database ``db`` (URL or path; default: the CLI's database)."""
     store = Store(db)
     manager = TableManager(store, settings)
+    settings = manager.settings
+    creations = RateWindow(settings.tables_per_minute, 60.0)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -83,7 +209,17 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app = FastAPI(title="Shangrao Mahjong 上饶麻将", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.store = store
     app.state.manager = manager
+    app.add_middleware(BodyLimit, limit=settings.max_body)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError):
+        # FastAPI's own answer echoes the input (a 50 MB body came back as a 52 MB 422): not this one
+        errors = []
+        for e in exc.errors()[:10]:
+            errors.append({"loc": [str(x) for x in e.get("loc", ())][:6], "msg": str(e.get("msg", ""))[:200],
+                           "type": str(e.get("type", ""))})
+        return JSONResponse({"detail": errors}, status_code=422)
 
     # ------------------------------------------------------------------ pages
     @app.get("/", include_in_schema=False)
@@ -92,20 +228,19 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
 
     @app.get("/t/{table_id}/{token}", include_in_schema=False)
     async def table_page(table_id: int, token: str):
-        t = await _table(table_id)
         try:
-            t.check_token(token)
+            await manager.check_link(table_id, token)  # the stored hashes only: nothing is loaded
+        except TableNotFound as err:
+            raise HTTPException(404, str(err)) from None
         except TableError as err:
             raise HTTPException(403, str(err)) from None
+        except RecordError:
+            raise HTTPException(503, "the records database cannot be read now; try again") from None
         return _page("table.html")
 
     @app.get("/join/{table_id}", include_in_schema=False)
     async def join_page(table_id: int):
-        t = await _table(table_id)
-        try:
-            seat, token = t.claim_seat()
-        except TableError as err:
-            raise HTTPException(409, str(err)) from None
+        seat, token = await _join(table_id)
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
 
     @app.get("/history", include_in_schema=False)
@@ -117,13 +252,20 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         return _page("replay.html")
 
     # ------------------------------------------------------------------ API
-    async def _table(table_id: int):
+    async def _join(table_id: int) -> tuple[int, str]:
         try:
-            return await manager.get(table_id)
-        except TableError as err:
+            t = await manager.for_joining(table_id)
+            return await t.claim_seat()
+        except TableNotFound as err:
             raise HTTPException(404, str(err)) from None
-        except (RecordError, ValueError) as err:
-            raise HTTPException(404, f"table {table_id}: {err}") from None
+        except ServerFull as err:
+            raise HTTPException(503, str(err)) from None
+        except TableError as err:
+            raise HTTPException(409, str(err)) from None
+        except SaveError:
+            raise HTTPException(503, SAVE_FAILED) from None
+        except (RecordError, ReplayError, ValueError):
+            raise HTTPException(503, f"table {table_id} cannot be loaded now") from None
 
     @app.get("/api/rules")
     async def rules():
@@ -137,37 +279,68 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match}
 
     @app.post("/api/tables")
-    async def create_table(req: CreateTable):
+    async def create_table(req: CreateTable, request: Request):
+        if len(req.name) > settings.max_name:
+            raise HTTPException(422, f"name: at most {settings.max_name} characters, got {len(req.name)}")
+        addr = request.client.host if request.client else "?"
+        if not creations.allow(addr):
+            raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
+                                     "per minute from one address; try again in a minute")
         try:
             table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules)
+        except ServerFull as err:
+            raise HTTPException(503, str(err)) from None
+        except SaveError:
+            raise HTTPException(503, SAVE_FAILED) from None
         except ValueError as err:
             raise HTTPException(422, str(err)) from None
         return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
                 "join_url": f"/join/{table.id}"}
 
     @app.get("/api/tables")
-    async def list_tables():
-        return {"open": manager.open_tables(), "live": manager.live_tables()}
+    async def list_tables(request: Request, status: Literal["open", "live", "finished"] | None = None,
+                          limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10**9)):
+        """A page of tables, newest first.  Without ``status``: ``{"open": [...], "live": [...]}``
+        (the first ``limit`` of each); with it: ``{"status", "tables", "offset", "limit", "more"}``.
+        Answers 304 to ``If-None-Match`` with the ETag when nothing the lobby shows has changed."""
+        etag = f'W/"t{manager.listing_version}-{status}-{limit}-{offset}"'
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        try:
+            if status is None:
+                open_, more_open = await manager.list_tables("open", limit, offset)
+                live, more_live = await manager.list_tables("live", limit, offset)
+                body = {"open": open_, "live": live, "more_open": more_open, "more_live": more_live,
+                        "offset": offset, "limit": limit}
+            else:
+                tables, more = await manager.list_tables(status, limit, offset)
+                body = {"status": status, "tables": tables, "offset": offset, "limit": limit, "more": more}
+        except RecordError:
+            raise HTTPException(503, "the records database cannot be read now; try again") from None
+        return JSONResponse(body, headers=headers)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: int):
-        t = await _table(table_id)
-        try:
-            seat, token = t.claim_seat()
-        except TableError as err:
-            raise HTTPException(409, str(err)) from None
+        seat, token = await _join(table_id)
         return {"id": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}/{token}"}
 
     @app.get("/api/games")
-    async def games(limit: int = 100):
-        return [_public_game(g.to_dict()) for g in store.list_games(limit=max(1, min(limit, 500)))]
+    async def games(limit: int = 100, offset: int = Query(0, ge=0, le=10**9)):
+        try:
+            rows = await manager.read(store.list_games, limit=max(1, min(limit, 500)), offset=offset)
+        except RecordError:
+            raise HTTPException(503, "the records database cannot be read now; try again") from None
+        return [_public_game(g.to_dict()) for g in rows]
 
     @app.get("/api/games/{game_id}")
     async def game(game_id: int):
         try:
-            rec = store.load_game(game_id)
-        except GameNotFound as err:
-            raise HTTPException(404, str(err)) from None
+            rec = await manager.read(store.load_game, game_id)
+        except GameNotFound:
+            raise HTTPException(404, f"no game {game_id}") from None
+        except RecordError:
+            raise HTTPException(503, "the records database cannot be read now; try again") from None
         finished = rec.status == "finished"
         out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
                             "kind": rec.kind, "players": rec.players, "seed": rec.seed, "status": rec.status,
@@ -183,9 +356,11 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def frames(game_id: int, hand: int):
         """A stored (completed) hand step by step, replayed by the engine: every seat's tiles."""
         try:
-            rec = store.load_game(game_id, hand=hand)
-        except GameNotFound as err:
-            raise HTTPException(404, str(err)) from None
+            rec = await manager.read(store.load_game, game_id, hand=hand)
+        except GameNotFound:
+            raise HTTPException(404, f"no game {game_id}") from None
+        except RecordError:
+            raise HTTPException(503, "the records database cannot be read now; try again") from None
         if not rec.hands:
             raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
         try:
@@ -198,32 +373,57 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     @app.websocket("/ws/{table_id}/{token}")
     async def table_socket(ws: WebSocket, table_id: int, token: str):
         await ws.accept()
-        try:
-            t = await manager.get(table_id)
-            seat = t.check_token(token)
-        except (TableError, RecordError, ValueError) as err:
-            await ws.send_json({"type": "error", "code": "forbidden", "message": str(err)})
-            await ws.close(code=4403)
+        conn = None
+        for _ in range(3):  # a table may leave memory between finding it and connecting
+            try:
+                t = await manager.get(table_id, token)
+                seat = t.check_token(token)
+            except ServerFull as err:
+                await ws.send_json({"type": "error", "code": "full", "message": str(err)})
+                await ws.close(code=1013)
+                return
+            except TableError as err:
+                await ws.send_json({"type": "error", "code": "forbidden", "message": str(err)})
+                await ws.close(code=4403)
+                return
+            except (RecordError, ReplayError, ValueError, SaveError):
+                await ws.send_json({"type": "error", "code": "forbidden",
+                                    "message": f"table {table_id} cannot be loaded now; try again later"})
+                await ws.close(code=4403)
+                return
+            conn = await t.connect(seat, ws)
+            if conn is not None:
+                break
+        if conn is None:
+            await ws.close(code=1013)
             return
-        await t.connect(seat, ws)
+        bucket = TokenBucket(settings.messages_per_second)
+
+        def error(code: str, message: str) -> None:
+            conn.send_json({"type": "error", "code": code, "message": message})
+
         try:
-            while True:
+            while not conn.closed:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     raise WebSocketDisconnect(frame.get("code", 1000))
+                if conn.closed:  # dropped as too slow while we waited
+                    break
+                if not bucket.take():
+                    error("rate_limited", f"too many messages: at most {settings.messages_per_second:g} "
+                                          "per second; this one was ignored")
+                    continue
                 raw = frame.get("text")
                 if raw is None:  # a binary frame (receive_text() died on it with a KeyError)
-                    await ws.send_json({"type": "error", "code": "malformed",
-                                        "message": "bad message: send JSON text frames, not binary"})
+                    error("malformed", "bad message: send JSON text frames, not binary")
                     continue
                 if len(raw) > MAX_MESSAGE:
-                    await ws.send_json({"type": "error", "code": "malformed", "message": "message too long"})
+                    error("malformed", "message too long")
                     continue
                 try:
                     msg = parse_client_message(raw)
                 except (ValidationError, ValueError) as err:
-                    await ws.send_json({"type": "error", "code": "malformed",
-                                        "message": f"bad message: {_short(err)}"})
+                    error("malformed", f"bad message: {_short(err)}")
                     continue
                 try:
                     if isinstance(msg, ActionMsg):
@@ -233,13 +433,17 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     elif isinstance(msg, FillBotsMsg):
                         await t.request_fill_bots()
                     elif isinstance(msg, PingMsg):
-                        await ws.send_json({"type": "pong"})
-                except (IllegalActionError, ActionParseError, TableError, RecordError) as err:
-                    await ws.send_json({"type": "error", "code": "illegal", "message": str(err)})
+                        conn.send_json({"type": "pong"})
+                except StaleActionError as err:
+                    error("stale", str(err))
+                except SaveError:
+                    error("unavailable", SAVE_FAILED)
+                except (IllegalActionError, ActionParseError, TableError) as err:
+                    error("illegal", str(err))
         except WebSocketDisconnect:
             pass
         finally:
-            await t.disconnect(seat, ws)
+            await t.disconnect(seat, conn)
 
     return app
 

@@ -2,16 +2,32 @@
 
 Client -> server (JSON objects over the table's WebSocket):
 
-``{"type": "action", "action": "discard 5m", "seq": 12}``
-    one decision in the engine's string form (see :mod:`shangrao.game.actions`);
-    ``seq`` (optional) is the state's ``seq`` the player saw: a stale click
-    (the state moved on) is refused instead of applied to a new situation.
-``{"type": "ready"}``   ready for the next hand (after a settlement).
-``{"type": "fill_bots"}`` seat bots on the seats nobody has claimed yet.
+``{"type": "action", "action": "discard 5m", "hand": 2, "seq": 12}``
+    one decision in the engine's string form (see :mod:`shangrao.game.actions`) answering the
+    state the player saw: its ``hand_no`` as ``hand`` and its ``seq``.  Both are REQUIRED
+    (since issue 13; ``seq`` restarts every hand, so ``seq`` alone could match a position of a
+    later hand): an action whose (hand, seq) is not the table's current position is refused
+    as ``stale`` instead of being applied to a new situation.
+``{"type": "ready"}``   ready for the next hand (after a settlement); repeated, it does nothing.
+``{"type": "fill_bots"}`` seat bots on the seats nobody has claimed yet; with none, nothing.
 ``{"type": "ping"}``     answered with ``{"type": "pong"}``.
 
 Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views`),
-``error`` (``{"type": "error", "code": ..., "message": ...}``; nothing changed), ``pong``.
+``error`` (``{"type": "error", "code": ..., "message": ...}``; nothing changed), ``pong``, and
+``notice`` (``{"type": "notice", "code": "server_problem", "message": ...}``, since issue 13: the
+table cannot be stored right now, another player's action or a bot's move is waiting; play goes
+on by itself, announced by the next ``state``).
+
+Error codes: ``malformed`` (not a message of this vocabulary), ``illegal`` (not legal now, or
+not your turn), ``stale`` (answers an earlier position; look at the newest state), ``unavailable``
+(``could not save; try again``: the database refused the write, nothing changed),
+``rate_limited`` (more messages per second than the server allows; that message was ignored),
+``forbidden`` (a wrong seat link; the socket is closed), ``full`` (the server holds as many
+tables as it may; the socket is closed).  After any error but ``forbidden``/``full`` the
+connection stays usable.
+
+A client that does not read its messages (its queue at the server fills up) or does not answer
+pings is disconnected; its seat stays reserved for its link and the absent-player rule applies.
 """
 
 from __future__ import annotations
@@ -31,8 +47,8 @@ class _Msg(BaseModel):
 class ActionMsg(_Msg):
     type: Literal["action"]
     action: Annotated[str, Field(min_length=1, max_length=40)]
-    seq: Annotated[int, Field(ge=0)] | None = None
-    hand: Annotated[int, Field(ge=0)] | None = None
+    hand: Annotated[StrictInt, Field(ge=0, le=2**31)]
+    seq: Annotated[StrictInt, Field(ge=0, le=2**31)]
 
 
 class ReadyMsg(_Msg):
@@ -60,11 +76,14 @@ SeatKind = Literal["human", "random", "greedy"]
 
 
 class CreateTable(BaseModel):
-    """POST /api/tables: a new table.  seats: seat 0 is the creator (human); 1-3 human or a bot."""
+    """POST /api/tables: a new table.  seats: seat 0 is the creator (human); 1-3 human or a bot.
 
-    model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(max_length=40)] = ""
-    hands: Annotated[int, Field(ge=1, le=32)] = 8
+    Strictly typed: ``{"hands": true}`` or ``{"hands": "8"}`` is refused (422), not read as 1 or 8.
+    The name's length is also checked against the server's ``--max-name``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: Annotated[str, Field(max_length=200)] = ""
+    hands: Annotated[StrictInt, Field(ge=1, le=32)] = 8
     seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = ["random", "random", "random"]
     # strict: "1" or "true" is not silently turned into True (RuleSet names the bad option)
     rules: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)

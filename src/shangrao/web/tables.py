@@ -2,19 +2,32 @@
 
 A :class:`Table` owns one stored game (``kind='web'``): a :class:`~shangrao.game.Match`,
 the current :class:`~shangrao.game.Game`, the seats (human or bot), the open
-WebSocket connections per seat, and a runner task that plays the bots, the
-countdowns and absent players.
+connections per seat (:class:`~shangrao.web.connections.Connection`), and a runner task that
+plays the bots, the countdowns and absent players.
 
-Order of every change: the engine applies the action (raising
-:class:`~shangrao.game.IllegalActionError` leaves the state unchanged), the new
-events are committed to the database (one transaction per action; a finished
-hand is stored with :meth:`Store.append_hand`), and only then is the new state
-sent to the seats.  If the write fails, the table is rebuilt from the database.
+Order of every change (under the table's lock): the engine applies the action (raising
+:class:`~shangrao.game.IllegalActionError` leaves the state unchanged), the new events are
+committed to the database in a worker thread (one transaction per action; a finished hand is
+stored with :meth:`Store.append_hand`), and only then is the new state queued for the seats.
+If the write fails, the game is put back as it was before the action (replayed from its own
+events in memory), the player who acted gets ``could not save; try again`` and the others a
+``server_problem`` notice; the runner retries bots and countdowns by itself.
+
+Sending never blocks a table: each connection has its own bounded queue and sender task
+(:mod:`shangrao.web.connections`); the state message of a seat is built once per change and
+the same text goes to every connection of the seat.
+
+Memory: a finished table leaves memory when nobody is connected to it; a table waiting for
+players leaves memory after ``idle_timeout`` seconds without any connection.  Their records
+stay in the database and :meth:`TableManager.get` loads them again — after the token was
+checked against the stored hashes (:func:`~shangrao.records.live.game_head`), so a wrong link
+never replays a game.
 
 After a restart, :meth:`TableManager.load` rebuilds a table from its log: every
 stored hand is replayed into the match, and the live events of the hand in
 progress are replayed into the game (``replay`` checks that the engine
-reproduces them exactly).
+reproduces them exactly).  The countdown of the decision in progress resumes from the time its
+last event was stored (:func:`~shangrao.records.live.last_event_time`), not from full length.
 
 Seat links: ``/t/{table_id}/{token}``; the token is random (``secrets``), only its
 SHA-256 is stored (``meta.web.token_hashes``).
@@ -23,33 +36,67 @@ SHA-256 is stored (``meta.web.token_hashes``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import logging
 import random
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from ..bots import get_bot
 from ..game import Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
-from ..records.live import append_events, set_players, update_meta
+from ..records.live import (
+    game_head,
+    insert_events,
+    last_event_time,
+    set_players,
+    update_meta,
+)
 from ..records.summary import hand_summary
 from ..rules import RuleSet
-from .views import seat_view
+from .connections import Connection, dumps
+from .views import LogCache, seat_message, seat_view
 
-__all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
+__all__ = ["Settings", "Table", "TableManager", "TableError", "TableNotFound", "StaleActionError", "SaveError", "ServerFull",
+           "hash_token", "SAVE_FAILED", "SERVER_PROBLEM"]
 
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
 BOT_KINDS = ("random", "greedy")
+#: what the player whose action could not be stored is told
+SAVE_FAILED = "could not save; try again"
+#: what the other seats are told while the table cannot be stored
+SERVER_PROBLEM = "the server cannot save this table right now; play goes on by itself when it can"
 
 
 class TableError(ValueError):
     """A request about a table that cannot be served (unknown table, bad token, no free seat)."""
+
+
+class TableNotFound(TableError):
+    """No web table has this id."""
+
+
+class StaleActionError(IllegalActionError):
+    """An action answering a state that is no longer the table's (an earlier hand or position)."""
+
+
+class SaveError(RuntimeError):
+    """The database refused a write; nothing was changed.  The text is safe to show."""
+
+    def __init__(self, message: str = SAVE_FAILED) -> None:
+        super().__init__(message)
+
+
+class ServerFull(TableError):
+    """The server has as many live tables as it may hold."""
 
 
 def hash_token(token: str) -> str:
@@ -58,13 +105,22 @@ def hash_token(token: str) -> str:
 
 @dataclass
 class Settings:
-    """Timing of a server (seconds).  Tests use small values.
+    """Timing and limits of a server (seconds, counts).  Tests use small values.
 
-    bot_delay: pause before a bot acts (so people can follow).  claim_timeout: countdown of a
-    claim/rob window for a person (then 过).  turn_timeout: countdown of a person's own turn
+    Timing — bot_delay: pause before a bot acts (so people can follow).  claim_timeout: countdown
+    of a claim/rob window for a person (then 过).  turn_timeout: countdown of a person's own turn
     (then the stand-in bot plays).  absent_timeout: a seat without a connection this long is played
     by the stand-in bot until its player returns.  next_hand_timeout: pause after a settlement
     before the next hand when not everyone pressed 继续.  standin_bot: the bot for absent players.
+    retry_delay: pause before the runner retries after a failed database write.
+
+    Limits (docs/web.md) — tables_per_minute: tables one client address may create per minute.
+    max_live_tables: tables in memory (playing, waiting or being looked at).  messages_per_second:
+    messages one connection may send per second (a burst of as many is allowed).  max_body: bytes of
+    an HTTP request body.  max_name: characters of a table (or player) name.  send_queue: messages
+    waiting for one connection before it is dropped as too slow; send_timeout: seconds one write to
+    a socket may block before the same.  idle_timeout: seconds a table waiting for players stays in
+    memory without any connection.  db_threads: database worker threads (0: 1 for SQLite, 4 else).
     """
 
     bot_delay: float = 0.6
@@ -73,6 +129,16 @@ class Settings:
     absent_timeout: float = 30.0
     next_hand_timeout: float = 30.0
     standin_bot: str = "greedy"
+    retry_delay: float = 1.0
+    tables_per_minute: int = 10
+    max_live_tables: int = 500
+    messages_per_second: float = 20.0
+    max_body: int = 16 * 1024
+    max_name: int = 40
+    send_queue: int = 64
+    send_timeout: float = 10.0
+    idle_timeout: float = 600.0
+    db_threads: int = 0
 
 
 @dataclass
@@ -91,6 +157,14 @@ class Seat:
         return self.kind in BOT_KINDS
 
 
+def _mono_from_wall(when: datetime | None) -> float | None:
+    """A stored UTC time as a time.monotonic() value of this process (None stays None)."""
+    if when is None:
+        return None
+    ago = (datetime.now(timezone.utc) - when).total_seconds()
+    return time.monotonic() - max(0.0, ago)
+
+
 class Table:
     def __init__(self, manager: TableManager, game_id: int, name: str, rules: RuleSet, seed: int,
                  seats: list[Seat]) -> None:
@@ -106,19 +180,31 @@ class Table:
         self.game: Game | None = None
         self.last_settlement: dict | None = None
         self.finished = False
+        self.evicted = False
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.decision_key: tuple | None = None
         self.decision_deadline: float | None = None
         self.decision_started: float = 0.0
+        self.resume_started: float | None = None  # a restarted countdown: when its decision began
         self.between_since: float | None = None
+        self.failing = False  # the last database write failed (the seats were told)
+        self.version = 0  # bumped on every change a seat can see
+        self._texts: dict[int, tuple[int, str]] = {}
+        self._info: tuple[int, dict] | None = None
+        self._info_json: tuple[int, str] | None = None
+        self._logs = LogCache()
         now = time.monotonic()
+        self.idle_since = now
         for i, s in enumerate(seats):
             s.gone_since = now
             if s.is_bot:
                 s.bot = get_bot(s.kind, seed=f"{seed}:{i}")
             s.standin = get_bot(self.settings.standin_bot, seed=f"{seed}:standin:{i}")
+
+    def __repr__(self) -> str:
+        return f"<Table {self.id} {self.status} hand={self.hand_no}>"
 
     # ------------------------------------------------------------------ facts
     @property
@@ -135,12 +221,18 @@ class Table:
             return "between"
         return "playing"
 
+    @property
+    def connected(self) -> bool:
+        return any(s.conns for s in self.seats)
+
     def free_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.claimed]
 
     def public_info(self) -> dict:
+        if self._info is not None and self._info[0] == self.version:
+            return self._info[1]
         now = time.monotonic()
-        return {
+        info = {
             "id": self.id, "name": self.name, "status": self.status, "hands_total": self.rules.hands_per_match,
             "hands_played": len(self.match.hands), "scores": list(self.match.scores),
             "rules": self.rules.to_dict(), "free_seats": self.free_seats(),
@@ -148,6 +240,8 @@ class Table:
                          "standin": s.kind == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
         }
+        self._info = (self.version, info)
+        return info
 
     def _absent(self, seat: Seat, now: float) -> bool:
         return not seat.conns and now - seat.gone_since >= self.settings.absent_timeout
@@ -159,6 +253,13 @@ class Table:
                 return i
         raise TableError("this seat link is not valid for this table")
 
+    def touch(self, listing: bool = False) -> None:
+        """Something a seat can see changed (``listing``: also what the lobby shows)."""
+        self.version += 1
+        self.changed.set()
+        if listing:
+            self.manager.listing_changed()
+
     # ------------------------------------------------------------------ persistence
     def _meta(self) -> dict:
         return {"web": {"name": self.name, "seats": [s.kind for s in self.seats],
@@ -168,79 +269,126 @@ class Table:
     def _players(self) -> list[str]:
         return [s.kind for s in self.seats]
 
-    def claim_seat(self, seat: int | None = None) -> tuple[int, str]:
-        """Give a free human seat (or ``seat``) a new token; returns (seat, token)."""
-        free = self.free_seats()
-        if seat is None:
+    async def claim_seat(self, seat: int | None = None) -> tuple[int, str]:
+        """Give a free human seat (or ``seat``) a new token; returns (seat, token).
+
+        Raises TableError (no free seat) or SaveError (the claim could not be stored)."""
+        async with self.lock:
+            free = self.free_seats()
+            if seat is None:
+                if not free:
+                    raise TableError(f"table {self.id} has no free seat")
+                seat = free[0]
+            elif seat not in free:
+                raise TableError(f"seat {seat} of table {self.id} is not free")
+            token = secrets.token_urlsafe(18)
+            s = self.seats[seat]
+            s.claimed, s.token_hash = True, hash_token(token)
+            try:
+                await self.manager.write(update_meta, self.store, self.id, self._meta())
+            except SaveError:
+                s.claimed, s.token_hash = False, None
+                raise
+            self.touch(listing=True)
+            self.broadcast()
+            return seat, token
+
+    async def fill_bots(self) -> bool:
+        """Seat bots on the unclaimed seats; False (nothing written or sent) when there are none."""
+        async with self.lock:
+            free = self.free_seats()
             if not free:
-                raise TableError(f"table {self.id} has no free seat")
-            seat = free[0]
-        elif seat not in free:
-            raise TableError(f"seat {seat} of table {self.id} is not free")
-        token = secrets.token_urlsafe(18)
-        s = self.seats[seat]
-        s.claimed, s.token_hash = True, hash_token(token)
-        update_meta(self.store, self.id, self._meta())
-        self.changed.set()
-        return seat, token
+                return False
+            kind = "random" if self.settings.standin_bot == "random" else "greedy"
+            before = [s.kind for s in self.seats]
+            for i in free:
+                self.seats[i].kind = kind
+            try:
+                await self.manager.write(set_players, self.store, self.id, self._players(), self._meta())
+            except SaveError:
+                for s, k in zip(self.seats, before):
+                    s.kind = k
+                raise
+            for i in free:
+                self.seats[i].bot = get_bot(kind, seed=f"{self.seed}:{i}")
+            self.touch(listing=True)
+            self.broadcast()
+            return True
 
-    def fill_bots(self) -> None:
-        for i in self.free_seats():
-            s = self.seats[i]
-            s.kind = "random" if self.settings.standin_bot == "random" else "greedy"
-            s.bot = get_bot(s.kind, seed=f"{self.seed}:{i}")
-        set_players(self.store, self.id, self._players(), self._meta())
-        self.changed.set()
-
-    def _persist(self, n_before: int) -> None:
-        """Write the events after ``n_before`` (one transaction); store a finished hand."""
+    async def _persist(self, n_before: int) -> None:
+        """Store the events after ``n_before`` (one transaction), or a finished hand; then update
+        the match.  Raises SaveError with nothing in memory changed but the game itself."""
         g = self.game
         assert g is not None
         if g.is_over:
+            assert g.result is not None
+            summary = hand_summary(g.result, g.events)
+            await self.manager.write(self.store.append_hand, self.id, g.hand_no, g.dealer, g.events, summary,
+                                     scores_after=list(g.result.scores))
             rec = self.match.finish_hand(g)
-            summary = hand_summary(rec.result, rec.events)
-            self.store.append_hand(self.id, rec.hand_no, rec.dealer, rec.events, summary,
-                                   scores_after=list(rec.result.scores))
+            rec.events = []  # stored; the live game keeps its own log until the next hand
             self.last_settlement = summary
             self.between_since = time.monotonic()
             for s in self.seats:
                 s.ready = False
             if self.match.is_over:
-                self.store.finish_game(self.id, list(self.match.scores))
-                self.finished = True
+                self.finished = True  # a restart sees the same from the number of stored hands
+                try:
+                    await self.manager.write(self.store.finish_game, self.id, list(self.match.scores))
+                except SaveError:
+                    pass
+            self.manager.listing_changed()
         else:
-            append_events(self.store, self.id, g.hand_no, g.events[n_before:])
+            await self.manager.write(insert_events, self.store, self.id, g.hand_no, n_before, g.events[n_before:])
 
-    def _recover(self) -> None:
-        """After a failed write: rebuild the table from the database."""
-        fresh = self.manager._build(self.store.load_game(self.id))
-        self.match, self.game = fresh.match, fresh.game
-        self.last_settlement, self.finished = fresh.last_settlement, fresh.finished
-
-    def _apply(self, action, seat: int) -> None:
-        """Apply (validated), persist, or raise.  Caller holds the lock and broadcasts."""
+    async def _apply(self, action, seat: int, actor: int | None = None) -> None:
+        """Apply (validated), persist, or raise (IllegalActionError, SaveError: nothing changed).
+        ``actor``: the person who sent it (told by the caller, not by the notice).
+        Caller holds the lock and broadcasts."""
         g = self.game
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
         n = len(g.events)
         g.apply(action, seat=seat)
         try:
-            self._persist(n)
-        except (RecordError, Exception) as err:  # noqa: BLE001 - never broadcast what is not stored
-            log.exception("table %s: cannot store an action, rebuilding from the database", self.id)
-            self._recover()
-            raise IllegalActionError(f"the server could not store the action ({err}); nothing changed") from None
+            await self._persist(n)
+        except SaveError:
+            self.game = replay(g.events[:n])  # the game as it was before the action (no database read)
+            self._failed(actor)
+            raise
+        self._saved()
         self._arm()
-        self.changed.set()
+        self.touch()
 
-    def _start_hand(self) -> None:
+    async def _start_hand(self) -> None:
         g = self.match.new_hand()
-        append_events(self.store, self.id, g.hand_no, g.events)
+        try:
+            await self.manager.write(insert_events, self.store, self.id, g.hand_no, 0, g.events)
+        except SaveError:
+            self._failed()
+            raise
+        self._saved()
         self.game = g
         self.last_settlement = None
         self.between_since = None
         self._arm()
-        self.changed.set()
+        self.touch(listing=True)
+
+    def _failed(self, actor: int | None = None) -> None:
+        """A write failed: tell the seats once per episode (the actor is told by its caller)."""
+        if self.failing:
+            return
+        self.failing = True
+        notice = dumps({"type": "notice", "code": "server_problem", "message": SERVER_PROBLEM})
+        for i, s in enumerate(self.seats):
+            if i != actor:
+                for c in list(s.conns):
+                    c.send(notice)
+
+    def _saved(self) -> None:
+        if self.failing:
+            self.failing = False
+            self.touch()
 
     # ------------------------------------------------------------------ messages
     def _deadline_for(self, seat: int) -> float | None:
@@ -258,57 +406,110 @@ class Table:
                          deadline=self._deadline_for(seat),
                          settlement=self.last_settlement if self.game.is_over else None)
 
-    async def broadcast(self) -> None:
+    def state_text(self, seat: int) -> str:
+        """The seat's ``state`` message as JSON text (the same as ``state_for`` encoded), built once
+        per change; the table's facts are encoded once for all seats, each log event once."""
+        cached = self._texts.get(seat)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        if self.game is None:
+            text = dumps(self.state_for(seat))
+        else:
+            if self._info_json is None or self._info_json[0] != self.version:
+                self._info_json = (self.version, dumps(self.public_info()))
+            text = seat_message(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
+                                deadline=self._deadline_for(seat),
+                                settlement=self.last_settlement if self.game.is_over else None, logs=self._logs)
+        self._texts[seat] = (self.version, text)
+        return text
+
+    def broadcast(self) -> None:
+        """Queue the current state for every connection (never waits for a socket).
+        Callers hold the lock, so nothing unsaved is ever sent."""
         for i, s in enumerate(self.seats):
-            if not s.conns:
-                continue
-            msg = self.state_for(i)
-            for ws in list(s.conns):
-                try:
-                    await ws.send_json(msg)
-                except Exception:  # noqa: BLE001 - a closed socket; its handler removes it
-                    s.conns.discard(ws)
+            if s.conns:
+                text = self.state_text(i)
+                for c in list(s.conns):
+                    c.send(text)
 
     # ------------------------------------------------------------------ connections
-    async def connect(self, seat: int, ws) -> None:
+    async def connect(self, seat: int, ws) -> Connection | None:
+        """Attach a socket to ``seat``; None if the table has just left memory (get it again)."""
         async with self.lock:
-            self.seats[seat].conns.add(ws)
-            self.changed.set()
-            await self.broadcast()
+            if self.evicted:
+                return None
+            conn = Connection(ws, queue_size=self.settings.send_queue, send_timeout=self.settings.send_timeout,
+                              on_drop=functools.partial(self._dropped, seat))
+            self.seats[seat].conns.add(conn)
+            self.touch(listing=True)
+            self.broadcast()
+            return conn
 
-    async def disconnect(self, seat: int, ws) -> None:
-        async with self.lock:
-            s = self.seats[seat]
-            s.conns.discard(ws)
+    def _dropped(self, seat: int, conn: Connection, why: str) -> None:
+        """A connection was dropped as too slow: the seat may be disconnected now."""
+        s = self.seats[seat]
+        if conn in s.conns:
+            s.conns.discard(conn)
             if not s.conns:
                 s.gone_since = time.monotonic()
-            self.changed.set()
-            await self.broadcast()
+            asyncio.get_running_loop().create_task(self._presence_changed())
+
+    async def _presence_changed(self) -> None:
+        async with self.lock:
+            self.touch(listing=True)
+            self.broadcast()
+            self._maybe_evict()
+
+    async def disconnect(self, seat: int, conn: Connection) -> None:
+        await conn.aclose()
+        async with self.lock:
+            s = self.seats[seat]
+            if conn in s.conns:
+                s.conns.discard(conn)
+                if not s.conns:
+                    s.gone_since = time.monotonic()
+                self.touch(listing=True)
+                self.broadcast()
+            self._maybe_evict()
+
+    def _maybe_evict(self) -> None:
+        """Leave memory once finished and nobody looks (caller holds the lock)."""
+        if not self.connected:
+            self.idle_since = time.monotonic()
+            if self.finished and (self.task is None or self.task.done()):
+                self.manager.evict(self)
 
     async def human_action(self, seat: int, text: str, seq: int | None, hand: int | None) -> None:
-        """Apply a person's action; raises IllegalActionError (nothing changed) or ActionParseError."""
+        """Apply a person's action answering the state (``hand``, ``seq``).
+
+        Raises StaleActionError (the table has moved on), IllegalActionError / ActionParseError
+        (nothing changed) or SaveError (could not be stored; nothing changed)."""
         async with self.lock:
             g = self.game
             if g is None or g.is_over:
-                raise IllegalActionError("no hand is being played at this table now")
-            if (seq is not None and seq != len(g.events)) or (hand is not None and hand != g.hand_no):
-                raise IllegalActionError("the table has moved on since that state; look again")
+                raise StaleActionError("no hand is being played at this table now")
+            if hand is None or seq is None or hand != g.hand_no or seq != len(g.events):
+                raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
+                                       f"now hand {g.hand_no}, seq {len(g.events)}); look again")
             if g.current_seat != seat:
                 raise IllegalActionError(f"not your turn: seat {g.current_seat} is to decide")
             action = parse_action(text)
-            self._apply(action, seat)
-            await self.broadcast()
+            await self._apply(action, seat, actor=seat)
+            self.broadcast()
 
-    async def set_ready(self, seat: int) -> None:
+    async def set_ready(self, seat: int) -> bool:
+        """继续 after a settlement; False (nothing sent) if it changes nothing."""
         async with self.lock:
-            self.seats[seat].ready = True
-            self.changed.set()
-            await self.broadcast()
+            s = self.seats[seat]
+            if s.ready or not (self.game is not None and self.game.is_over) or self.finished:
+                return False
+            s.ready = True
+            self.touch()
+            self.broadcast()
+            return True
 
-    async def request_fill_bots(self) -> None:
-        async with self.lock:
-            self.fill_bots()
-            await self.broadcast()
+    async def request_fill_bots(self) -> bool:
+        return await self.fill_bots()
 
     # ------------------------------------------------------------------ the runner
     def start(self) -> None:
@@ -340,10 +541,17 @@ class Table:
                 timeout = await self._step()
             except asyncio.CancelledError:
                 raise
+            except SaveError:
+                timeout = self.settings.retry_delay  # told the seats; try again by itself
             except Exception:  # noqa: BLE001 - keep the table alive; log the problem
                 log.exception("table %s: runner step failed", self.id)
                 timeout = 1.0
             if timeout == "done":
+                async with self.lock:
+                    self.task = None
+                    self._maybe_evict()
+                return
+            if timeout == "idle":
                 return
             if timeout == 0:
                 await asyncio.sleep(0)
@@ -367,25 +575,35 @@ class Table:
         else:
             d = st.claim_timeout if g.phase in ("claim", "rob") else st.turn_timeout
         self.decision_key = key
-        self.decision_started = time.monotonic()
+        now = time.monotonic()
+        started = self.resume_started if self.resume_started is not None else now
+        self.resume_started = None
+        self.decision_started = min(started, now)
         self.decision_deadline = self.decision_started + d
+        self.version += 1  # the countdown shown changed
 
     async def _step(self):
-        """Do what is due now; return how long to wait for a change (None: until one), or 'done'."""
+        """Do what is due now; return how long to wait for a change (None: until one), 'done' or 'idle'."""
         st = self.settings
         async with self.lock:
             if self.finished:
                 return "done"
-            if self.status == "waiting":
-                return None
             now = time.monotonic()
+            if self.status == "waiting":
+                if self.connected:
+                    return None
+                left = self.idle_since + st.idle_timeout - now
+                if left <= 0:
+                    self.manager.evict(self)
+                    return "idle"
+                return left
             if self.game is None or self.game.is_over:
                 humans = [s for s in self.seats if s.kind == "human"]
                 all_ready = all(s.ready or not s.conns for s in humans)
                 since = self.between_since if self.between_since is not None else now - st.next_hand_timeout
                 if self.game is None or all_ready or now - since >= st.next_hand_timeout:
-                    self._start_hand()
-                    await self.broadcast()
+                    await self._start_hand()
+                    self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
             self._arm()
@@ -410,37 +628,107 @@ class Table:
                 action = next(a for a in legal if a.type is ActionType.PASS)  # the countdown ran out: 过
             else:
                 action = s.standin.choose(g.observation(seat), legal)
-            self._apply(action, seat)
-            await self.broadcast()
+            await self._apply(action, seat)
+            self.broadcast()
             return 0
 
 
 class TableManager:
-    """All live tables of a server, over one :class:`Store`."""
+    """All live tables of a server, over one :class:`Store`.
+
+    Database calls run in worker threads (``settings.db_threads``; one for SQLite, whose
+    writers queue anyway) so that the event loop never waits for a commit.
+    """
 
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.tables: dict[int, Table] = {}
         self._load_lock = asyncio.Lock()
+        n = self.settings.db_threads or (1 if store.url.startswith("sqlite") else 4)
+        self._pool = ThreadPoolExecutor(n, thread_name_prefix="shangrao-db")
+        self.listing_version = 0
+        self._failures: dict[str, list] = {}  # failure kind -> [last logged (monotonic), suppressed]
+
+    # -- the database, off the event loop -----------------------------------------
+    async def read(self, fn, *args, **kwargs):
+        """Run a database read in a worker thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+
+    async def write(self, fn, *args, **kwargs):
+        """Run a database write in a worker thread; any failure is a :class:`SaveError` (logged once
+        a minute per kind, without the database's URL)."""
+        try:
+            out = await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        except Exception as err:  # noqa: BLE001 - whatever the driver raised: nothing was stored
+            self._report(err)
+            raise SaveError() from None
+        if self._failures:
+            log.warning("database writes work again")
+            self._failures.clear()
+        return out
+
+    def scrub(self, text: str) -> str:
+        """``text`` without the database's URL, path, host or name."""
+        from sqlalchemy.engine import make_url
+
+        secrets_ = {self.store.url}
+        try:
+            u = make_url(self.store.url)
+            secrets_ |= {u.render_as_string(hide_password=True), u.render_as_string(hide_password=False),
+                         str(u.database or ""), str(u.host or ""), str(u.username or "")}
+        except Exception:  # noqa: BLE001
+            pass
+        for x in sorted((x for x in secrets_ if x and len(x) > 2), key=len, reverse=True):
+            text = text.replace(x, "<database>")
+        return text
+
+    def _report(self, err: Exception) -> None:
+        kind = type(err).__name__
+        detail = self.scrub(" ".join(str(err).split()))[:200]
+        if ":" in detail:  # e.g. 'cannot write to <database>: database or disk is full'
+            kind += ": " + detail.rsplit(":", 1)[1].strip()[:80]
+        now = time.monotonic()
+        slot = self._failures.get(kind)
+        if slot is not None and now - slot[0] < 60.0:
+            slot[1] += 1
+            return
+        suppressed = slot[1] if slot is not None else 0
+        self._failures[kind] = [now, 0]
+        log.error("database write failed: %s%s", detail,
+                  f" ({suppressed} more like it in the last minute)" if suppressed else "")
+
+    def listing_changed(self) -> None:
+        self.listing_version += 1
 
     # -- creating and loading -------------------------------------------------------
     async def create(self, name: str, hands: int, seats: list[str], rules: dict) -> tuple[Table, str]:
-        """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token)."""
+        """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
+
+        Raises ValueError (bad rules), ServerFull or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
+        self._check_room()
         kinds = ["human", *seats]
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
         st = [Seat(kind=k) for k in kinds]
         meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4}}
-        gid = self.store.create_game(KIND, kinds, seed=seed, rules=rs, meta=meta)
+        gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st)
-        _, token = table.claim_seat(0)
+        _, token = await table.claim_seat(0)
         self.tables[gid] = table
+        self.listing_changed()
         table.start()
         return table, token
 
-    def _build(self, rec) -> Table:
+    def _check_room(self) -> None:
+        n = self.settings.max_live_tables
+        if len(self.tables) >= n:
+            raise ServerFull(f"the server is full ({n} live tables); try again later")
+
+    def _build(self, rec) -> tuple[Table, list[dict] | None]:
+        """A table from its record (no database access); returns it and the live events the
+        engine added after the stored ones (to be stored by the caller)."""
         web = (rec.meta or {}).get("web")
         if rec.kind != KIND or not web:
             raise TableError(f"game {rec.id} is not a web table")
@@ -449,57 +737,184 @@ class TableManager:
         table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats)
         for h in rec.hands:
             g = replay(h.events)
-            table.match.finish_hand(g)
+            table.match.finish_hand(g).events = []
             table.last_settlement = h.result
+        extra = None
         pending = rec.pending.get(len(rec.hands))
         if pending:
             g = replay(pending)
-            extra = g.events[len(pending):]
             table.game = g
-            if g.is_over:  # stored up to the last action, the hand row was not written
-                table._persist(len(pending))
-            elif extra:
-                append_events(self.store, rec.id, g.hand_no, extra)
+            extra = g.events[len(pending):]
         elif rec.hands:
             table.game = replay(rec.hands[-1].events)  # the last settlement stays on the table
-            table.between_since = time.monotonic()
+            table.between_since = _mono_from_wall(rec.hands[-1].created) or time.monotonic()
         table.finished = rec.status == "finished" or table.match.is_over
+        return table, extra
+
+    async def _load(self, game_id: int) -> Table:
+        rec = await self.read(self.store.load_game, game_id)
+        table, extra = self._build(rec)
+        g = table.game
+        if g is not None and extra is not None and not table.finished:
+            n = len(g.events) - len(extra)
+            if g.is_over:  # stored up to the last action, the hand row was not written
+                await table._persist(n)
+            elif extra:
+                await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra)
+            else:  # the countdown in progress goes on from when its decision began
+                table.resume_started = _mono_from_wall(
+                    await self.read(last_event_time, self.store, rec.id, g.hand_no))
         return table
 
-    async def get(self, game_id: int) -> Table:
+    async def get(self, game_id: int, token: str | None = None) -> Table:
+        """The table ``game_id``, loaded from the database if it is not in memory.
+
+        token: a seat link's token, checked against the stored hashes BEFORE the game is
+        loaded (a wrong one raises TableError and replays nothing).  Raises TableError (no such
+        table, a wrong token), ServerFull, or RecordError (an unreadable record)."""
         t = self.tables.get(game_id)
         if t is not None:
+            if token is not None:
+                t.check_token(token)
             return t
+        try:
+            head = await self.read(game_head, self.store, game_id)
+        except GameNotFound:
+            raise TableNotFound(f"no table {game_id}") from None
+        web = (head.meta or {}).get("web")
+        if head.kind != KIND or not web:
+            raise TableNotFound(f"no table {game_id}")
+        if token is not None:
+            self._check_stored_token(web, token)
         async with self._load_lock:
             t = self.tables.get(game_id)
             if t is not None:
                 return t
-            try:
-                rec = self.store.load_game(game_id)
-            except GameNotFound:
-                raise TableError(f"no table {game_id}") from None
-            t = self._build(rec)
+            self._check_room()
+            t = await self._load(game_id)
             self.tables[game_id] = t
             t.start()
             return t
 
+    @staticmethod
+    def _check_stored_token(web: dict, token: str) -> int:
+        h = hash_token(token)
+        for i, x in enumerate(web.get("token_hashes") or []):
+            if x is not None and hmac.compare_digest(x, h):
+                return i
+        raise TableError("this seat link is not valid for this table")
+
+    async def check_link(self, game_id: int, token: str) -> int:
+        """The seat a link belongs to, without loading the game; raises TableError/TableNotFound."""
+        t = self.tables.get(game_id)
+        if t is not None:
+            return t.check_token(token)
+        try:
+            head = await self.read(game_head, self.store, game_id)
+        except GameNotFound:
+            raise TableNotFound(f"no table {game_id}") from None
+        web = (head.meta or {}).get("web")
+        if head.kind != KIND or not web:
+            raise TableNotFound(f"no table {game_id}")
+        return self._check_stored_token(web, token)
+
+    async def for_joining(self, game_id: int) -> Table:
+        """A table to take a seat at: loaded only if its stored row shows a free seat."""
+        t = self.tables.get(game_id)
+        if t is not None:
+            return t
+        try:
+            head = await self.read(game_head, self.store, game_id)
+        except GameNotFound:
+            raise TableNotFound(f"no table {game_id}") from None
+        web = (head.meta or {}).get("web")
+        if head.kind != KIND or not web:
+            raise TableNotFound(f"no table {game_id}")
+        if head.status == "finished" or not self._stored_info(head)["free_seats"]:
+            raise TableError(f"table {game_id} has no free seat")
+        return await self.get(game_id)
+
+    def evict(self, table: Table) -> None:
+        """Forget a finished or idle table (its record stays in the database)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        table.evicted = True
+        table.game = None
+        table.match.hands.clear()
+        table._texts.clear()
+
     async def resume_all(self) -> list[int]:
         """Load every unfinished web table from the database and start its runner."""
-        ids = [g.id for g in self.store.list_games(kind=KIND, status="unfinished")]
+        ids = [g.id for g in await self.read(self.store.list_games, kind=KIND, status="unfinished")]
         out = []
         for gid in ids:
             try:
                 await self.get(gid)
                 out.append(gid)
-            except (TableError, RecordError, ValueError):
-                log.exception("cannot resume table %s", gid)
+            except (TableError, RecordError, ValueError, SaveError) as err:
+                log.error("cannot resume table %s: %s", gid, self.scrub(str(err)))
         return out
 
     async def close(self) -> None:
         for t in list(self.tables.values()):
             await t.stop()
         self.tables.clear()
+        self._pool.shutdown(wait=True)
 
+    # -- the lobby's lists ------------------------------------------------------------
+    def _stored_info(self, g) -> dict:
+        """The lobby's view of a table that is not in memory, from its stored row."""
+        web = (g.meta or {}).get("web") or {}
+        kinds = list(web.get("seats") or g.players)
+        claimed = list(web.get("claimed") or [True] * len(kinds))
+        free = [i for i, (k, c) in enumerate(zip(kinds, claimed)) if k == "human" and not c]
+        rules = dict(g.rules or {})
+        if g.status == "finished":
+            status = "finished"
+        elif free:
+            status = "waiting"
+        else:
+            status = "between"
+        return {"id": g.id, "name": web.get("name", ""), "status": status,
+                "hands_total": rules.get("hands_per_match"), "hands_played": g.hands_played,
+                "scores": list(g.scores), "rules": rules, "free_seats": free,
+                "players": [{"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
+                            for k, c in zip(kinds, claimed)]}
+
+    def _info(self, g) -> dict:
+        t = self.tables.get(g.id)
+        return t.public_info() if t is not None and not t.evicted else self._stored_info(g)
+
+    async def list_tables(self, status: str, limit: int, offset: int) -> tuple[list[dict], bool]:
+        """A page of the lobby's list: status 'open' (unfinished with a free seat), 'live'
+        (unfinished) or 'finished'; newest first.  Returns (tables, whether there are more).
+        Tables in memory show their live state, the others their stored row."""
+        want = limit + 1
+        if status == "finished":
+            rows = await self.read(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
+            out = [self._stored_info(g) for g in rows]
+            return out[:limit], len(out) > limit
+        out = []
+        skipped = 0
+        chunk, at = 200, 0
+        while len(out) < want:
+            rows = await self.read(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
+            for g in rows:
+                info = self._info(g)
+                if info["status"] == "finished" or (status == "open" and not info["free_seats"]):
+                    continue
+                if skipped < offset:
+                    skipped += 1
+                    continue
+                out.append(info)
+                if len(out) >= want:
+                    break
+            if len(rows) < chunk:
+                break
+            at += chunk
+        return out[:limit], len(out) > limit
+
+    # old names (tests, scripts)
     def open_tables(self) -> list[dict]:
         return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id)
                 if not t.finished and t.free_seats()]

@@ -1,0 +1,121 @@
+"""One WebSocket connection's way out: a bounded queue and its own sender task.
+
+A table never awaits a socket: :meth:`Connection.send` puts the (already encoded) message on
+the connection's queue and returns at once; the connection's sender task writes the queue to
+the socket in order.  A client that does not keep up — its queue holds ``queue_size``
+messages, or one write has been blocked for ``send_timeout`` seconds — is dropped:
+:meth:`Connection.drop` marks it closed, calls ``on_drop`` (the table forgets the connection,
+so the seat counts as disconnected and the bot takeover rule applies) and closes the socket in
+the background.  Unanswered pings are uvicorn's business (``--ping-interval`` /
+``--ping-timeout`` of ``shangrao serve``): the socket is closed and the read loop ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Connection", "dumps"]
+
+log = logging.getLogger("shangrao.web")
+
+#: WebSocket close code for a client that does not read its messages (1008: policy violation)
+CLOSE_SLOW = 1008
+
+
+def dumps(obj: Any) -> str:
+    """A message as compact JSON text (what is queued and sent)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class Connection:
+    """The outgoing side of one accepted WebSocket.
+
+    ws: a Starlette WebSocket (anything with ``send_text`` and ``close``).  queue_size: most
+    messages waiting (>= 1).  send_timeout: seconds one write may block.  on_drop(conn, why):
+    called once when the connection is dropped for being slow (not on a normal close).
+    """
+
+    def __init__(self, ws, *, queue_size: int = 64, send_timeout: float = 10.0,
+                 on_drop: Callable[[Connection, str], None] | None = None) -> None:
+        self.ws = ws
+        self.queue_size = max(1, int(queue_size))
+        self.send_timeout = send_timeout
+        self.on_drop = on_drop
+        self.closed = False
+        self.dropped: str | None = None  # why it was dropped, if it was
+        self._queue: deque[str] = deque()
+        self._ready = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._sender(), name="ws-sender")
+
+    def __repr__(self) -> str:
+        return f"<Connection queued={len(self._queue)} closed={self.closed} dropped={self.dropped!r}>"
+
+    @property
+    def queued(self) -> int:
+        return len(self._queue)
+
+    def send(self, text: str) -> bool:
+        """Queue ``text``; never blocks.  False (and the connection dropped) on overflow."""
+        if self.closed:
+            return False
+        if len(self._queue) >= self.queue_size:
+            self.drop("overflow")
+            return False
+        self._queue.append(text)
+        self._ready.set()
+        return True
+
+    def send_json(self, obj: Any) -> bool:
+        return self.send(dumps(obj))
+
+    async def _sender(self) -> None:
+        try:
+            while True:
+                while not self._queue:
+                    self._ready.clear()
+                    await self._ready.wait()
+                text = self._queue.popleft()
+                try:
+                    await asyncio.wait_for(self.ws.send_text(text), self.send_timeout)
+                except asyncio.TimeoutError:
+                    self.drop("send timeout")
+                    return
+                except Exception:  # noqa: BLE001 - the socket is gone; its read loop ends it
+                    self.closed = True
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    def drop(self, why: str) -> None:
+        """Drop a client that does not keep up: forget it now, close its socket in the background."""
+        if self.closed:
+            return
+        self.closed = True
+        self.dropped = why
+        self._queue.clear()
+        log.info("dropping a WebSocket client (%s)", why)
+        if self.on_drop is not None:
+            self.on_drop(self, why)
+        loop = asyncio.get_running_loop()
+        if self._task is not asyncio.current_task():
+            self._task.cancel()
+        loop.create_task(self._close(), name="ws-close")
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception, asyncio.TimeoutError):
+            await asyncio.wait_for(self.ws.close(code=CLOSE_SLOW, reason="too slow: messages not read"),
+                                   max(1.0, self.send_timeout))
+
+    async def aclose(self) -> None:
+        """Stop the sender (a normal end: the socket is closed or closing)."""
+        self.closed = True
+        self._queue.clear()
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._task
