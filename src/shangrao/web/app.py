@@ -118,23 +118,28 @@ class BodyLimit:
                     too_big = True
                 if too_big:
                     return await self._refuse(send)
-        seen = 0
-        refused = False
-
-        async def limited_receive():
-            nonlocal seen, refused
+        if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        # no (or a small) Content-Length: read the body here, at most `limit` bytes, then hand it on
+        body, more = b"", True
+        while more:
             msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.limit:
-                    refused = True
-                    raise _BodyTooLarge()
-            return msg
+            if msg["type"] != "http.request":
+                return await self.app(scope, receive, send)  # the client went away
+            body += msg.get("body", b"")
+            more = msg.get("more_body", False)
+            if len(body) > self.limit:
+                return await self._refuse(send)
+        sent = False
 
-        try:
-            await self.app(scope, limited_receive, send)
-        except _BodyTooLarge:
-            await self._refuse(send)
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send) -> None:
         body = (b'{"detail":"request body too large: at most %d bytes"}' % self.limit)
@@ -142,10 +147,6 @@ class BodyLimit:
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
-
-
-class _BodyTooLarge(Exception):
-    pass
 
 
 class RateWindow:
