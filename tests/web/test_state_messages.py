@@ -21,7 +21,7 @@ def _plain_waits(hand_34, bao, melds) -> list[int]:
 
 def test_cached_waits_and_the_text_message_match_the_plain_computation():
     checked = 0
-    for h in range(12):
+    for h in range(4):
         rng = random.Random(h)
         g = Game(seed=f"views:{h}", hand_no=h % 3)
         logs = LogCache()
@@ -50,4 +50,4 @@ def test_cached_waits_and_the_text_message_match_the_plain_computation():
             if g.is_over:
                 break
             g.apply(rng.choice(g.legal_actions()))
-    assert checked > 1000
+    assert checked > 300

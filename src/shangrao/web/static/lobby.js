@@ -42,10 +42,19 @@ function tableItem(tb, joinable) {
   if (joinable) li.append(el("a", { class: "button", href: `/join/${tb.id}`, text: t("join") }));
   return li;
 }
-async function refresh() {
-  const d = await (await fetch("/api/tables")).json();
-  const open = document.getElementById("open"), live = document.getElementById("live");
-  open.replaceChildren(...(d.open.length ? d.open.map(x => tableItem(x, true)) : [el("li", { text: t("none") })]));
-  live.replaceChildren(...(d.live.length ? d.live.map(x => tableItem(x, false)) : [el("li", { text: t("none") })]));
+// The lists are paged (PAGE tables each, a "more" link for the next page) and re-read every 5 s with
+// conditional requests: the server answers 304 (no body) while nothing the lobby shows has changed.
+const PAGE = 20;
+const pages = { open: 0, live: 0 };
+async function loadList(status) {
+  const r = await fetch(`/api/tables?status=${status}&limit=${PAGE}&offset=${pages[status] * PAGE}`, { cache: "no-cache" });
+  if (!r.ok) return;
+  const d = await r.json();
+  const box = document.getElementById(status);
+  const items = d.tables.length ? d.tables.map(x => tableItem(x, status === "open")) : [el("li", { text: t("none") })];
+  if (pages[status] > 0) items.unshift(el("li", {}, el("a", { href: "#", text: "←", onclick: (e) => { e.preventDefault(); pages[status]--; loadList(status); } })));
+  if (d.more) items.push(el("li", {}, el("a", { href: "#", text: "→", onclick: (e) => { e.preventDefault(); pages[status]++; loadList(status); } })));
+  box.replaceChildren(...items);
 }
+function refresh() { loadList("open"); loadList("live"); }
 refresh(); setInterval(refresh, 5000);

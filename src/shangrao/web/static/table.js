@@ -11,7 +11,7 @@ function connect() {
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
     if (m.type === "state") { S = m; lastError = ""; deadlineAt = m.deadline == null ? null : Date.now() + m.deadline * 1000; render(); }
-    else if (m.type === "error") { lastError = m.message; renderError(); }
+    else if (m.type === "error" || m.type === "notice") { lastError = m.message; renderError(); }
   };
   ws.onclose = () => { setTimeout(connect, 1000); };
 }
