@@ -18,7 +18,9 @@ What it does, per run:
 3. connects the scripted players (``websockets`` clients, one asyncio process): each one answers
    every state in which it has more than one legal action at once (a deterministic random legal
    action, 糊 when offered), sends ``ready`` after each settlement, and stops when its table is
-   finished or the time is up (``--seconds``; everything is bounded, the script stops by itself);
+   finished or the time is up (``--warmup`` + ``--seconds``; everything is bounded, the script
+   stops by itself).  Only actions sent after the warm-up (5 s: connecting, the fill-in, the
+   first deals of all tables at once) are measured;
 4. reports: client actions/s (actions sent and answered by a newer state), game actions/s (every
    decision stored, bots and forced moves included, counted from the database afterwards),
    p50/p99/max action-to-update latency (from sending an action to receiving the first state of a
@@ -33,7 +35,13 @@ Presets:
             the serve default), 32 hands
 
 Server options that raise the per-address and per-server limits are passed when the server
-knows them (read from ``serve --help``), so the same script measures older versions too.
+knows them (read from ``serve --help``), so the same script measures older versions too:
+``--server-src DIR`` runs the server from another source tree, e.g. the version before issue 13::
+
+    git archive 12547b6 src | tar -x -C /tmp/before && \
+        PYTHONPATH=src python benchmarks/load_web.py --server-src /tmp/before/src
+
+``--profile FILE`` runs the server under cProfile (for finding where the time goes).
 """
 
 from __future__ import annotations
@@ -174,9 +182,11 @@ def count_game_actions(url: str, ids: list[int]) -> int:
 
 # ---------------------------------------------------------------------------- the server
 class Server:
-    def __init__(self, db_url: str, bot_delay: float, extra: list[str], log: Path, profile: Path | None = None) -> None:
+    def __init__(self, db_url: str, bot_delay: float, extra: list[str], log: Path, profile: Path | None = None,
+                 src: Path | None = None) -> None:
         self.port = free_port()
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.src = src or ROOT / "src"
+        env = {**os.environ, "PYTHONPATH": str(self.src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         help_text = subprocess.run([sys.executable, "-c", "from shangrao.cli import main; main()", "serve", "--help"],
                                    env={**env, "COLUMNS": "200"}, capture_output=True, text=True).stdout
         args = ["serve", "--host", HOST, "--port", str(self.port), "--db", db_url,
@@ -239,7 +249,7 @@ class Stats:
 
 
 async def player(url: str, table_id: int, token: str, seat: int, stats: Stats, stop_at: float,
-                 fill_bots: bool, rng: random.Random) -> None:
+                 fill_bots: bool, rng: random.Random, measure_from: float = 0.0) -> None:
     from websockets.asyncio.client import connect
 
     pending: tuple[tuple[int, int], float] | None = None
@@ -273,9 +283,10 @@ async def player(url: str, table_id: int, token: str, seat: int, stats: Stats, s
                 table = m.get("table") or {}
                 k = (m.get("hand_no", 0), m.get("seq", 0))
                 if pending is not None and k > pending[0]:
-                    stats.latencies.append(now - pending[1])
-                    stats.actions += 1
-                    stats.last = now
+                    if pending[1] >= measure_from:  # the warm-up (connecting, first deals) is not measured
+                        stats.latencies.append(now - pending[1])
+                        stats.actions += 1
+                        stats.last = now
                     pending = None
                 if table.get("status") == "finished":
                     return
@@ -292,7 +303,7 @@ async def player(url: str, table_id: int, token: str, seat: int, stats: Stats, s
                     a = "win" if "win" in names else rng.choice(names)
                     acted = k
                     t0 = time.monotonic()
-                    if stats.first is None:
+                    if stats.first is None and t0 >= measure_from:
                         stats.first = t0
                     pending = (k, t0)
                     await ws.send(json.dumps({"type": "action", "action": a, "seq": k[1], "hand": k[0]}))
@@ -323,34 +334,39 @@ async def create_tables(url: str, n: int, humans: int, stats: Stats) -> list[tup
     return out
 
 
-async def play_tables(url: str, made: list, humans: int, stop_at: float, stats: Stats) -> None:
+async def play_tables(url: str, made: list, humans: int, stop_at: float, stats: Stats,
+                      measure_from: float = 0.0) -> None:
     ws_url = url.replace("http://", "ws://")
     tasks = []
     for tid, tokens in made:
         for seat, tok in enumerate(tokens):
             rng = random.Random(f"{tid}:{seat}")
             tasks.append(asyncio.create_task(player(ws_url, tid, tok, seat, stats, stop_at,
-                                                    fill_bots=(humans < 4 and seat == 0), rng=rng)))
+                                                    fill_bots=(humans < 4 and seat == 0), rng=rng,
+                                                    measure_from=measure_from)))
     await asyncio.gather(*tasks)
 
 
-def _worker(url: str, made: list, humans: int, stop_at: float, out) -> None:
+def _worker(url: str, made: list, humans: int, stop_at: float, measure_from: float, out) -> None:
     stats = Stats()
-    asyncio.run(play_tables(url, made, humans, stop_at, stats))
+    asyncio.run(play_tables(url, made, humans, stop_at, stats, measure_from))
     ru = resource.getrusage(resource.RUSAGE_SELF)
     out.put((stats, ru.ru_utime + ru.ru_stime))
 
 
-def drive(url: str, tables: int, humans: int, seconds: float, stats: Stats, procs: int) -> tuple[list[int], float]:
-    """Create the tables, then play them from ``procs`` client processes; returns (ids, client CPU s)."""
+def drive(url: str, tables: int, humans: int, seconds: float, stats: Stats, procs: int,
+          warmup: float) -> tuple[list[int], float]:
+    """Create the tables, then play them from ``procs`` client processes for ``warmup + seconds``,
+    measuring the last ``seconds``; returns (ids, client CPU s)."""
     import multiprocessing as mp
 
     made = asyncio.run(create_tables(url, tables, humans, stats))
-    stop_at = time.monotonic() + seconds
+    measure_from = time.monotonic() + warmup
+    stop_at = measure_from + seconds
     ctx = mp.get_context("fork")
     q = ctx.Queue()
     parts = [made[i::procs] for i in range(procs)]
-    ps = [ctx.Process(target=_worker, args=(url, part, humans, stop_at, q)) for part in parts if part]
+    ps = [ctx.Process(target=_worker, args=(url, part, humans, stop_at, measure_from, q)) for part in parts if part]
     for p in ps:
         p.start()
     cpu = 0.0
@@ -379,19 +395,20 @@ PRESETS = {
 
 
 def run(preset: str, db_kind: str, seconds: float, bots_delay: float, extra: list[str], keep: Path | None,
-        tables: int | None, procs: int, profile: Path | None = None) -> dict:
+        tables: int | None, procs: int, profile: Path | None = None, warmup: float = 5.0,
+        src: Path | None = None) -> dict:
     p = PRESETS[preset]
     n_tables = tables or p["tables"]
     bot_delay = bots_delay if p["bot_delay"] is None else p["bot_delay"]
     tmp = Path(tempfile.mkdtemp(prefix="shangrao-load-"))
     db = Database(db_kind, tmp)
-    server = Server(db.url, bot_delay, extra, (keep or tmp) / f"server-{preset}-{db_kind}.log", profile)
+    server = Server(db.url, bot_delay, extra, (keep or tmp) / f"server-{preset}-{db_kind}.log", profile, src)
     stats = Stats()
     try:
         server.wait_ready()
         pid = server.proc.pid
         cpu0, wall0, load0 = proc_cpu(pid), time.monotonic(), loadavg()
-        ids, client_cpu = drive(server.url, n_tables, p["humans"], seconds, stats, procs)
+        ids, client_cpu = drive(server.url, n_tables, p["humans"], seconds, stats, procs, warmup)
         wall = time.monotonic() - wall0
         cpu = proc_cpu(pid) - cpu0
         rss, hwm = proc_mem(pid)
@@ -408,7 +425,7 @@ def run(preset: str, db_kind: str, seconds: float, bots_delay: float, extra: lis
         shutil.rmtree(tmp, ignore_errors=True)
     span = (stats.last - stats.first) if stats.first else 0.0
     return {
-        "preset": preset, "db": db.label, "tables": n_tables, "clients": n_tables * p["humans"],
+        "preset": preset, "db": db.label, "server_src": str(src or "this checkout"), "tables": n_tables, "clients": n_tables * p["humans"],
         "bot_delay": bot_delay, "seconds": round(wall, 1),
         "client_actions": stats.actions, "client_actions_s": round(stats.actions / span, 1) if span else 0.0,
         "game_actions": game_actions, "game_actions_s": round(game_actions / wall, 1) if game_actions >= 0 else None,
@@ -445,7 +462,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--preset", action="append", choices=sorted(PRESETS), help="default: both")
     ap.add_argument("--db", action="append", help="sqlite | pg | a SQLAlchemy URL (default: sqlite); repeatable")
-    ap.add_argument("--seconds", type=float, default=30.0, help="length of each run (default 30)")
+    ap.add_argument("--seconds", type=float, default=30.0, help="measured length of each run (default 30)")
+    ap.add_argument("--warmup", type=float, default=5.0,
+                    help="seconds played before measuring (connecting, fill-in, first deals; default 5)")
+    ap.add_argument("--server-src", type=Path,
+                    help="run the server from this source tree (its src/ directory), e.g. an older version")
     ap.add_argument("--tables", type=int, default=None, help="override the preset's number of tables")
     ap.add_argument("--bots-delay", type=float, default=0.6, help="server --bot-delay for bots200 (default 0.6)")
     ap.add_argument("--server-arg", action="append", default=[], help="extra argument for shangrao serve")
@@ -465,7 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for db in dbs:
         for preset in presets:
-            r = run(preset, db, a.seconds, a.bots_delay, a.server_arg, a.keep, a.tables, a.procs, a.profile)
+            r = run(preset, db, a.seconds, a.bots_delay, a.server_arg, a.keep, a.tables, a.procs, a.profile, a.warmup,
+                    a.server_src)
             rows.append(r)
             print(f"  {preset} {r['db']}: {r['client_actions_s']} client actions/s, p50 {r['p50_ms']} ms, "
                   f"p99 {r['p99_ms']} ms, errors {r['error_kinds'] or 0}, CPU {r['server_cpu']}, "

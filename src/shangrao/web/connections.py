@@ -3,7 +3,9 @@
 A table never awaits a socket: :meth:`Connection.send` puts the (already encoded) message on
 the connection's queue and returns at once; the connection's sender task writes the queue to
 the socket in order.  A client that does not keep up — its queue holds ``queue_size``
-messages, or one write has been blocked for ``send_timeout`` seconds — is dropped:
+messages, or one write has been blocked for ``send_timeout`` seconds (checked by a timer every
+``send_timeout/2`` seconds and on each new message, not by a timeout around every write) — is
+dropped:
 :meth:`Connection.drop` marks it closed, calls ``on_drop`` (the table forgets the connection,
 so the seat counts as disconnected and the bot takeover rule applies) and closes the socket in
 the background.  Unanswered pings are uvicorn's business (``--ping-interval`` /
@@ -16,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -50,8 +53,11 @@ class Connection:
         self.closed = False
         self.dropped: str | None = None  # why it was dropped, if it was
         self._queue: deque[str] = deque()
+        self._since: float | None = None  # when the write in progress began
         self._ready = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._sender(), name="ws-sender")
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._sender(), name="ws-sender")
+        self._watch_handle = loop.call_later(max(0.05, send_timeout / 2), self._watch)
 
     def __repr__(self) -> str:
         return f"<Connection queued={len(self._queue)} closed={self.closed} dropped={self.dropped!r}>"
@@ -67,6 +73,9 @@ class Connection:
         if len(self._queue) >= self.queue_size:
             self.drop("overflow")
             return False
+        if self._since is not None and time.monotonic() - self._since > self.send_timeout:
+            self.drop("send timeout")
+            return False
         self._queue.append(text)
         self._ready.set()
         return True
@@ -81,16 +90,25 @@ class Connection:
                     self._ready.clear()
                     await self._ready.wait()
                 text = self._queue.popleft()
+                self._since = time.monotonic()  # a write blocked past send_timeout: see send() and _watch()
                 try:
-                    await asyncio.wait_for(self.ws.send_text(text), self.send_timeout)
-                except asyncio.TimeoutError:
-                    self.drop("send timeout")
-                    return
+                    await self.ws.send_text(text)
                 except Exception:  # noqa: BLE001 - the socket is gone; its read loop ends it
                     self.closed = True
                     return
+                self._since = None
         except asyncio.CancelledError:
             pass
+
+    def _watch(self) -> None:
+        """Every send_timeout/2 seconds: drop the client if one write has been blocked too long
+        (cheaper than a timeout around every write)."""
+        if self.closed:
+            return
+        if self._since is not None and time.monotonic() - self._since > self.send_timeout:
+            self.drop("send timeout")
+            return
+        self._watch_handle = asyncio.get_running_loop().call_later(max(0.05, self.send_timeout / 2), self._watch)
 
     def drop(self, why: str) -> None:
         """Drop a client that does not keep up: forget it now, close its socket in the background."""
@@ -99,6 +117,7 @@ class Connection:
         self.closed = True
         self.dropped = why
         self._queue.clear()
+        self._watch_handle.cancel()
         log.info("dropping a WebSocket client (%s)", why)
         if self.on_drop is not None:
             self.on_drop(self, why)
@@ -115,6 +134,7 @@ class Connection:
     async def aclose(self) -> None:
         """Stop the sender (a normal end: the socket is closed or closing)."""
         self.closed = True
+        self._watch_handle.cancel()
         self._queue.clear()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

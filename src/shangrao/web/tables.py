@@ -174,6 +174,7 @@ class Table:
         self.id = game_id
         self.name = name
         self.rules = rules
+        self.rules_dict = rules.to_dict()  # the lobby and every state message show it
         self.seed = seed
         self.seats = seats
         self.match = Match(rules, seed=seed)
@@ -235,7 +236,7 @@ class Table:
         info = {
             "id": self.id, "name": self.name, "status": self.status, "hands_total": self.rules.hands_per_match,
             "hands_played": len(self.match.hands), "scores": list(self.match.scores),
-            "rules": self.rules.to_dict(), "free_seats": self.free_seats(),
+            "rules": self.rules_dict, "free_seats": self.free_seats(),
             "players": [{"kind": s.kind, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.kind == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],

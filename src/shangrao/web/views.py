@@ -139,20 +139,22 @@ class LogCache:
 
     def __init__(self) -> None:
         self.hand: object = None
-        self.texts: dict[tuple[int, int], str] = {}
+        self.parts: dict[int, list[str]] = {}  # seat -> its encoded events of the hand, in order
 
     def tail(self, game: Game, seat: int) -> str:
         if self.hand != game.hand_no:
             self.hand = game.hand_no
-            self.texts.clear()
+            self.parts.clear()
         evs = game.events
-        parts = []
-        for i in range(max(0, len(evs) - LOG_TAIL), len(evs)):
-            t = self.texts.get((i, seat))
-            if t is None:
-                t = self.texts[(i, seat)] = _dumps(redact(evs[i:i + 1], seat)[0])
-            parts.append(t)
-        return "[" + ",".join(parts) + "]"
+        parts = self.parts.setdefault(seat, [])
+        if len(parts) > len(evs):  # the game was put back (a failed write): forget the undone events
+            del parts[len(evs):]
+        start = max(len(parts), len(evs) - LOG_TAIL)
+        if start > len(parts):  # events older than the tail are never shown: keep the positions only
+            parts.extend([""] * (start - len(parts)))
+        for ev in evs[len(parts):]:
+            parts.append(_dumps(redact([ev], seat)[0]))
+        return "[" + ",".join(parts[-LOG_TAIL:]) + "]"
 
 
 def seat_message(game: Game, seat: int, *, hand_no: int, table_json: str, deadline: float | None,
