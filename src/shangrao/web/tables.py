@@ -569,6 +569,7 @@ class Table:
         if self.decision_key == key:
             return
         st = self.settings
+        assert g.current_seat is not None  # a hand not over has a seat to decide
         s = self.seats[g.current_seat]
         n_legal = len(g.legal_actions())
         if s.is_bot or n_legal == 1:

@@ -101,7 +101,7 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
     if n_concealed == 13 - 3 * len(melds_me):
         waits = _waits(obs.hand_34, obs.bao, melds_me, unseen)
     elif n_concealed == 14 - 3 * len(melds_me) and legal and obs.current_seat == me:
-        kinds = tuple(sorted({a.tile for a in legal if a.type is ActionType.DISCARD}))
+        kinds = tuple(sorted({a.tile for a in legal if a.type is ActionType.DISCARD and a.tile is not None}))
         discard_waits = {format_tile(k): [{"kind": x, "unseen": unseen[x]} for x in w]
                          for k, w in discard_wait_kinds(tuple(obs.hand_34), obs.bao, tuple(melds_me), kinds)}
     # the melds go out as meld_info below; no need to render them as text first
