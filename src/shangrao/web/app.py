@@ -241,7 +241,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
 
     @app.get("/join/{table_id}", include_in_schema=False)
     async def join_page(table_id: int):
-        seat, token = await _join(table_id)
+        _, token = await _join(table_id)
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
 
     @app.get("/history", include_in_schema=False)
