@@ -651,6 +651,8 @@ class TableManager:
         self._pool = ThreadPoolExecutor(n, thread_name_prefix="shangrao-db")
         self.listing_version = 0
         self._failures: dict[str, list] = {}  # failure kind -> [last logged (monotonic), suppressed]
+        self._failing = False
+        self._recovered_logged = -1e9
 
     # -- the database, off the event loop -----------------------------------------
     async def read(self, fn, *args, **kwargs):
@@ -665,9 +667,12 @@ class TableManager:
         except Exception as err:  # noqa: BLE001 - whatever the driver raised: nothing was stored
             self._report(err)
             raise SaveError() from None
-        if self._failures:
-            log.warning("database writes work again")
-            self._failures.clear()
+        if self._failing:  # once per episode, at most once a minute (a flapping disk logs little)
+            self._failing = False
+            now = time.monotonic()
+            if now - self._recovered_logged >= 60.0:
+                self._recovered_logged = now
+                log.warning("database writes work again")
         return out
 
     def scrub(self, text: str) -> str:
@@ -686,6 +691,7 @@ class TableManager:
         return text
 
     def _report(self, err: Exception) -> None:
+        self._failing = True
         kind = type(err).__name__
         detail = self.scrub(" ".join(str(err).split()))[:200]
         if ":" in detail:  # e.g. 'cannot write to <database>: database or disk is full'
