@@ -483,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
                          text=True).stdout.strip()
     print(f"# load_web.py  commit {rev}  {platform.node()}  {platform.processor() or platform.machine()}  "
           f"{os.cpu_count()} CPUs  Python {platform.python_version()}  loadavg {loadavg()}")
+    print(f"# server from {a.server_src or ROOT / 'src'}; {a.warmup:g} s warm-up, {a.seconds:g} s measured per run")
     rows = []
     for db in dbs:
         for preset in presets:
