@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-__all__ = ["serve", "register"]
+__all__ = ["register", "serve"]
 
 
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
-    db: Annotated[Optional[str], typer.Option("--db", help="Records database: a path (SQLite) or a URL "
+    db: Annotated[str | None, typer.Option("--db", help="Records database: a path (SQLite) or a URL "
                                               "such as postgresql+psycopg://user@host/db (default: the CLI's database).")] = None,
     bot_delay: Annotated[float, typer.Option("--bot-delay", min=0, help="Seconds a bot waits before it acts.")] = 0.6,
     claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1, help="Seconds to claim a discard (then 过).")] = 15.0,

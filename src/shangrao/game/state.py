@@ -30,17 +30,17 @@ stands, 四个宝 on the fourth 宝 drawn, 接宝 when declared) and listed in
 from __future__ import annotations
 
 import random
-from itertools import compress
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from ..analysis.tables import POW5, entries_codes, is_win_entries
-from ..tiles import TERMINALS_AND_HONORS
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
-from ..tiles import bao_from_indicator, format_tile
+from ..tiles import TERMINALS_AND_HONORS, bao_from_indicator, format_tile
 from .actions import Action, ActionType, IllegalActionError
+from .phase import Phase
 from .wall import check_dice, normalize_wall, roll_dice, shuffled_wall, split_wall
 
 __all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "EngineError"]
@@ -151,7 +151,7 @@ class Observation:
     """
 
     seat: int
-    phase: str
+    phase: Phase
     current_seat: int | None
     hand: tuple[int, ...]
     hand_34: tuple[int, ...]
@@ -275,7 +275,7 @@ class Game:
         self.kong_chain = 0
         self.first_discard = False  # the discard on the table is the dealer's first action
         self._dealer_acted = False
-        self.phase = "act"
+        self.phase = Phase.ACT
         self.turn = dealer
         self.current_seat: int | None = dealer
         self.claim: dict | None = None
@@ -289,7 +289,7 @@ class Game:
     # ------------------------------------------------------------------ basics
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     @property
     def tiles_left(self) -> int:
@@ -403,7 +403,7 @@ class Game:
                 self._four_bao(seat)
         self.turn = seat
         self.current_seat = seat
-        self.phase = "act"
+        self.phase = Phase.ACT
         self.first_discard = False
 
     # ------------------------------------------------------------------ legal actions
@@ -411,7 +411,7 @@ class Game:
         """Legal actions of ``seat`` (default: :attr:`current_seat`); [] for a seat that is not asked."""
         if seat is not None and seat.__class__ is not int:
             seat = _check_seat(seat)
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return []
         if seat is not None and seat != self.current_seat:
             if not 0 <= seat < 4:
@@ -425,7 +425,7 @@ class Game:
         seat = self.current_seat
         assert seat is not None
         c = self.counts[seat]
-        if self.phase == "act":
+        if self.phase == Phase.ACT:
             out: list[Action] = []
             if self._is_win(seat):
                 out.append(WIN)
@@ -441,12 +441,12 @@ class Game:
                     out.sort(key=Action.sort_key)
             out += compress(_DISCARDS, c)
             return out
-        if self.phase == "discard":
+        if self.phase == Phase.DISCARD:
             return list(compress(_DISCARDS, c))
-        if self.phase == "claim":
+        if self.phase == Phase.CLAIM:
             assert self.claim is not None
             return list(self.claim["options"][seat])
-        if self.phase == "rob":
+        if self.phase == Phase.ROB:
             return [WIN, PASS]
         return []
 
@@ -494,7 +494,7 @@ class Game:
                 action = parse_action(action)
             except ValueError as err:
                 raise IllegalActionError(str(err)) from None
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalActionError(f"the hand is over; {action} is not possible")
         if seat is not None and seat != self.current_seat:
             raise IllegalActionError(f"seat {seat} may not act now: seat {self.current_seat} is to decide")
@@ -513,7 +513,7 @@ class Game:
         self._legal = None
         self.actions_taken += 1
         t = action.type
-        if self.phase in ("act", "discard"):
+        if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
                 self._do_discard(seat, action.tile)
             elif t is A.WIN:
@@ -524,9 +524,9 @@ class Game:
                 self._declare_kong(seat, action.tile, MeldKind.KONG, action)
             else:
                 raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
-        elif self.phase == "claim":
+        elif self.phase == Phase.CLAIM:
             self._claim_decision(seat, action)
-        elif self.phase == "rob":
+        elif self.phase == Phase.ROB:
             self._rob_decision(seat, action)
         else:
             raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
@@ -562,7 +562,7 @@ class Game:
             return
         self.claim = {"discarder": seat, "tile": tid, "kind": k, "queue": queue, "options": options,
                       "declared": {}, "best": 0}
-        self.phase = "claim"
+        self.phase = Phase.CLAIM
         self._advance_claim()
 
     def _advance_claim(self) -> None:
@@ -580,7 +580,7 @@ class Game:
             queue.pop(0)
         if queue:
             self.current_seat = queue[0]
-            self.phase = "claim"
+            self.phase = Phase.CLAIM
             return
         self._resolve_claim()
 
@@ -640,7 +640,7 @@ class Game:
             self.turn = seat
             self.current_seat = seat
             self.kong_chain = 0
-            self.phase = "discard"
+            self.phase = Phase.DISCARD
             return
         self.first_discard = False
         if self.tiles_left == 0:
@@ -682,7 +682,7 @@ class Game:
         pk = self.pending_kong
         assert pk is not None
         if pk["queue"]:
-            self.phase = "rob"
+            self.phase = Phase.ROB
             self.current_seat = pk["queue"][0]
             return
         self.pending_kong = None
@@ -780,7 +780,7 @@ class Game:
         deltas = tuple(self.scores[i] - self.start_scores[i] for i in range(4))
         self.result = HandResult(winners, records, tuple(self.transfers), deltas, tuple(self.scores),
                                  drawn, self.dealer, next_dealer)
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.current_seat = None
         self._legal = None
         self._emit({"type": "end", "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
@@ -800,7 +800,7 @@ class Game:
             pk = self.pending_kong
             kong = (pk["seat"], pk["meld"].tiles[0], pk["meld"].kind.value)
         drawn = None
-        if self.phase == "act" and self.current_seat == seat and self.last_draw[seat] is not None:
+        if self.phase == Phase.ACT and self.current_seat == seat and self.last_draw[seat] is not None:
             drawn = self.last_draw[seat] >> 2
         return Observation(
             seat=seat,
