@@ -22,6 +22,7 @@ from .hand import (
     is_baodiao_state,
     is_winning,
     shanten,
+    unseen_counts,
     waits,
     winning_forms,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "is_baodiao_state",
     "is_winning",
     "shanten",
+    "unseen_counts",
     "waits",
     "winning_forms",
 ]

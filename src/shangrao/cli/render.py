@@ -195,7 +195,10 @@ def render_analysis(a: Analysis, indicator: int | None = None) -> RenderableType
                 t.add_row(str(i), form, reading_text(r), substitution_text(r))
             parts.append(t)
     else:
-        if a.waits:
+        if a.baodiao:
+            # from the 宝吊 state every drawn tile wins: one line, not a 34-row table
+            parts.append(Text.assemble(("听牌 waits  ", "bold"), "any tile (宝吊)"))
+        elif a.waits:
             t = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 2))
             t.add_column("wait 听")
             t.add_column("name")
