@@ -88,6 +88,7 @@ class ScoreResult:
     bonus_payments: per payer, the bonus part.
     payments: per payer, win part + bonus part.  total: the winner's gain.
     alternatives: other patterns that fit, with their hand values (for the breakdown).
+    notes: why an input did not count (e.g. payers' 飞宝 when the winner never held a 宝, 注 1).
     """
 
     winning: bool
@@ -102,6 +103,7 @@ class ScoreResult:
     payments: tuple[int, int, int] = (0, 0, 0)
     total: int = 0
     alternatives: list[tuple[str, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -120,6 +122,7 @@ class ScoreResult:
             "payments": list(self.payments),
             "total": self.total,
             "alternatives": [{"name": n, "hand_value": v} for n, v in self.alternatives],
+            "notes": list(self.notes),
         }
 
     def breakdown(self) -> str:
@@ -132,7 +135,8 @@ class ScoreResult:
             text = f"{self.pattern.factor}({self.pattern.name})"
             for d in self.doublings:
                 text += f"*{d.factor}({d.name}{'' if d.count == 1 else '×' + str(d.count)})"
-        return f"{text} = {self.hand_value}"
+        text = f"{text} = {self.hand_value}"
+        return "; ".join([text, *self.notes])
 
 
 def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[PatternDef]:
@@ -210,8 +214,9 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
         win = (flat_points, flat_points, flat_points)
         bonus = (bonus_each,) * 3
         payments = tuple(w + b for w, b in zip(win, bonus))
+        notes = [f"注 1: payers' 飞宝 not counted: {flat.name} is paid flat"] if any(s.payers_flown) else []
         return ScoreResult(True, pattern, reading, [], bonuses, flat_points, (1, 1, 1), win, bonus,
-                           payments, sum(payments))
+                           payments, sum(payments), notes=notes)
 
     baodiao = is_baodiao_state(to_34(s.hand), s.bao, s.melds)
     drew_bao = s.bao is not None and s.win_tile == s.bao
@@ -233,10 +238,13 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
             seen.add(c[2].name)
             alternatives.append((c[2].name, c[0]))
 
+    notes = []
     if s.held_bao:
         payer_factors = tuple(2 ** n for n in s.payers_flown)
     else:
         payer_factors = (1, 1, 1)
+        if any(s.payers_flown):
+            notes.append("注 1: payers' 飞宝 not counted: the winner never held a 宝 this hand")
     if s.win_by is WinBy.ROBBING_KONG:
         win = tuple(value * payer_factors[i] if i == s.robbed else 0 for i in range(3))
     else:
@@ -256,6 +264,7 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
         payments=payments,  # type: ignore[arg-type]
         total=sum(payments),
         alternatives=alternatives,
+        notes=notes,
     )
 
 

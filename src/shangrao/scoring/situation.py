@@ -22,6 +22,9 @@ from ..tiles import (
 
 __all__ = ["SituationError", "WinBy", "WinSituation"]
 
+#: words for "no 宝" in a ``bao`` field (shared with ``analyze --bao``)
+_NO_BAO = frozenset({"none", "null", "no", "-"})
+
 
 class SituationError(ValueError):
     """A win situation is malformed: says which field and what is wrong."""
@@ -128,10 +131,40 @@ class WinSituation:
             raise SituationError("heavenly: 天糊 is the dealer's first 14 tiles, self-drawn, with no melds")
         if self.win_by is WinBy.DEALER_FIRST_DISCARD and self.melds:
             raise SituationError("melds: 地糊 comes on the dealer's first discard, before anyone has declared a meld")
-        if self.winner_held_bao is False and self.winner_flown:
-            raise SituationError("winner_held_bao: false, but winner_flown says the winner discarded a 宝")
         if self.bao is None and (self.four_bao or self.caught_bao):
             raise SituationError("four_bao/caught_bao: need a bao")
+        if self.bao is None and (self.winner_flown or any(self.payers_flown)):
+            raise SituationError("winner_flown/payers_flown: 飞宝 needs a bao")
+        if self.bao is not None:
+            self._check_bao_copies(counts)
+
+    def _check_bao_copies(self, counts: list[int]) -> None:
+        """Copies of the 宝 kind and of the indicator (out of play, R1) can never pass four."""
+        from ..tiles import indicator_of, tile_name
+
+        bao = self.bao
+        assert bao is not None
+        ind = indicator_of(bao)
+        if counts[ind] > 3:
+            raise SituationError(f"hand, win_tile and melds hold 4 {format_tile(ind)} ({tile_name(ind)}), "
+                                 f"but one is the indicator of 宝 {format_tile(bao)}, out of play (R1)")
+        in_sight = counts[bao]
+        flown = self.winner_flown + sum(self.payers_flown)
+        if in_sight + flown > 4:
+            raise SituationError(f"bao: {in_sight} 宝 ({format_tile(bao)}) in hand, win_tile and melds plus {flown} "
+                                 "flown (winner_flown + payers_flown) make more than the four 宝")
+        held = sum(1 for k in (*self.hand, self.win_tile) if k == bao)
+        if self.winner_held_bao is False:
+            if held:
+                raise SituationError(f"winner_held_bao: false, but the hand or win_tile holds a 宝 ({format_tile(bao)})")
+            for name in ("winner_flown", "four_bao", "caught_bao"):
+                if getattr(self, name):
+                    raise SituationError(f"winner_held_bao: false, but {name} says the winner held a 宝")
+        if self.four_bao and any(self.payers_flown):
+            raise SituationError("payers_flown: with four_bao the winner drew all four 宝, so no payer could discard one")
+        if self.caught_bao and sum(self.payers_flown) > 1:
+            raise SituationError("payers_flown: with caught_bao (接宝) the winner drew three 宝; "
+                                 "the payers can have discarded at most one")
 
     @property
     def held_bao(self) -> bool:
@@ -174,6 +207,10 @@ class WinSituation:
             v = data.get(name)
             if v is None:
                 return None
+            if name == "bao" and isinstance(v, str) and v.strip().lower() in _NO_BAO:
+                return None  # as in analyze: "none" means no 宝
+            if isinstance(v, str) and not v.strip():
+                raise SituationError(f"{name}: empty; give one tile like 5p" + (", or 'none'" if name == "bao" else ""))
             if isinstance(v, int) and not isinstance(v, bool):
                 return v
             if isinstance(v, str):
