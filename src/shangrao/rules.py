@@ -12,6 +12,11 @@ from dataclasses import asdict, dataclass, fields
 __all__ = ["RuleSet", "DEFAULT_RULES", "RuleSetError"]
 
 
+def _printable(name: str) -> str:
+    """A user-given name as it goes into a one-line message (``'a\\nb'`` rather than a line break)."""
+    return name if name.isprintable() else repr(name)
+
+
 class RuleSetError(ValueError):
     """A rule-set option has an unknown name or a bad value."""
 
@@ -73,9 +78,9 @@ class RuleSet:
         if not isinstance(data, dict):
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names)
+        unknown = sorted((str(k) for k in set(data) - names))
         if unknown:
-            raise RuleSetError(f"unknown rule option(s): {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+            raise RuleSetError(f"unknown rule option(s): {', '.join(_printable(x) for x in unknown)}; known: {', '.join(sorted(names))}")
         return cls(**data)
 
     def replace(self, **changes) -> RuleSet:

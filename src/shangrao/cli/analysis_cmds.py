@@ -10,6 +10,7 @@ import typer
 from .. import analyze as analyze_hand
 from ..analysis import Analysis
 from ..melds import parse_meld
+from ..rules import _printable as printable
 from ..scoring import ScoreResult, WinSituation
 from ..scoring import score as score_situation
 from ..tiles import TileParseError, bao_from_indicator, parse_tile, parse_tiles
@@ -101,9 +102,9 @@ _ANALYZE_FIELDS = {"hand", "tiles_34", "melds", "bao", "indicator", "seen"}
 def _analyze_line(obj: Any) -> dict:
     if not isinstance(obj, dict):
         raise CliError(f"each line must be a JSON object like {{\"hand\": \"...\", \"bao\": \"5p\"}}, got {type(obj).__name__}")
-    unknown = sorted(set(obj) - _ANALYZE_FIELDS)
+    unknown = sorted(str(k) for k in set(obj) - _ANALYZE_FIELDS)
     if unknown:
-        raise CliError(f"unknown field(s): {', '.join(unknown)}; known: {', '.join(sorted(_ANALYZE_FIELDS))}")
+        raise CliError(f"unknown field(s): {', '.join(printable(x) for x in unknown)}; known: {', '.join(sorted(_ANALYZE_FIELDS))}")
     if "hand" not in obj and "tiles_34" not in obj:
         raise CliError("hand: missing")
     melds = obj.get("melds", [])

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..melds import Meld, MeldError, parse_meld
+from ..rules import _printable as printable
 from ..tiles import (
     TileParseError,
     format_tile,
@@ -185,9 +186,9 @@ class WinSituation:
             raise SituationError(f"a situation must be a JSON object, got {type(data).__name__}")
         known = {"hand", "win_tile", "melds", "bao", "win_by", "heavenly", "kong_chain", "winner_flown",
                  "payers_flown", "winner_held_bao", "four_bao", "caught_bao", "robbed"}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(str(k) for k in set(data) - known)
         if unknown:
-            raise SituationError(f"unknown field(s): {', '.join(unknown)}")
+            raise SituationError(f"unknown field(s): {', '.join(printable(x) for x in unknown)}")
         for req in ("hand", "win_tile"):
             if req not in data:
                 raise SituationError(f"{req}: missing")
