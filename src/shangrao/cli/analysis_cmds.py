@@ -157,7 +157,7 @@ def _run_jsonl(source: str | None, handle) -> int:
 def analyze_cmd(
     hand: Annotated[str | None, typer.Argument(
         metavar="HAND",
-        help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万…, 东 or 🀇). "
+        help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万二万, 东 or 🀇). "
              "With --jsonl: the input file (default stdin).")] = None,
     meld: Annotated[list[str] | None, typer.Option(
         "--meld", "-m", metavar="KIND:TILES",

@@ -31,7 +31,7 @@ __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulat
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", metavar="PATH|URL",
-    help="Records database: a file path (SQLite) or a SQLAlchemy URL (postgresql+psycopg://…). "
+    help="Records database: a file path (SQLite) or a SQLAlchemy URL (postgresql+psycopg://user@host/db). "
          "Default: $SHANGRAO_DB, else shangrao.sqlite3 in the user data directory.")]
 
 
@@ -174,7 +174,7 @@ def simulate(
                                          help="Processes to play in (0: one per CPU). Same results as 1.")] = 1,
     ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
                                                help="Play on a Ray cluster: 'auto', host:port, or 'local' "
-                                                    "(needs pip install '.[ray]'). Same results.")] = None,
+                                                    "(needs pip install '.\\[ray]'). Same results.")] = None,
 ) -> None:
     """Let bots play N hands and print a summary.
 
