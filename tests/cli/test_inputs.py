@@ -89,3 +89,18 @@ def test_score_bao_none_and_the_note(run, one_line_error, shangrao_cmd):
     p = run("score", input=json.dumps({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p",
                                       "payers_flown": [1, 0, 0]}))
     assert p.returncode == 0 and "注 1" in p.stdout and "never held a 宝" in p.stdout
+
+
+def test_simulate_rule_options(run, tmp_path, one_line_error, shangrao_cmd):
+    """Issue 10 (12): house rules from the command line, stored with the game."""
+    db = tmp_path / "r.sqlite3"
+    p = run("simulate", "--hands", "8", "--seed", "3", "--db", str(db), "--json",
+            "--rule", "kong_after_pung=true", "--rule", "jiuyao_melds=false", "--rule", "base_points=2")
+    assert p.returncode == 0, p.stderr
+    from shangrao.records import Store
+
+    rules = Store(str(db)).load_game(1).rules
+    assert rules["kong_after_pung"] is True and rules["jiuyao_melds"] is False and rules["base_points"] == 2
+    one_line_error(run("simulate", "--hands", "1", "--rule", "nonsense=1", "--db", str(db)), "--rule", "kong_after_pung")
+    one_line_error(run("simulate", "--hands", "1", "--rule", "jiuyao_melds=maybe", "--db", str(db)), "true or false")
+    one_line_error(run("simulate", "--hands", "1", "--rule", "base_points=x", "--db", str(db)), "integer")

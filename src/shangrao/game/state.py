@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
 
+from ..analysis.hand import is_baodiao_state
 from ..analysis.tables import POW5, entries_codes, is_win_entries
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
@@ -268,6 +269,8 @@ class Game:
         self.flown = [0, 0, 0, 0]
         self.bao_drawn = [0, 0, 0, 0]
         self.caught = [False] * 4
+        self.touji = [0, 0, 0, 0]  # 宝吊 wins each seat declined (偷机)
+        self._after_pung: int | None = None  # the seat that just made a 碰 (kong_after_pung)
         self.transfers: list[Transfer] = []
         self.events: list[dict] = []
         self.actions_taken = 0
@@ -334,7 +337,10 @@ class Game:
                 codes[extra // 9] += POW5[extra % 9]
         melds = self.melds[seat]
         e0, e1, e2, e3 = entries_codes(codes)
-        jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+        if self.rules.jiuyao_melds:
+            jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+        else:
+            jiuyao_ok = not melds
         return is_win_entries(e0, e1, e2, e3, w, 4 - len(melds), jiuyao_ok)
 
     def _transfer(self, payer: int, payee: int, points: int, reason: str, name: str | None = None) -> None:
@@ -434,14 +440,21 @@ class Game:
                     for k in range(34):
                         if c[k] == 4:
                             out.append(_ACTIONS[A.CONCEALED_KONG][k])
+                drawn = self.last_draw[seat]
                 for m in self.melds[seat]:
-                    if m.kind is MeldKind.PUNG and c[m.tiles[0]]:
+                    if m.kind is MeldKind.PUNG and c[m.tiles[0]] and (
+                            not self.rules.added_kong_drawn_only or drawn is not None and drawn >> 2 == m.tiles[0]):
                         out.append(_ACTIONS[A.ADDED_KONG][m.tiles[0]])
                 if len(out) > 1:
                     out.sort(key=Action.sort_key)
             out += compress(_DISCARDS, c)
             return out
         if self.phase == Phase.DISCARD:
+            if self._after_pung == seat and self.rules.kong_after_pung and self.tail >= self.head:
+                kongs = [_ACTIONS[A.CONCEALED_KONG][k] for k in range(34) if c[k] == 4]
+                kongs += [_ACTIONS[A.ADDED_KONG][m.tiles[0]] for m in self.melds[seat]
+                          if m.kind is MeldKind.PUNG and c[m.tiles[0]]]
+                return sorted(kongs, key=Action.sort_key) + list(compress(_DISCARDS, c))
             return list(compress(_DISCARDS, c))
         if self.phase == Phase.CLAIM:
             assert self.claim is not None
@@ -456,7 +469,7 @@ class Game:
             return _NO_OPTIONS  # no pung, kong, chow, 接宝 or 地糊 possible
         out: list[Action] = []
         if (self.first_discard and self.rules.earthly_win and seat != self.dealer
-                and discarder == self.dealer):
+                and discarder == self.dealer and (k != self.bao or self.rules.win_on_bao_tile)):
             if self._is_win(seat, k):
                 out.append(WIN)
         if c[k] >= 2:
@@ -510,9 +523,12 @@ class Game:
         """Apply ``action`` for :attr:`current_seat` without checking it (fast path)."""
         seat = self.current_seat
         assert seat is not None
+        legal = self._legal
         self._legal = None
         self.actions_taken += 1
         t = action.type
+        if t is not A.WIN and self.phase == Phase.ACT and self._offered_win(seat, legal):
+            self._count_touji(seat)
         if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
                 self._do_discard(seat, action.tile)
@@ -531,8 +547,25 @@ class Game:
         else:
             raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
 
+    def _offered_win(self, seat: int, legal: list[Action] | None) -> bool:
+        if legal is not None:
+            return WIN in legal
+        return self._is_win(seat)
+
+    def _count_touji(self, seat: int) -> None:
+        """偷机: the seat declines a self-drawn win in the 宝吊 state (before the draw, less one 宝,
+        its hand was complete melds) and draws on."""
+        drawn = self.last_draw[seat]
+        if drawn is None or not self.counts[seat][self.bao]:
+            return
+        before = list(self.counts[seat])
+        before[drawn >> 2] -= 1
+        if is_baodiao_state(before, self.bao, self.melds[seat]):
+            self.touji[seat] += 1
+
     # ------------------------------------------------------------------ discard & claims
     def _do_discard(self, seat: int, k: int) -> None:
+        self._after_pung = None
         tid = self._remove(seat, k, prefer=self.last_draw[seat])
         self.last_draw[seat] = None
         self.river[seat].append(tid)
@@ -641,6 +674,7 @@ class Game:
             self.current_seat = seat
             self.kong_chain = 0
             self.phase = Phase.DISCARD
+            self._after_pung = seat if t is A.PUNG else None
             return
         self.first_discard = False
         if self.tiles_left == 0:
@@ -650,7 +684,11 @@ class Game:
 
     # ------------------------------------------------------------------ kongs
     def _declare_kong(self, seat: int, k: int, kind: MeldKind, action: Action) -> None:
-        self._dealer_acted = self._dealer_acted or seat == self.dealer
+        # a concealed kong and its replacement draw do not change whose first discard it is
+        # (地糊 clause (3): "在第一轮庄家出牌时"); an added kong needs a pung, so a claim, before it
+        if kind is not MeldKind.CONCEALED_KONG:
+            self._dealer_acted = self._dealer_acted or seat == self.dealer
+        self._after_pung = None
         self._emit({"type": action.type.value, "seat": seat, "kind": format_tile(k), "action": str(action)})
         if kind is MeldKind.CONCEALED_KONG:
             ids = tuple(self._remove(seat, k) for _ in range(4))
@@ -671,7 +709,7 @@ class Game:
         robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
         self.pending_kong = {"seat": seat, "meld": meld, "ids": ids, "tile": robbed_tile, "added": added,
                              "index": index, "queue": [], "robbers": []}
-        if robbable:
+        if robbable and (k != self.bao or self.rules.win_on_bao_tile):
             for i in range(1, 4):
                 s = (seat + i) % 4
                 if self._is_win(s, k):
@@ -755,6 +793,7 @@ class Game:
                 four_bao=self.bao_drawn[w] == 4,
                 caught_bao=self.caught[w],
                 robbed=payers.index(source) if win_by is WinBy.ROBBING_KONG else None,
+                touji=self.touji[w],
             )
             res = score(sit, self.rules)
             if not res.winning:

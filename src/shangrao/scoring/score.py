@@ -139,8 +139,13 @@ class ScoreResult:
         return "; ".join([text, *self.notes])
 
 
-def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[PatternDef]:
-    """Candidate patterns of one reading of a self-drawn (or robbed, valued as self-drawn) win."""
+def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool, touji_ok: bool = True) -> list[PatternDef]:
+    """Candidate patterns of one reading of a self-drawn (or robbed, valued as self-drawn) win.
+
+    From the 宝吊 state: 宝吊宝 when the drawn tile is a 宝 (clause 8), 宝吊无宝 when no 宝 acts
+    (clause 9; e.g. three 宝 as a pung of their face), both when both fit; 宝吊头 otherwise, or
+    when ``touji_ok`` is False (rule ``baodiao_bao_needs_touji`` and no 偷机 yet).
+    """
     P = PATTERNS
     f = reading.form
     if f is Form.SEVEN_PAIRS:
@@ -161,9 +166,9 @@ def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[Pattern
     else:
         out.append(P["qing_pengpenghu"] if reading.all_pungs else P["pinghu_zimo"])
     if baodiao:
-        if drew_bao:
+        if touji_ok and drew_bao:  # (8); when no 宝 acts (9) fits too: score() names both
             out.append(P["pengpenghu_baodiao_bao"] if reading.all_pungs else P["baodiao_bao"])
-        elif not reading.bao_acting:
+        elif touji_ok and not reading.bao_acting:
             out.append(P["pengpenghu_baodiao_wubao"] if reading.all_pungs else P["baodiao_wubao"])
         else:
             out.append(P["pengpenghu_baodiao"] if reading.all_pungs else P["baodiao"])
@@ -193,8 +198,13 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
     s = situation
     if s.win_by is WinBy.DEALER_FIRST_DISCARD and not rules.earthly_win:
         raise SituationError("win_by: 地糊 (dealer_first_discard) is switched off in these rules (earthly_win)")
+    if (s.win_by is not WinBy.SELF_DRAW and s.bao is not None and s.win_tile == s.bao
+            and not rules.win_on_bao_tile):
+        raise SituationError(f"win_tile: {s.win_by.value} on a 宝 tile is switched off in these rules (win_on_bao_tile)")
     hand34 = to_34(list(s.hand) + [s.win_tile])
     readings = enumerate_readings(hand34, s.bao, s.melds)
+    if s.melds and not rules.jiuyao_melds:  # 九幺 only with no declared melds (house rule)
+        readings = [r for r in readings if r.form is not Form.JIUYAO]
     if not readings:
         return ScoreResult(winning=False)
     base = rules.base_points
@@ -220,9 +230,10 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
 
     baodiao = is_baodiao_state(to_34(s.hand), s.bao, s.melds)
     drew_bao = s.bao is not None and s.win_tile == s.bao
+    touji_ok = not rules.baodiao_bao_needs_touji or s.touji > 0
     candidates = []
     for reading in readings:
-        for pdef in _pattern_of(reading, baodiao, drew_bao):
+        for pdef in _pattern_of(reading, baodiao, drew_bao, touji_ok):
             factor = pdef.factor * (2 ** reading.quads if pdef.per_quad else 1)
             doublings = _doublings(s, reading, rules)
             value = base * factor
@@ -239,6 +250,13 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
             alternatives.append((c[2].name, c[0]))
 
     notes = []
+    both = {"baodiao_bao": "baodiao_wubao", "pengpenghu_baodiao_bao": "pengpenghu_baodiao_wubao"}
+    if pdef.id in both and any(not r.bao_acting and r.form is Form.STANDARD for r in readings):
+        other = PATTERNS[both[pdef.id]]
+        notes.append(f"{pdef.name} (clause 8: the drawn tile is a 宝) and {other.name} "
+                     "(clause 9: no 宝 acts) both fit")
+    if baodiao and not touji_ok and (drew_bao or any(not r.bao_acting for r in readings)):
+        notes.append("宝吊宝/宝吊无宝 need a 偷机 first (rule baodiao_bao_needs_touji): scored as 宝吊头")
     if s.held_bao:
         payer_factors = tuple(2 ** n for n in s.payers_flown)
     else:
@@ -276,7 +294,7 @@ def _doublings(s: WinSituation, reading: Reading, rules: RuleSet) -> list[Doubli
         out.append(Doubling("dandiao", DOUBLING_NAMES["dandiao"], 1, 2))
     if s.winner_flown:
         out.append(Doubling("feibao", DOUBLING_NAMES["feibao"], s.winner_flown, 2 ** s.winner_flown))
-    if reading.all_terminal_honor and reading.form is not Form.JIUYAO:
+    if reading.all_terminal_honor and reading.form is not Form.JIUYAO and (rules.jiuyao_melds or not s.melds):
         out.append(Doubling("jiuyao", DOUBLING_NAMES["jiuyao"], 1, 2))
     if s.win_by is WinBy.ROBBING_KONG:
         out.append(Doubling("qianggang", DOUBLING_NAMES["qianggang"], 1, rules.robbing_kong_factor))

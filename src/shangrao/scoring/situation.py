@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ..melds import Meld, MeldError, parse_meld
+from ..melds import Meld, MeldError, MeldKind, parse_meld
 from ..rules import _printable as printable
 from ..tiles import (
     TileParseError,
@@ -58,6 +58,8 @@ class WinSituation:
     four_bao: the winner drew all four 宝 this hand (四个宝).
     caught_bao: the winner declared 接宝 this hand.
     robbed: for 抢杠, the payer (0-2, seat order after the winner) whose kong was robbed.
+    touji: 偷机 — how many times this hand the winner declined a win in the 宝吊 state before
+        this one (only the rule ``baodiao_bao_needs_touji`` asks for it; the engine counts it).
     """
 
     hand: tuple[int, ...]
@@ -73,6 +75,7 @@ class WinSituation:
     four_bao: bool = False
     caught_bao: bool = False
     robbed: int | None = None
+    touji: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand", tuple(self.hand))
@@ -108,6 +111,8 @@ class WinSituation:
         for k, c in enumerate(counts):
             if c > 4:
                 raise SituationError(f"hand, win_tile and melds hold {c} copies of {format_tile(k)}; there are only 4")
+        if not isinstance(self.touji, int) or isinstance(self.touji, bool) or not 0 <= self.touji <= 136:
+            raise SituationError(f"touji: must be an int >= 0 (偷机 count), got {self.touji!r}")
         for name in ("kong_chain", "winner_flown"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 4:
@@ -151,7 +156,10 @@ class WinSituation:
                                  f"but one is the indicator of 宝 {format_tile(bao)}, out of play (R1)")
         in_sight = counts[bao]
         flown = self.winner_flown + sum(self.payers_flown)
-        if in_sight + flown > 4:
+        # a flown 宝 may have been claimed into one of the winner's melds (as its face, R2):
+        # each meld made on a discard holds at most one claimed tile
+        claimable = sum(1 for m in self.melds if bao in m.tiles and m.kind is not MeldKind.CONCEALED_KONG)
+        if in_sight + flown - min(claimable, flown) > 4:
             raise SituationError(f"bao: {in_sight} 宝 ({format_tile(bao)}) in hand, win_tile and melds plus {flown} "
                                  "flown (winner_flown + payers_flown) make more than the four 宝")
         held = sum(1 for k in (*self.hand, self.win_tile) if k == bao)
@@ -185,7 +193,7 @@ class WinSituation:
         if not isinstance(data, dict):
             raise SituationError(f"a situation must be a JSON object, got {type(data).__name__}")
         known = {"hand", "win_tile", "melds", "bao", "win_by", "heavenly", "kong_chain", "winner_flown",
-                 "payers_flown", "winner_held_bao", "four_bao", "caught_bao", "robbed"}
+                 "payers_flown", "winner_held_bao", "four_bao", "caught_bao", "robbed", "touji"}
         unknown = sorted(str(k) for k in set(data) - known)
         if unknown:
             raise SituationError(f"unknown field(s): {', '.join(printable(x) for x in unknown)}")
@@ -277,6 +285,7 @@ class WinSituation:
             four_bao=flag("four_bao", False),
             caught_bao=flag("caught_bao", False),
             robbed=robbed,
+            touji=integer("touji", 0),
         )
 
     def to_dict(self) -> dict:
@@ -294,4 +303,5 @@ class WinSituation:
             "four_bao": self.four_bao,
             "caught_bao": self.caught_bao,
             "robbed": self.robbed,
+            "touji": self.touji,
         }
