@@ -131,3 +131,28 @@ def test_baodiao_bao_only_after_touji(strict):
     assert (now.score.pattern.name, now.score.hand_value) == (("宝吊头", 3) if strict else ("宝吊宝", 6))
     later = _win_after_touji(rules)
     assert (later.score.pattern.name, later.score.hand_value) == ("宝吊宝", 6)
+
+
+# ---------------------------------------------------------------- every house rule: whole hands
+HOUSE = [{"kong_after_pung": True}, {"rob_concealed_kong": True}, {"added_kong_drawn_only": True},
+         {"jiuyao_melds": False}, {"win_on_bao_tile": False}, {"baodiao_bao_needs_touji": True},
+         {"kong_after_pung": True, "rob_concealed_kong": True, "added_kong_drawn_only": True,
+          "jiuyao_melds": False, "win_on_bao_tile": False, "baodiao_bao_needs_touji": True}]
+
+
+@pytest.mark.parametrize("changes", HOUSE, ids=lambda c: ",".join(c))
+def test_house_rules_play_whole_hands_and_replay(changes):
+    """Random and greedy bots play 40 hands under the option: every offered win scores, the
+    points are zero-sum and the log replays to the same state (the rules travel in the deal)."""
+    from shangrao.bots import get_bot
+    from shangrao.game import Game, replay
+
+    rules = DEFAULT_RULES.replace(**changes)
+    for seed in range(40):
+        g = Game(rules, seed=seed, dealer=seed % 4)
+        bots = [get_bot("greedy" if i % 2 else "random", seed=seed * 4 + i) for i in range(4)]
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(bots[g.current_seat].choose(g.observation(g.current_seat), legal))
+        assert sum(g.result.deltas) == 0
+        assert replay(g.events).state_key() == g.state_key()
