@@ -96,7 +96,7 @@ class RuleSet:
         if not isinstance(data, dict):
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
-        unknown = sorted((str(k) for k in set(data) - names))
+        unknown = sorted(str(k) for k in set(data) - names)
         if unknown:
             raise RuleSetError(f"unknown rule option(s): {', '.join(_printable(x) for x in unknown)}; known: {', '.join(sorted(names))}")
         return cls(**data)

@@ -2,8 +2,8 @@
 :class:`shangrao.rules.RuleSet` (docs/rules.md, beside each clause), on scripted walls."""
 
 import pytest
-
 from game_helpers import do, legal_strs, make_game, pass_windows
+
 from shangrao.rules import DEFAULT_RULES
 from shangrao.scoring import WinBy
 

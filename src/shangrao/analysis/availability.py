@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, pairwise
 
 from ..tiles import TERMINALS_AND_HONORS
 
@@ -47,15 +47,18 @@ def check_unseen(unseen: Sequence[int], tiles_34: Sequence[int]) -> list[int]:
     from ..tiles import format_tile
 
     try:
-        u = [int(x) if x.__class__ is int or type(x).__name__.startswith(("int", "uint")) else None for x in unseen]
+        raw = list(unseen)
     except TypeError:
         raise ValueError("unseen must be a sequence of 34 ints 0..4") from None
-    if len(u) != 34 or any(x is None or not 0 <= x <= 4 for x in u):
+    if len(raw) != 34 or any(not (x.__class__ is int or type(x).__name__.startswith(("int", "uint"))) for x in raw):
+        raise ValueError("unseen must be a sequence of 34 ints 0..4 (copies not in sight)")
+    u = [int(x) for x in raw]
+    if any(not 0 <= x <= 4 for x in u):
         raise ValueError("unseen must be a sequence of 34 ints 0..4 (copies not in sight)")
     for k in range(34):
         if tiles_34[k] + u[k] > 4:
             raise ValueError(f"unseen: {u[k]} unseen {format_tile(k)} with {tiles_34[k]} in hand is more than 4 copies")
-    return u  # type: ignore[return-value]
+    return u
 
 
 @lru_cache(maxsize=2)
@@ -104,7 +107,7 @@ def _suit_frontier(real: tuple[int, ...], cap: tuple[int, ...], honors: bool, m:
                 if tk > c:
                     sh += tk - c
                 r = real[k]
-                ov += tk if tk < r else r
+                ov += tk if tk < r else r  # noqa: FURB136 - a hot loop: no call
         if sh > wmax:
             continue
         d = best.setdefault((j, p), {})
@@ -153,7 +156,7 @@ def _seven_pairs(real: list[int], cap: list[int], wmax: int) -> int | None:
 
 
 _RANK_SETS = [s for size in range(4) for s in combinations(range(9), size)
-              if all(b - a >= 3 for a, b in zip(s, s[1:]))]
+              if all(b - a >= 3 for a, b in pairwise(s))]
 
 
 def _shisanlang(real: list[int], cap: list[int], wmax: int) -> int | None:

@@ -117,9 +117,9 @@ def _fit_help_to_80_columns() -> None:
 
         _parameter_help._shangrao = True  # type: ignore[attr-defined]
         rich_utils._get_parameter_help = _parameter_help
-    option = getattr(core, "TyperOption", None)
+    option: Any = getattr(core, "TyperOption", None)
     original_type = getattr(option, "display_type_rich", None)
-    if original_type is not None and not getattr(original_type, "_shangrao", False):
+    if option is not None and original_type is not None and not getattr(original_type, "_shangrao", False):
         def _display_type(self: Any, ctx: Any) -> Any:
             if getattr(self, "is_flag", False) and not getattr(self, "count", False):
                 return None

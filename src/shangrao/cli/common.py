@@ -89,7 +89,7 @@ def _open_binary(source: str | None):
     path = Path(source)
     if path.is_dir():
         raise CliError(f"{source}: is a directory, expected a file")
-    return open(path, "rb"), source, True  # noqa: SIM115  (closed by the caller)
+    return open(path, "rb"), source, True
 
 
 def _decode(data: bytes, name: str) -> str:

@@ -288,7 +288,7 @@ def render_choices(actions: list[Action], obs, bao: int, width: int = 80) -> lis
             out.append(Text(f"{i:>3}. ") + action_text(a, obs, bao, can_win, baodiao))
     line = Text("  打")
     for i, a in enumerate(actions, 1):
-        if a.type is not ActionType.DISCARD:
+        if a.type is not ActionType.DISCARD or a.tile is None:
             continue
         cell = Text(f" {i}.")
         cell.append(short_name(a.tile), style=BAO_STYLE if a.tile == bao else "")
@@ -300,7 +300,7 @@ def render_choices(actions: list[Action], obs, bao: int, width: int = 80) -> lis
         out.append(line)
     ready = []
     for a in actions:
-        if a.type is ActionType.DISCARD:
+        if a.type is ActionType.DISCARD and a.tile is not None:
             w = discard_waits(obs, bao, a.tile)
             if w:
                 t = Text(f"  打 {short_name(a.tile)} → 听 ", style="green")

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.prompt import Prompt
-from rich.table import Table
 from rich.text import Text
 
 from ..bots import get_bot
@@ -17,7 +16,6 @@ from ..game import (
     ActionType,
     Game,
     Match,
-    parse_action,
     redact,
 )
 from ..records import Store
@@ -33,7 +31,14 @@ from .narrate import (
     render_table,
     seat_label,
 )
-from .play_input import CONFIRM_TYPES, HELP_LINES, ChoiceError, Command, hint_provider, read_choice
+from .play_input import (
+    CONFIRM_TYPES,
+    HELP_LINES,
+    ChoiceError,
+    Command,
+    hint_provider,
+    read_choice,
+)
 from .simulate import DbOption, parse_bots
 
 
@@ -110,8 +115,8 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
         if choice is Command.QUIT:
             raise EOFError
         if choice is Command.HELP:
-            for line in HELP_LINES:
-                console.print(line)
+            for help_line in HELP_LINES:
+                console.print(help_line)
             continue
         if choice is Command.HINT:
             _hint(console, obs, actions)

@@ -21,8 +21,16 @@ from enum import Enum
 from ..game import Action, ActionType
 from ..tiles import TileParseError, parse_tiles
 
-__all__ = ["ChoiceError", "Command", "HELP_LINES", "HintProvider", "read_choice", "set_hint_provider",
-           "hint_provider", "CONFIRM_TYPES"]
+__all__ = [
+    "CONFIRM_TYPES",
+    "HELP_LINES",
+    "ChoiceError",
+    "Command",
+    "HintProvider",
+    "hint_provider",
+    "read_choice",
+    "set_hint_provider",
+]
 
 
 class ChoiceError(ValueError):

@@ -211,11 +211,11 @@ class Store:
         self._sqlite = parsed.get_backend_name() == "sqlite"
         engine_url: Any = self.url
         if self._sqlite:
-            database = parsed.database
+            database = parsed.database or ""
             plain_file = bool(database) and database != ":memory:" and not database.startswith("file:")
             kwargs["connect_args"] = {"timeout": 30}
             if read_only and plain_file and not Path(database).exists():
-                database = None  # nothing stored yet: an empty in-memory database, nothing created on disk
+                database = ""  # nothing stored yet: an empty in-memory database, nothing created on disk
                 engine_url = "sqlite://"
             elif read_only and plain_file:
                 # read-only commands (games, replay) open the file read-only, so a database on a
