@@ -112,6 +112,8 @@ def test_play_a_hand_typing_only_chinese(tmp_path, shangrao_cmd):
     lines = text.splitlines()
     assert max(cell_len(x) for x in lines) <= 80
     assert "…" not in text
+    turns = [t for t in text.split("choose 1-")[1:-1] if "how to type" not in t]  # not the help, the end
+    assert max(t.count("\n") for t in turns) <= 30  # one turn is a screenful, not 50 lines
     g = Store(db).load_game(1)
     assert g.status == "unfinished" and g.hands_played == 1
     assert [e["type"] for e in g.hands[0].events].count("pung") >= 1
