@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from pathlib import Path
+
+import pytest
 
 
 def test_analyze_ready_needs_a_tile_that_exists(run, one_line_error, shangrao_cmd):
@@ -103,3 +106,18 @@ def test_simulate_rule_options(run, tmp_path, one_line_error, shangrao_cmd):
     one_line_error(run("simulate", "--hands", "1", "--rule", "nonsense=1", "--db", str(db)), "--rule", "kong_after_pung")
     one_line_error(run("simulate", "--hands", "1", "--rule", "jiuyao_melds=maybe", "--db", str(db)), "true or false")
     one_line_error(run("simulate", "--hands", "1", "--rule", "base_points=x", "--db", str(db)), "integer")
+
+
+def test_serve_on_a_busy_port_exits_3_as_documented(run, tmp_path):
+    """docs/cli.md and `shangrao --help` list exit 3: serve could not start (the port is in use)."""
+    import socket
+
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        p = run("serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite3"))
+    assert p.returncode == 3 and "in use" in p.stderr
+    doc = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "| 3 | `serve` could not start" in doc
