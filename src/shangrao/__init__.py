@@ -89,6 +89,8 @@ def _kind(value, what: str) -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 34):
         return value
     if isinstance(value, str):
+        if value.strip().lower() in ("none", "null", "no", "-"):  # as score's "bao": "none"
+            return None
         return parse_tile(value)
     raise ValueError(f"{what} must be a tile string like '5m', a kind 0..33 or None, got {value!r}")
 

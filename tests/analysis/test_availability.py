@@ -68,3 +68,7 @@ def test_unseen_counts_and_api_arguments():
         shanten(h, None, unseen=[4] * 34)  # 4 unseen 1m with one in hand: five
     with pytest.raises(ValueError, match="unseen"):
         shanten(h, None, unseen=[0] * 33)
+
+
+def test_bao_none_is_accepted_by_the_api_as_by_score():
+    assert shangrao.analyze("123m456p789s1122z", bao="none").bao is None
