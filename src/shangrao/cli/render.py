@@ -144,6 +144,8 @@ def substitution_text(reading: Reading) -> str:
 
 
 def shanten_text(shanten: int) -> str:
+    if shanten >= 90:  # INFINITE_SHANTEN: no form can be completed with the tiles that exist
+        return "no complete hand can be reached with the tiles left"
     if shanten < 0:
         return f"{shanten} (complete 糊牌牌形)"
     if shanten == 0:
