@@ -233,7 +233,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     elif isinstance(msg, FillBotsMsg):
                         await t.request_fill_bots()
                     elif isinstance(msg, PingMsg):
-                        await ws.send_json({"type": "pong"})
+                        await t.pong(ws)
                 except (IllegalActionError, ActionParseError, TableError, RecordError) as err:
                     await ws.send_json({"type": "error", "code": "illegal", "message": str(err)})
         except WebSocketDisconnect:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -38,7 +39,7 @@ from ..records import GameNotFound, RecordError, Store
 from ..records.live import append_events, set_players, update_meta
 from ..records.summary import hand_summary
 from ..rules import RuleSet
-from .views import seat_view
+from .views import seat_view, view_seq, window_game
 
 __all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
 
@@ -65,6 +66,8 @@ class Settings:
     (then the stand-in bot plays).  absent_timeout: a seat without a connection this long is played
     by the stand-in bot until its player returns.  next_hand_timeout: pause after a settlement
     before the next hand when not everyone pressed 继续.  standin_bot: the bot for absent players.
+    claim_pause: every discard (and robbable kong) is shown to all seats as an open window for at
+    least this long, whether or not anyone can claim; bots decide inside it (fair windows).
     """
 
     bot_delay: float = 0.6
@@ -73,6 +76,7 @@ class Settings:
     absent_timeout: float = 30.0
     next_hand_timeout: float = 30.0
     standin_bot: str = "greedy"
+    claim_pause: float = 0.8
 
 
 @dataclass
@@ -113,6 +117,11 @@ class Table:
         self.decision_deadline: float | None = None
         self.decision_started: float = 0.0
         self.between_since: float | None = None
+        # fair windows: a copy of the game stopped in the window the last discard/kong opened,
+        # shown to every seat until hold_until once the real game has moved on (views.window_game)
+        self.hold_game: Game | None = None
+        self.hold_until: float = 0.0
+        self.last_sent: dict[int, str] = {}
         now = time.monotonic()
         for i, s in enumerate(seats):
             s.gone_since = now
@@ -223,7 +232,13 @@ class Table:
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
         n = len(g.events)
+        if isinstance(action, str):
+            action = parse_action(action)
+        frozen = window_game(g, action) if g.current_seat == seat and action in g.legal_actions() else None
         g.apply(action, seat=seat)
+        if frozen is not None:
+            self.hold_game = frozen
+            self.hold_until = time.monotonic() + self.settings.claim_pause
         try:
             self._persist(n)
         except (RecordError, Exception) as err:  # noqa: BLE001 - never broadcast what is not stored
@@ -248,8 +263,18 @@ class Table:
             return None
         return round(max(0.0, self.decision_deadline - time.monotonic()), 1)
 
+    def holding(self) -> bool:
+        """A window's pause is running and the real game has already left the window: every seat
+        is still shown the open window (so nobody learns that no one could claim)."""
+        g = self.game
+        return (self.hold_game is not None and g is not None and time.monotonic() < self.hold_until
+                and g.phase not in ("claim", "rob"))
+
     def state_for(self, seat: int) -> dict:
         info = self.public_info()
+        if self.holding():
+            assert self.hold_game is not None
+            return seat_view(self.hold_game, seat, hand_no=self.hold_game.hand_no, table=info, deadline=None)
         if self.game is None:
             return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
                     "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
@@ -258,12 +283,21 @@ class Table:
                          deadline=self._deadline_for(seat),
                          settlement=self.last_settlement if self.game.is_over else None)
 
-    async def broadcast(self) -> None:
+    async def broadcast(self, also=None) -> None:
+        """Send each seat its state — only when it differs from what the seat was last sent (a
+        hidden decision of another seat must not show up as an extra message).  ``also``: a new
+        connection that gets the state in any case."""
         for i, s in enumerate(self.seats):
             if not s.conns:
                 continue
             msg = self.state_for(i)
+            text = json.dumps({k: v for k, v in msg.items() if k != "deadline"}, sort_keys=True,
+                              ensure_ascii=False)
+            same = self.last_sent.get(i) == text
+            self.last_sent[i] = text
             for ws in list(s.conns):
+                if same and ws is not also:
+                    continue
                 try:
                     await ws.send_json(msg)
                 except Exception:  # noqa: BLE001 - a closed socket; its handler removes it
@@ -274,7 +308,7 @@ class Table:
         async with self.lock:
             self.seats[seat].conns.add(ws)
             self.changed.set()
-            await self.broadcast()
+            await self.broadcast(also=ws)
 
     async def disconnect(self, seat: int, ws) -> None:
         async with self.lock:
@@ -291,13 +325,20 @@ class Table:
             g = self.game
             if g is None or g.is_over:
                 raise IllegalActionError("no hand is being played at this table now")
-            if (seq is not None and seq != len(g.events)) or (hand is not None and hand != g.hand_no):
+            if self.holding():
+                raise IllegalActionError("the table is waiting for claims; look again")
+            if (seq is not None and seq != view_seq(g, seat)) or (hand is not None and hand != g.hand_no):
                 raise IllegalActionError("the table has moved on since that state; look again")
             if g.current_seat != seat:
                 raise IllegalActionError(f"not your turn: seat {g.current_seat} is to decide")
             action = parse_action(text)
             self._apply(action, seat)
             await self.broadcast()
+
+    async def pong(self, ws) -> None:
+        """Answer a ping after every state change in progress has been sent (a barrier for clients)."""
+        async with self.lock:
+            await ws.send_json({"type": "pong"})
 
     async def set_ready(self, seat: int) -> None:
         async with self.lock:
@@ -362,7 +403,9 @@ class Table:
         st = self.settings
         s = self.seats[g.current_seat]
         n_legal = len(g.legal_actions())
-        if s.is_bot or n_legal == 1:
+        if g.phase in ("claim", "rob") and (s.is_bot or n_legal == 1):
+            d = min(st.bot_delay, st.claim_pause) / 2  # inside the window everyone waits for anyway
+        elif s.is_bot or n_legal == 1:
             d = st.bot_delay if n_legal > 1 else min(st.bot_delay, 0.05)
         else:
             d = st.claim_timeout if g.phase in ("claim", "rob") else st.turn_timeout
@@ -374,11 +417,20 @@ class Table:
         """Do what is due now; return how long to wait for a change (None: until one), or 'done'."""
         st = self.settings
         async with self.lock:
+            now = time.monotonic()
+            if self.hold_game is not None:
+                if self.holding():
+                    return max(0.005, self.hold_until - now)
+                # the pause is over: show the real table; a turn's clock starts now
+                self.hold_game = None
+                if self.game is not None and self.game.phase not in ("claim", "rob"):
+                    self.decision_key = None
+                    self._arm()
+                await self.broadcast()
             if self.finished:
                 return "done"
             if self.status == "waiting":
                 return None
-            now = time.monotonic()
             if self.game is None or self.game.is_over:
                 humans = [s for s in self.seats if s.kind == "human"]
                 all_ready = all(s.ready or not s.conns for s in humans)

@@ -8,12 +8,16 @@ for the seat, the redacted events and public table facts.
 
 from __future__ import annotations
 
+import copy
+
 from ..analysis import waits as waits_of
-from ..game import ActionType, Game, redact
+from ..game import Action, ActionType, Game, redact
+from ..game.phase import Phase
 from ..melds import Meld
 from ..tiles import format_tile
 
-__all__ = ["seat_view", "action_info", "meld_info", "unseen_counts", "WINDS", "LOG_TAIL"]
+__all__ = ["seat_view", "action_info", "meld_info", "unseen_counts", "view_seq", "window_game",
+           "opens_window", "WINDS", "LOG_TAIL"]
 
 WINDS = "东南西北"
 LOG_TAIL = 30  # redacted events sent with each state (the table's event log panel)
@@ -45,11 +49,86 @@ def _waits(hand_34, bao, melds, unseen) -> list[dict]:
     return [{"kind": k, "unseen": unseen[k]} for k in w]
 
 
+def view_seq(game: Game, seat: int) -> int:
+    """The seat's own counter of what it has seen: the length of its redacted log.
+
+    Not ``len(game.events)``: that would grow with other seats' hidden passes in a window."""
+    return len(redact(game.events, seat))
+
+
+def opens_window(game: Game, action: Action) -> bool:
+    """Whether ``action`` (of the seat to decide) puts a discard or a robbable kong on the table:
+    a claim or rob window every other seat waits for, whether or not anyone can claim or rob."""
+    t = action.type
+    if t is ActionType.DISCARD:
+        return True
+    if t is ActionType.ADDED_KONG:
+        return True
+    if t is ActionType.CONCEALED_KONG:
+        return game.rules.rob_concealed_kong
+    if t is ActionType.KONG:
+        return game.rules.rob_exposed_kong
+    return False
+
+
+class _Stop(Exception):
+    pass
+
+
+def window_game(game: Game, action: Action) -> Game | None:
+    """A copy of ``game`` after ``action``, stopped in the window that the action opens, with no
+    deciding seat named: what every seat waits on at the table.  None if it opens no window.
+
+    When nobody can claim (or rob), the engine goes straight on (the next draw, or the kong
+    stands); the copy stops there instead, so the table can show the same "waiting for claims"
+    whether or not someone can claim.  The real game is not touched.
+    """
+    if not opens_window(game, action):
+        return None
+    g = copy.deepcopy(game, memo={id(game.events): list(game.events)})
+
+    first = game.current_seat == game.dealer and not getattr(game, "_dealer_acted", True)
+
+    def stop_claim(*_args, **_kw):
+        ev = g.events[-1]
+        if ev.get("type") != "discard":
+            raise AssertionError("window_game: expected a discard before the draw")
+        tid = ev["tile"]
+        g.claim = {"discarder": ev["seat"], "tile": tid, "kind": tid >> 2, "queue": [], "options": {},
+                   "declared": {}, "best": 0}
+        g.phase = Phase.CLAIM
+        g.first_discard = first  # as in a window someone can claim (地糊 needs it)
+        raise _Stop
+
+    def stop_rob(*_args, **_kw):
+        pk = g.pending_kong
+        if pk is not None and not pk["queue"] and not pk["robbers"]:
+            g.phase = Phase.ROB
+            raise _Stop
+        return orig_rob()
+
+    orig_rob = g._advance_rob
+    if action.type is ActionType.DISCARD:
+        g._draw = stop_claim  # type: ignore[method-assign]
+        g._finish_drawn = stop_claim  # type: ignore[method-assign]
+    else:
+        g._advance_rob = stop_rob  # type: ignore[method-assign]
+    try:
+        g.apply(action, seat=game.current_seat)
+    except _Stop:
+        pass
+    if g.phase not in (Phase.CLAIM, Phase.ROB):
+        return None
+    g.current_seat = None
+    g._legal = None
+    return g
+
+
 def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: float | None,
               settlement: dict | None = None) -> dict:
     """The ``state`` message for ``seat``."""
     obs = game.observation(seat)
-    legal = game.legal_actions(seat) if not game.is_over else []
+    legal = game.legal_actions(seat) if not game.is_over and game.current_seat is not None else []
     can_win = any(a.type is ActionType.WIN for a in legal)
     me = obs.seat
     melds_me = obs.melds[me]
@@ -77,7 +156,7 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
         "type": "state",
         "you": me,
         "hand_no": hand_no,
-        "seq": len(game.events),
+        "seq": len(log),
         "table": table,
         "view": view,
         "legal": [action_info(a, can_win) for a in legal],
