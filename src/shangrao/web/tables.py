@@ -32,7 +32,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from ..bots import get_bot
+from ..bots import BOT_NAMES, get_bot
 from ..game import Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
@@ -46,7 +46,7 @@ __all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = tuple(BOT_NAMES)
 
 
 class TableError(ValueError):
@@ -81,7 +81,7 @@ class Settings:
 
 @dataclass
 class Seat:
-    kind: str  # human | random | greedy
+    kind: str  # human | a bot name (shangrao.bots.BOT_NAMES)
     claimed: bool = False
     token_hash: str | None = None
     conns: set = field(default_factory=set)
@@ -122,6 +122,7 @@ class Table:
         self.hold_game: Game | None = None
         self.hold_until: float = 0.0
         self.last_sent: dict[int, str] = {}
+        self.rematch: int | None = None  # the table of the next match with the same players
         now = time.monotonic()
         for i, s in enumerate(seats):
             s.gone_since = now
@@ -156,6 +157,7 @@ class Table:
             "players": [{"kind": s.kind, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.kind == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
+            "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
         }
 
     def _absent(self, seat: Seat, now: float) -> bool:
@@ -196,7 +198,7 @@ class Table:
     def fill_bots(self) -> None:
         for i in self.free_seats():
             s = self.seats[i]
-            s.kind = "random" if self.settings.standin_bot == "random" else "greedy"
+            s.kind = self.settings.standin_bot if self.settings.standin_bot in BOT_KINDS else "greedy"
             s.bot = get_bot(s.kind, seed=f"{self.seed}:{i}")
         set_players(self.store, self.id, self._players(), self._meta())
         self.changed.set()
@@ -278,7 +280,7 @@ class Table:
         if self.game is None:
             return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
                     "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
-                    "discard_waits": None, "log": [], "settlement": self.last_settlement}
+                    "discard_waits": None, "log": [], "settlement": self.last_settlement, "reveal": None}
         return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
                          deadline=self._deadline_for(seat),
                          settlement=self.last_settlement if self.game.is_over else None)

@@ -124,6 +124,42 @@ def window_game(game: Game, action: Action) -> Game | None:
     return g
 
 
+def reveal(game: Game) -> dict | None:
+    """倒牌: at the end of a hand every hand is laid down (what the table shows then).
+
+    hands_down: per seat the concealed kinds.  wins: per winner the scored reading — groups (``kind``,
+    ``tiles`` as read, ``wild`` True where a 宝 stands for that face), its declared melds, the
+    winning tile and where it is in the groups, how it came (``win_by``, ``heavenly``,
+    ``kong_chain`` > 0 = 杠开, ``from`` = the robbed or discarding seat), the pattern with its
+    factor and clause, every doubling (name, count, factor) and the hand value.  None before the end.
+    """
+    r = game.result
+    if r is None:
+        return None
+    win_events = {e["seat"]: e for e in game.events if e.get("type") == "win"}
+    wins = []
+    for w in r.wins:
+        sc, sit = w.score, w.situation
+        groups = []
+        mark = None
+        if sc.reading is not None:
+            for gi, g in enumerate(sc.reading.groups):
+                groups.append({"kind": g.kind, "tiles": list(g.tiles), "wild": list(g.wild)})
+                for ti, (t, wild) in enumerate(zip(g.tiles, g.wild)):
+                    if mark is None and ((not wild and t == sit.win_tile) or (wild and sit.win_tile == sit.bao)):
+                        mark = [gi, ti]
+        ev = win_events.get(w.seat, {})
+        wins.append({
+            "seat": w.seat, "win_tile": sit.win_tile, "win_by": sit.win_by.value, "heavenly": sit.heavenly,
+            "kong_chain": sit.kong_chain, "from": ev.get("from"), "form": sc.reading.form.value if sc.reading else None,
+            "groups": groups, "mark": mark, "melds": [meld_info(m) for m in sit.melds],
+            "pattern": {"name": sc.pattern.name, "factor": sc.pattern.factor, "clause": sc.pattern.clause},
+            "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in sc.doublings],
+            "hand_value": sc.hand_value, "payers": list(w.payers), "win_payments": list(sc.win_payments),
+        })
+    return {"hands_down": [game.hand_kinds(s) for s in range(4)], "wins": wins, "drawn": r.drawn}
+
+
 def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: float | None,
               settlement: dict | None = None) -> dict:
     """The ``state`` message for ``seat``."""
@@ -166,4 +202,5 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
         "discard_waits": discard_waits,
         "log": log[-LOG_TAIL:],
         "settlement": settlement,
+        "reveal": reveal(game) if game.is_over else None,
     }
