@@ -28,7 +28,7 @@ const TEXT = {
 const X = TEXT[LANG] || TEXT.zh;
 const body = document.getElementById("rules-body");
 body.append(el("h1", { text: X.h }),
-  el("h2", { text: X.bao_h }), el("p", {}, X.bao[0], " ", T("7z"), " ", X.bao[1], " ", B("6z"), X.bao[2]),
+  el("h2", { text: X.bao_h }), el("p", {}, X.bao[0], " ", T("7z"), " ", X.bao[1], " ", B("6z"), "，", T("9m"), " → ", B("1m"), X.bao[2]),
   el("h2", { text: X.win_h }), el("p", { id: "self-draw-only", text: X.win }),
   el("h2", { text: X.touji_h }), el("p", { text: X.touji }),
   el("h2", { text: X.fei_h }), el("p", {}, B("5p"), " ", X.fei),
