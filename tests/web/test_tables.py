@@ -100,7 +100,7 @@ def _check_messages(seats, events) -> int:
     g_prev = replay(events[:1])
     moments.append(g_prev)
     for i, n in enumerate(cuts):
-        w = window_game(g_prev, parse_action(events[n - 1]["action"]))
+        w = window_game(g_prev, parse_action(events[n - 1]["action"]))  # None: no new window
         if w is not None:
             moments.append(w)
         nxt = cuts[i + 1] - 1 if i + 1 < len(cuts) else len(events)

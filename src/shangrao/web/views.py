@@ -16,8 +16,8 @@ from ..game.phase import Phase
 from ..melds import Meld
 from ..tiles import format_tile
 
-__all__ = ["seat_view", "action_info", "meld_info", "unseen_counts", "view_seq", "window_game",
-           "opens_window", "WINDS", "LOG_TAIL"]
+__all__ = ["LOG_TAIL", "WINDS", "action_info", "may_open_window", "meld_info", "reveal", "seat_view",
+           "unseen_counts", "view_seq", "window_game"]
 
 WINDS = "东南西北"
 LOG_TAIL = 30  # redacted events sent with each state (the table's event log panel)
@@ -56,19 +56,21 @@ def view_seq(game: Game, seat: int) -> int:
     return len(redact(game.events, seat))
 
 
-def opens_window(game: Game, action: Action) -> bool:
-    """Whether ``action`` (of the seat to decide) puts a discard or a robbable kong on the table:
-    a claim or rob window every other seat waits for, whether or not anyone can claim or rob."""
-    t = action.type
-    if t is ActionType.DISCARD:
+def may_open_window(game: Game, action: Action) -> bool:
+    """Whether ``action`` (of the seat to decide) can lead to a new claim or rob window: a discard,
+    a kong declared in one's turn, or any decision in a claim window (it may resolve into a kong
+    on the discard, which may be robbed)."""
+    if game.phase == Phase.CLAIM:
         return True
-    if t is ActionType.ADDED_KONG:
-        return True
-    if t is ActionType.CONCEALED_KONG:
-        return game.rules.rob_concealed_kong
-    if t is ActionType.KONG:
-        return game.rules.rob_exposed_kong
-    return False
+    return action.type in (ActionType.DISCARD, ActionType.ADDED_KONG, ActionType.CONCEALED_KONG)
+
+
+def _window_key(g: Game):
+    if g.phase == Phase.CLAIM and g.claim is not None:
+        return ("claim", g.claim["discarder"], g.claim["tile"])
+    if g.phase == Phase.ROB and g.pending_kong is not None:
+        return ("rob", g.pending_kong["seat"], g.pending_kong["tile"])
+    return None
 
 
 class _Stop(Exception):
@@ -76,48 +78,58 @@ class _Stop(Exception):
 
 
 def window_game(game: Game, action: Action) -> Game | None:
-    """A copy of ``game`` after ``action``, stopped in the window that the action opens, with no
-    deciding seat named: what every seat waits on at the table.  None if it opens no window.
+    """A copy of ``game`` after ``action``, stopped in the new window the action opens, with no
+    deciding seat named: what every seat waits on at the table.  None if it opens no new window.
 
+    Windows: a discard (claim window) and a robbable kong (rob window: an added kong; a kong on a
+    discard if ``rules.rob_exposed_kong``; a concealed kong if ``rules.rob_concealed_kong``).
     When nobody can claim (or rob), the engine goes straight on (the next draw, or the kong
     stands); the copy stops there instead, so the table can show the same "waiting for claims"
     whether or not someone can claim.  The real game is not touched.
     """
-    if not opens_window(game, action):
+    if game.current_seat is None or not may_open_window(game, action):
         return None
+    before = _window_key(game)
     g = copy.deepcopy(game, memo={id(game.events): list(game.events)})
-
     first = game.current_seat == game.dealer and not getattr(game, "_dealer_acted", True)
+    robbable = {"now": False}
+    orig_draw, orig_finish, orig_rob, orig_kong = g._draw, g._finish_drawn, g._advance_rob, g._kong_window
 
-    def stop_claim(*_args, **_kw):
-        ev = g.events[-1]
-        if ev.get("type") != "discard":
-            raise AssertionError("window_game: expected a discard before the draw")
-        tid = ev["tile"]
-        g.claim = {"discarder": ev["seat"], "tile": tid, "kind": tid >> 2, "queue": [], "options": {},
-                   "declared": {}, "best": 0}
-        g.phase = Phase.CLAIM
-        g.first_discard = first  # as in a window someone can claim (地糊 needs it)
-        raise _Stop
+    def stop_claim(orig):
+        def stop(*args, **kw):
+            ev = g.events[-1]
+            if ev.get("type") != "discard":  # not straight after a discard: no window here
+                return orig(*args, **kw)
+            tid = ev["tile"]
+            g.claim = {"discarder": ev["seat"], "tile": tid, "kind": tid >> 2, "queue": [], "options": {},
+                       "declared": {}, "best": 0}
+            g.phase = Phase.CLAIM
+            g.first_discard = first  # as in a window someone can claim (地糊 needs it)
+            raise _Stop
+        return stop
 
-    def stop_rob(*_args, **_kw):
+    def kong_window(seat, meld, ids, robbed_tile, added, index=None):
+        concealed = meld.kind.value == "concealed_kong"
+        robbable["now"] = added or (g.rules.rob_concealed_kong if concealed else g.rules.rob_exposed_kong)
+        return orig_kong(seat, meld, ids, robbed_tile, added, index)
+
+    def stop_rob():
         pk = g.pending_kong
-        if pk is not None and not pk["queue"] and not pk["robbers"]:
+        if robbable["now"] and pk is not None and not pk["queue"] and not pk["robbers"]:
             g.phase = Phase.ROB
             raise _Stop
         return orig_rob()
 
-    orig_rob = g._advance_rob
-    if action.type is ActionType.DISCARD:
-        g._draw = stop_claim  # type: ignore[method-assign]
-        g._finish_drawn = stop_claim  # type: ignore[method-assign]
-    else:
-        g._advance_rob = stop_rob  # type: ignore[method-assign]
+    g._draw = stop_claim(orig_draw)  # type: ignore[method-assign]
+    g._finish_drawn = stop_claim(orig_finish)  # type: ignore[method-assign]
+    g._kong_window = kong_window  # type: ignore[method-assign]
+    g._advance_rob = stop_rob  # type: ignore[method-assign]
     try:
         g.apply(action, seat=game.current_seat)
     except _Stop:
         pass
-    if g.phase not in (Phase.CLAIM, Phase.ROB):
+    after = _window_key(g)
+    if after is None or after == before:
         return None
     g.current_seat = None
     g._legal = None
