@@ -26,6 +26,7 @@ const I18N = {
     delta: "本局得失", hand_value: "牌值", payments: "付分", clause: "条款", left: "余", turn_of: "{0} 出牌",
     seats_kept: "你的座位", rejoin_hint: "关掉的牌桌可以从这里回去", reveal_drawn: "荒牌：亮出所有手牌",
     next_in: "下一局", new_match_link: "新的一场已开：", bots: "机器人",
+    human_s: "玩家", random_s: "随机", greedy_s: "贪心", ukeire_s: "进张", expert_s: "高手",
   },
   en: {
     title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
@@ -54,6 +55,7 @@ const I18N = {
     delta: "This hand", hand_value: "Hand value", payments: "Payments", clause: "Clause", left: "left", turn_of: "{0} to play",
     seats_kept: "Your seats", rejoin_hint: "tables you closed can be reopened here", reveal_drawn: "Drawn hand: all hands shown",
     next_in: "Next hand", new_match_link: "A new match is open: ", bots: "bots",
+    human_s: "player", random_s: "random", greedy_s: "greedy", ukeire_s: "ukeire", expert_s: "expert",
   },
 };
 let LANG = localStorage.getItem("shangrao-lang") || "zh";
@@ -119,8 +121,8 @@ function zhSeq(text) { // engine strings -> Chinese: "discard 4z" -> "打 北", 
 }
 function seatName(players, s, me) {
   const kind = players && players[s] ? (players[s].kind || players[s]) : "";
-  const who = s === me ? t("you") : (kind === "human" ? t("human") : t(kind));
-  return LANG === "zh" ? `${s}号·${who}` : `${s} ${who}`;
+  const who = s === me ? t("you") : t(kind + "_s");
+  return LANG === "zh" ? `${s}号·${who}` : `${s}·${who}`;
 }
 function fmtPoints(x) { return (x > 0 ? "+" : "") + x; }
 function meldTiles(m, bao) {

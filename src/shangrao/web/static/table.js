@@ -4,7 +4,7 @@
 "use strict";
 const parts = location.pathname.split("/"); // /t/{id}/{token}
 const TABLE_ID = parts[2], TOKEN = parts[3];
-let S = null, ws = null, tick = null, deadlineAt = null, lastError = "", selected = null, savedName = null;
+let S = null, ws = null, tick = null, deadlineAt = null, lastError = "", selected = null, selectedPos = -1, savedName = null;
 document.getElementById("nav").append(navBar("table"));
 
 function connect() {
@@ -69,7 +69,33 @@ function centre() {
   else if (v.current_seat === me) msg = t("your_turn");
   else msg = t("turn_of", who(v.current_seat));
   c.append(el("div", { class: "turn", id: "turn", text: msg }), el("div", { id: "countdown", class: "countdown" }));
+  const last = lastAction();
+  if (last) c.append(el("div", { class: "last-action", id: "last-action", text: last }));
   return c;
+}
+// the newest public event of the redacted log, in the UI language ("2号 碰 六筒", "1号 打 北")
+function lastAction() {
+  const k = (code) => tileLabel(kindOf(code));
+  for (let i = S.log.length - 1; i >= 0; i--) {
+    const ev = S.log[i];
+    switch (ev.type) {
+      case "discard": return `${who(ev.seat)} ${t("discard")} ${k(ev.kind)}`;
+      case "chow": case "pung": case "kong": return `${who(ev.seat)} ${t(ev.type)} ${meldLabel(ev.meld)}`;
+      case "concealed_kong": case "added_kong": return `${who(ev.seat)} ${t(ev.type)} ${k(ev.kind)}`;
+      case "catch_bao": return `${who(ev.seat)} ${t("catch_bao")}`;
+      case "four_bao": return `${who(ev.seat)} 四个宝`;
+      case "win": return `${who(ev.seat)} ${t("win")}`;
+      case "deal": return `${t("dealer")} ${who(ev.dealer)}`;
+      default: continue;
+    }
+  }
+  return "";
+}
+function meldLabel(text) { // "pung:666p" -> 六筒 (a pung/kong names its tile once; a chow its three)
+  const body = (text.split(":")[1] || ""), suit = body.slice(-1), digits = body.slice(0, -1).split("");
+  const kinds = digits.map(d => kindOf(d + suit));
+  if (kinds.every(x => x === kinds[0])) return tileLabel(kinds[0]);
+  return LANG === "zh" ? kinds.map(x => ZH_NUM[x % 9]).join("") + ["万", "筒", "条"][Math.floor(kinds[0] / 9)] : body;
 }
 function render() {
   const app = document.getElementById("app");
@@ -119,16 +145,18 @@ function mySide() {
   const tiles = el("div", { class: "hand", id: "hand" });
   const hand = [...v.hand];
   if (v.drawn !== null) { const i = hand.indexOf(v.drawn); if (i >= 0) hand.splice(i, 1); }
+  let pos = 0;
   const addTile = (k, extra) => {
     const img = tileImg(k, { bao: v.bao });
+    const here = pos++;
     if (extra) img.classList.add("drawn");
     const a = discards.get(k);
     if (a) {
       img.classList.add("playable"); img.dataset.discard = a.action;
-      if (selected === k && (extra ? selected === v.drawn : true)) img.classList.add("selected");
+      if (selected === k && selectedPos === here) img.classList.add("selected");
       img.addEventListener("click", () => {
-        if (selected === k) { act(a.action); return; }
-        selected = k; render();
+        if (selected === k) { act(a.action); return; }  // tap again (any copy of the kind): discard
+        selected = k; selectedPos = here; render();
       });
       const dw = S.discard_waits && S.discard_waits[tileCode(k)];
       if (dw) img.classList.add("tenpai-discard");
