@@ -18,7 +18,7 @@ no install) and ``pip install fonttools``.  Run:
 from __future__ import annotations
 
 import argparse
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "shangrao" / "web" / "static" / "tiles"
@@ -52,7 +52,7 @@ def _face():
     raise SystemExit(f"make_tiles: no face {FONT_FACE!r} in {_font_path}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _glyph(ch: str) -> tuple[str, float, float, float, float]:
     """SVG path data of ``ch`` in font units (y up) and its ink box (xmin, ymin, xmax, ymax)."""
     from fontTools.pens.boundsPen import BoundsPen
@@ -111,7 +111,7 @@ def dot(x, y, r, color) -> str:
 def pin(n: int) -> str:
     if n == 1:
         return frame(f'<circle cx="30" cy="40" r="21" fill="{GREEN}"/>' + dot(30, 40, 16, RED)
-                     + f'<circle cx="30" cy="40" r="3" fill="#fffaf0"/>')
+                     + '<circle cx="30" cy="40" r="3" fill="#fffaf0"/>')
     r = {2: 11, 3: 9, 4: 9.5, 5: 8.5, 6: 8, 7: 7, 8: 6.8, 9: 6.8}[n]
     body = ""
     for i, (x, y) in enumerate(DOT_POS[n]):

@@ -77,5 +77,5 @@ def test_gym_observation_is_the_learner_view():
                               enc.encode_observation(g.observation(env.seat),
                                                      env.rules.hands_per_match - len(env.match.hands)))
         legal = np.flatnonzero(obs["action_mask"])
-        obs, _, done, trunc, info = env.step(int(legal[0]))
+        obs, _, done, _trunc, _info = env.step(int(legal[0]))
         steps += 1

@@ -8,6 +8,7 @@ Checked at every decision of whole hands (scripted walls with robs + seeded bot 
 from __future__ import annotations
 
 from game_helpers import do, make_game, pass_windows
+
 from shangrao.bots import get_bot
 from shangrao.game import ActionType, Game, redact, replay
 from shangrao.rules import DEFAULT_RULES

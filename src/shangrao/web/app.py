@@ -143,7 +143,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         if t.finished:
             return error_page("finished", table_id)
         try:
-            seat, token = t.claim_seat()
+            _seat, token = t.claim_seat()
         except TableError:
             return error_page("full", table_id)
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)

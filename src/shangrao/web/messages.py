@@ -16,12 +16,27 @@ Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+)
 
-__all__ = ["ActionMsg", "ReadyMsg", "FillBotsMsg", "PingMsg", "ClientMessage", "parse_client_message",
-           "CreateTable"]
+__all__ = [
+    "ActionMsg",
+    "ClientMessage",
+    "CreateTable",
+    "FillBotsMsg",
+    "PingMsg",
+    "ReadyMsg",
+    "parse_client_message",
+]
 
 
 class _Msg(BaseModel):
@@ -47,7 +62,7 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Union[ActionMsg, ReadyMsg, FillBotsMsg, PingMsg], Field(discriminator="type")]
+ClientMessage = Annotated[ActionMsg | ReadyMsg | FillBotsMsg | PingMsg, Field(discriminator="type")]
 _ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
 
 

@@ -161,11 +161,13 @@ def reveal(game: Game) -> dict | None:
                     if mark is None and ((not wild and t == sit.win_tile) or (wild and sit.win_tile == sit.bao)):
                         mark = [gi, ti]
         ev = win_events.get(w.seat, {})
+        pat = sc.pattern
+        assert pat is not None  # a recorded win always has its pattern
         wins.append({
             "seat": w.seat, "win_tile": sit.win_tile, "win_by": sit.win_by.value, "heavenly": sit.heavenly,
             "kong_chain": sit.kong_chain, "from": ev.get("from"), "form": sc.reading.form.value if sc.reading else None,
             "groups": groups, "mark": mark, "melds": [meld_info(m) for m in sit.melds],
-            "pattern": {"name": sc.pattern.name, "factor": sc.pattern.factor, "clause": sc.pattern.clause},
+            "pattern": {"name": pat.name, "factor": pat.factor, "clause": pat.clause},
             "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in sc.doublings],
             "hand_value": sc.hand_value, "payers": list(w.payers), "win_payments": list(sc.win_payments),
         })
