@@ -323,3 +323,58 @@ def test_lobby_history_and_replay_api(make_client):
     assert c.post("/api/tables", json={"rules": {"nope": True}}).status_code == 422
     for page in ("/history", f"/replay/{d['id']}", f"/t/{d['id']}/{d['token']}"):
         assert c.get(page).status_code == 200
+
+
+def test_lobby_offers_every_registry_bot_with_the_strongest_default(make_client):
+    from shangrao.bots import BOT_NAMES
+
+    c = make_client()
+    info = c.get("/api/rules").json()
+    assert info["bots"] == list(BOT_NAMES) and info["default_bot"] == BOT_NAMES[-1]
+    d = c.post("/api/tables", json={"hands": 1}).json()  # seats default to the strongest bot
+    assert c.get("/api/tables").json()["live"][0]["players"][1]["kind"] == BOT_NAMES[-1]
+    for bot in BOT_NAMES:
+        assert c.post("/api/tables", json={"hands": 1, "seats": [bot, "human", bot]}).status_code == 200
+    assert c.post("/api/tables", json={"seats": ["nobot", "human", "human"]}).status_code == 422
+    assert d["id"] > 0
+
+
+def test_error_pages_are_pages_with_a_way_back(make_client):
+    c = make_client()
+    tid, tokens = new_table(c)  # all four seats taken
+    for path, status, code in ((f"/join/{tid}", 409, "full"), ("/join/99999", 404, "no-table"),
+                               (f"/t/{tid}/not-a-token", 403, "bad-link"), ("/t/99999/x", 404, "no-table"),
+                               ("/error/whatever", 404, "not-found")):
+        r = c.get(path, follow_redirects=False)
+        assert r.status_code == status and f'data-error="{code}"' in r.text, path
+        assert 'href="/"' in r.text and "大厅" in r.text and "lobby" in r.text
+        assert "text/html" in r.headers["content-type"]
+    fav = c.get("/favicon.ico")
+    assert fav.status_code == 200 and fav.headers["content-type"].startswith("image/svg+xml")
+    assert c.get("/rules").status_code == 200 and c.get("/api/patterns").json()["patterns"]
+
+
+def test_finished_table_offers_a_rematch_with_the_same_seats(make_client, db_url):
+    c = make_client(absent_timeout=0.05, standin_bot="random")
+    d = c.post("/api/tables", json={"hands": 1, "seats": ["random", "greedy", "random"]}).json()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with Store(db_url) as st:
+            if st.load_game(d["id"]).status == "finished":
+                break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the stand-in did not finish the match")
+    r = c.get(f"/join/{d['id']}")
+    assert r.status_code == 410 and 'data-error="finished"' in r.text and f"/replay/{d['id']}" in r.text
+    assert c.post(f"/api/tables/{d['id']}/rematch", json={"token": "wrong"}).status_code == 403
+    new = c.post(f"/api/tables/{d['id']}/rematch", json={"token": d["token"]}).json()
+    again = c.post(f"/api/tables/{d['id']}/rematch", json={"token": d["token"]}).json()
+    assert again["id"] == new["id"]  # one rematch per table
+    live = {t["id"]: t for t in c.get("/api/tables").json()["live"]}
+    assert [p["kind"] for p in live[new["id"]]["players"]] == ["human", "random", "greedy", "random"]
+    from .conftest import SeatClient
+
+    old = SeatClient(c, d["id"], d["token"], 0)
+    m = old.until(lambda m: m["type"] == "state")
+    assert m["table"]["rematch"] == new["id"] and m["table"]["history"] and m["reveal"] is not None
