@@ -166,3 +166,29 @@ def test_fair_windows_over_whole_hands_with_claims_and_robs():
     assert totals["hands"] >= 20
     assert totals["windows"] >= 100 and totals["claims"] >= 20 and totals["hidden_steps"] >= 10
     assert totals["rob_windows"] >= 3, totals
+
+
+def test_window_options_lists_every_seat_to_be_asked_in_engine_order():
+    """Game.window_options: what a table needs to ask a window's seats at once."""
+    seat0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"
+    seat1 = "4m6m1m9m2p5p9p3s5s9s1z2z3z"  # chow 456m
+    seat2 = "5m5m2m8m3p6p4s6s2z3z4z5z5z"  # pung 5m
+    seat3 = "3m7m8m4p4p8s8s1z1z2z4z5z7z"
+    g = make_game({0: seat0, 1: seat1, 2: seat2, 3: seat3}, draws="4z")
+    assert g.window_options() == {}
+    do(g, "0:discard 5m")
+    opts = {s: [str(a) for a in v] for s, v in g.window_options().items()}
+    assert list(opts) == [1, 2] and opts[1] == ["chow 456m", "pass"] and opts[2] == ["pung 5m", "pass"]
+    assert [str(a) for a in g.legal_actions()] == opts[1]
+    do(g, "1:chow 456m")  # seat 2 may still beat the chow
+    assert {s: [str(a) for a in v] for s, v in g.window_options().items()} == {2: ["pung 5m", "pass"]}
+    g2 = make_game({0: seat0, 1: seat1, 2: seat2, 3: seat3}, draws="4z")
+    do(g2, "0:discard 5m", "1:pass")
+    assert list(g2.window_options()) == [2]
+    # a rob window lists its robbers
+    g3 = make_game({0: R0_WAIT, 1: R1, 2: R2_TRIPLET, 3: R3_WAIT}, draws="7z8m")
+    do(g3, "0:discard 7z")
+    pass_windows(g3)
+    do(g3, "1:discard 5p", "2:kong 5p")
+    assert {s: [str(a) for a in v] for s, v in g3.window_options().items()} == {3: ["win", "pass"],
+                                                                                0: ["win", "pass"]}

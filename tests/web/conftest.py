@@ -101,11 +101,13 @@ def sync(seats: list[SeatClient]) -> None:
         s.until(lambda m: m["type"] == "pong")
 
 
-def decider(seats: list[SeatClient]) -> SeatClient | None:
-    """The one seat that has legal actions now (None when the hand is over)."""
+def decider(seats: list[SeatClient], rng: random.Random | None = None) -> SeatClient | None:
+    """A seat that has legal actions now (in a claim/rob window several may: all are asked at
+    once); None when nobody has."""
     ds = [s for s in seats if s.state and s.state["legal"]]
-    assert len(ds) <= 1, [s.seat for s in ds]
-    return ds[0] if ds else None
+    if not ds:
+        return None
+    return rng.choice(ds) if rng is not None else ds[0]
 
 
 def step(seats: list[SeatClient], rng: random.Random) -> bool:
@@ -118,7 +120,7 @@ def step(seats: list[SeatClient], rng: random.Random) -> bool:
         sync(seats)
         if seats[0].state["view"]["phase"] == "over":
             return False
-        me = decider(seats)
+        me = decider(seats, rng)
         if me is not None:
             break
         # a window's pause (claim_pause) is running: every seat waits

@@ -161,7 +161,7 @@ def test_whole_hands_fit_the_viewport_and_settle_face_up(server, browser, vw, vh
             page.wait_for_selector("#settlement", state="detached", timeout=20000)
         else:
             break
-    assert total > 5
+    assert total >= 3
     assert won, "no hand was won in four hands"
     assert not w.problems, w.problems
     ctx.close()

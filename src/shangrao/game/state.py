@@ -452,6 +452,27 @@ class Game:
             return [WIN, PASS]
         return []
 
+    def window_options(self) -> dict[int, list[Action]]:
+        """In a claim or rob window: ``{seat: legal actions}`` for every seat still to be asked, in
+        the order the engine asks them (the deciding seat first), as they stand now — a later
+        seat's options shrink (or vanish) when an earlier seat declares something it cannot beat.
+        ``{}`` outside a window.  Lets a table ask every seat of a window at once (no seat learns
+        from waiting for its turn that another seat could claim) and then apply the answers in
+        the engine's order; ``legal_actions()`` is still the only authority.
+        """
+        if self.phase == Phase.CLAIM and self.claim is not None:
+            cl = self.claim
+            out: dict[int, list[Action]] = {}
+            for s in cl["queue"]:
+                opts = [a for a in cl["options"][s]
+                        if _PRIO[a.type] > cl["best"] or a.type is A.CATCH_BAO or a.type is A.PASS]
+                if len(opts) > 1:
+                    out[s] = opts
+            return out
+        if self.phase == Phase.ROB and self.pending_kong is not None:
+            return {s: [WIN, PASS] for s in self.pending_kong["queue"]}
+        return {}
+
     def _claim_options(self, seat: int, discarder: int, k: int) -> list[Action]:
         c = self.counts[seat]
         if c[k] < 2 and not self.first_discard and k != self.bao and (k >= 27 or seat != (discarder + 1) % 4):

@@ -39,7 +39,7 @@ from ..records import GameNotFound, RecordError, Store
 from ..records.live import append_events, set_players, update_meta
 from ..records.summary import hand_summary
 from ..rules import RuleSet
-from .views import seat_view, view_seq, window_game
+from .views import seat_view, view_seq, window_game, window_key
 
 __all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
 
@@ -123,6 +123,10 @@ class Table:
         self.hold_until: float = 0.0
         self.last_sent: dict[int, str] = {}
         self.rematch: int | None = None  # the table of the next match with the same players
+        # a claim/rob window asks all its seats at once; answers wait here for the engine's order
+        self.answers: dict[int, object] = {}
+        self.window_started: float = 0.0
+        self.window_deadline: float | None = None
         now = time.monotonic()
         for i, s in enumerate(seats):
             s.gone_since = now
@@ -237,10 +241,18 @@ class Table:
         if isinstance(action, str):
             action = parse_action(action)
         frozen = window_game(g, action) if g.current_seat == seat and action in g.legal_actions() else None
+        before = window_key(g)
         g.apply(action, seat=seat)
         if frozen is not None:
             self.hold_game = frozen
             self.hold_until = time.monotonic() + self.settings.claim_pause
+        after = window_key(g)
+        if after is None or after != before:  # a window closed or a new one opened
+            self.answers.clear()
+            self.window_deadline = None
+            if after is not None:
+                self.window_started = time.monotonic()
+                self.window_deadline = self.window_started + self.settings.claim_timeout
         try:
             self._persist(n)
         except (RecordError, Exception) as err:  # noqa: BLE001 - never broadcast what is not stored
@@ -261,6 +273,11 @@ class Table:
 
     # ------------------------------------------------------------------ messages
     def _deadline_for(self, seat: int) -> float | None:
+        g = self.game
+        if g is not None and g.phase in ("claim", "rob"):
+            if self.window_deadline is None or seat in self.answers or seat not in g.window_options():
+                return None
+            return round(max(0.0, self.window_deadline - time.monotonic()), 1)
         if self.decision_deadline is None or self.game is None or self.game.current_seat != seat:
             return None
         return round(max(0.0, self.decision_deadline - time.monotonic()), 1)
@@ -283,7 +300,8 @@ class Table:
                     "discard_waits": None, "log": [], "settlement": self.last_settlement, "reveal": None}
         return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
                          deadline=self._deadline_for(seat),
-                         settlement=self.last_settlement if self.game.is_over else None)
+                         settlement=self.last_settlement if self.game.is_over else None,
+                         answered=self.answers.keys())
 
     async def broadcast(self, also=None) -> None:
         """Send each seat its state — only when it differs from what the seat was last sent (a
@@ -331,11 +349,36 @@ class Table:
                 raise IllegalActionError("the table is waiting for claims; look again")
             if (seq is not None and seq != view_seq(g, seat)) or (hand is not None and hand != g.hand_no):
                 raise IllegalActionError("the table has moved on since that state; look again")
+            if g.phase in ("claim", "rob"):
+                opts = g.window_options().get(seat)
+                if not opts or seat in self.answers:
+                    raise IllegalActionError("not your decision: the table is waiting for claims")
+                action = parse_action(text)
+                if action not in opts:
+                    raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
+                self.answers[seat] = action
+                self._drain()
+                self.changed.set()
+                await self.broadcast()
+                return
             if g.current_seat != seat:
-                raise IllegalActionError(f"not your turn: seat {g.current_seat} is to decide")
+                raise IllegalActionError("not your turn")
             action = parse_action(text)
             self._apply(action, seat)
             await self.broadcast()
+
+    def _drain(self) -> None:
+        """Apply the held window answers while the engine asks a seat that has answered (in the
+        engine's order; an answer that an earlier declaration made illegal becomes 过)."""
+        g = self.game
+        while g is not None and g.phase in ("claim", "rob") and g.current_seat in self.answers:
+            seat = g.current_seat
+            action = self.answers.pop(seat)
+            legal = g.legal_actions()
+            if action not in legal:
+                action = next(a for a in legal if a.type is ActionType.PASS)
+            self._apply(action, seat)
+            g = self.game
 
     async def pong(self, ws) -> None:
         """Answer a ping after every state change in progress has been sent (a barrier for clients)."""
@@ -442,6 +485,8 @@ class Table:
                     await self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
+            if self.game.phase in ("claim", "rob"):
+                return await self._window_step(now)
             self._arm()
             g = self.game
             seat = g.current_seat
@@ -467,6 +512,39 @@ class Table:
             self._apply(action, seat)
             await self.broadcast()
             return 0
+
+
+    async def _window_step(self, now: float):
+        """A claim/rob window: bots answer at once, absent players' stand-ins after a bot delay,
+        people until the window's countdown (then 过); answers are applied in the engine's order."""
+        st = self.settings
+        g = self.game
+        assert g is not None
+        if self.window_deadline is None:  # e.g. after a restart in a window
+            self.window_started = now
+            self.window_deadline = now + st.claim_timeout
+        waits = [self.window_deadline - now]
+        for seat, opts in g.window_options().items():
+            if seat in self.answers:
+                continue
+            s = self.seats[seat]
+            if s.is_bot:
+                self.answers[seat] = s.bot.choose(g.observation(seat), opts)
+            elif s.kind == "human" and self._absent(s, now):
+                if now >= self.window_started + st.bot_delay:
+                    self.answers[seat] = s.standin.choose(g.observation(seat), opts)
+                else:
+                    waits.append(self.window_started + st.bot_delay - now)
+            elif now >= self.window_deadline:
+                self.answers[seat] = next(a for a in opts if a.type is ActionType.PASS)  # countdown over: 过
+            elif not s.conns:
+                waits.append(s.gone_since + st.absent_timeout - now)
+        n = len(g.events)
+        self._drain()
+        if self.game is not g or len(g.events) != n:
+            await self.broadcast()
+            return 0
+        return max(0.005, min(waits))
 
 
 class TableManager:

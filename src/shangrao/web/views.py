@@ -9,6 +9,7 @@ for the seat, the redacted events and public table facts.
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 
 from ..analysis import waits as waits_of
 from ..game import Action, ActionType, Game, redact
@@ -17,7 +18,7 @@ from ..melds import Meld
 from ..tiles import format_tile
 
 __all__ = ["LOG_TAIL", "WINDS", "action_info", "may_open_window", "meld_info", "reveal", "seat_view",
-           "unseen_counts", "view_seq", "window_game"]
+           "unseen_counts", "view_seq", "window_game", "window_key"]
 
 WINDS = "东南西北"
 LOG_TAIL = 30  # redacted events sent with each state (the table's event log panel)
@@ -65,7 +66,8 @@ def may_open_window(game: Game, action: Action) -> bool:
     return action.type in (ActionType.DISCARD, ActionType.ADDED_KONG, ActionType.CONCEALED_KONG)
 
 
-def _window_key(g: Game):
+def window_key(g: Game):
+    """Which window is open: ("claim", discarder, tile id) / ("rob", kong seat, tile id), or None."""
     if g.phase == Phase.CLAIM and g.claim is not None:
         return ("claim", g.claim["discarder"], g.claim["tile"])
     if g.phase == Phase.ROB and g.pending_kong is not None:
@@ -89,7 +91,7 @@ def window_game(game: Game, action: Action) -> Game | None:
     """
     if game.current_seat is None or not may_open_window(game, action):
         return None
-    before = _window_key(game)
+    before = window_key(game)
     g = copy.deepcopy(game, memo={id(game.events): list(game.events)})
     first = game.current_seat == game.dealer and not getattr(game, "_dealer_acted", True)
     robbable = {"now": False}
@@ -128,7 +130,7 @@ def window_game(game: Game, action: Action) -> Game | None:
         g.apply(action, seat=game.current_seat)
     except _Stop:
         pass
-    after = _window_key(g)
+    after = window_key(g)
     if after is None or after == before:
         return None
     g.current_seat = None
@@ -175,10 +177,20 @@ def reveal(game: Game) -> dict | None:
 
 
 def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: float | None,
-              settlement: dict | None = None) -> dict:
-    """The ``state`` message for ``seat``."""
+              settlement: dict | None = None, answered: Collection[int] = ()) -> dict:
+    """The ``state`` message for ``seat``.
+
+    In a claim or rob window every seat still to be asked gets its options at once
+    (:meth:`Game.window_options`), not only the seat the engine asks first, and the view names
+    the seat itself as deciding while it has options, else nobody.  ``answered``: seats whose
+    answer the table holds until the engine reaches them (they wait like everyone else).
+    """
     obs = game.observation(seat)
-    legal = game.legal_actions(seat) if not game.is_over and game.current_seat is not None else []
+    window = game.phase in (Phase.CLAIM, Phase.ROB)
+    if window:
+        legal = [] if seat in answered else game.window_options().get(seat, [])
+    else:
+        legal = game.legal_actions(seat) if not game.is_over and game.current_seat is not None else []
     can_win = any(a.type is ActionType.WIN for a in legal)
     me = obs.seat
     melds_me = obs.melds[me]
@@ -198,6 +210,8 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
                 if w:
                     discard_waits[format_tile(a.tile)] = w
     view = obs.to_dict()
+    if window:
+        view["current_seat"] = seat if legal else None
     view["melds"] = [[meld_info(m) for m in ms] for ms in obs.melds]
     view["winds"] = [WINDS[(s - obs.dealer) % 4] for s in range(4)]
     view["bao_count"] = sum(1 for k in obs.hand if k == obs.bao)
