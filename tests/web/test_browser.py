@@ -135,7 +135,7 @@ def play_until_settlement(page, vw, vh, shots=None) -> int:
     return decisions
 
 
-@pytest.mark.parametrize("vw,vh", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("vw,vh", [(390, 844), (1280, 800), (844, 390)], ids=["phone", "desktop", "landscape-phone"])
 def test_whole_hands_fit_the_viewport_and_settle_face_up(server, browser, vw, vh):
     ctx = browser.new_context(viewport={"width": vw, "height": vh}, has_touch=vw < 500)
     page = ctx.new_page()
