@@ -60,6 +60,7 @@ def main() -> None:
     sub.subset(font)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     font.flavor = "woff2"
+    font.recalcTimestamp = False  # the same input gives the same file
     font.save(str(OUT))
     print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB, {len(text)} characters)")
 
