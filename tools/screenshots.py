@@ -25,7 +25,7 @@ def serve(db: str) -> tuple[object, str]:
     from shangrao.web import Settings
     from shangrao.web.app import create_app
 
-    app = create_app(db, Settings(bot_delay=0.01, claim_pause=0.02, claim_timeout=600, turn_timeout=600,
+    app = create_app(db, Settings(bot_delay=0.01, claim_pause=0.02, claim_timeout=15, turn_timeout=60,
                                   absent_timeout=600, next_hand_timeout=600))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
