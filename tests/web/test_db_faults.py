@@ -20,11 +20,12 @@ from urllib.parse import urlsplit
 import pytest
 from sqlalchemy import event
 
+from shangrao.game import redact
 from shangrao.records import Store
 from shangrao.web import connections
 from shangrao.web.tables import SAVE_FAILED
 
-from .conftest import SeatClient, connect_all, key, new_table, step, sync
+from .conftest import SeatClient, connect_all, decider, key, new_table, step, sync
 
 
 class Faults:
@@ -50,9 +51,11 @@ def test_a_failed_write_refuses_the_action_tells_everyone_and_resumes(make_clien
     faults = Faults(c.app.state.store)
     tid, tokens = new_table(c)
     seats = connect_all(c, tid, tokens)
-    target = sync(seats)
-    cur = seats[0].state["view"]["current_seat"]
-    me = seats[cur]
+    sync(seats)
+    me = decider(seats)  # the dealer, in its first turn
+    assert me is not None
+    targets = {s.seat: key(s.state) for s in seats}  # each seat's own (hand, seq)
+    target = targets[me.seat]
     st = me.state
     action = next(a["action"] for a in st["legal"] if a["type"] == "discard")
     msg = {"type": "action", "action": action, "hand": st["hand_no"], "seq": st["seq"]}
@@ -72,7 +75,8 @@ def test_a_failed_write_refuses_the_action_tells_everyone_and_resumes(make_clien
     assert faults.refused >= 3
     assert _stored(db_url, tid) == before
     for s in seats:
-        assert all(key(m) <= target for m in s.messages if m["type"] == "state" and m["view"])  # nothing moved
+        assert all(key(m) <= targets[s.seat] for m in s.messages
+                   if m["type"] == "state" and m["view"])  # nothing moved
     lines = [r for r in caplog.records if "database write failed" in r.getMessage()]
     assert len(lines) == 1, [r.getMessage() for r in lines]  # one line for the three failures
     assert not any(r.exc_info for r in caplog.records)  # and no traceback
@@ -120,8 +124,8 @@ def test_every_state_is_stored_before_it_is_sent(make_client, db_url, monkeypatc
             if m["view"] is not None and m["table"]["id"] == tid:
                 rec = reader.load_game(tid)
                 hand, seq = m["hand_no"], m["seq"]
-                stored = (len(rec.hands[hand].events) if hand < len(rec.hands)
-                          else len(rec.pending.get(hand, [])))
+                events = rec.hands[hand].events if hand < len(rec.hands) else rec.pending.get(hand, [])
+                stored = len(redact(events, m["you"]))  # seq counts the seat's own (redacted) log
                 assert stored >= seq, f"state (hand {hand}, seq {seq}) sent with {stored} events stored"
                 checked.append((hand, seq))
         return real_send(self, text)

@@ -6,10 +6,13 @@ Pages (static HTML/CSS/JS from ``shangrao/web/static``; no CDN):
 * ``/t/{id}/{token}``   the table, as the seat the token belongs to
 * ``/join/{id}``        take a free seat of a table (redirects to its seat link)
 * ``/history``          stored games; ``/replay/{id}`` the replay viewer
+* ``/rules``            规则 (the rules help); ``/error/{code}`` the error pages (a wrong link, a
+  full or finished table answer with them too)
 
 JSON API: ``GET /api/rules``, ``POST /api/tables``, ``GET /api/tables`` (paged:
 ``?status=open|live|finished&limit=&offset=``; an ETag for conditional requests),
-``POST /api/tables/{id}/join``, ``GET /api/games``, ``GET /api/games/{id}``.
+``POST /api/tables/{id}/join``, ``POST /api/tables/{id}/rematch``, ``GET /api/games``,
+``GET /api/games/{id}``, ``GET /api/patterns``.
 WebSocket: ``/ws/{id}/{token}`` (messages: :mod:`shangrao.web.messages`).
 
 Secrets: the seed and the walls of a game are sent only once it is finished; a
@@ -41,7 +44,7 @@ from fastapi import (
     WebSocketDisconnect,
 )
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
@@ -55,6 +58,8 @@ from .messages import (
     FillBotsMsg,
     PingMsg,
     ReadyMsg,
+    RematchMsg,
+    default_bot,
     parse_client_message,
 )
 from .tables import (
@@ -65,6 +70,7 @@ from .tables import (
     Settings,
     StaleActionError,
     TableError,
+    TableFinished,
     TableManager,
     TableNotFound,
 )
@@ -78,6 +84,33 @@ MAX_MESSAGE = 4096
 
 def _page(name: str) -> FileResponse:
     return FileResponse(STATIC_DIR / name, media_type="text/html; charset=utf-8")
+
+
+#: error pages of the UI: (status, Chinese, English)
+ERRORS = {
+    "bad-link": (403, "这个座位链接无效", "This seat link is not valid for this table."),
+    "no-table": (404, "没有这张桌", "There is no such table."),
+    "full": (409, "这张桌已经坐满了", "This table has no free seat."),
+    "finished": (410, "这张桌已经结束了", "This table has finished."),
+    "not-found": (404, "找不到这个页面", "There is no such page."),
+}
+
+
+def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
+    """An error as a page of the UI (Chinese with the English line), with a way back."""
+    status, zh, en = ERRORS[code]
+    extra = ""
+    if table_id is not None and code in ("finished", "full"):
+        extra = (f'<p><a class="button" href="/replay/{table_id}">回放 · Replay</a></p>' if code == "finished"
+                 else "")
+    html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>上饶麻将 · {zh}</title>
+<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml"></head>
+<body><div id="nav"></div><main class="errpage card" data-error="{code}"><h1>{zh}</h1><p>{en}</p>{extra}
+<p><a class="button primary" href="/">回到大厅 · Back to the lobby</a></p></main>
+<script src="/static/common.js"></script><script>document.getElementById("nav").append(navBar(""));</script>
+</body></html>"""
+    return HTMLResponse(html, status_code=status)
 
 
 def _public_game(summary: dict) -> dict:
@@ -231,18 +264,61 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def table_page(table_id: int, token: str):
         try:
             await manager.check_link(table_id, token)  # the stored hashes only: nothing is loaded
-        except TableNotFound as err:
-            raise HTTPException(404, str(err)) from None
-        except TableError as err:
-            raise HTTPException(403, str(err)) from None
+        except TableNotFound:
+            return error_page("no-table")
+        except TableError:
+            return error_page("bad-link")
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
         return _page("table.html")
 
     @app.get("/join/{table_id}", include_in_schema=False)
     async def join_page(table_id: int):
-        _, token = await _join(table_id)
+        try:
+            _, token = await _claim(table_id)
+        except TableNotFound:
+            return error_page("no-table")
+        except TableFinished:
+            return error_page("finished", table_id)
+        except ServerFull as err:
+            raise HTTPException(503, str(err)) from None
+        except TableError:
+            return error_page("full", table_id)
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
+
+    @app.get("/error/{code}", include_in_schema=False)
+    async def error_route(code: str):
+        return error_page(code if code in ERRORS else "not-found")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return FileResponse(STATIC_DIR / "tiles" / "bao.svg", media_type="image/svg+xml")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page():
+        return _page("rules.html")
+
+    @app.get("/api/labels")
+    async def labels():
+        """Chinese labels of the engine's enums, if the engine provides them (``labels_table``)."""
+        try:
+            from ..labels import labels_table  # type: ignore[import-not-found]
+        except ImportError:
+            return {}
+        return labels_table()
+
+    @app.get("/api/patterns")
+    async def patterns():
+        """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
+        from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS
+
+        return {"patterns": [{"id": p.id, "name": p.name, "factor": p.factor, "flat": p.flat,
+                              "per_quad": p.per_quad, "clause": p.clause} for p in PATTERNS.values()],
+                "doublings": DOUBLING_NAMES, "bonuses": BONUS_NAMES,
+                "bonus_points": {"pung_kong": DEFAULT_RULES.pung_kong_bonus,
+                                 "concealed_kong": DEFAULT_RULES.concealed_kong_bonus,
+                                 "caught_bao": DEFAULT_RULES.caught_bao_bonus,
+                                 "four_bao": DEFAULT_RULES.four_bao_bonus}}
 
     @app.get("/history", include_in_schema=False)
     async def history_page():
@@ -253,20 +329,29 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         return _page("replay.html")
 
     # ------------------------------------------------------------------ API
-    async def _join(table_id: int) -> tuple[int, str]:
+    async def _claim(table_id: int) -> tuple[int, str]:
+        """A free seat of the table (loaded only if its stored row shows one): (seat, token).
+        Raises TableError (TableNotFound, TableFinished, ServerFull, no free seat) or HTTPException
+        (the database cannot be written or read now)."""
         try:
             t = await manager.for_joining(table_id)
             return await t.claim_seat()
+        except SaveError:
+            raise HTTPException(503, SAVE_FAILED) from None
+        except (RecordError, ReplayError, ValueError) as err:
+            if isinstance(err, TableError):
+                raise
+            raise HTTPException(503, f"table {table_id} cannot be loaded now") from None
+
+    async def _join(table_id: int) -> tuple[int, str]:
+        try:
+            return await _claim(table_id)
         except TableNotFound as err:
             raise HTTPException(404, str(err)) from None
         except ServerFull as err:
             raise HTTPException(503, str(err)) from None
         except TableError as err:
             raise HTTPException(409, str(err)) from None
-        except SaveError:
-            raise HTTPException(503, SAVE_FAILED) from None
-        except (RecordError, ReplayError, ValueError):
-            raise HTTPException(503, f"table {table_id} cannot be loaded now") from None
 
     @app.get("/api/rules")
     async def rules():
@@ -277,7 +362,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             default = getattr(DEFAULT_RULES, f.name)
             fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
                            "default": default})
-        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match}
+        from ..bots import BOT_NAMES
+
+        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
+                "bots": list(BOT_NAMES), "default_bot": default_bot()}
 
     @app.post("/api/tables")
     async def create_table(req: CreateTable, request: Request):
@@ -297,6 +385,39 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(422, str(err)) from None
         return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
                 "join_url": f"/join/{table.id}"}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: int, req: RematchMsg):
+        """A new match with the same seats (kinds) and rules; the asker takes seat 0 of it, the other
+        players find it on the finished table (``rematch`` in its info)."""
+        try:
+            t = await manager.get(table_id, req.token)  # the token is checked before loading
+        except TableNotFound as err:
+            raise HTTPException(404, str(err)) from None
+        except ServerFull as err:
+            raise HTTPException(503, str(err)) from None
+        except TableError as err:
+            raise HTTPException(403, str(err)) from None
+        except (RecordError, ReplayError, ValueError, SaveError):
+            raise HTTPException(503, f"table {table_id} cannot be loaded now") from None
+        async with t.lock:  # one rematch per table, however many ask at once
+            if not t.finished:
+                raise HTTPException(409, f"table {table_id} has not finished")
+            if t.rematch is not None:
+                return {"id": t.rematch, "url": f"/join/{t.rematch}"}
+            rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
+            try:
+                new, token = await manager.create(t.name, t.rules.hands_per_match, [s.kind for s in t.seats[1:]],
+                                                  rules)
+            except ServerFull as err:
+                raise HTTPException(503, str(err)) from None
+            except SaveError:
+                raise HTTPException(503, SAVE_FAILED) from None
+            t.rematch = new.id
+            t.touch(listing=True)
+            t.broadcast()
+            t._maybe_evict()  # loaded just for this and nobody looks: it leaves memory again
+        return {"id": new.id, "seat": 0, "token": token, "url": f"/t/{new.id}/{token}"}
 
     @app.get("/api/tables")
     async def list_tables(request: Request, status: Literal["open", "live", "finished"] | None = None,
@@ -434,7 +555,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     elif isinstance(msg, FillBotsMsg):
                         await t.request_fill_bots()
                     elif isinstance(msg, PingMsg):
-                        conn.send_json({"type": "pong"})
+                        await t.pong(conn)  # under the table's lock: after every state in progress
                 except StaleActionError as err:
                     error("stale", str(err))
                 except SaveError:

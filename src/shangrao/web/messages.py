@@ -6,11 +6,24 @@ Client -> server (JSON objects over the table's WebSocket):
     one decision in the engine's string form (see :mod:`shangrao.game.actions`) answering the
     state the player saw: its ``hand_no`` as ``hand`` and its ``seq``.  Both are REQUIRED
     (since issue 13; ``seq`` restarts every hand, so ``seq`` alone could match a position of a
-    later hand): an action whose (hand, seq) is not the table's current position is refused
+    later hand): an action whose (hand, seq) is not the seat's current position is refused
     as ``stale`` instead of being applied to a new situation.
+
+    ``seq`` is the SEAT'S OWN counter (issue 12): the number of events of the hand this seat has
+    seen, i.e. the length of its redacted log (:func:`shangrao.game.redact`, which drops other
+    seats' ``pass``/``call`` in a claim/rob window).  A table-wide counter would tell a seat how
+    many hidden decisions were taken.  Every event a seat sees raises its ``seq``, and each of
+    its own decisions is such an event, so no two decisions of a seat share a (hand, seq): the
+    pair names one position of the seat's view unambiguously.  Between hands ``hand`` tells
+    positions apart.  Other seats' hidden window decisions leave the seat's ``seq`` as it is.
+    In a claim/rob window every seat with options is asked at once; its answer is held and
+    applied when the engine reaches that seat (a second answer is refused as ``illegal``).
+    During a window's pause (``claim_pause``) actions are refused as ``illegal`` ("waiting for
+    claims"), never as ``stale``, so that the refusal tells nothing about the game behind it.
 ``{"type": "ready"}``   ready for the next hand (after a settlement); repeated, it does nothing.
 ``{"type": "fill_bots"}`` seat bots on the seats nobody has claimed yet; with none, nothing.
-``{"type": "ping"}``     answered with ``{"type": "pong"}``.
+``{"type": "ping"}``     answered with ``{"type": "pong"}`` after every state change in progress
+    (queued in order: a client may use it as a barrier).
 
 Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views`),
 ``error`` (``{"type": "error", "code": ..., "message": ...}``; nothing changed), ``pong``, and
@@ -32,12 +45,27 @@ pings is disconnected; its seat stays reserved for its link and the absent-playe
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+)
 
-__all__ = ["ActionMsg", "ReadyMsg", "FillBotsMsg", "PingMsg", "ClientMessage", "parse_client_message",
-           "CreateTable"]
+__all__ = [
+    "ActionMsg",
+    "ClientMessage",
+    "CreateTable",
+    "FillBotsMsg",
+    "PingMsg",
+    "ReadyMsg",
+    "parse_client_message",
+]
 
 
 class _Msg(BaseModel):
@@ -63,7 +91,7 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Union[ActionMsg, ReadyMsg, FillBotsMsg, PingMsg], Field(discriminator="type")]
+ClientMessage = Annotated[ActionMsg | ReadyMsg | FillBotsMsg | PingMsg, Field(discriminator="type")]
 _ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
 
 
@@ -72,18 +100,44 @@ def parse_client_message(text: str | bytes):
     return _ADAPTER.validate_json(text)
 
 
-SeatKind = Literal["human", "random", "greedy"]
+def _seat_kind(v: str) -> str:
+    from ..bots import BOT_NAMES
+
+    if v != "human" and v not in BOT_NAMES:
+        raise ValueError(f"a seat is 'human' or a bot ({', '.join(BOT_NAMES)}), got {v!r}")
+    return v
+
+
+#: 'human' or any bot of the registry (:data:`shangrao.bots.BOT_NAMES`)
+SeatKind = Annotated[str, AfterValidator(_seat_kind)]
+
+
+def default_bot() -> str:
+    """The strongest bot of the registry: ``shangrao.bots.STRONGEST`` if it names one, else the last
+    of ``BOT_NAMES`` (listed weakest first)."""
+    from .. import bots
+
+    return getattr(bots, "STRONGEST", None) or bots.BOT_NAMES[-1]
+
+
+class RematchMsg(BaseModel):
+    """POST /api/tables/{id}/rematch: a seat's token of the finished table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: Annotated[str, Field(min_length=1, max_length=100)]
 
 
 class CreateTable(BaseModel):
     """POST /api/tables: a new table.  seats: seat 0 is the creator (human); 1-3 human or a bot.
 
     Strictly typed: ``{"hands": true}`` or ``{"hands": "8"}`` is refused (422), not read as 1 or 8.
-    The name's length is also checked against the server's ``--max-name``."""
+    The name's length is also checked against the server's ``--max-name``.  The seats default to
+    the strongest bot (:func:`default_bot`)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     name: Annotated[str, Field(max_length=200)] = ""
     hands: Annotated[StrictInt, Field(ge=1, le=32)] = 8
-    seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = ["random", "random", "random"]
+    seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = Field(
+        default_factory=lambda: [default_bot()] * 3)
     # strict: "1" or "true" is not silently turned into True (RuleSet names the bad option)
     rules: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)

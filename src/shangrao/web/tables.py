@@ -15,7 +15,14 @@ events in memory), the player who acted gets ``could not save; try again`` and t
 
 Sending never blocks a table: each connection has its own bounded queue and sender task
 (:mod:`shangrao.web.connections`); the state message of a seat is built once per change and
-the same text goes to every connection of the seat.
+the same text goes to every connection of the seat — and only when the seat's view changed
+(a hidden decision of another seat must not show up as an extra message).
+
+Fair claim and rob windows (issue 12): every discard and robbable kong is shown to all seats as
+an open window for at least ``claim_pause`` seconds, whether or not anyone can claim (a copy of
+the game stopped in that window, :func:`~shangrao.web.views.window_game`, is shown while the
+real game has moved on).  A window asks all its seats at once (:meth:`Game.window_options`);
+their answers are held and applied in the engine's order, with one countdown for the window.
 
 Memory: a finished table leaves memory when nobody is connected to it; a table waiting for
 players leaves memory after ``idle_timeout`` seconds without any connection.  Their records
@@ -47,8 +54,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ..bots import get_bot
-from ..game import Game, IllegalActionError, Match, parse_action, replay
+from ..bots import BOT_NAMES, get_bot
+from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
 from ..records.live import (
@@ -61,15 +68,15 @@ from ..records.live import (
 from ..records.summary import hand_summary
 from ..rules import RuleSet
 from .connections import Connection, dumps
-from .views import LogCache, seat_message, seat_view
+from .views import LogCache, seat_texts, seat_view, window_game, window_key
 
-__all__ = ["Settings", "Table", "TableManager", "TableError", "TableNotFound", "StaleActionError", "SaveError", "ServerFull",
+__all__ = ["Settings", "Table", "TableManager", "TableError", "TableNotFound", "TableFinished", "StaleActionError", "SaveError", "ServerFull",
            "hash_token", "SAVE_FAILED", "SERVER_PROBLEM"]
 
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = tuple(BOT_NAMES)
 #: what the player whose action could not be stored is told
 SAVE_FAILED = "could not save; try again"
 #: what the other seats are told while the table cannot be stored
@@ -82,6 +89,10 @@ class TableError(ValueError):
 
 class TableNotFound(TableError):
     """No web table has this id."""
+
+
+class TableFinished(TableError):
+    """The table's match has ended: no seat can be taken."""
 
 
 class StaleActionError(IllegalActionError):
@@ -113,6 +124,8 @@ class Settings:
     by the stand-in bot until its player returns.  next_hand_timeout: pause after a settlement
     before the next hand when not everyone pressed 继续.  standin_bot: the bot for absent players.
     retry_delay: pause before the runner retries after a failed database write.
+    claim_pause: every discard (and robbable kong) is shown to all seats as an open window for at
+    least this long, whether or not anyone can claim; bots decide inside it (fair windows).
 
     Limits (docs/web.md) — tables_per_minute: tables one client address may create per minute.
     max_live_tables: tables in memory (playing, waiting or being looked at).  messages_per_second:
@@ -129,6 +142,7 @@ class Settings:
     absent_timeout: float = 30.0
     next_hand_timeout: float = 30.0
     standin_bot: str = "greedy"
+    claim_pause: float = 0.8
     retry_delay: float = 1.0
     tables_per_minute: int = 10
     max_live_tables: int = 500
@@ -143,7 +157,7 @@ class Settings:
 
 @dataclass
 class Seat:
-    kind: str  # human | random | greedy
+    kind: str  # human | a bot name (shangrao.bots.BOT_NAMES)
     claimed: bool = False
     token_hash: str | None = None
     conns: set = field(default_factory=set)
@@ -192,10 +206,20 @@ class Table:
         self.between_since: float | None = None
         self.failing = False  # the last database write failed (the seats were told)
         self.version = 0  # bumped on every change a seat can see
-        self._texts: dict[int, tuple[int, str]] = {}
+        self._texts: dict[int, tuple[int, str, str]] = {}
         self._info: tuple[int, dict] | None = None
         self._info_json: tuple[int, str] | None = None
         self._logs = LogCache()
+        # fair windows: a copy of the game stopped in the window the last discard/kong opened,
+        # shown to every seat until hold_until once the real game has moved on (views.window_game)
+        self.hold_game: Game | None = None
+        self.hold_until: float = 0.0
+        self.last_sent: dict[int, str] = {}  # per seat: its last state sent, without the countdown
+        self.rematch: int | None = None  # the table of the next match with the same players
+        # a claim/rob window asks all its seats at once; answers wait here for the engine's order
+        self.answers: dict[int, Action] = {}
+        self.window_started: float = 0.0
+        self.window_deadline: float | None = None
         now = time.monotonic()
         self.idle_since = now
         for i, s in enumerate(seats):
@@ -240,6 +264,7 @@ class Table:
             "players": [{"kind": s.kind, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.kind == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
+            "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
         }
         self._info = (self.version, info)
         return info
@@ -300,7 +325,7 @@ class Table:
             free = self.free_seats()
             if not free:
                 return False
-            kind = "random" if self.settings.standin_bot == "random" else "greedy"
+            kind = self.settings.standin_bot if self.settings.standin_bot in BOT_KINDS else "greedy"
             before = [s.kind for s in self.seats]
             for i in free:
                 self.seats[i].kind = kind
@@ -342,14 +367,24 @@ class Table:
         else:
             await self.manager.write(insert_events, self.store, self.id, g.hand_no, n_before, g.events[n_before:])
 
-    async def _apply(self, action, seat: int, actor: int | None = None) -> None:
+    async def _apply(self, action: Action | str, seat: int, actor: int | None = None) -> None:
         """Apply (validated), persist, or raise (IllegalActionError, SaveError: nothing changed).
         ``actor``: the person who sent it (told by the caller, not by the notice).
-        Caller holds the lock and broadcasts."""
+        Caller holds the lock and broadcasts.
+
+        Fair windows: an action that opens a claim/rob window leaves a copy of the game stopped in
+        it (shown for ``claim_pause`` even when nobody can claim); a window that closes or opens
+        drops the held answers and starts the window's one countdown."""
         g = self.game
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
         n = len(g.events)
+        if isinstance(action, str):
+            action = parse_action(action)
+        frozen = None
+        if self.settings.claim_pause > 0 and g.current_seat == seat and action in g.legal_actions():
+            frozen = window_game(g, action)
+        before = window_key(g)
         g.apply(action, seat=seat)
         try:
             await self._persist(n)
@@ -357,6 +392,17 @@ class Table:
             self.game = replay(g.events[:n])  # the game as it was before the action (no database read)
             self._failed(actor)
             raise
+        now = time.monotonic()
+        if frozen is not None:
+            self.hold_game = frozen
+            self.hold_until = now + self.settings.claim_pause
+        after = window_key(g)
+        if after is None or after != before:  # a window closed or a new one opened
+            self.answers.clear()
+            self.window_deadline = None
+            if after is not None:
+                self.window_started = now
+                self.window_deadline = now + self.settings.claim_timeout
         self._saved()
         self._arm()
         self.touch()
@@ -380,11 +426,15 @@ class Table:
         if self.failing:
             return
         self.failing = True
-        notice = dumps({"type": "notice", "code": "server_problem", "message": SERVER_PROBLEM})
-        for i, s in enumerate(self.seats):
+        for i in range(len(self.seats)):
             if i != actor:
-                for c in list(s.conns):
-                    c.send(notice)
+                self._tell(i)
+
+    def _tell(self, seat: int) -> None:
+        """Send ``seat`` the server-problem notice."""
+        notice = dumps({"type": "notice", "code": "server_problem", "message": SERVER_PROBLEM})
+        for c in list(self.seats[seat].conns):
+            c.send(notice)
 
     def _saved(self) -> None:
         if self.failing:
@@ -393,45 +443,80 @@ class Table:
 
     # ------------------------------------------------------------------ messages
     def _deadline_for(self, seat: int) -> float | None:
-        if self.decision_deadline is None or self.game is None or self.game.current_seat != seat:
+        g = self.game
+        if g is not None and g.phase in ("claim", "rob"):
+            if self.window_deadline is None or seat in self.answers or seat not in g.window_options():
+                return None
+            return round(max(0.0, self.window_deadline - time.monotonic()), 1)
+        if self.decision_deadline is None or g is None or g.current_seat != seat:
             return None
         return round(max(0.0, self.decision_deadline - time.monotonic()), 1)
 
+    def holding(self) -> bool:
+        """A window's pause is running and the real game has already left the window: every seat
+        is still shown the open window (so nobody learns that no one could claim)."""
+        g = self.game
+        return (self.hold_game is not None and g is not None and time.monotonic() < self.hold_until
+                and g.phase not in ("claim", "rob"))
+
     def state_for(self, seat: int) -> dict:
+        """The seat's ``state`` message (:func:`~shangrao.web.views.seat_view`); :meth:`state_text`
+        is the same as JSON text, built once per change."""
         info = self.public_info()
+        if self.holding():
+            assert self.hold_game is not None
+            return seat_view(self.hold_game, seat, hand_no=self.hold_game.hand_no, table=info, deadline=None)
         if self.game is None:
             return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
                     "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
-                    "discard_waits": None, "log": [], "settlement": self.last_settlement}
+                    "discard_waits": None, "log": [], "settlement": self.last_settlement, "reveal": None}
         return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
                          deadline=self._deadline_for(seat),
-                         settlement=self.last_settlement if self.game.is_over else None)
+                         settlement=self.last_settlement if self.game.is_over else None,
+                         answered=self.answers.keys())
 
-    def state_text(self, seat: int) -> str:
-        """The seat's ``state`` message as JSON text (the same as ``state_for`` encoded), built once
-        per change; the table's facts are encoded once for all seats, each log event once."""
+    def state_text(self, seat: int) -> tuple[str, str]:
+        """The seat's ``state`` message as JSON text (``state_for`` encoded) and the same without
+        its countdown (what tells whether the seat's view changed), built once per change; the
+        table's facts are encoded once for all seats, each log event once per seat."""
         cached = self._texts.get(seat)
         if cached is not None and cached[0] == self.version:
-            return cached[1]
+            return cached[1], cached[2]
         if self.game is None:
-            text = dumps(self.state_for(seat))
+            d = self.state_for(seat)
+            text = dumps(d)
+            same = dumps({k: v for k, v in d.items() if k != "deadline"})
         else:
             if self._info_json is None or self._info_json[0] != self.version:
                 self._info_json = (self.version, dumps(self.public_info()))
-            text = seat_message(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
-                                deadline=self._deadline_for(seat),
-                                settlement=self.last_settlement if self.game.is_over else None, logs=self._logs)
-        self._texts[seat] = (self.version, text)
-        return text
+            if self.holding():
+                assert self.hold_game is not None
+                text, same = seat_texts(self.hold_game, seat, hand_no=self.hold_game.hand_no,
+                                        table_json=self._info_json[1], deadline=None, settlement=None,
+                                        logs=self._logs)
+            else:
+                text, same = seat_texts(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
+                                        deadline=self._deadline_for(seat),
+                                        settlement=self.last_settlement if self.game.is_over else None,
+                                        logs=self._logs, answered=self.answers.keys())
+        self._texts[seat] = (self.version, text, same)
+        return text, same
 
-    def broadcast(self) -> None:
-        """Queue the current state for every connection (never waits for a socket).
-        Callers hold the lock, so nothing unsaved is ever sent."""
+    def broadcast(self, also: Connection | None = None) -> None:
+        """Queue each seat its state — only when its view differs from what the seat was last sent
+        (a hidden decision of another seat must not show up as an extra message); ``also``: a new
+        connection that gets the state in any case.  Never waits for a socket.  Callers hold the
+        lock, so nothing unsaved is ever sent."""
         for i, s in enumerate(self.seats):
-            if s.conns:
-                text = self.state_text(i)
-                for c in list(s.conns):
-                    c.send(text)
+            if not s.conns:
+                continue
+            text, same = self.state_text(i)
+            unchanged = self.last_sent.get(i) == same
+            self.last_sent[i] = same
+            for c in list(s.conns):
+                if unchanged and c is not also:
+                    continue
+                c.send(text)
 
     # ------------------------------------------------------------------ connections
     async def connect(self, seat: int, ws) -> Connection | None:
@@ -443,7 +528,7 @@ class Table:
                               on_drop=functools.partial(self._dropped, seat))
             self.seats[seat].conns.add(conn)
             self.touch(listing=True)
-            self.broadcast()
+            self.broadcast(also=conn)
             return conn
 
     def _dropped(self, seat: int, conn: Connection, why: str) -> None:
@@ -481,7 +566,12 @@ class Table:
                 self.manager.evict(self)
 
     async def human_action(self, seat: int, text: str, seq: int | None, hand: int | None) -> None:
-        """Apply a person's action answering the state (``hand``, ``seq``).
+        """Apply a person's action answering the state (``hand``, ``seq``) the seat was sent.
+
+        ``seq`` is the seat's own counter (the length of its redacted log of the hand,
+        :meth:`LogCache.seq`), so (hand, seq) names one position of this seat's view; anything else
+        is stale.  In a claim/rob window the answer is held until the engine asks that seat, then
+        applied in the engine's order (:meth:`_drain`).
 
         Raises StaleActionError (the table has moved on), IllegalActionError / ActionParseError
         (nothing changed) or SaveError (could not be stored; nothing changed)."""
@@ -489,14 +579,58 @@ class Table:
             g = self.game
             if g is None or g.is_over:
                 raise StaleActionError("no hand is being played at this table now")
-            if hand is None or seq is None or hand != g.hand_no or seq != len(g.events):
+            if self.holding():  # before the seq check: its answer must not tell that the game moved on
+                raise IllegalActionError("the table is waiting for claims; look again")
+            now_seq = self._logs.seq(g, seat)
+            if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
                 raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
-                                       f"now hand {g.hand_no}, seq {len(g.events)}); look again")
+                                       f"now hand {g.hand_no}, seq {now_seq}); look again")
+            if g.phase in ("claim", "rob"):
+                opts = g.window_options().get(seat)
+                if not opts or seat in self.answers:
+                    raise IllegalActionError("not your decision: the table is waiting for claims")
+                action = parse_action(text)
+                if action not in opts:
+                    raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
+                self.answers[seat] = action
+                try:
+                    await self._drain(actor=seat)
+                except SaveError:
+                    if self.answers.get(seat) is action:  # not stored: as if it had not been sent
+                        del self.answers[seat]
+                        raise
+                    self._tell(seat)  # stored; another held answer after it was not: told like the others
+                self.touch()
+                self.broadcast()
+                return
             if g.current_seat != seat:
-                raise IllegalActionError(f"not your turn: seat {g.current_seat} is to decide")
+                raise IllegalActionError("not your turn")
             action = parse_action(text)
             await self._apply(action, seat, actor=seat)
             self.broadcast()
+
+    async def _drain(self, actor: int | None = None) -> None:
+        """Apply the held window answers while the engine asks a seat that has answered (in the
+        engine's order; an answer that an earlier declaration made illegal becomes 过).  A failed
+        write (SaveError) leaves the answer not applied held."""
+        g = self.game
+        while g is not None and g.phase in ("claim", "rob") and g.current_seat in self.answers:
+            seat = g.current_seat
+            held = self.answers.pop(seat)
+            legal = g.legal_actions()
+            action = held if held in legal else next(a for a in legal if a.type is ActionType.PASS)
+            try:
+                await self._apply(action, seat, actor=actor)
+            except SaveError:
+                self.answers[seat] = held
+                raise
+            g = self.game
+
+    async def pong(self, conn: Connection) -> None:
+        """Answer a ping after every state change in progress has been queued (a barrier for
+        clients: the connection's queue is sent in order)."""
+        async with self.lock:
+            conn.send_json({"type": "pong"})
 
     async def set_ready(self, seat: int) -> bool:
         """继续 after a settlement; False (nothing sent) if it changes nothing."""
@@ -572,7 +706,9 @@ class Table:
         assert g.current_seat is not None  # a hand not over has a seat to decide
         s = self.seats[g.current_seat]
         n_legal = len(g.legal_actions())
-        if s.is_bot or n_legal == 1:
+        if g.phase in ("claim", "rob") and (s.is_bot or n_legal == 1):
+            d = min(st.bot_delay, st.claim_pause) / 2  # inside the window everyone waits for anyway
+        elif s.is_bot or n_legal == 1:
             d = st.bot_delay if n_legal > 1 else min(st.bot_delay, 0.05)
         else:
             d = st.claim_timeout if g.phase in ("claim", "rob") else st.turn_timeout
@@ -588,9 +724,19 @@ class Table:
         """Do what is due now; return how long to wait for a change (None: until one), 'done' or 'idle'."""
         st = self.settings
         async with self.lock:
+            now = time.monotonic()
+            if self.hold_game is not None:
+                if self.holding():
+                    return max(0.005, self.hold_until - now)
+                # the pause is over: show the real table; a turn's clock starts now
+                self.hold_game = None
+                if self.game is not None and self.game.phase not in ("claim", "rob"):
+                    self.decision_key = None
+                    self._arm()
+                self.touch()
+                self.broadcast()
             if self.finished:
                 return "done"
-            now = time.monotonic()
             if self.status == "waiting":
                 if self.connected:
                     return None
@@ -608,6 +754,8 @@ class Table:
                     self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
+            if self.game.phase in ("claim", "rob"):
+                return await self._window_step(now)
             self._arm()
             g = self.game
             seat = g.current_seat
@@ -633,6 +781,42 @@ class Table:
             await self._apply(action, seat)
             self.broadcast()
             return 0
+
+    async def _window_step(self, now: float) -> float | int:
+        """A claim/rob window: bots answer at once, absent players' stand-ins after a bot delay,
+        people until the window's countdown (then 过); answers are applied in the engine's order.
+        After a restart the countdown goes on from when the window opened (``resume_started``)."""
+        st = self.settings
+        g = self.game
+        assert g is not None
+        if self.window_deadline is None:  # e.g. after a restart in a window
+            started = self.resume_started if self.resume_started is not None else now
+            self.resume_started = None
+            self.window_started = min(started, now)
+            self.window_deadline = self.window_started + st.claim_timeout
+            self.touch()  # the countdown shown changed
+        waits = [self.window_deadline - now]
+        for seat, opts in g.window_options().items():
+            if seat in self.answers:
+                continue
+            s = self.seats[seat]
+            if s.is_bot:
+                self.answers[seat] = s.bot.choose(g.observation(seat), opts)
+            elif s.kind == "human" and self._absent(s, now):
+                if now >= self.window_started + st.bot_delay:
+                    self.answers[seat] = s.standin.choose(g.observation(seat), opts)
+                else:
+                    waits.append(self.window_started + st.bot_delay - now)
+            elif now >= self.window_deadline:
+                self.answers[seat] = next(a for a in opts if a.type is ActionType.PASS)  # countdown over: 过
+            elif not s.conns:
+                waits.append(s.gone_since + st.absent_timeout - now)
+        n = len(g.events)
+        await self._drain()
+        if self.game is not g or len(g.events) != n:
+            self.broadcast()
+            return 0
+        return max(0.005, min(waits))
 
 
 class TableManager:
@@ -772,6 +956,12 @@ class TableManager:
             else:  # the countdown in progress goes on from when its decision began
                 table.resume_started = _mono_from_wall(
                     await self.read(last_event_time, self.store, rec.id, g.hand_no))
+                if g.phase in ("claim", "rob"):  # the window's one countdown, from its last stored event
+                    now = time.monotonic()
+                    started = table.resume_started if table.resume_started is not None else now
+                    table.resume_started = None
+                    table.window_started = min(started, now)
+                    table.window_deadline = table.window_started + self.settings.claim_timeout
         return table
 
     async def get(self, game_id: int, token: str | None = None) -> Table:
@@ -827,9 +1017,12 @@ class TableManager:
         return self._check_stored_token(web, token)
 
     async def for_joining(self, game_id: int) -> Table:
-        """A table to take a seat at: loaded only if its stored row shows a free seat."""
+        """A table to take a seat at: loaded only if its stored row shows a free seat.  Raises
+        TableNotFound, TableFinished, TableError (no free seat) or ServerFull."""
         t = self.tables.get(game_id)
         if t is not None:
+            if t.finished:
+                raise TableFinished(f"table {game_id} has finished")
             return t
         try:
             head = await self.read(game_head, self.store, game_id)
@@ -838,7 +1031,9 @@ class TableManager:
         web = (head.meta or {}).get("web")
         if head.kind != KIND or not web:
             raise TableNotFound(f"no table {game_id}")
-        if head.status == "finished" or not self._stored_info(head)["free_seats"]:
+        if head.status == "finished":
+            raise TableFinished(f"table {game_id} has finished")
+        if not self._stored_info(head)["free_seats"]:
             raise TableError(f"table {game_id} has no free seat")
         return await self.get(game_id)
 
@@ -850,6 +1045,8 @@ class TableManager:
         table.game = None
         table.match.hands.clear()
         table._texts.clear()
+        table._logs.clear()
+        table.hold_game = None
 
     async def resume_all(self) -> list[int]:
         """Load every unfinished web table from the database and start its runner."""
