@@ -381,7 +381,8 @@ def test_finished_table_offers_a_rematch_with_the_same_seats(make_client, db_url
     assert [p["kind"] for p in live[new["id"]]["players"]] == ["human", "random", "greedy", "random"]
     from .conftest import SeatClient
 
-    old = SeatClient(c, d["id"], d["token"], 0)
+    assert d["id"] not in c.app.state.manager.tables  # finished, nobody looks: out of memory (issue 13)
+    old = SeatClient(c, d["id"], d["token"], 0)  # loaded again from the database, rematch and all
     m = old.until(lambda m: m["type"] == "state")
     assert m["table"]["rematch"] == new["id"] and m["table"]["history"] and m["reveal"] is not None
 

@@ -409,13 +409,11 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             try:
                 new, token = await manager.create(t.name, t.rules.hands_per_match, [s.kind for s in t.seats[1:]],
                                                   rules)
+                await t.set_rematch(new.id)
             except ServerFull as err:
                 raise HTTPException(503, str(err)) from None
             except SaveError:
                 raise HTTPException(503, SAVE_FAILED) from None
-            t.rematch = new.id
-            t.touch(listing=True)
-            t.broadcast()
             t._maybe_evict()  # loaded just for this and nobody looks: it leaves memory again
         return {"id": new.id, "seat": 0, "token": token, "url": f"/t/{new.id}/{token}"}
 

@@ -290,7 +290,19 @@ class Table:
     def _meta(self) -> dict:
         return {"web": {"name": self.name, "seats": [s.kind for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
-                        "token_hashes": [s.token_hash for s in self.seats]}}
+                        "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch}}
+
+    async def set_rematch(self, table_id: int) -> None:
+        """Record the table of the next match (stored: a finished table leaves memory and is loaded
+        again when looked at).  Caller holds the lock; raises SaveError (nothing changed)."""
+        self.rematch = table_id
+        try:
+            await self.manager.write(update_meta, self.store, self.id, self._meta())
+        except SaveError:
+            self.rematch = None
+            raise
+        self.touch(listing=True)
+        self.broadcast()
 
     def _players(self) -> list[str]:
         return [s.kind for s in self.seats]
@@ -927,6 +939,7 @@ class TableManager:
         seats = [Seat(kind=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
         table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats)
+        table.rematch = web.get("rematch")
         for h in rec.hands:
             g = replay(h.events)
             table.match.finish_hand(g).events = []
@@ -1084,7 +1097,7 @@ class TableManager:
                 "hands_total": rules.get("hands_per_match"), "hands_played": g.hands_played,
                 "scores": list(g.scores), "rules": rules, "free_seats": free,
                 "players": [{"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
-                            for k, c in zip(kinds, claimed)]}
+                            for k, c in zip(kinds, claimed)], "rematch": web.get("rematch")}
 
     def _info(self, g) -> dict:
         t = self.tables.get(g.id)
