@@ -401,20 +401,22 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         except (RecordError, ReplayError, ValueError, SaveError):
             raise HTTPException(503, f"table {table_id} cannot be loaded now") from None
         async with t.lock:  # one rematch per table, however many ask at once
-            if not t.finished:
-                raise HTTPException(409, f"table {table_id} has not finished")
-            if t.rematch is not None:
-                return {"id": t.rematch, "url": f"/join/{t.rematch}"}
-            rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
             try:
-                new, token = await manager.create(t.name, t.rules.hands_per_match, [s.kind for s in t.seats[1:]],
-                                                  rules)
-                await t.set_rematch(new.id)
-            except ServerFull as err:
-                raise HTTPException(503, str(err)) from None
-            except SaveError:
-                raise HTTPException(503, SAVE_FAILED) from None
-            t._maybe_evict()  # loaded just for this and nobody looks: it leaves memory again
+                if not t.finished:
+                    raise HTTPException(409, f"table {table_id} has not finished")
+                if t.rematch is not None:
+                    return {"id": t.rematch, "url": f"/join/{t.rematch}"}
+                rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
+                try:
+                    new, token = await manager.create(t.name, t.rules.hands_per_match,
+                                                      [s.kind for s in t.seats[1:]], rules)
+                    await t.set_rematch(new.id)
+                except ServerFull as err:
+                    raise HTTPException(503, str(err)) from None
+                except SaveError:
+                    raise HTTPException(503, SAVE_FAILED) from None
+            finally:
+                t._maybe_evict()  # a finished table loaded just for this leaves memory again
         return {"id": new.id, "seat": 0, "token": token, "url": f"/t/{new.id}/{token}"}
 
     @app.get("/api/tables")
