@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ..bots import BOT_NAMES, get_bot
-from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
+from ..game import Action, Bot, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
 from ..records.live import (
@@ -169,6 +169,12 @@ class Seat:
     @property
     def is_bot(self) -> bool:
         return self.kind in BOT_KINDS
+
+
+def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
+    """A bot's (or stand-in's) choice for ``seat`` among ``legal``."""
+    assert isinstance(bot, Bot), bot
+    return bot.choose(game.observation(seat), legal)
 
 
 def _mono_from_wall(when: datetime | None) -> float | None:
@@ -785,11 +791,11 @@ class Table:
             if len(legal) == 1:
                 action = legal[0]
             elif s.is_bot:
-                action = s.bot.choose(g.observation(seat), legal)
+                action = _choose(s.bot, g, seat, legal)
             elif g.phase in ("claim", "rob") and not self._absent(s, now):
                 action = next(a for a in legal if a.type is ActionType.PASS)  # the countdown ran out: 过
             else:
-                action = s.standin.choose(g.observation(seat), legal)
+                action = _choose(s.standin, g, seat, legal)
             await self._apply(action, seat)
             self.broadcast()
             return 0
@@ -808,24 +814,29 @@ class Table:
             self.window_deadline = self.window_started + st.claim_timeout
             self.touch()  # the countdown shown changed
         waits = [self.window_deadline - now]
+        answered_for_person = False
         for seat, opts in g.window_options().items():
             if seat in self.answers:
                 continue
             s = self.seats[seat]
             if s.is_bot:
-                self.answers[seat] = s.bot.choose(g.observation(seat), opts)
+                self.answers[seat] = _choose(s.bot, g, seat, opts)
             elif s.kind == "human" and self._absent(s, now):
                 if now >= self.window_started + st.bot_delay:
-                    self.answers[seat] = s.standin.choose(g.observation(seat), opts)
+                    self.answers[seat] = _choose(s.standin, g, seat, opts)
+                    answered_for_person = True
                 else:
                     waits.append(self.window_started + st.bot_delay - now)
             elif now >= self.window_deadline:
                 self.answers[seat] = next(a for a in opts if a.type is ActionType.PASS)  # countdown over: 过
+                answered_for_person = True
             elif not s.conns:
                 waits.append(s.gone_since + st.absent_timeout - now)
+        if answered_for_person:  # the seat's prompt is gone even while its answer is still held
+            self.touch()
         n = len(g.events)
         await self._drain()
-        if self.game is not g or len(g.events) != n:
+        if answered_for_person or self.game is not g or len(g.events) != n:
             self.broadcast()
             return 0
         return max(0.005, min(waits))
