@@ -7,9 +7,9 @@ import json
 import random
 
 from shangrao.analysis import waits
-from shangrao.game import ActionType, Game
+from shangrao.game import ActionType, Game, redact, replay
 from shangrao.tiles import format_tile
-from shangrao.web.views import LogCache, seat_message, seat_view
+from shangrao.web.views import LOG_TAIL, LogCache, seat_message, seat_texts, seat_view, view_seq, window_game
 
 
 def _plain_waits(hand_34, bao, melds) -> list[int]:
@@ -51,3 +51,54 @@ def test_cached_waits_and_the_text_message_match_the_plain_computation():
                 break
             g.apply(rng.choice(g.legal_actions()))
     assert checked > 300
+
+
+def _plain_log(game, seat) -> tuple[int, list[dict]]:
+    log = redact(game.events, seat)
+    return len(log), log[-LOG_TAIL:]
+
+
+def test_the_log_cache_follows_redact_which_drops_other_seats_window_decisions():
+    """``redact`` drops other seats' ``pass``/``call`` (issue 12), so a seat's log is a filter of the
+    events: the cached ``seq`` and tail equal the plain redaction at every moment, also when the
+    game shown switches to the window copy (``window_game``) and back, or is put back after a
+    failed write (a replayed game: new event objects, fewer of them)."""
+    dropped = switched = put_back = 0
+    for h in range(6):
+        rng = random.Random(100 + h)
+        g = Game(seed=f"logcache:{h}")
+        logs = LogCache()
+        while not g.is_over:
+            for seat in range(4):
+                n, tail = _plain_log(g, seat)
+                assert logs.seq(g, seat) == n == view_seq(g, seat)
+                assert json.loads(logs.tail(g, seat)) == tail
+                dropped += len(g.events) - n
+            action = rng.choice(g.legal_actions())
+            frozen = window_game(g, action)
+            before = len(g.events)
+            g.apply(action)
+            if frozen is not None:  # the table shows the copy, then the real game again
+                switched += 1
+                for game in (frozen, g, frozen):
+                    for seat in range(4):
+                        n, tail = _plain_log(game, seat)
+                        assert logs.seq(game, seat) == n and json.loads(logs.tail(game, seat)) == tail
+            if rng.random() < 0.05 and not g.is_over:  # a failed write: the game put back
+                put_back += 1
+                for seat in range(4):
+                    logs.seq(g, seat)
+                g = replay(g.events[:before])
+                for seat in range(4):
+                    n, tail = _plain_log(g, seat)
+                    assert logs.seq(g, seat) == n and json.loads(logs.tail(g, seat)) == tail
+    assert dropped > 0 and switched > 20 and put_back > 2
+
+
+def test_the_text_without_its_countdown_is_what_tells_a_change():
+    g = Game(seed="same")
+    logs = LogCache()
+    a, same_a = seat_texts(g, 0, hand_no=0, table_json="{}", deadline=12.5, settlement=None, logs=logs)
+    b, same_b = seat_texts(g, 0, hand_no=0, table_json="{}", deadline=3.0, settlement=None, logs=logs)
+    assert a != b and same_a == same_b
+    assert json.loads(a)["deadline"] == 12.5 and "deadline" not in json.loads(same_a)
