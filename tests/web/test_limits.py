@@ -101,6 +101,24 @@ def test_api_tables_is_paged_and_filtered(make_client):
     assert {"open", "live"} <= set(old)
 
 
+def test_api_tables_by_id_finds_a_browsers_seats_on_any_page(make_client):
+    """The lobby's 回到我的座位 (issue 12) asks for the tables of the seats a browser holds by id:
+    found though newer tables push them off the first page (issue 13's paging)."""
+    c = make_client()
+    mine = c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]}).json()["id"]
+    for _ in range(3):
+        c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]})
+    assert mine not in [t["id"] for t in c.get("/api/tables?status=live&limit=2").json()["tables"]]
+    got = c.get(f"/api/tables?status=live&ids={mine},999999").json()
+    assert [t["id"] for t in got["tables"]] == [mine] and not got["more"]
+    assert c.get(f"/api/tables?status=finished&ids={mine}").json()["tables"] == []
+    etag = c.get(f"/api/tables?status=live&ids={mine}").headers["etag"]
+    assert c.get(f"/api/tables?status=live&ids={mine}", headers={"If-None-Match": etag}).status_code == 304
+    for bad in ("x", "1,,2", ",".join(["1"] * 21)):
+        assert c.get(f"/api/tables?status=live&ids={bad}").status_code == 422, bad
+    assert c.get(f"/api/tables?ids={mine}").status_code == 422  # ids need a status
+
+
 def test_api_tables_answers_conditional_requests(make_client):
     c = make_client()
     c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]})

@@ -8,7 +8,8 @@
 * :func:`update_meta` / :func:`set_players` change an unfinished game's
   ``meta`` / ``players`` (a web table records its seat claims there).
 * :func:`game_head` reads a game's row without its hands (a token check before loading);
-  :func:`last_event_time` when the last live event of a hand was stored (a restarted server
+  :func:`game_heads` the same for a few
+  games at once (the lobby's 回到我的座位); :func:`last_event_time` when the last live event of a hand was stored (a restarted server
   resumes a countdown from there).
 
 These use the Store's own tables and sessions; nothing here changes the schema.
@@ -23,10 +24,11 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from .schema import EventRow, utcnow
+from .schema import EventRow, GameRow, utcnow
 from .store import GameSummary, RecordError, Store, _aware, _dumps, _summary, event_to_dict
 
-__all__ = ["append_events", "insert_events", "update_meta", "set_players", "game_head", "last_event_time"]
+__all__ = ["append_events", "game_head", "game_heads", "insert_events", "last_event_time", "set_players",
+           "update_meta"]
 
 
 def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
@@ -63,6 +65,16 @@ def game_head(store: Store, game_id: int) -> GameSummary:
     """The game's row (kind, status, meta …) without reading its hands; raises GameNotFound."""
     with store._session() as s:
         return GameSummary(**_summary(store._game(s, game_id)))
+
+
+def game_heads(store: Store, game_ids: Iterable[int]) -> list[GameSummary]:
+    """The rows of the games ``game_ids`` that exist (newest first), without their hands; one query."""
+    ids = sorted({int(i) for i in game_ids})
+    if not ids:
+        return []
+    with store._session() as s:
+        rows = s.scalars(select(GameRow).where(GameRow.id.in_(ids)).order_by(GameRow.id.desc()))
+        return [GameSummary(**_summary(r)) for r in rows]
 
 
 def last_event_time(store: Store, game_id: int, hand_index: int) -> datetime | None:

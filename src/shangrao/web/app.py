@@ -421,16 +421,24 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
 
     @app.get("/api/tables")
     async def list_tables(request: Request, status: Literal["open", "live", "finished"] | None = None,
-                          limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10**9)):
+                          limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10**9),
+                          ids: str | None = Query(None, max_length=400, pattern=r"^\d{1,18}(,\d{1,18}){0,19}$")):
         """A page of tables, newest first.  Without ``status``: ``{"open": [...], "live": [...]}``
         (the first ``limit`` of each); with it: ``{"status", "tables", "offset", "limit", "more"}``.
+        ``ids`` (with ``status``; at most 20, comma-separated): only those tables, on one page
+        (the lobby's 回到我的座位 for the seats a browser holds, wherever they are in the pages).
         Answers 304 to ``If-None-Match`` with the ETag when nothing the lobby shows has changed."""
-        etag = f'W/"t{manager.listing_version}-{status}-{limit}-{offset}"'
+        etag = f'W/"t{manager.listing_version}-{status}-{limit}-{offset}-{ids or ""}"'
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         try:
-            if status is None:
+            if ids is not None:
+                if status is None:
+                    raise HTTPException(422, "ids: give a status too (open, live or finished)")
+                tables = await manager.tables_by_id([int(x) for x in ids.split(",")], status)
+                body = {"status": status, "tables": tables, "offset": 0, "limit": len(tables), "more": False}
+            elif status is None:
                 open_, more_open = await manager.list_tables("open", limit, offset)
                 live, more_live = await manager.list_tables("live", limit, offset)
                 body = {"open": open_, "live": live, "more_open": more_open, "more_live": more_live,

@@ -60,6 +60,7 @@ from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
 from ..records.live import (
     game_head,
+    game_heads,
     insert_events,
     last_event_time,
     set_players,
@@ -1142,6 +1143,22 @@ class TableManager:
                 break
             at += chunk
         return out[:limit], len(out) > limit
+
+    async def tables_by_id(self, ids: list[int], status: str) -> list[dict]:
+        """The lobby's view of the tables ``ids`` (newest first) that have ``status`` as in
+        :meth:`list_tables`: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
+        out = []
+        for g in await self.read(game_heads, self.store, ids):
+            if g.kind != KIND or not (g.meta or {}).get("web"):
+                continue
+            info = self._info(g)
+            if status == "finished" and info["status"] != "finished":
+                continue
+            if status != "finished" and (info["status"] == "finished"
+                                         or (status == "open" and not info["free_seats"])):
+                continue
+            out.append(info)
+        return out
 
     # old names (tests, scripts)
     def open_tables(self) -> list[dict]:

@@ -55,21 +55,29 @@ async function loadList(status) {
   const r = await fetch(`/api/tables?status=${status}&limit=${PAGE}&offset=${pages[status] * PAGE}`, { cache: "no-cache" });
   if (!r.ok) return;
   const d = await r.json();
-  if (status === "live" && pages.live === 0) showMine(d.tables);
   const box = document.getElementById(status);
   const items = d.tables.length ? d.tables.map(x => tableItem(x, status === "open")) : [el("li", { text: t("none") })];
   if (pages[status] > 0) items.unshift(el("li", {}, el("a", { href: "#", text: "←", onclick: (e) => { e.preventDefault(); pages[status]--; loadList(status); } })));
   if (d.more) items.push(el("li", {}, el("a", { href: "#", text: "→", onclick: (e) => { e.preventDefault(); pages[status]++; loadList(status); } })));
   box.replaceChildren(...items);
 }
-// 回到我的座位: the seats this browser holds (localStorage) at tables still being played
-function showMine(live) {
+// 回到我的座位: the seats this browser holds (localStorage) at tables still being played, asked for
+// by id (they may be on any page of the lists), also with conditional requests
+async function loadMine() {
+  const saved = savedSeats();
+  let live = [];
+  if (saved.length) {
+    const ids = saved.slice(0, 20).map(x => Number(x.id)).filter(Number.isInteger).join(",");
+    const r = await fetch(`/api/tables?status=live&ids=${ids}`, { cache: "no-cache" });
+    if (!r.ok) return;
+    live = (await r.json()).tables;
+  }
   const liveIds = new Set(live.map(x => x.id));
-  const mine = savedSeats().filter(x => liveIds.has(x.id));
+  const mine = saved.filter(x => liveIds.has(x.id));
   const box = document.getElementById("mine");
   box.hidden = !mine.length;
   document.getElementById("my-seats").replaceChildren(...mine.map(x => el("li", {}, `#${x.id} ${x.name} `,
     el("a", { class: "button primary back-seat", href: `/t/${x.id}/${x.token}`, text: t("back_seat") }))));
 }
-function refresh() { loadList("open"); loadList("live"); }
+function refresh() { loadMine(); loadList("open"); loadList("live"); }
 refresh(); setInterval(refresh, 5000);
