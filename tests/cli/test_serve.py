@@ -20,7 +20,7 @@ class _NowTimer:
 
 def _patch(monkeypatch, display: bool):
     ran, opened = [], []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append(kw))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append((app, kw)))
     monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url))
     monkeypatch.setattr(threading, "Timer", _NowTimer)
     monkeypatch.setattr(serve_cmd, "_has_display", lambda: display)
@@ -32,7 +32,10 @@ def test_serve_prints_the_address_and_opens_a_browser_where_a_display_is(cli, mo
     res = cli("serve", "--port", "8123")
     assert res.exit_code == 0, res.output
     assert "http://127.0.0.1:8123/" in res.output
-    assert ran == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning"}]
+    (_app, kw), = ran
+    assert {k: kw[k] for k in ("host", "port", "log_level")} == {"host": "127.0.0.1", "port": 8123,
+                                                                  "log_level": "warning"}
+    assert kw["ws_per_message_deflate"] is False and kw["ws_ping_interval"] == kw["ws_ping_timeout"] == 20.0
     assert opened == ["http://127.0.0.1:8123/"]
 
 
@@ -42,6 +45,18 @@ def test_serve_opens_no_browser_without_a_display_or_with_no_browser(cli, monkey
     _, opened = _patch(monkeypatch, display=True)
     res = cli("serve", "--no-browser", "--host", "0.0.0.0")
     assert res.exit_code == 0 and opened == [] and "http://127.0.0.1:8000/" in res.output
+
+
+def test_serve_passes_its_limits_and_timing_to_the_server(cli, monkeypatch):
+    ran, _ = _patch(monkeypatch, display=False)
+    res = cli("serve", "--claim-pause", "0", "--max-live-tables", "7", "--messages-per-second", "3",
+              "--idle-timeout", "60", "--ws-deflate", "--ping-interval", "5")
+    assert res.exit_code == 0, res.output
+    (app, kw), = ran
+    st = app.state.manager.settings
+    assert (st.claim_pause, st.max_live_tables, st.messages_per_second, st.idle_timeout) == (0.0, 7, 3.0, 60.0)
+    assert kw["ws_per_message_deflate"] is True and kw["ws_ping_interval"] == 5.0
+    assert cli("serve", "--claim-pause", "-1").exit_code == 2
 
 
 def test_has_display_reads_the_environment(monkeypatch):

@@ -18,6 +18,7 @@ def serve(
     claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1, help="Seconds to claim a discard (then 过).")] = 15.0,
     turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1, help="Seconds for a turn (then a bot plays it).")] = 60.0,
     absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
+    claim_pause: Annotated[float, typer.Option("--claim-pause", min=0, help="Seconds every discard shows all seats an open claim window, claimable or not.")] = 0.8,
     tables_per_minute: Annotated[int, typer.Option("--tables-per-minute", min=1, help="Tables one client address may create per minute.")] = 10,
     max_live_tables: Annotated[int, typer.Option("--max-live-tables", min=1, help="Tables the server holds in memory at once.")] = 500,
     messages_per_second: Annotated[float, typer.Option("--messages-per-second", min=0.1, help="Messages one connection may send per second.")] = 20.0,
@@ -45,7 +46,8 @@ def serve(
     except ImportError as err:
         raise ValueError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
     app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
-                                  absent_timeout=absent_timeout, tables_per_minute=tables_per_minute,
+                                  absent_timeout=absent_timeout, claim_pause=claim_pause,
+                                  tables_per_minute=tables_per_minute,
                                   max_live_tables=max_live_tables, messages_per_second=messages_per_second,
                                   max_body=max_body, max_name=max_name, send_queue=send_queue,
                                   send_timeout=send_timeout, idle_timeout=idle_timeout))
