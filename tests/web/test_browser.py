@@ -108,9 +108,14 @@ def play_until_settlement(page, vw, vh, shots=None) -> int:
             assert inside(hand_box, vw, vh), ("hand outside the viewport", hand_box)
             for i in range(nb):
                 b = buttons.nth(i).bounding_box()
+                if b is None:  # the buttons re-rendered since they were counted
+                    raise sync_api.Error("re-rendered")
                 assert inside(b, vw, vh), ("button outside the viewport", buttons.nth(i).inner_text(), b)
             for i in range(page.locator("#hand .tile").count()):
-                assert inside(page.locator("#hand .tile").nth(i).bounding_box(), vw, vh), "a hand tile is cut off"
+                box = page.locator("#hand .tile").nth(i).bounding_box()
+                if box is None:  # the hand re-rendered with fewer tiles since it was counted
+                    raise sync_api.Error("re-rendered")
+                assert inside(box, vw, vh), "a hand tile is cut off"
             assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight + 1"), "the page scrolls"
             decisions += 1
             if shots and decisions == shots[0]:
