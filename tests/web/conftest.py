@@ -12,10 +12,10 @@ pytest.importorskip("httpx")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient  # noqa: E402
+    from fastapi.testclient import TestClient
 
-from shangrao.web import Settings  # noqa: E402
-from shangrao.web.app import create_app  # noqa: E402
+from shangrao.web import Settings
+from shangrao.web.app import create_app
 
 #: people never time out in these tests unless a test says so; bots act at once
 SLOW_PEOPLE = dict(bot_delay=0.0, claim_timeout=600, turn_timeout=600, absent_timeout=600,

@@ -25,11 +25,11 @@ import pytest
 uvicorn = pytest.importorskip("uvicorn")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-from shangrao.web import Settings  # noqa: E402
-from shangrao.web.app import create_app  # noqa: E402
-from shangrao.web.connections import Connection  # noqa: E402
+from shangrao.web import Settings
+from shangrao.web.app import create_app
+from shangrao.web.connections import Connection
 
-from .conftest import SLOW_PEOPLE  # noqa: E402
+from .conftest import SLOW_PEOPLE
 
 
 def _free_port() -> int:

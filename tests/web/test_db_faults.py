@@ -34,7 +34,7 @@ class Faults:
         self.refused = 0
 
         @event.listens_for(store.engine, "before_cursor_execute")
-        def _refuse(conn, cursor, statement, params, context, executemany):  # noqa: ANN001
+        def _refuse(conn, cursor, statement, params, context, executemany):
             if self.fail and statement.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE"):
                 self.refused += 1
                 raise sqlite3.OperationalError("database or disk is full")

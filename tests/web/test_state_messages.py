@@ -9,7 +9,15 @@ import random
 from shangrao.analysis import waits
 from shangrao.game import ActionType, Game, redact, replay
 from shangrao.tiles import format_tile
-from shangrao.web.views import LOG_TAIL, LogCache, seat_message, seat_texts, seat_view, view_seq, window_game
+from shangrao.web.views import (
+    LOG_TAIL,
+    LogCache,
+    seat_message,
+    seat_texts,
+    seat_view,
+    view_seq,
+    window_game,
+)
 
 
 def _plain_waits(hand_34, bao, melds) -> list[int]:

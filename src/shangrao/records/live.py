@@ -25,7 +25,15 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .schema import EventRow, GameRow, utcnow
-from .store import GameSummary, RecordError, Store, _aware, _dumps, _summary, event_to_dict
+from .store import (
+    GameSummary,
+    RecordError,
+    Store,
+    _aware,
+    _dumps,
+    _summary,
+    event_to_dict,
+)
 
 __all__ = ["append_events", "game_head", "game_heads", "insert_events", "last_event_time", "set_players",
            "update_meta"]

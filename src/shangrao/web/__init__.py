@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .tables import Settings, Table, TableError, TableManager
 
-__all__ = ["create_app", "Settings", "Table", "TableManager", "TableError"]
+__all__ = ["Settings", "Table", "TableError", "TableManager", "create_app"]
 
 
 def create_app(*args, **kwargs):

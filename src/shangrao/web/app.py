@@ -44,7 +44,13 @@ from fastapi import (
     WebSocketDisconnect,
 )
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
@@ -76,7 +82,7 @@ from .tables import (
 )
 from .views import meld_info
 
-__all__ = ["create_app", "STATIC_DIR"]
+__all__ = ["STATIC_DIR", "create_app"]
 
 STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 MAX_MESSAGE = 4096

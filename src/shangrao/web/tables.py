@@ -43,6 +43,7 @@ SHA-256 is stored (``meta.web.token_hashes``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -52,7 +53,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..bots import BOT_NAMES, get_bot
 from ..game import Action, Bot, Game, IllegalActionError, Match, parse_action, replay
@@ -71,8 +72,20 @@ from ..rules import RuleSet
 from .connections import Connection, dumps
 from .views import LogCache, seat_texts, seat_view, window_game, window_key
 
-__all__ = ["Settings", "Table", "TableManager", "TableError", "TableNotFound", "TableFinished", "StaleActionError", "SaveError", "ServerFull",
-           "hash_token", "SAVE_FAILED", "SERVER_PROBLEM"]
+__all__ = [
+    "SAVE_FAILED",
+    "SERVER_PROBLEM",
+    "SaveError",
+    "ServerFull",
+    "Settings",
+    "StaleActionError",
+    "Table",
+    "TableError",
+    "TableFinished",
+    "TableManager",
+    "TableNotFound",
+    "hash_token",
+]
 
 log = logging.getLogger("shangrao.web")
 
@@ -182,7 +195,7 @@ def _mono_from_wall(when: datetime | None) -> float | None:
     """A stored UTC time as a time.monotonic() value of this process (None stays None)."""
     if when is None:
         return None
-    ago = (datetime.now(timezone.utc) - when).total_seconds()
+    ago = (datetime.now(UTC) - when).total_seconds()
     return time.monotonic() - max(0.0, ago)
 
 
@@ -673,10 +686,8 @@ class Table:
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping: its end is all we want
                 await self.task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001
-                pass
             self.task = None
 
     async def _wait(self, timeout: float | None) -> None:
@@ -685,7 +696,7 @@ class Table:
                 await self.changed.wait()
             else:
                 await asyncio.wait_for(self.changed.wait(), max(0.0, timeout))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
     async def _run(self) -> None:
@@ -697,7 +708,7 @@ class Table:
                 raise
             except SaveError:
                 timeout = self.settings.retry_delay  # told the seats; try again by itself
-            except Exception:  # noqa: BLE001 - keep the table alive; log the problem
+            except Exception:
                 log.exception("table %s: runner step failed", self.id)
                 timeout = 1.0
             if timeout == "done":
@@ -888,12 +899,10 @@ class TableManager:
         from sqlalchemy.engine import make_url
 
         secrets_ = {self.store.url}
-        try:
+        with contextlib.suppress(Exception):  # not a URL SQLAlchemy reads: the whole text is hidden above
             u = make_url(self.store.url)
             secrets_ |= {u.render_as_string(hide_password=True), u.render_as_string(hide_password=False),
                          str(u.database or ""), str(u.host or ""), str(u.username or "")}
-        except Exception:  # noqa: BLE001
-            pass
         for x in sorted((x for x in secrets_ if x and len(x) > 2), key=len, reverse=True):
             text = text.replace(x, "<database>")
         return text
@@ -1169,4 +1178,4 @@ class TableManager:
         return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id) if not t.finished]
 
 
-__all__ += ["ActionParseError", "KIND"]
+__all__ += ["KIND", "ActionParseError"]

@@ -281,7 +281,7 @@ def _dumps(obj) -> str:
 
 
 class _SeatLog:
-    __slots__ = ("raw", "ends", "texts")
+    __slots__ = ("ends", "raw", "texts")
 
     def __init__(self) -> None:
         self.raw: list[dict] = []  # the game's events read so far (the objects themselves)
