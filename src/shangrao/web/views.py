@@ -281,12 +281,17 @@ def _dumps(obj) -> str:
 
 
 class _SeatLog:
-    __slots__ = ("ends", "raw", "texts")
+    __slots__ = ("ends", "raw", "texts", "trimmed")
 
     def __init__(self) -> None:
         self.raw: list[dict] = []  # the game's events read so far (the objects themselves)
         self.ends: list[int] = []  # per raw event: len(texts) after it
-        self.texts: list[str] = []  # the seat's redacted log, each event encoded once
+        self.texts: list[str] = []  # the seat's redacted log, each event encoded once ("" once trimmed)
+        self.trimmed = 0  # texts before this position were let go (never shown again)
+
+
+#: encoded events kept beyond the tail (a window copy diverges only in its last few events)
+_KEEP = 32
 
 
 class LogCache:
@@ -320,16 +325,25 @@ class LogCache:
             else:
                 while raw[k - 1] is not evs[k - 1]:
                     k -= 1
+        if k and c.ends[k - 1] - LOG_TAIL < c.trimmed:  # its tail would reach trimmed texts: read anew
+            k = 0
         if k < len(raw):
             del raw[k:]
             del c.ends[k:]
             del c.texts[c.ends[-1] if c.ends else 0:]
+            if not k:
+                c.trimmed = 0
+        texts = c.texts
         for ev in evs[k:]:
             raw.append(ev)
             shown = redact((ev,), seat)
             if shown:
-                c.texts.append(_dumps(shown[0]))
-            c.ends.append(len(c.texts))
+                texts.append(_dumps(shown[0]))
+            c.ends.append(len(texts))
+        keep_from = len(texts) - LOG_TAIL - _KEEP
+        if keep_from - c.trimmed >= _KEEP:  # let go of texts no tail will show (memory per table)
+            texts[c.trimmed:keep_from] = [""] * (keep_from - c.trimmed)
+            c.trimmed = keep_from
         return c
 
     def seq(self, game: Game, seat: int) -> int:
