@@ -29,7 +29,7 @@ def serve(
     idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=1, help="Seconds a table waiting for players stays in memory unwatched.")] = 600.0,
     ping_interval: Annotated[float, typer.Option("--ping-interval", min=0.1, help="Seconds between WebSocket pings.")] = 20.0,
     ping_timeout: Annotated[float, typer.Option("--ping-timeout", min=0.1, help="Seconds for a pong before the client is disconnected.")] = 20.0,
-    ws_deflate: Annotated[bool, typer.Option("--ws-deflate/--no-ws-deflate", help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
+    ws_deflate: Annotated[bool, typer.Option("--ws-deflate", help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open a browser (one is opened only where a display is).")] = False,
 ) -> None:
     """Serve the browser game.
