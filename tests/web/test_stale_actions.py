@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select, update
 
 from shangrao.records import Store
@@ -78,17 +79,21 @@ def test_an_action_for_a_later_position_of_the_same_hand_is_refused(make_client)
     assert step(seats, random.Random(1))
 
 
-def test_a_restart_resumes_the_countdown_where_it_was(make_client, db_url):
+@pytest.mark.parametrize("where", ["turn", "window"])
+def test_a_restart_resumes_the_countdown_where_it_was(make_client, db_url, where):
+    """A turn's countdown, and a claim window's one countdown (issue 12), go on after a restart
+    from the stored time of the hand's last event."""
     c1 = make_client(turn_timeout=100, claim_timeout=100)
     tid, tokens = new_table(c1)
     seats = connect_all(c1, tid, tokens)
     rng = random.Random(3)
-    for _ in range(6):
-        assert step(seats, rng)
-    me = decider(seats)
-    assert me is not None
+    for n in range(200):
+        assert step(seats, rng), f"the hand ended before a person's {where}"
+        me = decider(seats)
+        if me is not None and n >= 5 and (me.state["view"]["phase"] in ("claim", "rob")) == (where == "window"):
+            break
     cur = me.seat
-    assert seats[cur].state["deadline"] > 90  # a person's countdown (a turn's or a window's), just started
+    assert seats[cur].state["deadline"] > 90  # a person's countdown, just started
     before = key(seats[cur].state)
     for s in seats:
         s.close()
