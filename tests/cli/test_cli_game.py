@@ -12,7 +12,6 @@ import pytest
 from shangrao.records import Store
 
 
-
 def _deterministic(summary: dict) -> dict:
     return {k: v for k, v in summary.items() if k not in ("timing", "storage")}
 

@@ -25,11 +25,11 @@ import pytest
 uvicorn = pytest.importorskip("uvicorn")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-from shangrao.web import Settings  # noqa: E402
-from shangrao.web.app import create_app  # noqa: E402
-from shangrao.web.connections import Connection  # noqa: E402
+from shangrao.web import Settings
+from shangrao.web.app import create_app
+from shangrao.web.connections import Connection
 
-from .conftest import SLOW_PEOPLE  # noqa: E402
+from .conftest import SLOW_PEOPLE
 
 
 def _free_port() -> int:
@@ -91,7 +91,7 @@ def _small_server_buffers(srv, client_port: int) -> None:
 def test_a_seat_that_never_reads_does_not_delay_the_others_and_is_disconnected(live_server):
     import httpx
 
-    app, port, srv = live_server
+    _app, port, srv = live_server
     base = f"http://127.0.0.1:{port}"
     d = httpx.post(base + "/api/tables", json={"hands": 1, "seats": ["human"] * 3, "name": "bp"}).json()
     tid, tokens = d["id"], [d["token"]]

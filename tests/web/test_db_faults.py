@@ -24,7 +24,7 @@ from shangrao.records import Store
 from shangrao.web import connections
 from shangrao.web.tables import SAVE_FAILED
 
-from .conftest import SeatClient, connect_all, key, new_table, step, sync
+from .conftest import SeatClient, connect_all, decider, key, new_table, step, sync
 
 
 class Faults:
@@ -50,10 +50,11 @@ def test_a_failed_write_refuses_the_action_tells_everyone_and_resumes(make_clien
     faults = Faults(c.app.state.store)
     tid, tokens = new_table(c)
     seats = connect_all(c, tid, tokens)
-    target = sync(seats)
-    cur = seats[0].state["view"]["current_seat"]
-    me = seats[cur]
+    sync(seats)
+    me = decider(seats)  # the dealer's first turn
+    assert me is not None
     st = me.state
+    target = key(st)
     action = next(a["action"] for a in st["legal"] if a["type"] == "discard")
     msg = {"type": "action", "action": action, "hand": st["hand_no"], "seq": st["seq"]}
     before = _stored(db_url, tid)
@@ -72,7 +73,8 @@ def test_a_failed_write_refuses_the_action_tells_everyone_and_resumes(make_clien
     assert faults.refused >= 3
     assert _stored(db_url, tid) == before
     for s in seats:
-        assert all(key(m) <= target for m in s.messages if m["type"] == "state" and m["view"])  # nothing moved
+        assert s.state["hand_no"] == target[0]
+        assert all(m["seq"] == s.state["seq"] for m in s.messages[-3:] if m["type"] == "state")  # nothing moved
     lines = [r for r in caplog.records if "database write failed" in r.getMessage()]
     assert len(lines) == 1, [r.getMessage() for r in lines]  # one line for the three failures
     assert not any(r.exc_info for r in caplog.records)  # and no traceback
@@ -184,8 +186,9 @@ def test_no_error_names_the_database(backend, make_client, db_url, tmp_path, cap
         texts = _texts_of_errors(c, tid)
         if faults is not None:
             seats = connect_all(c, tid, tokens)
-            cur = seats[0].state["view"]["current_seat"]
-            st = seats[cur].state
+            me = decider(seats)
+            cur = me.seat
+            st = me.state
             faults.fail = True
             with caplog.at_level(logging.INFO, logger="shangrao.web"):
                 seats[cur].send({"type": "action", "action": st["legal"][0]["action"], "hand": st["hand_no"],

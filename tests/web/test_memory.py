@@ -18,7 +18,6 @@ from shangrao.records import Store
 from shangrao.web.tables import KIND, Table, hash_token
 
 
-
 def _rss_mib() -> float:
     with open("/proc/self/status") as f:
         for line in f:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select, update
 
 from shangrao.records import Store
 from shangrao.records.schema import EventRow
 
-from .conftest import connect_all, key, new_table, step, sync
+from .conftest import connect_all, decider, key, new_table, step, sync
 
 
 def _ready_all(seats) -> None:
@@ -34,13 +35,17 @@ def test_an_action_of_an_earlier_hand_is_refused_in_every_later_hand(make_client
         _ready_all(seats)
         n = 0
         while True:
-            target = sync(seats)
+            sync(seats)
             view = seats[0].state["view"]
             if view["phase"] == "over":
                 break
-            assert target[0] == hand
-            me = seats[view["current_seat"]]
+            me = decider(seats)
+            if me is None:  # a window's pause: every seat waits
+                assert step(seats, rng)
+                continue
             st = me.state
+            target = key(st)
+            assert target[0] == hand
             if n % 5 == 0:  # every fifth position: the same action and seq, from each earlier hand
                 for old_hand in range(hand):
                     for a in st["legal"][:2]:  # legal right now: applied if the hand were not checked
@@ -64,8 +69,9 @@ def test_an_action_for_a_later_position_of_the_same_hand_is_refused(make_client)
     c = make_client()
     tid, tokens = new_table(c)
     seats = connect_all(c, tid, tokens)
-    target = sync(seats)
-    me = seats[seats[0].state["view"]["current_seat"]]
+    sync(seats)
+    me = decider(seats)
+    target = key(me.state)
     a = me.state["legal"][0]["action"]
     for seq in (target[1] - 1, target[1] + 1, target[1] + 40):
         me.send({"type": "action", "action": a, "hand": target[0], "seq": seq})
@@ -73,14 +79,21 @@ def test_an_action_for_a_later_position_of_the_same_hand_is_refused(make_client)
     assert step(seats, random.Random(1))
 
 
-def test_a_restart_resumes_the_countdown_where_it_was(make_client, db_url):
+@pytest.mark.parametrize("where", ["turn", "window"])
+def test_a_restart_resumes_the_countdown_where_it_was(make_client, db_url, where):
     c1 = make_client(turn_timeout=100, claim_timeout=100)
-    tid, tokens = new_table(c1)
+    tid, tokens = new_table(c1, hands=2)
     seats = connect_all(c1, tid, tokens)
     rng = random.Random(3)
+    want = ("claim", "rob") if where == "window" else ("act", "discard")
     for _ in range(6):
         assert step(seats, rng)
-    cur = seats[0].state["view"]["current_seat"]
+    me = decider(seats)
+    while me is None or me.state["view"]["phase"] not in want:  # the kind of decision asked for
+        if not step(seats, rng):
+            _ready_all(seats)
+        me = decider(seats)
+    cur = me.seat
     assert seats[cur].state["deadline"] > 90  # a person's countdown, just started
     before = key(seats[cur].state)
     for s in seats:

@@ -1,7 +1,8 @@
 """The ``shangrao`` command line (typer + rich).
 
-Commands: ``analyze``, ``score`` (:mod:`.analysis_cmds`); ``simulate``,
-``play``, ``games``, ``replay`` (:mod:`.game_cmds`).
+Commands: ``analyze``, ``score`` (:mod:`.analysis_cmds`); ``simulate``
+(:mod:`.simulate`); ``play`` (:mod:`.play`, narration in :mod:`.narrate`);
+``games``, ``replay`` (:mod:`.records_cmds`); ``serve`` (:mod:`.serve_cmd`).
 
 Errors: a bad input prints ONE line ``error: <what and where>`` on stderr and
 exits 2, never a traceback (:class:`ShangraoGroup`).  Ctrl-C exits 130.
@@ -99,18 +100,18 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-from . import analysis_cmds  # noqa: E402
+from . import analysis_cmds
 
 analysis_cmds.register(app)
 
-try:  # the game commands need shangrao.game (written in parallel); keep the calculator usable without it
-    from . import game_cmds  # noqa: E402
+from . import play, records_cmds, simulate  # noqa: E402
 
-    game_cmds.register(app)
-except ImportError as _err_import:  # pragma: no cover - only while the engine is missing
-    _GAME_IMPORT_ERROR = _err_import
+app.command("simulate")(simulate.simulate)
+app.command("play")(play.play)
+app.command("games")(records_cmds.games)
+app.command("replay")(records_cmds.replay_cmd)
 
-from . import serve_cmd  # noqa: E402  (imports the web stack only when 'serve' runs)
+from . import serve_cmd
 
 serve_cmd.register(app)
 

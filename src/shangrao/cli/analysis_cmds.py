@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
 from .. import analyze as analyze_hand
 from ..analysis import Analysis
 from ..melds import parse_meld
-from ..scoring import ScoreResult, WinSituation, score as score_situation
+from ..scoring import ScoreResult, WinSituation
+from ..scoring import score as score_situation
 from ..tiles import TileParseError, bao_from_indicator, parse_tile, parse_tiles
-from .common import EXIT_BAD_INPUT, CliError, dump_json, err_console, iter_json_lines, out_console, parse_json, read_text
+from .common import (
+    EXIT_BAD_INPUT,
+    CliError,
+    dump_json,
+    err_console,
+    iter_json_lines,
+    out_console,
+    parse_json,
+    read_text,
+)
 from .render import render_analysis, render_score
 
-__all__ = ["register", "analyze_cmd", "score_cmd", "analysis_jsonl_record", "parse_bao"]
+__all__ = ["analysis_jsonl_record", "analyze_cmd", "parse_bao", "register", "score_cmd"]
 
 _NONE_WORDS = {"none", "null", "no", "-"}
 
@@ -124,16 +134,16 @@ def _run_jsonl(source: str | None, handle) -> int:
 
 
 def analyze_cmd(
-    hand: Annotated[Optional[str], typer.Argument(
+    hand: Annotated[str | None, typer.Argument(
         metavar="HAND",
         help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万…, 东 or 🀇). "
              "With --jsonl: the input file (default stdin).")] = None,
-    meld: Annotated[Optional[list[str]], typer.Option(
+    meld: Annotated[list[str] | None, typer.Option(
         "--meld", "-m", metavar="KIND:TILES",
         help="A declared meld, repeatable: chow:123m, pung:555p, kong:7777s (exposed), concealed_kong:1111z.")] = None,
-    bao: Annotated[Optional[str], typer.Option(
+    bao: Annotated[str | None, typer.Option(
         "--bao", "-b", metavar="TILE", help="The 宝 (wildcard) tile, e.g. 5p; 'none' for a hand without 宝.")] = None,
-    indicator: Annotated[Optional[str], typer.Option(
+    indicator: Annotated[str | None, typer.Option(
         "--indicator", metavar="TILE", help="Give the flipped indicator tile instead of --bao (宝 = the next tile).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print shangrao.analyze(...).to_dict() as JSON.")] = False,
     jsonl: Annotated[bool, typer.Option(
@@ -183,7 +193,7 @@ def _score_line(obj: Any) -> dict:
 
 
 def score_cmd(
-    file: Annotated[Optional[str], typer.Argument(
+    file: Annotated[str | None, typer.Argument(
         metavar="[FILE|-]", help="JSON situation file; '-' or nothing reads stdin.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (ScoreResult.to_dict()).")] = False,
     jsonl: Annotated[bool, typer.Option(

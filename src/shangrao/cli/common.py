@@ -18,16 +18,16 @@ from typing import Any
 from rich.console import Console
 
 __all__ = [
-    "CliError",
-    "EXIT_OK",
     "EXIT_BAD_INPUT",
-    "error_line",
-    "out_console",
-    "err_console",
-    "read_text",
-    "parse_json",
-    "iter_json_lines",
+    "EXIT_OK",
+    "CliError",
     "dump_json",
+    "err_console",
+    "error_line",
+    "iter_json_lines",
+    "out_console",
+    "parse_json",
+    "read_text",
 ]
 
 EXIT_OK = 0

@@ -17,17 +17,17 @@ from ..tiles import format_tile, format_tiles, tile_name
 __all__ = [
     "FORM_NAMES",
     "PAYER_NAMES",
-    "tiles_text",
-    "short_name",
-    "pond_text",
     "meld_text",
-    "short_meld_text",
-    "short_melds_text",
+    "pond_text",
     "reading_text",
-    "substitution_text",
-    "shanten_text",
     "render_analysis",
     "render_score",
+    "shanten_text",
+    "short_meld_text",
+    "short_melds_text",
+    "short_name",
+    "substitution_text",
+    "tiles_text",
 ]
 
 FORM_NAMES = {

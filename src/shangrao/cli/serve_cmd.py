@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-__all__ = ["serve", "register"]
+__all__ = ["register", "serve"]
 
 
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
-    db: Annotated[Optional[str], typer.Option("--db", help="Records database: a path (SQLite) or a URL "
+    db: Annotated[str | None, typer.Option("--db", help="Records database: a path (SQLite) or a URL "
                                               "such as postgresql+psycopg://user@host/db (default: the CLI's database).")] = None,
     bot_delay: Annotated[float, typer.Option("--bot-delay", min=0, help="Seconds a bot waits before it acts.")] = 0.6,
     claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1, help="Seconds to claim a discard (then 过).")] = 15.0,
     turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1, help="Seconds for a turn (then a bot plays it).")] = 60.0,
     absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
+    claim_pause: Annotated[float, typer.Option("--claim-pause", min=0, help="Seconds every discard is shown as an open claim window (fair windows).")] = 0.8,
     tables_per_minute: Annotated[int, typer.Option("--tables-per-minute", min=1, help="Tables one client address may create per minute.")] = 10,
     max_live_tables: Annotated[int, typer.Option("--max-live-tables", min=1, help="Tables the server holds in memory at once.")] = 500,
     messages_per_second: Annotated[float, typer.Option("--messages-per-second", min=0.1, help="Messages one connection may send per second.")] = 20.0,
@@ -29,6 +30,7 @@ def serve(
     ping_interval: Annotated[float, typer.Option("--ping-interval", min=0.1, help="Seconds between WebSocket pings.")] = 20.0,
     ping_timeout: Annotated[float, typer.Option("--ping-timeout", min=0.1, help="Seconds for a pong before the client is disconnected.")] = 20.0,
     ws_deflate: Annotated[bool, typer.Option("--ws-deflate/--no-ws-deflate", help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open a browser (one is opened only where a display is).")] = False,
 ) -> None:
     """Serve the browser game.
 
@@ -40,15 +42,33 @@ def serve(
         from ..web import Settings
         from ..web.app import create_app
     except ImportError as err:
-        raise ValueError(f"shangrao serve needs the web extra: pip install '.[web]' ({err})") from None
+        raise ValueError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
     app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
-                                  absent_timeout=absent_timeout, tables_per_minute=tables_per_minute,
+                                  absent_timeout=absent_timeout, claim_pause=claim_pause,
+                                  tables_per_minute=tables_per_minute,
                                   max_live_tables=max_live_tables, messages_per_second=messages_per_second,
                                   max_body=max_body, max_name=max_name, send_queue=send_queue,
                                   send_timeout=send_timeout, idle_timeout=idle_timeout))
-    typer.echo(f"上饶麻将 serving on http://{host}:{port}/  (records: {app.state.store._safe_url()})")
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/"
+    typer.echo(f"上饶麻将: open {url}  (records: {app.state.store._safe_url()}; Ctrl-C stops)")
+    if not no_browser and _has_display():
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
                 ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate)
+
+
+def _has_display() -> bool:
+    """A browser can be shown: a desktop session (macOS, Windows) or an X/Wayland display."""
+    import os
+    import sys
+
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def register(app: typer.Typer) -> None:

@@ -30,17 +30,17 @@ stands, 四个宝 on the fourth 宝 drawn, 接宝 when declared) and listed in
 from __future__ import annotations
 
 import random
-from itertools import compress
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from ..analysis.tables import POW5, entries_codes, is_win_entries
-from ..tiles import TERMINALS_AND_HONORS
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
-from ..tiles import bao_from_indicator, format_tile
+from ..tiles import TERMINALS_AND_HONORS, bao_from_indicator, format_tile
 from .actions import Action, ActionType, IllegalActionError
+from .phase import Phase
 from .wall import check_dice, normalize_wall, roll_dice, shuffled_wall, split_wall
 
 __all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "EngineError"]
@@ -137,7 +137,9 @@ class HandResult:
 class Observation:
     """What one seat may see (no other seat's concealed tiles, no wall order).
 
-    seat: the observer.  phase: act | discard | claim | rob | over.  current_seat: who decides.
+    seat: the observer.  phase: act | discard | claim | rob | over.  current_seat: who decides —
+    except in a claim or rob window, where only the deciding seat sees itself named; every other
+    seat sees None (the table shows that a window is open, not who may claim or rob: seed 行牌).
     hand: the observer's concealed kinds, sorted.  hand_34: the same as counts.
     drawn: the kind the observer just drew (in phase act), else None.
     hand_sizes: concealed tile count per seat.  melds: per seat.  discards: per seat,
@@ -151,7 +153,7 @@ class Observation:
     """
 
     seat: int
-    phase: str
+    phase: Phase
     current_seat: int | None
     hand: tuple[int, ...]
     hand_34: tuple[int, ...]
@@ -275,7 +277,7 @@ class Game:
         self.kong_chain = 0
         self.first_discard = False  # the discard on the table is the dealer's first action
         self._dealer_acted = False
-        self.phase = "act"
+        self.phase = Phase.ACT
         self.turn = dealer
         self.current_seat: int | None = dealer
         self.claim: dict | None = None
@@ -289,7 +291,7 @@ class Game:
     # ------------------------------------------------------------------ basics
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     @property
     def tiles_left(self) -> int:
@@ -403,7 +405,7 @@ class Game:
                 self._four_bao(seat)
         self.turn = seat
         self.current_seat = seat
-        self.phase = "act"
+        self.phase = Phase.ACT
         self.first_discard = False
 
     # ------------------------------------------------------------------ legal actions
@@ -411,7 +413,7 @@ class Game:
         """Legal actions of ``seat`` (default: :attr:`current_seat`); [] for a seat that is not asked."""
         if seat is not None and seat.__class__ is not int:
             seat = _check_seat(seat)
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return []
         if seat is not None and seat != self.current_seat:
             if not 0 <= seat < 4:
@@ -425,7 +427,7 @@ class Game:
         seat = self.current_seat
         assert seat is not None
         c = self.counts[seat]
-        if self.phase == "act":
+        if self.phase == Phase.ACT:
             out: list[Action] = []
             if self._is_win(seat):
                 out.append(WIN)
@@ -441,14 +443,35 @@ class Game:
                     out.sort(key=Action.sort_key)
             out += compress(_DISCARDS, c)
             return out
-        if self.phase == "discard":
+        if self.phase == Phase.DISCARD:
             return list(compress(_DISCARDS, c))
-        if self.phase == "claim":
+        if self.phase == Phase.CLAIM:
             assert self.claim is not None
             return list(self.claim["options"][seat])
-        if self.phase == "rob":
+        if self.phase == Phase.ROB:
             return [WIN, PASS]
         return []
+
+    def window_options(self) -> dict[int, list[Action]]:
+        """In a claim or rob window: ``{seat: legal actions}`` for every seat still to be asked, in
+        the order the engine asks them (the deciding seat first), as they stand now — a later
+        seat's options shrink (or vanish) when an earlier seat declares something it cannot beat.
+        ``{}`` outside a window.  Lets a table ask every seat of a window at once (no seat learns
+        from waiting for its turn that another seat could claim) and then apply the answers in
+        the engine's order; ``legal_actions()`` is still the only authority.
+        """
+        if self.phase == Phase.CLAIM and self.claim is not None:
+            cl = self.claim
+            out: dict[int, list[Action]] = {}
+            for s in cl["queue"]:
+                opts = [a for a in cl["options"][s]
+                        if _PRIO[a.type] > cl["best"] or a.type is A.CATCH_BAO or a.type is A.PASS]
+                if len(opts) > 1:
+                    out[s] = opts
+            return out
+        if self.phase == Phase.ROB and self.pending_kong is not None:
+            return {s: [WIN, PASS] for s in self.pending_kong["queue"]}
+        return {}
 
     def _claim_options(self, seat: int, discarder: int, k: int) -> list[Action]:
         c = self.counts[seat]
@@ -494,7 +517,7 @@ class Game:
                 action = parse_action(action)
             except ValueError as err:
                 raise IllegalActionError(str(err)) from None
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalActionError(f"the hand is over; {action} is not possible")
         if seat is not None and seat != self.current_seat:
             raise IllegalActionError(f"seat {seat} may not act now: seat {self.current_seat} is to decide")
@@ -513,7 +536,7 @@ class Game:
         self._legal = None
         self.actions_taken += 1
         t = action.type
-        if self.phase in ("act", "discard"):
+        if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
                 self._do_discard(seat, action.tile)
             elif t is A.WIN:
@@ -524,9 +547,9 @@ class Game:
                 self._declare_kong(seat, action.tile, MeldKind.KONG, action)
             else:
                 raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
-        elif self.phase == "claim":
+        elif self.phase == Phase.CLAIM:
             self._claim_decision(seat, action)
-        elif self.phase == "rob":
+        elif self.phase == Phase.ROB:
             self._rob_decision(seat, action)
         else:
             raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
@@ -562,7 +585,7 @@ class Game:
             return
         self.claim = {"discarder": seat, "tile": tid, "kind": k, "queue": queue, "options": options,
                       "declared": {}, "best": 0}
-        self.phase = "claim"
+        self.phase = Phase.CLAIM
         self._advance_claim()
 
     def _advance_claim(self) -> None:
@@ -580,7 +603,7 @@ class Game:
             queue.pop(0)
         if queue:
             self.current_seat = queue[0]
-            self.phase = "claim"
+            self.phase = Phase.CLAIM
             return
         self._resolve_claim()
 
@@ -640,7 +663,7 @@ class Game:
             self.turn = seat
             self.current_seat = seat
             self.kong_chain = 0
-            self.phase = "discard"
+            self.phase = Phase.DISCARD
             return
         self.first_discard = False
         if self.tiles_left == 0:
@@ -682,7 +705,7 @@ class Game:
         pk = self.pending_kong
         assert pk is not None
         if pk["queue"]:
-            self.phase = "rob"
+            self.phase = Phase.ROB
             self.current_seat = pk["queue"][0]
             return
         self.pending_kong = None
@@ -780,7 +803,7 @@ class Game:
         deltas = tuple(self.scores[i] - self.start_scores[i] for i in range(4))
         self.result = HandResult(winners, records, tuple(self.transfers), deltas, tuple(self.scores),
                                  drawn, self.dealer, next_dealer)
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.current_seat = None
         self._legal = None
         self._emit({"type": "end", "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
@@ -788,7 +811,8 @@ class Game:
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now (see :class:`Observation`)."""
+        """What ``seat`` may see now (see :class:`Observation`): in a claim/rob window
+        ``current_seat`` is None unless ``seat`` is the one deciding."""
         if seat.__class__ is not int or not 0 <= seat < 4:
             seat = _check_seat(seat)
         c = self.counts[seat]
@@ -800,12 +824,15 @@ class Game:
             pk = self.pending_kong
             kong = (pk["seat"], pk["meld"].tiles[0], pk["meld"].kind.value)
         drawn = None
-        if self.phase == "act" and self.current_seat == seat and self.last_draw[seat] is not None:
+        if self.phase == Phase.ACT and self.current_seat == seat and self.last_draw[seat] is not None:
             drawn = self.last_draw[seat] >> 2
+        current = self.current_seat
+        if current != seat and (self.phase == Phase.CLAIM or self.phase == Phase.ROB):
+            current = None  # a window is open; who may claim or rob is not shown to the others
         return Observation(
             seat=seat,
             phase=self.phase,
-            current_seat=self.current_seat,
+            current_seat=current,
             hand=tuple(self.hand_kinds(seat)),
             hand_34=tuple(c),
             drawn=drawn,

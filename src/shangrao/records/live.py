@@ -23,8 +23,16 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from . import GameSummary, RecordError, Store, _aware, _dumps, _summary, event_to_dict
 from .schema import EventRow, utcnow
+from .store import (
+    GameSummary,
+    RecordError,
+    Store,
+    _aware,
+    _dumps,
+    _summary,
+    event_to_dict,
+)
 
 __all__ = ["append_events", "insert_events", "update_meta", "set_players", "game_head", "last_event_time"]
 

@@ -41,7 +41,13 @@ from fastapi import (
     WebSocketDisconnect,
 )
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
@@ -55,6 +61,8 @@ from .messages import (
     FillBotsMsg,
     PingMsg,
     ReadyMsg,
+    RematchMsg,
+    default_bot,
     parse_client_message,
 )
 from .tables import (
@@ -65,6 +73,7 @@ from .tables import (
     Settings,
     StaleActionError,
     TableError,
+    TableFinished,
     TableManager,
     TableNotFound,
 )
@@ -78,6 +87,33 @@ MAX_MESSAGE = 4096
 
 def _page(name: str) -> FileResponse:
     return FileResponse(STATIC_DIR / name, media_type="text/html; charset=utf-8")
+
+
+#: error pages of the UI: (status, Chinese, English)
+ERRORS = {
+    "bad-link": (403, "这个座位链接无效", "This seat link is not valid for this table."),
+    "no-table": (404, "没有这张桌", "There is no such table."),
+    "full": (409, "这张桌已经坐满了", "This table has no free seat."),
+    "finished": (410, "这张桌已经结束了", "This table has finished."),
+    "not-found": (404, "找不到这个页面", "There is no such page."),
+}
+
+
+def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
+    """An error as a page of the UI (Chinese with the English line), with a way back."""
+    status, zh, en = ERRORS[code]
+    extra = ""
+    if table_id is not None and code in ("finished", "full"):
+        extra = (f'<p><a class="button" href="/replay/{table_id}">回放 · Replay</a></p>' if code == "finished"
+                 else "")
+    html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>上饶麻将 · {zh}</title>
+<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml"></head>
+<body><div id="nav"></div><main class="errpage card" data-error="{code}"><h1>{zh}</h1><p>{en}</p>{extra}
+<p><a class="button primary" href="/">回到大厅 · Back to the lobby</a></p></main>
+<script src="/static/common.js"></script><script>document.getElementById("nav").append(navBar(""));</script>
+</body></html>"""
+    return HTMLResponse(html, status_code=status)
 
 
 def _public_game(summary: dict) -> dict:
@@ -231,18 +267,60 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def table_page(table_id: int, token: str):
         try:
             await manager.check_link(table_id, token)  # the stored hashes only: nothing is loaded
-        except TableNotFound as err:
-            raise HTTPException(404, str(err)) from None
-        except TableError as err:
-            raise HTTPException(403, str(err)) from None
+        except TableNotFound:
+            return error_page("no-table")
+        except TableError:
+            return error_page("bad-link")
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
         return _page("table.html")
 
     @app.get("/join/{table_id}", include_in_schema=False)
     async def join_page(table_id: int):
-        _, token = await _join(table_id)
+        try:
+            _, token = await _join(table_id)
+        except HTTPException as err:
+            code = {404: "no-table", 409: "full"}.get(err.status_code)
+            if code is None:
+                raise
+            if (err.headers or {}).get("X-Table") == "finished":
+                code = "finished"
+            return error_page(code, table_id)
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
+
+    @app.get("/error/{code}", include_in_schema=False)
+    async def error_route(code: str):
+        return error_page(code if code in ERRORS else "not-found")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return FileResponse(STATIC_DIR / "tiles" / "bao.svg", media_type="image/svg+xml")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page():
+        return _page("rules.html")
+
+    @app.get("/api/labels")
+    async def labels():
+        """Chinese labels of the engine's enums, if the engine provides them (``labels_table``)."""
+        try:
+            from ..labels import labels_table  # type: ignore[import-not-found]
+        except ImportError:
+            return {}
+        return labels_table()
+
+    @app.get("/api/patterns")
+    async def patterns():
+        """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
+        from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS
+
+        return {"patterns": [{"id": p.id, "name": p.name, "factor": p.factor, "flat": p.flat,
+                              "per_quad": p.per_quad, "clause": p.clause} for p in PATTERNS.values()],
+                "doublings": DOUBLING_NAMES, "bonuses": BONUS_NAMES,
+                "bonus_points": {"pung_kong": DEFAULT_RULES.pung_kong_bonus,
+                                 "concealed_kong": DEFAULT_RULES.concealed_kong_bonus,
+                                 "caught_bao": DEFAULT_RULES.caught_bao_bonus,
+                                 "four_bao": DEFAULT_RULES.four_bao_bonus}}
 
     @app.get("/history", include_in_schema=False)
     async def history_page():
@@ -259,6 +337,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             return await t.claim_seat()
         except TableNotFound as err:
             raise HTTPException(404, str(err)) from None
+        except TableFinished as err:
+            raise HTTPException(409, str(err), headers={"X-Table": "finished"}) from None
         except ServerFull as err:
             raise HTTPException(503, str(err)) from None
         except TableError as err:
@@ -277,7 +357,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             default = getattr(DEFAULT_RULES, f.name)
             fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
                            "default": default})
-        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match}
+        from ..bots import BOT_NAMES
+
+        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
+                "bots": list(BOT_NAMES), "default_bot": default_bot()}
 
     @app.post("/api/tables")
     async def create_table(req: CreateTable, request: Request):
@@ -297,6 +380,42 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(422, str(err)) from None
         return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
                 "join_url": f"/join/{table.id}"}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: int, req: RematchMsg, request: Request):
+        """A new match with the same seats (kinds) and rules; the asker takes seat 0 of it, the other
+        players find it on the finished table (``rematch`` in its info, stored with the table)."""
+        try:
+            t = await manager.get(table_id, req.token)  # the token is checked before anything is loaded
+        except TableNotFound as err:
+            raise HTTPException(404, str(err)) from None
+        except ServerFull as err:
+            raise HTTPException(503, str(err)) from None
+        except TableError as err:
+            raise HTTPException(403, str(err)) from None
+        except (RecordError, ReplayError, ValueError, SaveError):
+            raise HTTPException(503, f"table {table_id} cannot be loaded now") from None
+        try:
+            if not t.finished:
+                raise HTTPException(409, f"table {table_id} has not finished")
+            if t.rematch is not None:
+                return {"id": t.rematch, "url": f"/join/{t.rematch}"}
+            addr = request.client.host if request.client else "?"
+            if not creations.allow(addr):
+                raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
+                                         "per minute from one address; try again in a minute")
+            rules = {k: v for k, v in t.rules.to_dict().items() if k != "hands_per_match"}
+            try:
+                new, token = await manager.create(t.name, t.rules.hands_per_match, [s.kind for s in t.seats[1:]],
+                                                  rules)
+                await t.set_rematch(new.id)
+            except ServerFull as err:
+                raise HTTPException(503, str(err)) from None
+            except SaveError:
+                raise HTTPException(503, SAVE_FAILED) from None
+            return {"id": new.id, "seat": 0, "token": token, "url": f"/t/{new.id}/{token}"}
+        finally:
+            await manager.release(t)
 
     @app.get("/api/tables")
     async def list_tables(request: Request, status: Literal["open", "live", "finished"] | None = None,
@@ -434,7 +553,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     elif isinstance(msg, FillBotsMsg):
                         await t.request_fill_bots()
                     elif isinstance(msg, PingMsg):
-                        conn.send_json({"type": "pong"})
+                        await t.pong(conn)
                 except StaleActionError as err:
                     error("stale", str(err))
                 except SaveError:

@@ -41,13 +41,15 @@ import hashlib
 import hmac
 import logging
 import random
+import re
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any
 
-from ..bots import get_bot
+from ..bots import BOT_NAMES, get_bot
 from ..game import Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
@@ -61,15 +63,15 @@ from ..records.live import (
 from ..records.summary import hand_summary
 from ..rules import RuleSet
 from .connections import Connection, dumps
-from .views import LogCache, seat_message, seat_view
+from .views import LogCache, seat_message, seat_view, window_game, window_key
 
-__all__ = ["Settings", "Table", "TableManager", "TableError", "TableNotFound", "StaleActionError", "SaveError", "ServerFull",
+__all__ = ["Settings", "Table", "TableManager", "TableError", "TableNotFound", "TableFinished", "StaleActionError", "SaveError", "ServerFull",
            "hash_token", "SAVE_FAILED", "SERVER_PROBLEM"]
 
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = tuple(BOT_NAMES)
 #: what the player whose action could not be stored is told
 SAVE_FAILED = "could not save; try again"
 #: what the other seats are told while the table cannot be stored
@@ -82,6 +84,10 @@ class TableError(ValueError):
 
 class TableNotFound(TableError):
     """No web table has this id."""
+
+
+class TableFinished(TableError):
+    """The table has finished (no seat to take)."""
 
 
 class StaleActionError(IllegalActionError):
@@ -112,6 +118,8 @@ class Settings:
     (then the stand-in bot plays).  absent_timeout: a seat without a connection this long is played
     by the stand-in bot until its player returns.  next_hand_timeout: pause after a settlement
     before the next hand when not everyone pressed 继续.  standin_bot: the bot for absent players.
+    claim_pause: every discard (and robbable kong) is shown to all seats as an open window for at
+    least this long, whether or not anyone can claim; bots decide inside it (fair windows).
     retry_delay: pause before the runner retries after a failed database write.
 
     Limits (docs/web.md) — tables_per_minute: tables one client address may create per minute.
@@ -129,6 +137,7 @@ class Settings:
     absent_timeout: float = 30.0
     next_hand_timeout: float = 30.0
     standin_bot: str = "greedy"
+    claim_pause: float = 0.8
     retry_delay: float = 1.0
     tables_per_minute: int = 10
     max_live_tables: int = 500
@@ -143,13 +152,13 @@ class Settings:
 
 @dataclass
 class Seat:
-    kind: str  # human | random | greedy
+    kind: str  # human | a bot name (shangrao.bots.BOT_NAMES)
     claimed: bool = False
     token_hash: str | None = None
     conns: set = field(default_factory=set)
     gone_since: float = 0.0  # loop time since when the seat has had no connection
-    bot: object | None = None
-    standin: object | None = None
+    bot: Any = None  # a shangrao.bots bot (choose(observation, legal))
+    standin: Any = None
     ready: bool = False
 
     @property
@@ -191,6 +200,16 @@ class Table:
         self.resume_started: float | None = None  # a restarted countdown: when its decision began
         self.between_since: float | None = None
         self.failing = False  # the last database write failed (the seats were told)
+        # fair windows: a copy of the game stopped in the window the last discard/kong opened,
+        # shown to every seat until hold_until once the real game has moved on (views.window_game)
+        self.hold_game: Game | None = None
+        self.hold_until: float = 0.0
+        self.last_sent: dict[int, str] = {}  # per seat: the last state sent, without its deadline
+        self.rematch: int | None = None  # the table of the next match with the same players
+        # a claim/rob window asks all its seats at once; answers wait here for the engine's order
+        self.answers: dict[int, object] = {}
+        self.window_started: float = 0.0
+        self.window_deadline: float | None = None
         self.version = 0  # bumped on every change a seat can see
         self._texts: dict[int, tuple[int, str]] = {}
         self._info: tuple[int, dict] | None = None
@@ -240,6 +259,7 @@ class Table:
             "players": [{"kind": s.kind, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.kind == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
+            "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
         }
         self._info = (self.version, info)
         return info
@@ -265,7 +285,19 @@ class Table:
     def _meta(self) -> dict:
         return {"web": {"name": self.name, "seats": [s.kind for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
-                        "token_hashes": [s.token_hash for s in self.seats]}}
+                        "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch}}
+
+    async def set_rematch(self, table_id: int) -> None:
+        """The next match of these players is ``table_id`` (stored with the table, shown in its info)."""
+        async with self.lock:
+            self.rematch = table_id
+            try:
+                await self.manager.write(update_meta, self.store, self.id, self._meta())
+            except SaveError:
+                self.rematch = None
+                raise
+            self.touch(listing=True)
+            self.broadcast()
 
     def _players(self) -> list[str]:
         return [s.kind for s in self.seats]
@@ -300,7 +332,7 @@ class Table:
             free = self.free_seats()
             if not free:
                 return False
-            kind = "random" if self.settings.standin_bot == "random" else "greedy"
+            kind = self.settings.standin_bot if self.settings.standin_bot in BOT_KINDS else "greedy"
             before = [s.kind for s in self.seats]
             for i in free:
                 self.seats[i].kind = kind
@@ -350,11 +382,27 @@ class Table:
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
         n = len(g.events)
+        if isinstance(action, str):
+            action = parse_action(action)
+        frozen = window_game(g, action) if g.current_seat == seat and action in g.legal_actions() else None
+        before = window_key(g)
+        undo = (self.hold_game, self.hold_until, dict(self.answers), self.window_started, self.window_deadline)
         g.apply(action, seat=seat)
+        if frozen is not None:
+            self.hold_game = frozen
+            self.hold_until = time.monotonic() + self.settings.claim_pause
+        after = window_key(g)
+        if after is None or after != before:  # a window closed or a new one opened
+            self.answers.clear()
+            self.window_deadline = None
+            if after is not None:
+                self.window_started = time.monotonic()
+                self.window_deadline = self.window_started + self.settings.claim_timeout
         try:
             await self._persist(n)
         except SaveError:
             self.game = replay(g.events[:n])  # the game as it was before the action (no database read)
+            self.hold_game, self.hold_until, self.answers, self.window_started, self.window_deadline = undo
             self._failed(actor)
             raise
         self._saved()
@@ -393,19 +441,35 @@ class Table:
 
     # ------------------------------------------------------------------ messages
     def _deadline_for(self, seat: int) -> float | None:
+        g = self.game
+        if g is not None and g.phase in ("claim", "rob"):
+            if self.window_deadline is None or seat in self.answers or seat not in g.window_options():
+                return None
+            return round(max(0.0, self.window_deadline - time.monotonic()), 1)
         if self.decision_deadline is None or self.game is None or self.game.current_seat != seat:
             return None
         return round(max(0.0, self.decision_deadline - time.monotonic()), 1)
 
+    def holding(self) -> bool:
+        """A window's pause is running and the real game has already left the window: every seat
+        is still shown the open window (so nobody learns that no one could claim)."""
+        g = self.game
+        return (self.hold_game is not None and g is not None and time.monotonic() < self.hold_until
+                and g.phase not in ("claim", "rob"))
+
     def state_for(self, seat: int) -> dict:
         info = self.public_info()
+        if self.holding():
+            assert self.hold_game is not None
+            return seat_view(self.hold_game, seat, hand_no=self.hold_game.hand_no, table=info, deadline=None)
         if self.game is None:
             return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
                     "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
-                    "discard_waits": None, "log": [], "settlement": self.last_settlement}
+                    "discard_waits": None, "log": [], "settlement": self.last_settlement, "reveal": None}
         return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
                          deadline=self._deadline_for(seat),
-                         settlement=self.last_settlement if self.game.is_over else None)
+                         settlement=self.last_settlement if self.game.is_over else None,
+                         answered=self.answers.keys())
 
     def state_text(self, seat: int) -> str:
         """The seat's ``state`` message as JSON text (the same as ``state_for`` encoded), built once
@@ -413,25 +477,32 @@ class Table:
         cached = self._texts.get(seat)
         if cached is not None and cached[0] == self.version:
             return cached[1]
-        if self.game is None:
+        if self.game is None or self.holding():  # (a held window: a copy of the game, built as is)
             text = dumps(self.state_for(seat))
         else:
             if self._info_json is None or self._info_json[0] != self.version:
                 self._info_json = (self.version, dumps(self.public_info()))
             text = seat_message(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
                                 deadline=self._deadline_for(seat),
-                                settlement=self.last_settlement if self.game.is_over else None, logs=self._logs)
+                                settlement=self.last_settlement if self.game.is_over else None, logs=self._logs,
+                                answered=self.answers.keys())
         self._texts[seat] = (self.version, text)
         return text
 
-    def broadcast(self) -> None:
-        """Queue the current state for every connection (never waits for a socket).
-        Callers hold the lock, so nothing unsaved is ever sent."""
+    def broadcast(self, also: Connection | None = None) -> None:
+        """Queue the current state for every connection (never waits for a socket) — only when it
+        differs from what the seat was last sent, the countdown aside (a hidden decision of another
+        seat must not show up as an extra message).  ``also``: a new connection that gets the state
+        in any case.  Callers hold the lock, so nothing unsaved is ever sent."""
         for i, s in enumerate(self.seats):
             if s.conns:
                 text = self.state_text(i)
+                key = _DEADLINE.sub("", text, count=1)
+                same = self.last_sent.get(i) == key
+                self.last_sent[i] = key
                 for c in list(s.conns):
-                    c.send(text)
+                    if not same or c is also:
+                        c.send(text)
 
     # ------------------------------------------------------------------ connections
     async def connect(self, seat: int, ws) -> Connection | None:
@@ -443,7 +514,7 @@ class Table:
                               on_drop=functools.partial(self._dropped, seat))
             self.seats[seat].conns.add(conn)
             self.touch(listing=True)
-            self.broadcast()
+            self.broadcast(also=conn)
             return conn
 
     def _dropped(self, seat: int, conn: Connection, why: str) -> None:
@@ -489,14 +560,54 @@ class Table:
             g = self.game
             if g is None or g.is_over:
                 raise StaleActionError("no hand is being played at this table now")
-            if hand is None or seq is None or hand != g.hand_no or seq != len(g.events):
+            if self.holding():
+                raise StaleActionError("the table is waiting for claims; look again")
+            now_seq = self._logs.seq(g, seat)  # views.view_seq: what this seat has been shown
+            if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
                 raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
-                                       f"now hand {g.hand_no}, seq {len(g.events)}); look again")
+                                       f"now hand {g.hand_no}, seq {now_seq}); look again")
+            if g.phase in ("claim", "rob"):
+                opts = g.window_options().get(seat)
+                if not opts or seat in self.answers:
+                    raise IllegalActionError("not your decision: the table is waiting for claims")
+                action = parse_action(text)
+                if action not in opts:
+                    raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
+                self.answers[seat] = action
+                try:
+                    await self._drain(actor=seat)
+                finally:
+                    self.touch()
+                    self.broadcast()
+                return
             if g.current_seat != seat:
-                raise IllegalActionError(f"not your turn: seat {g.current_seat} is to decide")
+                raise IllegalActionError("not your turn")
             action = parse_action(text)
             await self._apply(action, seat, actor=seat)
             self.broadcast()
+
+    async def _drain(self, actor: int | None = None) -> None:
+        """Apply the held window answers while the engine asks a seat that has answered (in the
+        engine's order; an answer that an earlier declaration made illegal becomes 过).  If a
+        write fails, the answer stays held and SaveError is raised."""
+        g = self.game
+        while g is not None and g.phase in ("claim", "rob") and g.current_seat in self.answers:
+            seat = g.current_seat
+            action = self.answers.pop(seat)
+            legal = g.legal_actions()
+            if action not in legal:
+                action = next(a for a in legal if a.type is ActionType.PASS)
+            try:
+                await self._apply(action, seat, actor=actor)
+            except SaveError:
+                self.answers[seat] = action
+                raise
+            g = self.game
+
+    async def pong(self, conn: Connection) -> None:
+        """Answer a ping after every state change in progress has been queued (a barrier for clients)."""
+        async with self.lock:
+            conn.send_json({"type": "pong"})
 
     async def set_ready(self, seat: int) -> bool:
         """继续 after a settlement; False (nothing sent) if it changes nothing."""
@@ -572,7 +683,9 @@ class Table:
         assert g.current_seat is not None  # a hand not over has a seat to decide
         s = self.seats[g.current_seat]
         n_legal = len(g.legal_actions())
-        if s.is_bot or n_legal == 1:
+        if g.phase in ("claim", "rob") and (s.is_bot or n_legal == 1):
+            d = min(st.bot_delay, st.claim_pause) / 2  # inside the window everyone waits for anyway
+        elif s.is_bot or n_legal == 1:
             d = st.bot_delay if n_legal > 1 else min(st.bot_delay, 0.05)
         else:
             d = st.claim_timeout if g.phase in ("claim", "rob") else st.turn_timeout
@@ -588,9 +701,19 @@ class Table:
         """Do what is due now; return how long to wait for a change (None: until one), 'done' or 'idle'."""
         st = self.settings
         async with self.lock:
+            now = time.monotonic()
+            if self.hold_game is not None:
+                if self.holding():
+                    return max(0.005, self.hold_until - now)
+                # the pause is over: show the real table; a turn's clock starts now
+                self.hold_game = None
+                if self.game is not None and self.game.phase not in ("claim", "rob"):
+                    self.decision_key = None
+                    self._arm()
+                self.touch()
+                self.broadcast()
             if self.finished:
                 return "done"
-            now = time.monotonic()
             if self.status == "waiting":
                 if self.connected:
                     return None
@@ -608,6 +731,8 @@ class Table:
                     self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
+            if self.game.phase in ("claim", "rob"):
+                return await self._window_step(now)
             self._arm()
             g = self.game
             seat = g.current_seat
@@ -633,6 +758,42 @@ class Table:
             await self._apply(action, seat)
             self.broadcast()
             return 0
+
+    async def _window_step(self, now: float):
+        """A claim/rob window: bots answer at once, absent players' stand-ins after a bot delay,
+        people until the window's countdown (then 过); answers are applied in the engine's order."""
+        st = self.settings
+        g = self.game
+        assert g is not None
+        if self.window_deadline is None:  # e.g. after a restart in a window
+            self.window_started = now
+            self.window_deadline = now + st.claim_timeout
+        waits = [self.window_deadline - now]
+        for seat, opts in g.window_options().items():
+            if seat in self.answers:
+                continue
+            s = self.seats[seat]
+            if s.is_bot:
+                self.answers[seat] = s.bot.choose(g.observation(seat), opts)
+            elif s.kind == "human" and self._absent(s, now):
+                if now >= self.window_started + st.bot_delay:
+                    self.answers[seat] = s.standin.choose(g.observation(seat), opts)
+                else:
+                    waits.append(self.window_started + st.bot_delay - now)
+            elif now >= self.window_deadline:
+                self.answers[seat] = next(a for a in opts if a.type is ActionType.PASS)  # countdown over: 过
+            elif not s.conns:
+                waits.append(s.gone_since + st.absent_timeout - now)
+        n = len(g.events)
+        await self._drain()
+        if self.game is not g or len(g.events) != n:
+            self.broadcast()
+            return 0
+        return max(0.005, min(waits))
+
+
+#: the countdown in a state message's text (left out when comparing with what was sent before)
+_DEADLINE = re.compile(r'"deadline":[^,]*,')
 
 
 class TableManager:
@@ -743,6 +904,7 @@ class TableManager:
         seats = [Seat(kind=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
         table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats)
+        table.rematch = web.get("rematch")
         for h in rec.hands:
             g = replay(h.events)
             table.match.finish_hand(g).events = []
@@ -769,9 +931,12 @@ class TableManager:
                 await table._persist(n)
             elif extra:
                 await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra)
-            else:  # the countdown in progress goes on from when its decision began
-                table.resume_started = _mono_from_wall(
-                    await self.read(last_event_time, self.store, rec.id, g.hand_no))
+            else:  # the countdown in progress goes on from when its decision (or window) began
+                began = _mono_from_wall(await self.read(last_event_time, self.store, rec.id, g.hand_no))
+                table.resume_started = began
+                if began is not None and g.phase in ("claim", "rob"):
+                    table.window_started = began
+                    table.window_deadline = began + self.settings.claim_timeout
         return table
 
     async def get(self, game_id: int, token: str | None = None) -> Table:
@@ -830,6 +995,8 @@ class TableManager:
         """A table to take a seat at: loaded only if its stored row shows a free seat."""
         t = self.tables.get(game_id)
         if t is not None:
+            if t.finished:
+                raise TableFinished(f"table {game_id} has finished")
             return t
         try:
             head = await self.read(game_head, self.store, game_id)
@@ -838,9 +1005,16 @@ class TableManager:
         web = (head.meta or {}).get("web")
         if head.kind != KIND or not web:
             raise TableNotFound(f"no table {game_id}")
-        if head.status == "finished" or not self._stored_info(head)["free_seats"]:
+        if head.status == "finished":
+            raise TableFinished(f"table {game_id} has finished")
+        if not self._stored_info(head)["free_seats"]:
             raise TableError(f"table {game_id} has no free seat")
         return await self.get(game_id)
+
+    async def release(self, table: Table) -> None:
+        """After a request that loaded a table: a finished table nobody watches leaves memory again."""
+        async with table.lock:
+            table._maybe_evict()
 
     def evict(self, table: Table) -> None:
         """Forget a finished or idle table (its record stays in the database)."""
