@@ -382,15 +382,15 @@ class Table:
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
         n = len(g.events)
+        if self.hold_game is not None and time.monotonic() >= self.hold_until:
+            self.hold_game = None  # an earlier window's pause is over (the runner may not have run yet)
         if isinstance(action, str):
             action = parse_action(action)
-        frozen = window_game(g, action) if g.current_seat == seat and action in g.legal_actions() else None
+        frozen = (window_game(g, action) if self.settings.claim_pause > 0 and g.current_seat == seat
+                  and action in g.legal_actions() else None)  # (no pause: nothing would show it)
         before = window_key(g)
-        undo = (self.hold_game, self.hold_until, dict(self.answers), self.window_started, self.window_deadline)
+        undo = (dict(self.answers), self.window_started, self.window_deadline)
         g.apply(action, seat=seat)
-        if frozen is not None:
-            self.hold_game = frozen
-            self.hold_until = time.monotonic() + self.settings.claim_pause
         after = window_key(g)
         if after is None or after != before:  # a window closed or a new one opened
             self.answers.clear()
@@ -402,9 +402,12 @@ class Table:
             await self._persist(n)
         except SaveError:
             self.game = replay(g.events[:n])  # the game as it was before the action (no database read)
-            self.hold_game, self.hold_until, self.answers, self.window_started, self.window_deadline = undo
+            self.answers, self.window_started, self.window_deadline = undo
             self._failed(actor)
             raise
+        if frozen is not None:  # the pause runs from when the window can be shown (after the write)
+            self.hold_game = frozen
+            self.hold_until = time.monotonic() + self.settings.claim_pause
         self._saved()
         self._arm()
         self.touch()
@@ -453,9 +456,9 @@ class Table:
     def holding(self) -> bool:
         """A window's pause is running and the real game has already left the window: every seat
         is still shown the open window (so nobody learns that no one could claim)."""
-        g = self.game
-        return (self.hold_game is not None and g is not None and time.monotonic() < self.hold_until
-                and g.phase not in ("claim", "rob"))
+        g = self.game  # (the runner ends the pause at hold_until: no clock here, so a state built late
+        # in a busy moment still shows the window once)
+        return self.hold_game is not None and g is not None and g.phase not in ("claim", "rob")
 
     def state_for(self, seat: int) -> dict:
         info = self.public_info()
@@ -703,7 +706,7 @@ class Table:
         async with self.lock:
             now = time.monotonic()
             if self.hold_game is not None:
-                if self.holding():
+                if self.holding() and now < self.hold_until:
                     return max(0.005, self.hold_until - now)
                 # the pause is over: show the real table; a turn's clock starts now
                 self.hold_game = None
