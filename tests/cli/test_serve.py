@@ -32,7 +32,12 @@ def test_serve_prints_the_address_and_opens_a_browser_where_a_display_is(cli, mo
     res = cli("serve", "--port", "8123")
     assert res.exit_code == 0, res.output
     assert "http://127.0.0.1:8123/" in res.output
-    assert ran == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning"}]
+    assert len(ran) == 1
+    assert {k: ran[0][k] for k in ("host", "port", "log_level")} == {"host": "127.0.0.1", "port": 8123,
+                                                                     "log_level": "warning"}
+    # the WebSocket settings of issue 13 (docs/web.md, Limits): keepalive pings, no deflate by default
+    assert ran[0]["ws_ping_interval"] == 20.0 and ran[0]["ws_ping_timeout"] == 20.0
+    assert ran[0]["ws_per_message_deflate"] is False
     assert opened == ["http://127.0.0.1:8123/"]
 
 
