@@ -91,7 +91,7 @@ def _small_server_buffers(srv, client_port: int) -> None:
 def test_a_seat_that_never_reads_does_not_delay_the_others_and_is_disconnected(live_server):
     import httpx
 
-    app, port, srv = live_server
+    _app, port, srv = live_server
     base = f"http://127.0.0.1:{port}"
     d = httpx.post(base + "/api/tables", json={"hands": 1, "seats": ["human"] * 3, "name": "bp"}).json()
     tid, tokens = d["id"], [d["token"]]

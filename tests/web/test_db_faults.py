@@ -188,8 +188,9 @@ def test_no_error_names_the_database(backend, make_client, db_url, tmp_path, cap
         texts = _texts_of_errors(c, tid)
         if faults is not None:
             seats = connect_all(c, tid, tokens)
-            cur = seats[0].state["view"]["current_seat"]
-            st = seats[cur].state
+            me = decider(seats)
+            cur = me.seat
+            st = me.state
             faults.fail = True
             with caplog.at_level(logging.INFO, logger="shangrao.web"):
                 seats[cur].send({"type": "action", "action": st["legal"][0]["action"], "hand": st["hand_no"],

@@ -84,7 +84,7 @@ def test_a_restart_resumes_the_countdown_where_it_was(make_client, db_url, where
     """A turn's countdown, and a claim window's one countdown (issue 12), go on after a restart
     from the stored time of the hand's last event."""
     c1 = make_client(turn_timeout=100, claim_timeout=100)
-    tid, tokens = new_table(c1)
+    tid, tokens = new_table(c1, hands=2)
     seats = connect_all(c1, tid, tokens)
     rng = random.Random(3)
     for n in range(200):

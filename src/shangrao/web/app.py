@@ -354,6 +354,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             return await _claim(table_id)
         except TableNotFound as err:
             raise HTTPException(404, str(err)) from None
+        except TableFinished as err:
+            raise HTTPException(409, str(err), headers={"X-Table": "finished"}) from None
         except ServerFull as err:
             raise HTTPException(503, str(err)) from None
         except TableError as err:
@@ -393,7 +395,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 "join_url": f"/join/{table.id}"}
 
     @app.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: int, req: RematchMsg):
+    async def rematch(table_id: int, req: RematchMsg, request: Request):
         """A new match with the same seats (kinds) and rules; the asker takes seat 0 of it, the other
         players find it on the finished table (``rematch`` in its info)."""
         try:
@@ -412,6 +414,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     raise HTTPException(409, f"table {table_id} has not finished")
                 if t.rematch is not None:
                     return {"id": t.rematch, "url": f"/join/{t.rematch}"}
+                addr = request.client.host if request.client else "?"
+                if not creations.allow(addr):  # a rematch is a new table: the same limit
+                    raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
+                                             "per minute from one address; try again in a minute")
                 rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
                 try:
                     new, token = await manager.create(t.name, t.rules.hands_per_match,

@@ -176,7 +176,7 @@ class Seat:
     token_hash: str | None = None
     conns: set = field(default_factory=set)
     gone_since: float = 0.0  # loop time since when the seat has had no connection
-    bot: object | None = None
+    bot: object | None = None  # a shangrao.bots bot (choose(observation, legal))
     standin: object | None = None
     ready: bool = False
 
@@ -411,6 +411,8 @@ class Table:
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
         n = len(g.events)
+        if self.hold_game is not None and time.monotonic() >= self.hold_until:
+            self.hold_game = None  # an earlier window's pause is over (the runner may not have run yet)
         if isinstance(action, str):
             action = parse_action(action)
         frozen = None
@@ -487,9 +489,9 @@ class Table:
     def holding(self) -> bool:
         """A window's pause is running and the real game has already left the window: every seat
         is still shown the open window (so nobody learns that no one could claim)."""
-        g = self.game
-        return (self.hold_game is not None and g is not None and time.monotonic() < self.hold_until
-                and g.phase not in ("claim", "rob"))
+        g = self.game  # (the runner ends the pause at hold_until: no clock here, so a state built late
+        # in a busy moment still shows the window once)
+        return self.hold_game is not None and g is not None and g.phase not in ("claim", "rob")
 
     def state_for(self, seat: int) -> dict:
         """The seat's ``state`` message (:func:`~shangrao.web.views.seat_view`); :meth:`state_text`
@@ -756,7 +758,7 @@ class Table:
         async with self.lock:
             now = time.monotonic()
             if self.hold_game is not None:
-                if self.holding():
+                if self.holding() and now < self.hold_until:
                     return max(0.005, self.hold_until - now)
                 # the pause is over: show the real table; a turn's clock starts now
                 self.hold_game = None

@@ -118,6 +118,20 @@ class _Stop(Exception):
     pass
 
 
+def _shared(game: Game) -> dict:
+    """A deepcopy memo that keeps what the engine never changes in place shared with the copy:
+    the events (a new list of the same dicts), the wall, the rules, melds and transfers (frozen).
+    About half the time of a plain deep copy; the copy is made after every discard."""
+    memo = {id(game.events): list(game.events), id(game.wall): game.wall, id(game.live): game.live,
+            id(game.rules): game.rules}
+    for ms in game.melds:
+        for m in ms:
+            memo[id(m)] = m
+    for t in game.transfers:
+        memo[id(t)] = t
+    return memo
+
+
 def window_game(game: Game, action: Action) -> Game | None:
     """A copy of ``game`` after ``action``, stopped in the new window the action opens, with no
     deciding seat named: what every seat waits on at the table.  None if it opens no new window.
@@ -131,7 +145,7 @@ def window_game(game: Game, action: Action) -> Game | None:
     if game.current_seat is None or not may_open_window(game, action):
         return None
     before = window_key(game)
-    g = copy.deepcopy(game, memo={id(game.events): list(game.events)})
+    g = copy.deepcopy(game, memo=_shared(game))
     first = game.current_seat == game.dealer and not getattr(game, "_dealer_acted", True)
     robbable = {"now": False}
     orig_draw, orig_finish, orig_rob, orig_kong = g._draw, g._finish_drawn, g._advance_rob, g._kong_window
