@@ -67,7 +67,7 @@ from .bots import get_bot
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
-__all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "simulate_hands"]
+__all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "run_jobs", "simulate_hands"]
 
 
 class RayUnavailableError(ImportError):
@@ -136,15 +136,20 @@ def _play_job(args: tuple) -> list[dict]:
     return play_match_records(seed, m, bots, rules, limit)
 
 
-def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context=None) -> Iterator[dict]:
-    """Yield the hand records of :func:`simulate_hands`, in order, as matches finish."""
-    names = _check(n_hands, bots, rules)
-    jobs = [(seed, m, names, rules, limit) for m, limit in _jobs(n_hands, rules)]
+def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | None = None,
+             mp_context=None) -> Iterator:
+    """``fn(job)`` for every job, results yielded in job order: in this process (``workers=1``),
+    in ``workers`` processes (``0``/None: one per CPU), or as Ray tasks (``ray_address``).
+
+    ``fn`` must be a picklable module-level function.  The way of running does not change
+    the results (each job depends only on its arguments).  Used by :func:`iter_hands` and
+    :mod:`shangrao.arena`.
+    """
+    jobs = list(jobs)
     if not jobs:
         return
     if ray_address is not None:
-        yield from _iter_ray(jobs, ray_address)
+        yield from _iter_ray(fn, jobs, ray_address)
         return
     if workers is None or workers == 0:
         workers = os.cpu_count() or 1
@@ -153,14 +158,22 @@ def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, r
     workers = min(workers, len(jobs))
     if workers == 1:
         for job in jobs:
-            yield from _play_job(job)
+            yield fn(job)
         return
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context) as pool:
-        for recs in pool.map(_play_job, jobs):
-            yield from recs
+        yield from pool.map(fn, jobs)
 
 
-def _iter_ray(jobs: list[tuple], address: str) -> Iterator[dict]:
+def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
+               workers: int | None = 1, ray_address: str | None = None, mp_context=None) -> Iterator[dict]:
+    """Yield the hand records of :func:`simulate_hands`, in order, as matches finish."""
+    names = _check(n_hands, bots, rules)
+    jobs = [(seed, m, names, rules, limit) for m, limit in _jobs(n_hands, rules)]
+    for recs in run_jobs(_play_job, jobs, workers, ray_address, mp_context):
+        yield from recs
+
+
+def _iter_ray(fn, jobs: list, address: str) -> Iterator:
     try:
         import ray
     except ImportError as err:  # pragma: no cover - depends on the installation
@@ -175,10 +188,10 @@ def _iter_ray(jobs: list[tuple], address: str) -> Iterator[dict]:
             ray.init(address=address, **kwargs)
         connected_here = True
     try:
-        task = ray.remote(num_cpus=1)(_play_job)
+        task = ray.remote(num_cpus=1)(fn)
         refs = [task.remote(job) for job in jobs]
         for ref in refs:
-            yield from ray.get(ref)
+            yield ray.get(ref)
     finally:
         if connected_here:
             ray.shutdown()
