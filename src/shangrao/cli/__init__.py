@@ -110,9 +110,10 @@ try:  # the game commands need shangrao.game (written in parallel); keep the cal
 except ImportError as _err_import:  # pragma: no cover - only while the engine is missing
     _GAME_IMPORT_ERROR = _err_import
 
-from . import arena_cmd, serve_cmd  # noqa: E402  (serve imports the web stack only when it runs)
+from . import advise_cmd, arena_cmd, serve_cmd  # noqa: E402  (serve imports the web stack only when it runs)
 
 arena_cmd.register(app)
+advise_cmd.register(app)
 
 serve_cmd.register(app)
 
