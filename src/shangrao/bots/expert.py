@@ -79,8 +79,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..analysis.tables import deficits_entries, entries_34, is_win_entries, shanten_entries
+from ..analysis.tables import N, _conv, deficits_entries, entries_34, is_win_entries, shanten_entries
 from ..game.actions import Action, ActionType
+from .greedy import GreedyBot
 from ..game.state import Observation
 from ..melds import Meld, MeldKind
 from ..scoring import WinBy, WinSituation, score
@@ -103,6 +104,7 @@ FORM_NAMES = {
     "qing_jiuyao": ("无宝九幺", "jiuyao without 宝"),
     "pengpenghu": ("碰碰糊", "all pungs"),
     "qing_pengpenghu": ("清碰碰糊", "all pungs without 宝"),
+    "baodiao": ("宝吊头", "baodiao (宝 alone, any draw wins)"),
 }
 
 
@@ -159,6 +161,35 @@ class _Ctx:
     cache: dict = field(default_factory=dict)
 
 
+def _melds_overlap(e, m: int) -> int:
+    """Most real tiles (entries ``e`` of the four suits) that fit ``m`` melds without a pair (groups, then seeds)."""
+    e0, e1, e2, e3 = e[0], e[1], e[2], e[3]
+    n = e0[N] + e1[N] + e2[N] + e3[N]
+    a0 = list(e0[2:2 + m + 1])
+    a1 = list(e0[7:7 + m + 1])
+    for x in (e1, e2, e3):
+        if x[23] or x[24]:
+            a0, a1 = _conv(a0, a1, x, m)
+    best = 0
+    for g in range(m + 1):
+        v = a0[g]
+        if v >= 0:
+            left = n - v
+            v += left if left < m - g else m - g
+            if v > best:
+                best = v
+    return best
+
+
+def _baodiao_deficit(e, m: int) -> int | None:
+    """Tiles lacking to the 宝吊 state (one 宝 aside, the rest ``m`` melds), from ``entries_34(c, bao)``; None
+    without a 宝."""
+    w = e[4]
+    if not w:
+        return None
+    return max(0, 3 * m - _melds_overlap(e, m) - (w - 1))
+
+
 def _pengpeng_deficit(c: Sequence[int], w: int, m: int) -> int:
     """Tiles lacking to ``m`` pungs + a pair from real counts ``c`` and ``w`` wildcards."""
     cs = sorted((x for x in c if x), reverse=True)[: m + 1]
@@ -177,11 +208,11 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, seed: int | str | None = None, *, horizon: int = 12, hazard_slope: float = 0.011,
+    def __init__(self, seed: int | str | None = None, *, horizon: int = 12, hazard_slope: float = 0.006,
                  hazard_max: float = 0.12, loss_value: float = 2.4, ready_slope: float = 0.05,
                  rob_wait_share: float = 0.1, robbed_value: float = 2.0, std_value: float = 1.3,
-                 step_decay: float = 0.8, ready_q: float = 0.15, near_shanten: int = 1, near_margin: float = 0.1, override_margin: float = 1.0,
-                 fast: bool = False) -> None:
+                 step_decay: float = 0.8, baodiao_value: float = 3.2, ready_q: float = 0.25, near_shanten: int = 1, near_margin: float = 1.0, override_margin: float = 1.0,
+                 claim_mode: str = "ev", baodiao_form: bool = False, fly: bool = True, defense: float = 0.0, defense_slack: int = 2, fast: bool = False) -> None:
         self.rng = random.Random(seed)
         self.horizon = 8 if fast else horizon
         self.hazard_slope = hazard_slope
@@ -192,11 +223,18 @@ class ExpertBot:
         self.robbed_value = robbed_value
         self.std_value = std_value
         self.step_decay = step_decay
+        self.baodiao_value = baodiao_value
         self.ready_q = ready_q
         self.near_shanten = near_shanten
         self.override_margin = override_margin
         self.near_margin = near_margin
         self.fast = fast
+        self.claim_mode = claim_mode
+        self.baodiao_form = baodiao_form
+        self.fly = fly
+        self.defense = defense
+        self.defense_slack = defense_slack
+        self._greedy = GreedyBot(seed, ukeire=True)
         self._score_cache: dict = {}
 
     # ------------------------------------------------------------------ public
@@ -218,7 +256,11 @@ class ExpertBot:
                     cands.append(Candidate(a, -1e6, 0.0, 0.0, "", "", 99))
             return self._sorted(cands)
         if phase == "claim":
-            return self._sorted(self._claims(obs, legal, ctx))
+            ranked = self._sorted(self._claims(obs, legal, ctx))
+            if self.claim_mode == "greedy" and ranked[0].action.type is not A.CATCH_BAO:
+                pick = self._greedy._claim(obs, legal)
+                ranked.sort(key=lambda c: c.action != pick)
+            return ranked
         return self._turn(obs, legal, ctx, phase)
 
     # ------------------------------------------------------------------ context
@@ -310,7 +352,10 @@ class ExpertBot:
             forms += [("jiuyao", wild[3], 2.0), ("qing_jiuyao", qing[3], 4.0)]
         if pp_w is not None:
             forms += [("pengpenghu", pp_w, 4.0), ("qing_pengpenghu", pp_q, 10.0)]
-        min_wild = min(d for f, d, _ in forms if not f.startswith("qing") and f != "pinghu")
+        bd = _baodiao_deficit(e, m)
+        if bd is not None and bd >= 1 and self.baodiao_form:
+            forms.append(("baodiao", bd + 1, self.baodiao_value))  # +1: the sure draw from the 宝吊 state
+        min_wild = min(d for f, d, _ in forms if not f.startswith("qing") and f != "baodiao")
         best: _Est | None = None
         if min_wild <= 1:
             best = self._ready(counts, melds, flown, ctx, surv, mult, L, kong_draw)
@@ -351,6 +396,9 @@ class ExpertBot:
                         c2 = list(counts)
                         c2[k] += 1
                         new["qing_pengpenghu"] = _pengpeng_deficit(c2, 0, m)
+                if "baodiao" in useful:
+                    bd2 = _baodiao_deficit(e2, m)
+                    new["baodiao"] = 99 if bd2 is None else bd2 + 1
                 for f, d, _ in forms:
                     if f in useful and new[f] < d:
                         useful[f] += n
@@ -360,7 +408,10 @@ class ExpertBot:
             q = useful.get(f, 0) / N
             if q <= 0:
                 continue
-            p = _p_complete(d, q, surv, self.step_decay, self.ready_q)
+            if f == "baodiao":
+                p = _p_complete(d, q, surv, self.step_decay, 1.0, self.ready_q)
+            else:
+                p = _p_complete(d, q, surv, self.step_decay, self.ready_q)
             g = value * mult
             ev = p * (g + L) - L
             if best is None or ev > best.ev:
@@ -484,7 +535,16 @@ class ExpertBot:
             # the fastest discard (shanten, then useful tiles; never a 宝 while others are left)
             non_bao = [k for k in discard_est if k != ctx.bao] or list(discard_est)
             fast_k = min(non_bao, key=lambda k: (speed[k][0], -speed[k][1], -k))
-            best_k = max(discard_est, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
+            if self.defense > 0:
+                # among nearly as fast discards, the one the others are least likely to 碰/吃 (claims speed them up)
+                s0, u0 = speed[fast_k]
+                near = [k for k in non_bao if speed[k][0] == s0 and speed[k][1] >= u0 - self.defense_slack]
+                fast_k = min(near, key=lambda k: (self._feed_risk(obs, ctx, k) * self.defense - speed[k][1] / max(1, u0),
+                                                  -speed[k][1], -k))
+            # a 宝 is flown only into a ready hand (where the estimate is exact)
+            ok = [k for k in discard_est if k != ctx.bao or (self.fly and discard_est[k].shanten <= 0)
+                  ] or list(discard_est)
+            best_k = max(ok, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
             e_best, e_fast = discard_est[best_k], discard_est[fast_k]
             if s_min <= self.near_shanten:
                 chosen = best_k if e_best.ev > e_fast.ev + self.near_margin else fast_k
@@ -507,6 +567,35 @@ class ExpertBot:
             cands.append(((0 if cd.ev >= chosen_ev else 1, -cd.ev, -1, 0), cd))
         cands.sort(key=lambda x: (x[0], x[1].action.sort_key()))
         return [cd for _, cd in cands]
+
+    @staticmethod
+    def _feed_risk(obs: Observation, ctx: _Ctx, k: int) -> float:
+        """Rough chance that discarding ``k`` lets another seat 碰 or 吃 it."""
+        un = ctx.unseen
+        N = ctx.n_unseen
+        seat = obs.seat
+        risk = 0.0
+        if un[k] >= 2:
+            base = (0.0, 0.0, 0.05, 0.13, 0.24)[un[k]]
+            for i in range(1, 4):
+                s = (seat + i) % 4
+                risk += base / 3 * (0.3 if k in obs.discards[s] else 1.0)
+        if k < 27:
+            nxt = (seat + 1) % 4
+            frac = min(1.0, obs.hand_sizes[nxt] / N)
+            r = k % 9
+
+            def p(x: int) -> float:
+                return min(1.0, un[x] * frac)
+            safe = 1.0
+            if r >= 2:
+                safe *= 1 - p(k - 2) * p(k - 1)
+            if 1 <= r <= 7:
+                safe *= 1 - p(k - 1) * p(k + 1)
+            if r <= 6:
+                safe *= 1 - p(k + 1) * p(k + 2)
+            risk += (1 - safe) * (0.3 if k in obs.discards[nxt] else 1.0)
+        return risk
 
     def _win_now(self, obs: Observation, a: Action, ctx: _Ctx, melds) -> Candidate:
         seat = obs.seat
@@ -632,12 +721,18 @@ def _speed(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool) -> tuple[int, int]:
     return s0, u
 
 
-def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_last: float = 0.15) -> float:
+def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_last: float = 0.25,
+                ready_q: float = 0.25) -> float:
     """Chance of ``d`` successes by some own draw r, weighted by surv[r]; the j-th success has
     chance ``q * decay**j`` per draw (the nearer the win, the fewer tiles help), and the last one
     (from a ready hand) at most ``q_last``."""
     qs = [q * decay ** j for j in range(d)]
-    qs[-1] = min(qs[-1], q_last)
+    if q_last >= 1.0:  # the 宝吊 route: reaching the state is like completing a ready hand, then a sure draw
+        qs[-1] = 1.0
+        if d >= 2:
+            qs[-2] = min(qs[-2], ready_q)
+    else:
+        qs[-1] = min(qs[-1], q_last)
     # f[j]: chance of exactly j successes so far
     f = [1.0] + [0.0] * d
     total = 0.0
