@@ -359,8 +359,8 @@ class ExpertBot:
         best: _Est | None = None
         if min_wild <= 1:
             best = self._ready(counts, melds, flown, ctx, surv, mult, L, kong_draw)
-        # useful tiles per form
-        useful = {f: 0 for f, d, _ in forms if 1 < d <= 8}
+        # useful tiles per form (skipped in the fast setting: far hands then follow the ukeire order)
+        useful = {} if self.fast else {f: 0 for f, d, _ in forms if 1 < d <= 8}
         if useful:
             for k in range(34):
                 n = unseen[k]
@@ -625,24 +625,35 @@ class ExpertBot:
         # after the kong: a replacement draw now, then a discard -> evaluate the 3m+1 state with an immediate draw
         e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
         bonus = 3 * rules_bonus
-        risk = 0.0 if a.type is A.CONCEALED_KONG else self._rob_risk(ctx, k)
-        ev = (1 - risk) * (bonus + e.ev) - risk * (6 * self.robbed_value * 2 ** ctx.flown + self.loss_value)
+        risk, loss = (0.0, 0.0) if a.type is A.CONCEALED_KONG else self._rob_risk(ctx, k)
+        ev = (1 - risk) * (bonus + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
         return Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
                          f"rob risk {risk:.0%}" if risk else "")
 
-    def _rob_risk(self, ctx: _Ctx, k: int) -> float:
-        """Chance that some other seat robs a kong of ``k`` (抢杠)."""
+    def _rob_risk(self, ctx: _Ctx, k: int) -> tuple[float, float]:
+        """(chance that some other seat robs a kong of ``k`` (抢杠), expected points lost to it).
+
+        A seat holding one concealed tile (four melds) robs when that tile is ``k`` (单吊 ×2) or a 宝
+        (宝吊头 ×3 and 单吊 ×2); any other seat is ready with ``min(0.9, ready_slope * turns)`` and then
+        waits on ``k`` with ``rob_wait_share`` (on a 宝 kind always), robbing ``robbed_value``.
+        Robbing pays ×6 (D8), by us alone.
+        """
         safe = 1.0
+        loss = 0.0
         N = ctx.n_unseen
+        factor = 6 * 2 ** ctx.flown
         for turns, size in zip(ctx.opp_turns, ctx.opp_hand):
             if size == 1:
-                p = (ctx.unseen[k] + ctx.unseen[ctx.bao]) / N
+                p_k = ctx.unseen[k] / N
+                p_b = ctx.unseen[ctx.bao] / N if k != ctx.bao else 0.0
+                p = p_k + p_b
+                loss += factor * (p_k * 2 * 2 + p_b * 3 * 2)
             else:
                 ready = min(0.9, self.ready_slope * turns)
-                share = 1.0 if k == ctx.bao else self.rob_wait_share
-                p = ready * share
+                p = ready * (1.0 if k == ctx.bao else self.rob_wait_share)
+                loss += factor * p * self.robbed_value
             safe *= 1.0 - min(1.0, p)
-        return 1.0 - safe
+        return 1.0 - safe, loss
 
     # ------------------------------------------------------------------ claims
     def _claims(self, obs: Observation, legal: list[Action], ctx: _Ctx) -> list[Candidate]:
@@ -690,8 +701,8 @@ class ExpertBot:
                 c2[k] -= 3
                 melds2 = melds + [Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)]
                 e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
-                risk = self._rob_risk(ctx, k)
-                ev = (1 - risk) * (3 + e.ev) - risk * (6 * self.robbed_value * 2 ** ctx.flown + self.loss_value)
+                risk, loss = self._rob_risk(ctx, k)
+                ev = (1 - risk) * (3 + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
                 out.append(Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
                                      f"rob risk {risk:.0%}" if risk else ""))
             else:
