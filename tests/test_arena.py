@@ -6,7 +6,14 @@ import math
 
 import pytest
 
-from shangrao.arena import ArenaStats, deal_seed, iter_deals, lineup_from_bots, run_arena, t_interval
+from shangrao.arena import (
+    ArenaStats,
+    deal_seed,
+    iter_deals,
+    lineup_from_bots,
+    run_arena,
+    t_interval,
+)
 from shangrao.bots import UnknownBotError
 
 LINEUP = lineup_from_bots("ukeire", "greedy")
@@ -49,7 +56,7 @@ def test_interval_is_over_deals():
     res = run_arena(LINEUP, deals=6, seed=2, on_deal=on_deal)
     assert res["deals"] == 6 and res["hands"] == 24
     for b in res["bots"]:
-        mean, lo, hi, sd = t_interval(per_deal[b["bot"]])
+        mean, lo, hi, _ = t_interval(per_deal[b["bot"]])
         assert len(per_deal[b["bot"]]) == 6  # one sample per deal, not one per hand
         assert b["points_per_hand"] == pytest.approx(mean, abs=1e-4)
         assert b["ci95"] == [pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4)]

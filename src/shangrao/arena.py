@@ -43,8 +43,16 @@ from .bots import get_bot
 from .game import Game, play_hand
 from .rules import DEFAULT_RULES, RuleSet
 
-__all__ = ["deal_seed", "lineup_from_bots", "play_deal", "iter_deals", "run_arena", "ArenaStats",
-           "t_interval", "MAX_DEALS"]
+__all__ = [
+    "MAX_DEALS",
+    "ArenaStats",
+    "deal_seed",
+    "iter_deals",
+    "lineup_from_bots",
+    "play_deal",
+    "run_arena",
+    "t_interval",
+]
 
 #: more deals than this is a typo (the run plans every deal up front)
 MAX_DEALS = 1_000_000

@@ -20,57 +20,77 @@ bot computes, over the tiles it has not seen (``Observation.unseen``)::
 * ``P_win``: the chance the hand is completed before it ends.  Own draws left are
   ``R = min(horizon, tiles_left // 4)``; before each draw the other seats take their turns
   and each ends the hand with the hazard ``h(t) = min(hazard_max, hazard_slope * t)``
-  (``t``: that seat's discards so far; fitted on ukeire self-play, where a hand lasts 6-9
-  rounds).  So ``surv[r]`` = chance of still being alive at the r-th own draw.
+  (``t``: that seat's discards and melds so far).  So ``surv[r]`` = chance of still being
+  alive at the r-th own draw.
 * **Ready hands (听牌), exactly**: for a state one tile from a win, every unseen kind ``k``
   is tried; each winning ``k`` is scored with :func:`shangrao.scoring.score` (so 宝吊头,
   宝吊宝, 宝吊无宝, 碰碰糊, 七对 and their 清 forms, 单吊, 飞宝 and the payers' 飞宝 are
-  valued exactly).  ``p`` = winning share of the unseen tiles, ``G`` = their mean gain,
+  valued exactly).  A win that could instead be turned into the 宝吊 state (discard the
+  宝's partner: 宝 alone + four melds, so any next draw wins ×3) is valued at the better
+  of the two.  ``p`` = winning share of the unseen tiles, ``G`` = their mean gain,
   ``P_win = sum_r surv[r] (1-p)**(r-1) p``.  The 宝吊 state has ``p = 1``.
 * **Hands further away, by form**: for each form — standard with 宝 acting (value
-  ``1``, 基本分), standard with no 宝 acting (2, 平糊自摸), 七对 (4; 清 10), 十三浪 (2; 清 4),
-  九幺 (2; 清 4) and 碰碰糊 (4; 清 10) — the tiles lacking ``d`` and the unseen tiles that
-  lower ``d`` (``U``) are counted (table lookups, :mod:`shangrao.analysis.tables`);
-  ``P_win`` is the chance of ``d`` successes, each draw succeeding with ``U / unseen``,
-  within the own draws left (weighted by ``surv``).  The state's EV is the best form's.
-  The 清 forms count a 宝 only as its own face.
+  ``std_value``), 七对 (4; 清 10), 十三浪 (2; 清 4), 九幺 (2; 清 4) and 碰碰糊 (4; 清 10), the
+  清 forms counting a 宝 only as its own face — the tiles lacking ``d`` and the unseen tiles
+  that lower ``d`` (``U``) are counted (table lookups, :mod:`shangrao.analysis.tables`);
+  ``P_win`` is the chance of ``d`` successes within the own draws left (weighted by
+  ``surv``), the j-th success having ``U / unseen * step_decay**j`` per draw and the last one
+  (from a ready hand) at most ``ready_q``.  The state's EV is the best form's.
+
+Calibration: on 150 hands of ukeire self-play (every state after a discard, ~6,000), the
+predicted ``P_win`` averages 0.40 / 0.23 / 0.18 / 0.15 at shanten 0 / 1 / 2 / 3+ against
+realised win rates 0.36 / 0.24 / 0.19 / 0.15 (``hazard_slope`` 0.006, ``step_decay`` 0.8,
+``ready_q`` 0.25 had the lowest Brier score of a 12-point grid).
 
 Decisions
 =========
 
-* **Discard**: the tile whose 13-tile state has the highest EV (a 宝 discard is 飞宝: the
-  state loses a wildcard, ``G`` and ``L`` double — so it is flown only when that pays).
-* **Win or not (偷机 and more)**: the win on offer is worth ``G_now`` (scored exactly); it
-  is declined when some discard gives a state with ``EV > G_now`` — e.g. a 基本分 win (+3)
-  declined to sit in the 宝吊 state (any draw wins ×3, EV ≈ +7), or a 宝吊头 declined for
-  宝吊宝/宝吊无宝 when the unseen tiles make that worth it.  天糊, 地糊 and 抢杠 are
-  always taken.
+* **Discard**: by default the fastest tile, as ``ukeire`` chooses it (lowest shanten, then
+  most unseen useful tiles; never a 宝).  When the best discard leaves shanten <=
+  ``near_shanten`` the EV decides instead if it beats the fastest discard's EV by more than
+  ``near_margin`` points (e.g. a ready hand whose waits can become the 宝吊 state, 七对 one tile
+  away, a wait scoring 平糊 or 碰碰糊); further away only a non-basic form worth
+  ``override_margin`` more does.  (An EV-only discard choice was measured slower: the
+  per-form estimate ranks far hands worse than the useful-tile count, and every lost
+  percentage point of win rate costs about 0.1 point a hand.)  A 宝 is discarded (飞宝:
+  ``G`` and ``L`` double, a wildcard is lost) only into a ready hand, where the EV is exact.
+* **Win or not (偷机 and more)**: the win on offer is worth ``G_now`` (scored exactly); it is
+  declined when some discard gives a state with ``EV > G_now`` — mostly a 基本分 win (+3)
+  declined for the 宝吊 state (any draw wins ×3: EV ≈ +7), rarely a 宝吊头 declined for
+  宝吊宝/宝吊无宝.  天糊, 地糊 and 抢杠 are always taken.
 * **Claims** (吃/碰/杠 on a discard): EV of the best discard after the meld (next own draw
-  three turns away) against EV of passing (next own draw after the seats between).
-* **Kongs**: a concealed kong pays ``2`` from each (+6) and a replacement draw (杠开);
-  an added kong or a kong on a discard pays ``1`` from each but can be robbed (抢杠,
-  ×6 of the robber's hand paid by us alone).  The rob risk: each other seat is ready with
-  ``min(0.9, ready_slope * t)`` (certainly when it holds one concealed tile) and then wins
-  on the kong tile with chance ``rob_wait_share`` (a seat with one tile: that tile or a
-  宝, from the unseen tiles); the cost is ``robbed_value`` x 6 per robber.  The kong is
-  made when bonus + EV after it - rob cost beats the best discard.
+  three turns away) against EV of passing (next own draw after the seats in between).
+* **Kongs**: a concealed kong pays 2 from each (+6) and a replacement draw (杠开 ×2 on it);
+  an added kong or a kong on a discard pays 1 from each but can be robbed (抢杠, ×6 of the
+  robber's hand paid by us alone).  Rob risk: a seat holding one concealed tile robs when
+  it is the kong tile (单吊 ×2) or a 宝 (宝吊头 ×3 × 单吊 ×2), from the unseen tiles; any other
+  seat is ready with ``min(0.9, ready_slope * t)`` and then waits on the tile with
+  ``rob_wait_share`` (always when it is the 宝 kind), robbing ``robbed_value``.  The kong is
+  made when (1 - risk) (bonus + EV after it) - risk L - expected robbed points beats the
+  discard.
 * **接宝**: always (+10 from each).
 
 Parameters (constructor keywords, with the reasons for the defaults)
 ---------------------------------------------------------------------
-``horizon`` (12): own draws looked ahead; hands rarely last longer.
-``hazard_slope`` (0.011), ``hazard_max`` (0.12): the per-seat chance of ending the hand per
-turn, from ukeire self-play (800 hands: 5% of hands end in round 3, 25% per round by round 7).
-``loss_value`` (2.4): mean hand value of the other seats' wins in that self-play.
-``ready_slope`` (0.07), ``rob_wait_share`` (0.3), ``robbed_value`` (2.0): the rob risk above.
-``std_value`` (1.0): value of a standard hand with 宝 acting when it is still far (the exact
-ready-hand step sees the 宝吊 forms).
-``fast`` (False): a cheaper setting (horizon 8, no exact ready-hand scoring beyond one
-candidate) for tests that need many hands.
+``horizon`` (12): own draws looked ahead; hands rarely last longer (median ~7 rounds).
+``hazard_slope`` (0.006), ``hazard_max`` (0.12), ``step_decay`` (0.8), ``ready_q`` (0.25):
+the calibration above.  ``loss_value`` (2.4): mean hand value of the other seats' wins in
+ukeire self-play.  ``std_value`` (1.3): a far standard hand's value (mostly 基本分, some
+平糊/宝吊头).  ``ready_slope`` (0.05), ``rob_wait_share`` (0.1), ``robbed_value`` (2.0): the
+rob risk (ukeire's added kongs were robbed about 1 in 10).  ``near_shanten`` (1),
+``near_margin`` (1.0 point), ``override_margin`` (1.0): when the EV may overrule the speed
+order (0.1 and 0.3 were tried: more 宝吊头, fewer wins, no better overall).  ``fly`` (True):
+allow 飞宝 into ready hands.  ``claim_mode`` ("ev"; "greedy" claims as ukeire does: no
+measurable difference).  ``baodiao_form`` (False): also count a "宝吊 route" form for far
+hands — it overrates them (win rate fell from 25 % to 15 %), kept off.  ``lookahead`` (0):
+break speed ties by two-step useful tiles among the top N (no measurable gain at N = 3,
+about +30 % time).  ``baodiao_value`` (3.2): that form's value.  ``fast`` (False): skip the
+per-form counts for far hands (about 3× cheaper; for tests that play many hands).
 
 Speed: one decision evaluates at most ~14 states with ~34 table lookups each, plus exact
-scoring of ready states (memoised per hand); median a few ms on one core
-(docs/performance.md).  :func:`advise` exposes the same estimates for players.
+scoring of ready states (memoised per bot); median about 7 ms and 99th percentile about
+20 ms of CPU on one core (docs/performance.md).  :func:`advise` exposes the same estimates
+for players.
 """
 
 from __future__ import annotations
@@ -79,15 +99,22 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..analysis.tables import N, _conv, deficits_entries, entries_34, is_win_entries, shanten_entries
+from ..analysis.tables import (
+    N,
+    _conv,
+    deficits_entries,
+    entries_34,
+    is_win_entries,
+    shanten_entries,
+)
 from ..game.actions import Action, ActionType
-from .greedy import GreedyBot
 from ..game.state import Observation
 from ..melds import Meld, MeldKind
 from ..scoring import WinBy, WinSituation, score
 from ..tiles import TERMINALS_AND_HONORS, format_tile
+from .greedy import GreedyBot
 
-__all__ = ["ExpertBot", "Candidate", "advise", "FORM_NAMES"]
+__all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise"]
 
 A = ActionType
 _TH = frozenset(TERMINALS_AND_HONORS)
@@ -175,9 +202,8 @@ def _melds_overlap(e, m: int) -> int:
         v = a0[g]
         if v >= 0:
             left = n - v
-            v += left if left < m - g else m - g
-            if v > best:
-                best = v
+            v += min(m - g, left)
+            best = max(best, v)
     return best
 
 
@@ -196,8 +222,7 @@ def _pengpeng_deficit(c: Sequence[int], w: int, m: int) -> int:
     best = 0
     for i in range(len(cs)):  # kind i is the pair
         v = min(cs[i], 2) + sum(min(x, 3) for j, x in enumerate(cs) if j != i)
-        if v > best:
-            best = v
+        best = max(best, v)
     if len(cs) < m + 1:
         best = max(best, sum(min(x, 3) for x in cs))
     return max(0, 3 * m + 2 - best - w)
@@ -211,8 +236,10 @@ class ExpertBot:
     def __init__(self, seed: int | str | None = None, *, horizon: int = 12, hazard_slope: float = 0.006,
                  hazard_max: float = 0.12, loss_value: float = 2.4, ready_slope: float = 0.05,
                  rob_wait_share: float = 0.1, robbed_value: float = 2.0, std_value: float = 1.3,
-                 step_decay: float = 0.8, baodiao_value: float = 3.2, ready_q: float = 0.25, near_shanten: int = 1, near_margin: float = 1.0, override_margin: float = 1.0,
-                 claim_mode: str = "ev", baodiao_form: bool = False, fly: bool = True, defense: float = 0.0, defense_slack: int = 2, fast: bool = False) -> None:
+                 step_decay: float = 0.8, baodiao_value: float = 3.2, ready_q: float = 0.25,
+                 near_shanten: int = 1, near_margin: float = 1.0, override_margin: float = 1.0,
+                 claim_mode: str = "ev", baodiao_form: bool = False, fly: bool = True,
+                 lookahead: int = 0, fast: bool = False) -> None:
         self.rng = random.Random(seed)
         self.horizon = 8 if fast else horizon
         self.hazard_slope = hazard_slope
@@ -232,8 +259,7 @@ class ExpertBot:
         self.claim_mode = claim_mode
         self.baodiao_form = baodiao_form
         self.fly = fly
-        self.defense = defense
-        self.defense_slack = defense_slack
+        self.lookahead = lookahead
         self._greedy = GreedyBot(seed, ukeire=True)
         self._score_cache: dict = {}
 
@@ -345,12 +371,12 @@ class ExpertBot:
         pp_q = _pengpeng_deficit(counts, 0, m) if pung_melds else None
         # forms: id -> (deficit, value)
         forms: list[tuple[str, int, float]] = [("basic", wild[0], self.std_value)]
-        if wild[1] is not None:
+        if wild[1] is not None and wild[2] is not None and qing[1] is not None and qing[2] is not None:
             forms += [("qidui", wild[1], 4.0), ("qing_qidui", qing[1], 10.0),
                       ("shisanlang", wild[2], 2.0), ("qing_shisanlang", qing[2], 4.0)]
-        if wild[3] is not None:
+        if wild[3] is not None and qing[3] is not None:
             forms += [("jiuyao", wild[3], 2.0), ("qing_jiuyao", qing[3], 4.0)]
-        if pp_w is not None:
+        if pp_w is not None and pp_q is not None:
             forms += [("pengpenghu", pp_w, 4.0), ("qing_pengpenghu", pp_q, 10.0)]
         bd = _baodiao_deficit(e, m)
         if bd is not None and bd >= 1 and self.baodiao_form:
@@ -378,11 +404,11 @@ class ExpertBot:
                     eq2 = entries_34(counts, None)
                     qing2 = deficits_entries(eq2[0], eq2[1], eq2[2], eq2[3], 0, m, jiuyao_ok)
                 counts[k] -= 1
-                new = {"basic": wild2[0]}
-                if wild2[1] is not None:
-                    new.update(qidui=wild2[1], qing_qidui=qing2[1], shisanlang=wild2[2], qing_shisanlang=qing2[2])
-                if wild2[3] is not None:
-                    new.update(jiuyao=wild2[3], qing_jiuyao=qing2[3])
+                new: dict[str, int] = {"basic": wild2[0]}
+                for f, v in (("qidui", wild2[1]), ("qing_qidui", qing2[1]), ("shisanlang", wild2[2]),
+                             ("qing_shisanlang", qing2[2]), ("jiuyao", wild2[3]), ("qing_jiuyao", qing2[3])):
+                    if v is not None:
+                        new[f] = v
                 if pp_w is not None:
                     if k == bao:
                         new["pengpenghu"] = pp_w - 1
@@ -400,7 +426,7 @@ class ExpertBot:
                     bd2 = _baodiao_deficit(e2, m)
                     new["baodiao"] = 99 if bd2 is None else bd2 + 1
                 for f, d, _ in forms:
-                    if f in useful and new[f] < d:
+                    if f in useful and new.get(f, 99) < d:
                         useful[f] += n
         for f, d, value in forms:
             if d <= 1 or d > 8:
@@ -444,7 +470,7 @@ class ExpertBot:
             counts[k] -= 1
             if not ok:
                 continue
-            pid, pname, val = self._win_value(hand, k, melds, flown, ctx, 0)
+            pid, _, val = self._win_value(hand, k, melds, flown, ctx, 0)
             if conv > val and (counts[bao] or k == bao) and self._can_baodiao(counts, k, bao):
                 pid, val = "baodiao", conv  # decline this win and sit in the 宝吊 state (any draw wins ×3)
             win_n += n
@@ -505,7 +531,8 @@ class ExpertBot:
                            kong_chain=kong_chain, winner_flown=flown, payers_flown=ctx.payers_flown,
                            winner_held_bao=ctx.held_bao or k == ctx.bao or flown > 0)
         r = score(sit)
-        out = (r.pattern.id, r.pattern.name, sum(r.win_payments)) if r.winning else ("", "", 0)
+        pat = r.pattern
+        out = (pat.id, pat.name, sum(r.win_payments)) if r.winning and pat is not None else ("", "", 0)
         if len(self._score_cache) > 50_000:
             self._score_cache.clear()
         self._score_cache[key] = out
@@ -522,7 +549,7 @@ class ExpertBot:
         m = 4 - len(melds)
         jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
         for a in legal:
-            if a.type is A.DISCARD and a.tile not in discard_est:
+            if a.type is A.DISCARD and a.tile is not None and a.tile not in discard_est:
                 k = a.tile
                 c[k] -= 1
                 f = ctx.flown + (1 if k == ctx.bao else 0)
@@ -535,12 +562,17 @@ class ExpertBot:
             # the fastest discard (shanten, then useful tiles; never a 宝 while others are left)
             non_bao = [k for k in discard_est if k != ctx.bao] or list(discard_est)
             fast_k = min(non_bao, key=lambda k: (speed[k][0], -speed[k][1], -k))
-            if self.defense > 0:
-                # among nearly as fast discards, the one the others are least likely to 碰/吃 (claims speed them up)
-                s0, u0 = speed[fast_k]
-                near = [k for k in non_bao if speed[k][0] == s0 and speed[k][1] >= u0 - self.defense_slack]
-                fast_k = min(near, key=lambda k: (self._feed_risk(obs, ctx, k) * self.defense - speed[k][1] / max(1, u0),
-                                                  -speed[k][1], -k))
+            if self.lookahead and 1 <= speed[fast_k][0] <= 2:
+                # two-step useful tiles among the fastest few: what the next improvement leaves to draw
+                s0 = speed[fast_k][0]
+                top = sorted((k for k in non_bao if speed[k][0] == s0), key=lambda k: -speed[k][1])[:self.lookahead]
+                if len(top) > 1:
+                    two = {}
+                    for k in top:
+                        c[k] -= 1
+                        two[k] = _two_step(c, ctx, m, jiuyao_ok, s0)
+                        c[k] += 1
+                    fast_k = max(top, key=lambda k: (two[k], speed[k][1], k))
             # a 宝 is flown only into a ready hand (where the estimate is exact)
             ok = [k for k in discard_est if k != ctx.bao or (self.fly and discard_est[k].shanten <= 0)
                   ] or list(discard_est)
@@ -568,35 +600,6 @@ class ExpertBot:
         cands.sort(key=lambda x: (x[0], x[1].action.sort_key()))
         return [cd for _, cd in cands]
 
-    @staticmethod
-    def _feed_risk(obs: Observation, ctx: _Ctx, k: int) -> float:
-        """Rough chance that discarding ``k`` lets another seat 碰 or 吃 it."""
-        un = ctx.unseen
-        N = ctx.n_unseen
-        seat = obs.seat
-        risk = 0.0
-        if un[k] >= 2:
-            base = (0.0, 0.0, 0.05, 0.13, 0.24)[un[k]]
-            for i in range(1, 4):
-                s = (seat + i) % 4
-                risk += base / 3 * (0.3 if k in obs.discards[s] else 1.0)
-        if k < 27:
-            nxt = (seat + 1) % 4
-            frac = min(1.0, obs.hand_sizes[nxt] / N)
-            r = k % 9
-
-            def p(x: int) -> float:
-                return min(1.0, un[x] * frac)
-            safe = 1.0
-            if r >= 2:
-                safe *= 1 - p(k - 2) * p(k - 1)
-            if 1 <= r <= 7:
-                safe *= 1 - p(k - 1) * p(k + 1)
-            if r <= 6:
-                safe *= 1 - p(k + 1) * p(k + 2)
-            risk += (1 - safe) * (0.3 if k in obs.discards[nxt] else 1.0)
-        return risk
-
     def _win_now(self, obs: Observation, a: Action, ctx: _Ctx, melds) -> Candidate:
         seat = obs.seat
         heavenly = (seat == obs.dealer and not any(obs.discards) and not any(obs.melds)
@@ -612,6 +615,7 @@ class ExpertBot:
 
     def _kong(self, obs: Observation, a: Action, ctx: _Ctx, melds, c: list[int], best_discard: float) -> Candidate:
         k = a.tile
+        assert k is not None
         rules_bonus = 2 if a.type is A.CONCEALED_KONG else 1
         c2 = list(c)
         if a.type is A.CONCEALED_KONG:
@@ -679,6 +683,7 @@ class ExpertBot:
                     meld = Meld(MeldKind.PUNG, (k, k, k), claimed=k, from_seat=discarder)
                 else:
                     lo = a.tile
+                    assert lo is not None
                     for x in (lo, lo + 1, lo + 2):
                         if x != k:
                             c2[x] -= 1
@@ -730,6 +735,39 @@ def _speed(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool) -> tuple[int, int]:
                 u += n
             c[k] -= 1
     return s0, u
+
+
+def _two_step(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool, s0: int) -> float:
+    """Sum over the draws k that lower the shanten ``s0`` of a 3m+1 hand: unseen(k) x the useful tiles left
+    after the best discard (the ukeire of the next step)."""
+    bao = ctx.bao
+    unseen = ctx.unseen
+    total = 0.0
+    for k in range(34):
+        n = unseen[k]
+        if not n:
+            continue
+        c[k] += 1
+        e = entries_34(c, bao)
+        if shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok) < s0:
+            best = 0
+            unseen[k] -= 1
+            cands = []
+            for d in range(34):
+                if c[d] and d != bao:
+                    c[d] -= 1
+                    e = entries_34(c, bao)
+                    if shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok) < s0:
+                        cands.append(d)
+                    c[d] += 1
+            for d in cands[:4]:
+                c[d] -= 1
+                best = max(best, _speed(c, ctx, m, jiuyao_ok)[1])
+                c[d] += 1
+            unseen[k] += 1
+            total += n * best
+        c[k] -= 1
+    return total
 
 
 def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_last: float = 0.25,

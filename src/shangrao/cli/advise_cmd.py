@@ -40,7 +40,7 @@ from ..melds import MeldKind, parse_meld
 from ..tiles import format_tile, parse_tile, parse_tiles, tile_name
 from .common import CliError, dump_json, out_console, read_text
 
-__all__ = ["register", "advise_cmd", "situation_to_observation"]
+__all__ = ["advise_cmd", "register", "situation_to_observation"]
 
 A = ActionType
 _FROM = {"left": 3, "上家": 3, "across": 2, "对家": 2, "right": 1, "下家": 1}
@@ -130,21 +130,26 @@ def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
     total = _counts(hand + discards + seen + [t for m in melds for t in m.tiles])
     for k in range(34):
         if total[k] > 4:
-            raise CliError(f"hand, melds, discards and seen hold {total[k]} copies of {format_tile(k)}; there are only 4")
+            raise CliError(f"hand, melds, discards and seen hold {total[k]} copies of {format_tile(k)}; "
+                           "there are only 4")
     ponds: list[list[int]] = [[], [], [], []]
     for i, k in enumerate(discards):
         ponds[1 + i % 3].append(k)
     if claim is not None:
         if len(hand) != size:
-            raise CliError(f"hand: deciding on a claim with {len(melds)} meld(s) you hold {size} tiles, got {len(hand)}")
+            raise CliError(f"hand: deciding on a claim with {len(melds)} meld(s) you hold {size} tiles, "
+                           f"got {len(hand)}")
         if not isinstance(claim, dict) or "tile" not in claim:
             raise CliError("claim: must be an object like {\"tile\": \"3m\", \"from\": \"left\"}")
-        k = _tile(claim, "tile")
+        kk = _tile(claim, "tile")
         frm = claim.get("from", "left")
         if frm not in _FROM:
             raise CliError(f"claim.from: must be left, across or right (上家/对家/下家), got {frm!r}")
-        if k is None or total[k] >= 4:
-            raise CliError(f"claim.tile: all four copies of {format_tile(k or 0)} are already in sight")
+        if kk is None:
+            raise CliError("claim.tile: missing")
+        k = kk
+        if total[k] >= 4:
+            raise CliError(f"claim.tile: all four copies of {format_tile(k)} are already in sight")
         discarder = _FROM[frm]
         ponds[discarder].append(k)
         legal = _claim_actions(c, k, bao, discarder == 3)
@@ -222,7 +227,8 @@ def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
         obs = Observation(
             seat=seat, phase=phase, current_seat=seat, hand=tuple(sorted(hand)), hand_34=tuple(c),
             drawn=d.get("drawn"), hand_sizes=tuple(d["hand_sizes"]), melds=melds, discards=discards, bao=bao,
-            indicator=_tile(d, "indicator") or 0, tiles_left=_int(d, "tiles_left", 60, 0, 135), dealer=d.get("dealer", 0),
+            indicator=_tile(d, "indicator") or 0, tiles_left=_int(d, "tiles_left", 60, 0, 135),
+            dealer=d.get("dealer", 0),
             scores=tuple(d.get("scores", (0, 0, 0, 0))), flown=tuple(d.get("flown", (0, 0, 0, 0))),
             bao_drawn=int(d.get("bao_drawn", 0)), last_discard=last_t, kong=None,
             kong_chain=int(d.get("kong_chain", 0)), first_discard=bool(d.get("first_discard", False)))

@@ -8,7 +8,14 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -18,7 +25,7 @@ from ..records import Store
 from ..rules import DEFAULT_RULES
 from .common import CliError, dump_json, err_console, out_console
 
-__all__ = ["register", "arena"]
+__all__ = ["arena", "register"]
 
 
 def _names(text: str, what: str, n: int) -> list[str]:
@@ -66,14 +73,15 @@ def _count(d: dict) -> str:
 
 
 def render(res: dict, console: Console) -> None:
-    console.print(Text(f"shangrao arena: {res['deals']} deals × 4 rotations = {res['hands']} hands, seed {res['seed']}, "
+    console.print(Text(f"shangrao arena: {res['deals']} deals × 4 rotations = {res['hands']} hands, "
+                       f"seed {res['seed']}, "
                        f"lineup {','.join(res['lineup'])}", style="bold"))
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     for col, just in (("bot", "left"), ("pts/hand", "right"), ("95% CI", "right"),
                       ("win%", "right"), ("win pts", "right"), ("value", "right"), ("偷机", "right"),
                       ("飞宝", "right"), ("接宝", "right"), ("kongs", "right"), ("robbed", "right"),
                       ("dec/s", "right")):
-        t.add_column(col, justify=just, no_wrap=True)
+        t.add_column(col, justify="left" if just == "left" else "right", no_wrap=True)
     timing = res.get("timing", {}).get("bots", {})
     for b in res["bots"]:
         dps = timing.get(b["bot"], {}).get("decisions_per_second")
