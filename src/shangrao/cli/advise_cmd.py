@@ -272,9 +272,11 @@ def advise_cmd(
     lang: Annotated[str, typer.Option("--lang", help="zh (default) or en.")] = "zh",
     as_json: Annotated[bool, typer.Option("--json", help="Print the candidates as JSON.")] = False,
 ) -> None:
-    """The expert's best choices for a situation: expected points, win chance, pattern aimed at.
+    """The expert bot's best choices for a situation.
 
     Reads a situation (hand, bao, melds, discards, tiles_left … as for 'score') or an exported observation.
+
+    Prints each candidate's expected points, win chance, points if it wins and the pattern aimed at.
     """
     if lang not in ("zh", "en"):
         raise CliError(f"--lang: zh or en, got {lang!r}")

@@ -127,10 +127,11 @@ def arena(
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the hands.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Duplicate evaluation: every deal is played 4 times with the bots rotated through the seats.
+    """Duplicate evaluation of bots: each deal played 4 times, seats rotated.
 
-    Prints per bot the points per hand with a 95% interval over deals, win rate, value of wins,
-    patterns and doublings, 偷机, 飞宝, 接宝, kongs, robbed kongs and decisions per second.
+    Prints per bot the points per hand with a 95% interval over deals, win rate and value of wins.
+
+    Also how the wins came: patterns, doublings, 偷机, 飞宝, 接宝, kongs, robbed kongs; and decisions per second.
 
     The hands are stored (one game per rotation), so 'shangrao replay' shows any of them.
     """
