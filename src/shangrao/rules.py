@@ -12,6 +12,11 @@ from dataclasses import asdict, dataclass, fields
 __all__ = ["RuleSet", "DEFAULT_RULES", "RuleSetError"]
 
 
+def _printable(name: str) -> str:
+    """A user-given name as it goes into a one-line message (``'a\\nb'`` rather than a line break)."""
+    return name if name.isprintable() else repr(name)
+
+
 class RuleSetError(ValueError):
     """A rule-set option has an unknown name or a bad value."""
 
@@ -37,6 +42,19 @@ class RuleSet:
     four_bao_bonus: 四个宝 bonus from each other player (seed: 10).
     caught_bao_bonus: 接宝 bonus from each other player (seed: 10).
     hands_per_match: hands in a match (default 8).
+
+    House rules the seed leaves open or that tables play differently (docs/rules.md, next to
+    each clause; the default is the reading the engine has always used):
+
+    kong_after_pung: a kong (concealed, or added) right after 碰, before the discard
+        (default False, R6: the seed forbids it after 吃 and we read 碰 the same way).
+    added_kong_drawn_only: an added kong (碰杠 onto one's pung) only with the tile just drawn
+        ("抓进一张…也可报开杠"; default False: any held tile, at any own turn).
+    jiuyao_melds: 九幺 may hold declared melds of 1/9/honor tiles (default True, R7, as the
+        seed's largest example); False: 九幺 (form and 注 2 doubling) only with no declared melds.
+    win_on_bao_tile: 地糊 and 抢杠 may be won on a tile of the 宝 kind (default True, R4).
+    baodiao_bao_needs_touji: 宝吊宝/宝吊无宝 only after at least one 偷机 (the strict reading of
+        clauses (8)(9) "在偷机的时候"; default False: any win from the 宝吊 state that fits).
     """
 
     base_points: int = 1
@@ -51,6 +69,11 @@ class RuleSet:
     four_bao_bonus: int = 10
     caught_bao_bonus: int = 10
     hands_per_match: int = 8
+    kong_after_pung: bool = False
+    added_kong_drawn_only: bool = False
+    jiuyao_melds: bool = True
+    win_on_bao_tile: bool = True
+    baodiao_bao_needs_touji: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -73,9 +96,9 @@ class RuleSet:
         if not isinstance(data, dict):
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names)
+        unknown = sorted(str(k) for k in set(data) - names)
         if unknown:
-            raise RuleSetError(f"unknown rule option(s): {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+            raise RuleSetError(f"unknown rule option(s): {', '.join(_printable(x) for x in unknown)}; known: {', '.join(sorted(names))}")
         return cls(**data)
 
     def replace(self, **changes) -> RuleSet:

@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shangrao.analysis import Form, _deficits, _deficits_plain, is_baodiao_state, is_winning, shanten
+from shangrao.analysis import Form, is_baodiao_state, is_winning, shanten
+from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis import reference as ref
 from shangrao.analysis.shapes import standard_overlap
 from shangrao.melds import Meld, MeldKind
@@ -41,7 +42,7 @@ def concealed_hands(draw):
 def test_tables_equal_plain_decomposition(case):
     """Every form's deficit from the tables equals the plain recursive decomposition's."""
     counts, bao, declared = case
-    assert _deficits(counts, bao, declared) == _deficits_plain(counts, bao, declared)
+    assert form_deficits(counts, bao, declared) == form_deficits_plain(counts, bao, declared)
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)
@@ -118,8 +119,8 @@ def test_fifth_copy_is_rejected_with_a_clear_error():
 def test_forms_unchanged_by_tables_on_seed_shapes():
     from shangrao.tiles import parse_tiles, to_34
 
-    assert _deficits(to_34(parse_tiles("147m258p369s12345z")), None, 0)[Form.SHISANLANG] == 0
-    assert _deficits(to_34(parse_tiles("19m19p19s1234567z1z")), None, 0)[Form.JIUYAO] == 0
+    assert form_deficits(to_34(parse_tiles("147m258p369s12345z")), None, 0)[Form.SHISANLANG] == 0
+    assert form_deficits(to_34(parse_tiles("19m19p19s1234567z1z")), None, 0)[Form.JIUYAO] == 0
 
 
 def test_numpy_counts_are_read_as_counts():

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-
 WIN = "123m456p789s123s55z"          # 平糊: chows and a pair of 白
 BAO_WIN = "123m456p789s123s5z9p"     # the 宝 9p stands for 白
 

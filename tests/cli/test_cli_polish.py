@@ -13,15 +13,14 @@ from rich.console import Console
 
 from shangrao.bots import get_bot
 from shangrao.cli import app
-from shangrao.cli.game_cmds import (
-    _action_text,
-    _only_action_named,
-    _typing_hint,
+from shangrao.cli.narrate import (
+    action_text,
     event_line,
     event_lines,
     render_table,
     seat_label,
 )
+from shangrao.cli.play import only_action_named, typing_hint
 from shangrao.cli.render import pond_text
 from shangrao.game import Action, ActionType, Match, parse_action
 from shangrao.records import Store
@@ -75,21 +74,21 @@ def _claim_obs(discarder: int, kind: str):
 
 def test_chow_using_own_bao_is_flagged():
     bao = parse_tile("4p")
-    t = _action_text(parse_action("chow 234p"), _claim_obs(3, "2p"), bao).plain
+    t = action_text(parse_action("chow 234p"), _claim_obs(3, "2p"), bao).plain
     assert "用宝 uses your 宝 四筒" in t
 
 
 def test_chow_on_a_discarded_bao_is_not_flagged():
     bao = parse_tile("4p")
-    t = _action_text(parse_action("chow 234p"), _claim_obs(3, "4p"), bao).plain
+    t = action_text(parse_action("chow 234p"), _claim_obs(3, "4p"), bao).plain
     assert "用宝" not in t
 
 
 def test_pung_and_kong_of_bao_say_how_many():
     bao = parse_tile("4p")
-    assert "用宝 uses 2 of your 宝" in _action_text(parse_action("pung 4p"), _claim_obs(3, "4p"), bao).plain
-    assert "用宝 uses 3 of your 宝" in _action_text(parse_action("kong 4p"), _claim_obs(3, "4p"), bao).plain
-    assert "用宝" not in _action_text(parse_action("pung 5p"), _claim_obs(3, "5p"), bao).plain
+    assert "用宝 uses 2 of your 宝" in action_text(parse_action("pung 4p"), _claim_obs(3, "4p"), bao).plain
+    assert "用宝 uses 3 of your 宝" in action_text(parse_action("kong 4p"), _claim_obs(3, "4p"), bao).plain
+    assert "用宝" not in action_text(parse_action("pung 5p"), _claim_obs(3, "5p"), bao).plain
 
 
 # 3. wording: the verb agrees with 你 you; the typing hint fits the choice
@@ -105,11 +104,11 @@ def test_verb_agrees_with_the_subject():
 
 def test_claim_prompt_hint_fits_and_bare_words_work():
     acts = [Action(ActionType.PUNG, parse_tile("2z")), Action(ActionType.PASS)]
-    assert _typing_hint(acts) == "'pung', 'pass'"
-    assert _only_action_named("pung", acts) == acts[0]
-    assert _only_action_named("chow", acts) is None
+    assert typing_hint(acts) == "'pung', 'pass'"
+    assert only_action_named("pung", acts) == acts[0]
+    assert only_action_named("chow", acts) is None
     discards = [Action(ActionType.DISCARD, k) for k in parse_tiles("15m7z")]
-    assert _typing_hint(discards) == "'discard 7z'"
+    assert typing_hint(discards) == "'discard 7z'"
 
 
 # 5. a call beaten by a higher claim is marked; a call carried out is not repeated

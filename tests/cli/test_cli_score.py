@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-
 PINGHU = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"}
 SHISANLANG = {"hand": "147m258p369s1234z", "win_tile": "5z", "bao": "5m"}
 LARGEST = {

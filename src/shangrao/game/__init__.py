@@ -4,7 +4,7 @@ Public API:
 
 * :class:`Game` (one hand, a pure state machine): ``Game(rules=DEFAULT_RULES, seed=None,
   dealer=0, scores=(0,0,0,0), wall=None, dice=None, hand_no=0)``; ``current_seat``,
-  ``phase``, ``legal_actions(seat=None) -> list[Action]``, ``apply(action, seat=None)``
+  ``phase`` (:class:`Phase`, a str enum), ``legal_actions(seat=None) -> list[Action]``, ``apply(action, seat=None)``
   (validating; raises :class:`IllegalActionError`), ``push(action)`` (unchecked),
   ``observation(seat) -> Observation``, ``is_over``, ``result -> HandResult``,
   ``events`` (list of JSON-able dicts), ``transfers``, ``scores``, ``tile_locations()``.
@@ -43,15 +43,22 @@ Example::
 
 from __future__ import annotations
 
-from .actions import Action, ActionParseError, ActionType, IllegalActionError, parse_action
+from .actions import (
+    Action,
+    ActionParseError,
+    ActionType,
+    IllegalActionError,
+    parse_action,
+)
 from .events import ReplayError, events_from_jsonl, events_to_jsonl, redact, replay
 from .match import Bot, HandRecord, Match, MatchResult, play_hand, play_match
+from .phase import Phase
 from .state import EngineError, Game, HandResult, Observation, Transfer, WinRecord
 from .wall import WallError, script_wall
 
 __all__ = [
     "Action", "ActionType", "ActionParseError", "IllegalActionError", "parse_action",
-    "Game", "Observation", "HandResult", "WinRecord", "Transfer", "EngineError",
+    "Game", "Phase", "Observation", "HandResult", "WinRecord", "Transfer", "EngineError",
     "events_to_jsonl", "events_from_jsonl", "replay", "redact", "ReplayError",
     "Bot", "HandRecord", "Match", "MatchResult", "play_hand", "play_match",
     "script_wall", "WallError",

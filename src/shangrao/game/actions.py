@@ -17,8 +17,8 @@ Tiles in any notation :func:`shangrao.tiles.parse_tiles` reads (``5m``, ``五万
 
 from __future__ import annotations
 
-from typing import NamedTuple
 from enum import Enum
+from typing import NamedTuple
 
 from ..tiles import TileParseError, format_tile, format_tiles, parse_tiles
 

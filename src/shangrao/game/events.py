@@ -13,6 +13,7 @@ replayed by applying those actions in order.  Types:
 ``call``        seat, action — a declaration in a claim or rob window
                 (``pung 5m``, ``kong 5m``, ``chow 345m``, ``win``, ``catch_bao``).
 ``pass``        seat, action ``pass`` — a seat asked in a window declines.
+                (:func:`redact` drops other seats' ``call`` and ``pass``.)
 ``chow`` / ``pung`` / ``kong``  seat, from, meld, tiles — the claim that won the window.
 ``concealed_kong`` / ``added_kong``  seat, kind, action — declared in the seat's turn.
 ``kong_stands`` seat, meld, tiles — no one robbed it; its bonus follows.
@@ -109,7 +110,10 @@ def replay(events: Sequence[dict], check: bool = True) -> Game:
 
 def redact(events: Iterable[dict], seat: int) -> list[dict]:
     """The log as ``seat`` saw it (mjai-style): no wall order, no seed, no other seat's
-    dealt tiles or draws.  Wins reveal the winner's hand (it is shown on the table).
+    dealt tiles or draws, and no other seat's ``call`` or ``pass`` in a claim/rob window —
+    the table shows only that a window was open, then what was claimed (the ``chow`` /
+    ``pung`` / ``kong`` / ``catch_bao`` / ``win`` event).  Wins reveal the winner's hand
+    (it is shown on the table).  The full log (:attr:`Game.events`) is unchanged.
     """
     from .state import _check_seat
 
@@ -124,6 +128,8 @@ def redact(events: Iterable[dict], seat: int) -> list[dict]:
             out.append(e)
         elif t == "draw" and ev["seat"] != seat:
             out.append({"type": "draw", "seat": ev["seat"], "tile": None, "kind": None, "source": ev["source"]})
+        elif (t == "pass" or t == "call") and ev.get("seat") != seat:
+            continue  # another seat's decision in a window: not shown at the table
         else:
             out.append(dict(ev))
     return out

@@ -30,17 +30,18 @@ stands, 四个宝 on the fourth 宝 drawn, 接宝 when declared) and listed in
 from __future__ import annotations
 
 import random
-from itertools import compress
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 
+from ..analysis.hand import is_baodiao_state
 from ..analysis.tables import POW5, entries_codes, is_win_entries
-from ..tiles import TERMINALS_AND_HONORS
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
-from ..tiles import bao_from_indicator, format_tile
+from ..tiles import TERMINALS_AND_HONORS, bao_from_indicator, format_tile
 from .actions import Action, ActionType, IllegalActionError
+from .phase import Phase
 from .wall import check_dice, normalize_wall, roll_dice, shuffled_wall, split_wall
 
 __all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "EngineError"]
@@ -137,7 +138,9 @@ class HandResult:
 class Observation:
     """What one seat may see (no other seat's concealed tiles, no wall order).
 
-    seat: the observer.  phase: act | discard | claim | rob | over.  current_seat: who decides.
+    seat: the observer.  phase: act | discard | claim | rob | over.  current_seat: who decides —
+    except in a claim or rob window, where only the deciding seat sees itself named; every other
+    seat sees None (the table shows that a window is open, not who may claim or rob: seed 行牌).
     hand: the observer's concealed kinds, sorted.  hand_34: the same as counts.
     drawn: the kind the observer just drew (in phase act), else None.
     hand_sizes: concealed tile count per seat.  melds: per seat.  discards: per seat,
@@ -151,7 +154,7 @@ class Observation:
     """
 
     seat: int
-    phase: str
+    phase: Phase
     current_seat: int | None
     hand: tuple[int, ...]
     hand_34: tuple[int, ...]
@@ -268,6 +271,8 @@ class Game:
         self.flown = [0, 0, 0, 0]
         self.bao_drawn = [0, 0, 0, 0]
         self.caught = [False] * 4
+        self.touji = [0, 0, 0, 0]  # 宝吊 wins each seat declined (偷机)
+        self._after_pung: int | None = None  # the seat that just made a 碰 (kong_after_pung)
         self.transfers: list[Transfer] = []
         self.events: list[dict] = []
         self.actions_taken = 0
@@ -275,7 +280,7 @@ class Game:
         self.kong_chain = 0
         self.first_discard = False  # the discard on the table is the dealer's first action
         self._dealer_acted = False
-        self.phase = "act"
+        self.phase = Phase.ACT
         self.turn = dealer
         self.current_seat: int | None = dealer
         self.claim: dict | None = None
@@ -289,7 +294,7 @@ class Game:
     # ------------------------------------------------------------------ basics
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     @property
     def tiles_left(self) -> int:
@@ -334,7 +339,10 @@ class Game:
                 codes[extra // 9] += POW5[extra % 9]
         melds = self.melds[seat]
         e0, e1, e2, e3 = entries_codes(codes)
-        jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+        if self.rules.jiuyao_melds:
+            jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+        else:
+            jiuyao_ok = not melds
         return is_win_entries(e0, e1, e2, e3, w, 4 - len(melds), jiuyao_ok)
 
     def _transfer(self, payer: int, payee: int, points: int, reason: str, name: str | None = None) -> None:
@@ -403,7 +411,7 @@ class Game:
                 self._four_bao(seat)
         self.turn = seat
         self.current_seat = seat
-        self.phase = "act"
+        self.phase = Phase.ACT
         self.first_discard = False
 
     # ------------------------------------------------------------------ legal actions
@@ -411,7 +419,7 @@ class Game:
         """Legal actions of ``seat`` (default: :attr:`current_seat`); [] for a seat that is not asked."""
         if seat is not None and seat.__class__ is not int:
             seat = _check_seat(seat)
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return []
         if seat is not None and seat != self.current_seat:
             if not 0 <= seat < 4:
@@ -425,7 +433,7 @@ class Game:
         seat = self.current_seat
         assert seat is not None
         c = self.counts[seat]
-        if self.phase == "act":
+        if self.phase == Phase.ACT:
             out: list[Action] = []
             if self._is_win(seat):
                 out.append(WIN)
@@ -434,21 +442,49 @@ class Game:
                     for k in range(34):
                         if c[k] == 4:
                             out.append(_ACTIONS[A.CONCEALED_KONG][k])
+                drawn = self.last_draw[seat]
                 for m in self.melds[seat]:
-                    if m.kind is MeldKind.PUNG and c[m.tiles[0]]:
+                    if m.kind is MeldKind.PUNG and c[m.tiles[0]] and (
+                            not self.rules.added_kong_drawn_only or drawn is not None and drawn >> 2 == m.tiles[0]):
                         out.append(_ACTIONS[A.ADDED_KONG][m.tiles[0]])
                 if len(out) > 1:
                     out.sort(key=Action.sort_key)
             out += compress(_DISCARDS, c)
             return out
-        if self.phase == "discard":
+        if self.phase == Phase.DISCARD:
+            if self._after_pung == seat and self.rules.kong_after_pung and self.tail >= self.head:
+                kongs = [_ACTIONS[A.CONCEALED_KONG][k] for k in range(34) if c[k] == 4]
+                kongs += [_ACTIONS[A.ADDED_KONG][m.tiles[0]] for m in self.melds[seat]
+                          if m.kind is MeldKind.PUNG and c[m.tiles[0]]]
+                return sorted(kongs, key=Action.sort_key) + list(compress(_DISCARDS, c))
             return list(compress(_DISCARDS, c))
-        if self.phase == "claim":
+        if self.phase == Phase.CLAIM:
             assert self.claim is not None
             return list(self.claim["options"][seat])
-        if self.phase == "rob":
+        if self.phase == Phase.ROB:
             return [WIN, PASS]
         return []
+
+    def window_options(self) -> dict[int, list[Action]]:
+        """In a claim or rob window: ``{seat: legal actions}`` for every seat still to be asked, in
+        the order the engine asks them (the deciding seat first), as they stand now — a later
+        seat's options shrink (or vanish) when an earlier seat declares something it cannot beat.
+        ``{}`` outside a window.  Lets a table ask every seat of a window at once (no seat learns
+        from waiting for its turn that another seat could claim) and then apply the answers in
+        the engine's order; ``legal_actions()`` is still the only authority.
+        """
+        if self.phase == Phase.CLAIM and self.claim is not None:
+            cl = self.claim
+            out: dict[int, list[Action]] = {}
+            for s in cl["queue"]:
+                opts = [a for a in cl["options"][s]
+                        if _PRIO[a.type] > cl["best"] or a.type is A.CATCH_BAO or a.type is A.PASS]
+                if len(opts) > 1:
+                    out[s] = opts
+            return out
+        if self.phase == Phase.ROB and self.pending_kong is not None:
+            return {s: [WIN, PASS] for s in self.pending_kong["queue"]}
+        return {}
 
     def _claim_options(self, seat: int, discarder: int, k: int) -> list[Action]:
         c = self.counts[seat]
@@ -456,7 +492,7 @@ class Game:
             return _NO_OPTIONS  # no pung, kong, chow, 接宝 or 地糊 possible
         out: list[Action] = []
         if (self.first_discard and self.rules.earthly_win and seat != self.dealer
-                and discarder == self.dealer):
+                and discarder == self.dealer and (k != self.bao or self.rules.win_on_bao_tile)):
             if self._is_win(seat, k):
                 out.append(WIN)
         if c[k] >= 2:
@@ -494,7 +530,7 @@ class Game:
                 action = parse_action(action)
             except ValueError as err:
                 raise IllegalActionError(str(err)) from None
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalActionError(f"the hand is over; {action} is not possible")
         if seat is not None and seat != self.current_seat:
             raise IllegalActionError(f"seat {seat} may not act now: seat {self.current_seat} is to decide")
@@ -510,10 +546,13 @@ class Game:
         """Apply ``action`` for :attr:`current_seat` without checking it (fast path)."""
         seat = self.current_seat
         assert seat is not None
+        legal = self._legal
         self._legal = None
         self.actions_taken += 1
         t = action.type
-        if self.phase in ("act", "discard"):
+        if t is not A.WIN and self.phase == Phase.ACT and self._offered_win(seat, legal):
+            self._count_touji(seat)
+        if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
                 self._do_discard(seat, action.tile)
             elif t is A.WIN:
@@ -524,15 +563,32 @@ class Game:
                 self._declare_kong(seat, action.tile, MeldKind.KONG, action)
             else:
                 raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
-        elif self.phase == "claim":
+        elif self.phase == Phase.CLAIM:
             self._claim_decision(seat, action)
-        elif self.phase == "rob":
+        elif self.phase == Phase.ROB:
             self._rob_decision(seat, action)
         else:
             raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
 
+    def _offered_win(self, seat: int, legal: list[Action] | None) -> bool:
+        if legal is not None:
+            return WIN in legal
+        return self._is_win(seat)
+
+    def _count_touji(self, seat: int) -> None:
+        """偷机: the seat declines a self-drawn win in the 宝吊 state (before the draw, less one 宝,
+        its hand was complete melds) and draws on."""
+        drawn = self.last_draw[seat]
+        if drawn is None or not self.counts[seat][self.bao]:
+            return
+        before = list(self.counts[seat])
+        before[drawn >> 2] -= 1
+        if is_baodiao_state(before, self.bao, self.melds[seat]):
+            self.touji[seat] += 1
+
     # ------------------------------------------------------------------ discard & claims
     def _do_discard(self, seat: int, k: int) -> None:
+        self._after_pung = None
         tid = self._remove(seat, k, prefer=self.last_draw[seat])
         self.last_draw[seat] = None
         self.river[seat].append(tid)
@@ -562,7 +618,7 @@ class Game:
             return
         self.claim = {"discarder": seat, "tile": tid, "kind": k, "queue": queue, "options": options,
                       "declared": {}, "best": 0}
-        self.phase = "claim"
+        self.phase = Phase.CLAIM
         self._advance_claim()
 
     def _advance_claim(self) -> None:
@@ -580,7 +636,7 @@ class Game:
             queue.pop(0)
         if queue:
             self.current_seat = queue[0]
-            self.phase = "claim"
+            self.phase = Phase.CLAIM
             return
         self._resolve_claim()
 
@@ -640,7 +696,8 @@ class Game:
             self.turn = seat
             self.current_seat = seat
             self.kong_chain = 0
-            self.phase = "discard"
+            self.phase = Phase.DISCARD
+            self._after_pung = seat if t is A.PUNG else None
             return
         self.first_discard = False
         if self.tiles_left == 0:
@@ -650,7 +707,11 @@ class Game:
 
     # ------------------------------------------------------------------ kongs
     def _declare_kong(self, seat: int, k: int, kind: MeldKind, action: Action) -> None:
-        self._dealer_acted = self._dealer_acted or seat == self.dealer
+        # a concealed kong and its replacement draw do not change whose first discard it is
+        # (地糊 clause (3): "在第一轮庄家出牌时"); an added kong needs a pung, so a claim, before it
+        if kind is not MeldKind.CONCEALED_KONG:
+            self._dealer_acted = self._dealer_acted or seat == self.dealer
+        self._after_pung = None
         self._emit({"type": action.type.value, "seat": seat, "kind": format_tile(k), "action": str(action)})
         if kind is MeldKind.CONCEALED_KONG:
             ids = tuple(self._remove(seat, k) for _ in range(4))
@@ -671,7 +732,7 @@ class Game:
         robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
         self.pending_kong = {"seat": seat, "meld": meld, "ids": ids, "tile": robbed_tile, "added": added,
                              "index": index, "queue": [], "robbers": []}
-        if robbable:
+        if robbable and (k != self.bao or self.rules.win_on_bao_tile):
             for i in range(1, 4):
                 s = (seat + i) % 4
                 if self._is_win(s, k):
@@ -682,7 +743,7 @@ class Game:
         pk = self.pending_kong
         assert pk is not None
         if pk["queue"]:
-            self.phase = "rob"
+            self.phase = Phase.ROB
             self.current_seat = pk["queue"][0]
             return
         self.pending_kong = None
@@ -755,6 +816,7 @@ class Game:
                 four_bao=self.bao_drawn[w] == 4,
                 caught_bao=self.caught[w],
                 robbed=payers.index(source) if win_by is WinBy.ROBBING_KONG else None,
+                touji=self.touji[w],
             )
             res = score(sit, self.rules)
             if not res.winning:
@@ -780,7 +842,7 @@ class Game:
         deltas = tuple(self.scores[i] - self.start_scores[i] for i in range(4))
         self.result = HandResult(winners, records, tuple(self.transfers), deltas, tuple(self.scores),
                                  drawn, self.dealer, next_dealer)
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.current_seat = None
         self._legal = None
         self._emit({"type": "end", "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
@@ -788,7 +850,8 @@ class Game:
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now (see :class:`Observation`)."""
+        """What ``seat`` may see now (see :class:`Observation`): in a claim/rob window
+        ``current_seat`` is None unless ``seat`` is the one deciding."""
         if seat.__class__ is not int or not 0 <= seat < 4:
             seat = _check_seat(seat)
         c = self.counts[seat]
@@ -800,12 +863,15 @@ class Game:
             pk = self.pending_kong
             kong = (pk["seat"], pk["meld"].tiles[0], pk["meld"].kind.value)
         drawn = None
-        if self.phase == "act" and self.current_seat == seat and self.last_draw[seat] is not None:
+        if self.phase == Phase.ACT and self.current_seat == seat and self.last_draw[seat] is not None:
             drawn = self.last_draw[seat] >> 2
+        current = self.current_seat
+        if current != seat and (self.phase == Phase.CLAIM or self.phase == Phase.ROB):
+            current = None  # a window is open; who may claim or rob is not shown to the others
         return Observation(
             seat=seat,
             phase=self.phase,
-            current_seat=self.current_seat,
+            current_seat=current,
             hand=tuple(self.hand_kinds(seat)),
             hand_34=tuple(c),
             drawn=drawn,

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 
-from . import Store, _dumps
+from .store import Store, _dumps
 from .schema import utcnow
 
 __all__ = ["append_events", "update_meta", "set_players"]

@@ -8,14 +8,19 @@ const RULE_NAMES = {
   rob_exposed_kong: ["可抢明杠", "rob a kong on a discard"], earthly_win: ["地糊", "地糊 allowed"],
   pung_kong_bonus: ["碰杠奖励", "碰杠 bonus"], concealed_kong_bonus: ["自摸杠奖励", "自摸杠 bonus"],
   four_bao_bonus: ["四个宝奖励", "四个宝 bonus"], caught_bao_bonus: ["接宝奖励", "接宝 bonus"],
+  kong_after_pung: ["碰后可杠", "kong right after 碰"], added_kong_drawn_only: ["碰杠只用新摸的牌", "added kong only with the tile drawn"],
+  jiuyao_melds: ["九幺可有副露", "九幺 with declared melds"], win_on_bao_tile: ["宝牌可地糊/抢杠", "地糊/抢杠 on a 宝 tile"],
+  baodiao_bao_needs_touji: ["宝吊宝须偷机", "宝吊宝/宝吊无宝 only after 偷机"],
 };
 const seats = document.getElementById("seats");
-for (let i = 1; i <= 3; i++) {
-  const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...["random", "greedy", "human"].map(k => el("option", { value: k, text: t(k) })));
-  seats.append(el("label", {}, `${t("seat")} ${i} `, sel));
-}
-seats.prepend(el("p", { text: `${t("seat")} 0: ${t("you")}` }));
+seats.append(el("p", { text: `${t("seat")} 0: ${t("you")}` }));
 fetch("/api/rules").then(r => r.json()).then(info => {
+  // every bot of the registry, the strongest preselected
+  for (let i = 1; i <= 3; i++) {
+    const kinds = [...info.bots].reverse().concat(["human"]);
+    const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...kinds.map(k => el("option", { value: k, text: t(k), selected: k === info.default_bot })));
+    seats.append(el("label", {}, `${t("seat")} ${i} `, sel));
+  }
   const box = document.getElementById("rules");
   for (const f of info.fields) {
     const label = (RULE_NAMES[f.name] || [f.name, f.name])[LANG === "zh" ? 0 : 1];
@@ -44,6 +49,12 @@ function tableItem(tb, joinable) {
 }
 async function refresh() {
   const d = await (await fetch("/api/tables")).json();
+  const liveIds = new Set(d.live.map(x => x.id));
+  const mine = savedSeats().filter(x => liveIds.has(x.id));
+  const box = document.getElementById("mine");
+  box.hidden = !mine.length;
+  document.getElementById("my-seats").replaceChildren(...mine.map(x => el("li", {}, `#${x.id} ${x.name} `,
+    el("a", { class: "button primary back-seat", href: `/t/${x.id}/${x.token}`, text: t("back_seat") }))));
   const open = document.getElementById("open"), live = document.getElementById("live");
   open.replaceChildren(...(d.open.length ? d.open.map(x => tableItem(x, true)) : [el("li", { text: t("none") })]));
   live.replaceChildren(...(d.live.length ? d.live.map(x => tableItem(x, false)) : [el("li", { text: t("none") })]));

@@ -1,0 +1,394 @@
+"""The analysis entry points: wins, readings, waits and shanten of one hand with 宝 (wildcards).
+
+Seed clauses: 糊牌的规定 2 (基本牌型 AA XXX XXX XXX XXX, 七对, 十三浪, 九幺) and
+宝 ("宝可以代替任何一张牌").  A 宝 is a wildcard only in the concealed hand;
+a 宝 in a declared meld is just its face, and a 宝 in hand may also stand for
+its own face.  A 宝 may stand for any kind, even one whose four copies are
+all in sight (docs/rules.md, "宝 as a fifth copy").
+
+Fast entry points take ``tiles_34`` (length-34 counts of the concealed hand,
+宝 tiles included) and ``bao`` (the 宝 kind 0..33, or None):
+
+>>> from shangrao.tiles import parse_tiles, to_34
+>>> is_winning(to_34(parse_tiles("123m456p789s111z2z5m")), bao=None)
+False
+>>> shanten(to_34(parse_tiles("123m456p789s111z2z")), bao=None)
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..melds import Meld
+from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
+from .availability import available_deficits, check_unseen
+from .readings import Form, Group, Reading, enumerate_readings
+from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
+from .tables import N, NEED0, deficits_entries, entries_34, is_win_entries, shanten_entries
+
+__all__ = [
+    "Form",
+    "Group",
+    "Reading",
+    "Analysis",
+    "is_winning",
+    "shanten",
+    "form_shanten",
+    "waits",
+    "winning_forms",
+    "enumerate_readings",
+    "is_baodiao_state",
+    "INFINITE_SHANTEN",
+    "unseen_counts",
+]
+
+#: shanten reported for a form the hand can never reach (e.g. 七对 with a declared meld)
+INFINITE_SHANTEN = 99
+
+
+def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
+    """(number of declared melds, whether they allow 九幺)."""
+    if isinstance(declared_melds, int) and not isinstance(declared_melds, bool):
+        n = declared_melds
+        if not 0 <= n <= 4:
+            raise ValueError(f"declared_melds must be 0..4, got {n}")
+        return n, n == 0
+    if isinstance(declared_melds, (str, bytes)) or not isinstance(declared_melds, Iterable):
+        raise TypeError(f"declared_melds must be a count 0..4 or a list of Meld, got {type(declared_melds).__name__}")
+    melds = list(declared_melds)
+    if len(melds) > 4:
+        raise ValueError(f"at most 4 declared melds, got {len(melds)}")
+    for m in melds:
+        if not isinstance(m, Meld):
+            raise TypeError(f"declared_melds must hold Meld objects, got {m!r}; "
+                            "read 'pung:555p' with shangrao.parse_meld (or pass it to shangrao.analyze)")
+    return len(melds), all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+
+
+def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
+    if len(tiles_34) != NUM_KINDS:
+        raise ValueError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
+    real = list(tiles_34)
+    if bao is None:
+        return real, 0
+    w = real[bao]
+    real[bao] = 0
+    return real, w
+
+
+def _entries(tiles_34: Sequence[int], bao: int | None):
+    """Table entries of the real tiles and the 宝 count; clear errors for bad input."""
+    try:
+        if len(tiles_34) != NUM_KINDS:
+            raise ValueError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
+        if bao is not None and (bao.__class__ is not int or not 0 <= bao < NUM_KINDS):
+            raise ValueError(f"bao must be a kind 0..33 or None, got {bao!r}")
+        return entries_34(tiles_34, bao)
+    except TypeError:
+        raise ValueError("tiles_34 must be a sequence of 34 ints 0..4") from None
+    except ValueError as err:
+        if "range(0, 256)" in str(err):
+            raise ValueError("tiles_34 counts must be ints 0..4") from None
+        raise
+
+
+def _prepare(tiles_34, bao, declared_melds, sizes: tuple[int, ...], what: str):
+    n_melds, jiuyao_ok = _melds_info(declared_melds)
+    e0, e1, e2, e3, w = _entries(tiles_34, bao)
+    m = 4 - n_melds
+    size = e0[N] + e1[N] + e2[N] + e3[N] + w
+    if size - 3 * m not in sizes:
+        want = " or ".join(str(3 * m + s) for s in sizes)
+        raise ValueError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+    return e0, e1, e2, e3, w, m, jiuyao_ok
+
+
+def _fast_prepare(tiles_34, bao, declared_melds, extra: int):
+    """:func:`_prepare` for plain arguments (a count of melds, a list of 34 counts, a hand of
+    ``3*m + extra`` tiles); None for anything else, which then goes through :func:`_prepare`
+    for its clear error message."""
+    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
+            bao is None or bao.__class__ is int and 0 <= bao < 34):
+        try:
+            e0, e1, e2, e3, w = entries_34(tiles_34, bao)
+        except (TypeError, ValueError):
+            return None
+        m = 4 - declared_melds
+        if e0[20] + e1[20] + e2[20] + e3[20] + w == 3 * m + extra:
+            return e0, e1, e2, e3, w, m, m == 4
+    return None
+
+
+def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
+    """Tiles lacking to complete each reachable form (0 = complete)."""
+    n_melds, jiuyao_ok = _melds_info(declared_melds)
+    e0, e1, e2, e3, w = _entries(tiles_34, bao)
+    std, sp, sl, jy = deficits_entries(e0, e1, e2, e3, w, 4 - n_melds, jiuyao_ok)
+    out = {Form.STANDARD: std}
+    if sp is not None:
+        out[Form.SEVEN_PAIRS] = sp
+        out[Form.SHISANLANG] = sl
+    if jy is not None:
+        out[Form.JIUYAO] = jy
+    return out
+
+
+def form_deficits_plain(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
+    """:func:`form_deficits` by the plain recursive decomposition (:mod:`.shapes`), any counts."""
+    n_melds, jiuyao_ok = _melds_info(declared_melds)
+    real, w = _split(tiles_34, bao)
+    m = 4 - n_melds
+    target = 3 * m + 2
+    out = {Form.STANDARD: target - min(target, standard_overlap(real, m) + w)}
+    if m == 4:
+        out[Form.SEVEN_PAIRS] = 14 - min(14, seven_pairs_overlap(real) + w)
+        out[Form.SHISANLANG] = 14 - min(14, shisanlang_overlap(real) + w)
+    if jiuyao_ok:
+        out[Form.JIUYAO] = target - min(target, jiuyao_overlap(real) + w)
+    return out
+
+
+def _check_size(tiles_34: Sequence[int], n_melds: int, sizes: tuple[int, ...], what: str) -> int:
+    size = sum(tiles_34)
+    if size - 3 * (4 - n_melds) not in sizes:
+        want = " or ".join(str(3 * (4 - n_melds) + s) for s in sizes)
+        raise ValueError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+    return size
+
+
+def winning_forms(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> list[Form]:
+    """Forms in which a complete hand (``3*(4-melds)+2`` tiles) wins; [] if none.
+
+    Raises ``ValueError`` for a wrong tile count.
+    """
+    _prepare(tiles_34, bao, declared_melds, (2,), "winning_forms")
+    return [f for f, d in form_deficits(tiles_34, bao, declared_melds).items() if d == 0]
+
+
+def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> bool:
+    """Whether a complete concealed hand is a win in any form (糊牌的规定 2).
+
+    tiles_34: length-34 counts (ints 0..4) of the concealed hand, 宝 included;
+    ``sum == 3*(4-declared)+2``.  bao: the 宝 kind or None.
+    declared_melds: the number of declared melds, or the melds themselves.
+    With a number, 九幺 is considered only when it is 0 (pass the melds to
+    let a 九幺 with terminal/honor melds count).
+
+    Table-driven (:mod:`shangrao.analysis.tables`).  Raises ``ValueError`` for
+    a wrong tile count or a bad argument.
+    """
+    p = _fast_prepare(tiles_34, bao, declared_melds, 2) or _prepare(tiles_34, bao, declared_melds, (2,), "is_winning")
+    return is_win_entries(*p)
+
+
+def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
+                 *, unseen: Sequence[int] | None = None) -> dict[Form, int]:
+    """Shanten in each form (-1 complete, 0 ready); forms out of reach get ``INFINITE_SHANTEN``.
+
+    tiles_34 holds ``3*(4-declared)+1`` or ``+2`` tiles.  unseen: optional length-34
+    counts of copies not in sight (see :func:`shanten`).  Raises ``ValueError`` otherwise.
+    """
+    _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
+    d: dict[Form, int | None]
+    if unseen is None:
+        d = dict(form_deficits(tiles_34, bao, declared_melds))
+    else:
+        d = _available(tiles_34, bao, declared_melds, unseen)
+    return {f: (v - 1 if (v := d.get(f)) is not None else INFINITE_SHANTEN) for f in Form}
+
+
+def _available(tiles_34, bao, declared_melds, unseen) -> dict[Form, int | None]:
+    n_melds, jiuyao_ok = _melds_info(declared_melds)
+    u = check_unseen(unseen, tiles_34)
+    d = available_deficits(list(tiles_34), bao, u, 4 - n_melds, jiuyao_ok)
+    return {Form(k): v for k, v in d.items()}
+
+
+def unseen_counts(tiles_34: Sequence[int], melds: Sequence[Meld] = (), indicator: int | None = None,
+                  seen: Sequence[int] = ()) -> list[int]:
+    """Copies of each kind not in sight: 4 less the hand, the melds, the indicator (out of
+    play, R1) and ``seen`` (kinds of other visible tiles: ponds, other players' melds).
+
+    Returns length-34 counts 0..4.  Raises ``ValueError`` naming the kind when the
+    tiles in sight hold more than four copies of it (an impossible hand).
+    """
+    from ..tiles import format_tile, tile_name
+
+    count = list(tiles_34)
+    parts = ["the hand"]
+    for m in melds:
+        for t in m.tiles:
+            count[t] += 1
+    if melds:
+        parts.append("the melds")
+    if indicator is not None:
+        count[indicator] += 1
+        parts.append("the indicator")
+    for k in seen:
+        count[k] += 1
+    if seen:
+        parts.append("the tiles seen")
+    for k, c in enumerate(count):
+        if c > 4:
+            raise ValueError(f"{' + '.join(parts)} hold {c} {format_tile(k)} ({tile_name(k)}); "
+                             "there are only 4")
+    return [4 - c for c in count]
+
+
+def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
+            *, unseen: Sequence[int] | None = None) -> int:
+    """Shanten across all forms, wildcards included: -1 complete, 0 ready (听牌), ….
+
+    tiles_34: length-34 counts of a concealed hand of ``3*(4-declared)+1`` or
+    ``+2`` tiles, 宝 included.  Table-driven.  Raises ``ValueError`` for a
+    wrong tile count.
+
+    unseen: optional length-34 counts (ints 0..4) of the copies the player has not
+    seen (:func:`unseen_counts`, ``Observation.unseen()``).  Without it the answer
+    ignores the four-copy limit (a fifth 东 counts); with it only tiles that can
+    still be drawn count (:mod:`.availability`, slower): ``123456789m1111z``
+    without 宝 is 1, not 0.  ``INFINITE_SHANTEN`` if no form can be reached.
+    """
+    p = (_fast_prepare(tiles_34, bao, declared_melds, 2) or _fast_prepare(tiles_34, bao, declared_melds, 1)
+         or _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten"))
+    s = shanten_entries(*p)
+    if unseen is None or s < 0:
+        return s
+    return min(form_shanten(tiles_34, bao, declared_melds, unseen=unseen).values())
+
+
+def waits(
+    tiles_34: Sequence[int],
+    bao: int | None,
+    declared_melds: int | Sequence[Meld] = 0,
+    *,
+    exclude_dead: bool = True,
+    unseen: Sequence[int] | None = None,
+) -> dict[int, list[Form]]:
+    """Kinds that complete a hand one tile short, with the forms each completes.
+
+    tiles_34: concealed hand of ``3*(4-declared)+1`` tiles.  Drawing the 宝
+    kind adds a wildcard.  With ``exclude_dead`` a kind of which the hand and
+    melds already hold all four copies is left out (it cannot be drawn).
+    unseen: optional length-34 counts of copies not in sight (:func:`unseen_counts`);
+    a kind with none left is left out (e.g. the indicator's fourth copy, R1).
+
+    Returns ``{kind: [Form, ...]}`` in kind order.  Raises ``ValueError`` for
+    a wrong tile count.
+    """
+    n_melds, _ = _melds_info(declared_melds)
+    _prepare(tiles_34, bao, declared_melds, (1,), "waits")
+    live = None if unseen is None else check_unseen(unseen, tiles_34)
+    held = list(tiles_34)
+    if not isinstance(declared_melds, int):
+        for m in declared_melds:
+            for t in m.tiles:
+                held[t] += 1
+    out: dict[int, list[Form]] = {}
+    hand = list(tiles_34)
+    for k in range(NUM_KINDS):
+        if exclude_dead and held[k] >= 4 or live is not None and not live[k]:
+            continue
+        hand[k] += 1
+        # a fifth copy (only asked for with exclude_dead=False) is beyond the tables
+        deficits = form_deficits(hand, bao, declared_melds) if hand[k] <= 4 else form_deficits_plain(hand, bao, declared_melds)
+        forms = [f for f, d in deficits.items() if d == 0]
+        hand[k] -= 1
+        if forms:
+            out[k] = forms
+    return out
+
+
+def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> bool:
+    """宝吊 state (宝吊头, D5): the hand before the draw, less one 宝, is complete melds.
+
+    tiles_34: the concealed hand before the winning draw, ``3*(4-declared)+1``
+    tiles.  True when it holds a 宝 and, with one 宝 set aside as the pair's
+    half, the rest splits into complete melds (other 宝 may act).  From this
+    state any drawn tile wins.
+    """
+    e0, e1, e2, e3, w, m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
+    if bao is None:
+        return False
+    # melds only: the fewest 宝 completing the real tiles into melds must leave the one 宝 over
+    return w > 0 and e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0] <= w - 1
+
+
+@dataclass
+class Analysis:
+    """Result of :func:`shangrao.analyze`.
+
+    tiles_34: the concealed hand; bao: the 宝 kind; melds: declared melds.
+    winning: complete and a win; readings: every reading (when complete);
+    waits: ``{kind: [Form]}`` when one tile short; shanten: across forms;
+    form_shanten: per form; baodiao: in the 宝吊 state (hand one tile short).
+    """
+
+    tiles_34: list[int]
+    bao: int | None
+    melds: list[Meld]
+    winning: bool
+    readings: list[Reading] = field(default_factory=list)
+    waits: dict[int, list[Form]] = field(default_factory=dict)
+    shanten: int = INFINITE_SHANTEN
+    form_shanten: dict[Form, int] = field(default_factory=dict)
+    baodiao: bool = False
+
+    @property
+    def forms(self) -> list[Form]:
+        return sorted({r.form for r in self.readings}, key=list(Form).index)
+
+    def to_dict(self) -> dict:
+        return {
+            "winning": self.winning,
+            "forms": [f.value for f in self.forms],
+            "readings": [r.to_dict() for r in self.readings],
+            "waits": [
+                {"tile": format_tile(k), "name": tile_name(k), "forms": [f.value for f in fs]}
+                for k, fs in self.waits.items()
+            ],
+            "shanten": self.shanten,
+            "form_shanten": {f.value: s for f, s in self.form_shanten.items()},
+            "baodiao": self.baodiao,
+        }
+
+
+def validate_hand(tiles_34: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
+    """The counts of a concealed hand checked for analysis: 34 ints 0..4, at most four copies
+    across hand and melds, ``3*(4-len(melds))+1`` or ``+2`` tiles.  Raises ``ValueError``."""
+    from ..tiles import validate_tiles_34
+
+    if len(melds) > 4:
+        raise ValueError(f"at most 4 declared melds, got {len(melds)}")
+    counts = validate_tiles_34(tiles_34)
+    total = list(counts)
+    for m in melds:
+        for t in m.tiles:
+            total[t] += 1
+    validate_tiles_34(total, "hand and melds together")
+    _check_size(counts, len(melds), (1, 2), "hand")
+    return counts
+
+
+def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (),
+               *, unseen: Sequence[int] | None = None) -> Analysis:
+    """Full analysis of a concealed hand of ``3*(4-len(melds))+1`` or ``+2`` tiles.
+
+    unseen: optional copies not in sight (:func:`unseen_counts`); then waits and
+    shanten count only tiles that can still be drawn.
+    Raises ``ValueError`` for a wrong tile count or more than four copies of a kind
+    across hand and melds.
+    """
+    counts = validate_hand(tiles_34, melds)
+    n = len(melds)
+    fs = form_shanten(counts, bao, melds, unseen=unseen)
+    result = Analysis(tiles_34=counts, bao=bao, melds=list(melds), winning=False, shanten=min(fs.values()), form_shanten=fs)
+    if sum(counts) == 3 * (4 - n) + 2:
+        result.readings = enumerate_readings(counts, bao, melds)
+        result.winning = bool(result.readings)
+    else:
+        result.waits = waits(counts, bao, melds, unseen=unseen)
+        result.baodiao = is_baodiao_state(counts, bao, melds)
+    return result

@@ -1,0 +1,227 @@
+"""``shangrao play``: you against three bots in the terminal."""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.prompt import Prompt
+from rich.text import Text
+
+from ..bots import get_bot
+from ..game import (
+    Action,
+    ActionType,
+    Game,
+    Match,
+    redact,
+)
+from ..records import Store
+from ..records.summary import hand_summary
+from ..rules import DEFAULT_RULES
+from .common import out_console
+from .narrate import (
+    action_text,
+    event_lines,
+    order_actions,
+    render_choices,
+    render_settlement,
+    render_table,
+    seat_label,
+)
+from .play_input import (
+    CONFIRM_TYPES,
+    HELP_LINES,
+    ChoiceError,
+    Command,
+    hint_provider,
+    read_choice,
+)
+from .simulate import DbOption, parse_bots
+
+
+def only_action_named(word: str, actions: list[Action]) -> Action | None:
+    """A bare action word (``pung``) when exactly one legal action has that type."""
+    name = word.strip().lower().replace("-", "_")
+    same = [a for a in actions if a.type.value == name]
+    return same[0] if len(same) == 1 else None
+
+
+def typing_hint(actions: list[Action]) -> str:
+    """Examples of what can be typed now, from the legal actions: ``'pung', 'pass'`` or ``'discard 5m'``."""
+    examples: list[str] = []
+    for a in actions:
+        same = [b for b in actions if b.type is a.type]
+        ex = a.type.value if len(same) == 1 else str(same[-1] if a.type is ActionType.DISCARD else same[0])
+        if ex not in examples:
+            examples.append(ex)
+    return ", ".join(f"'{e}'" for e in examples[:3])
+
+
+_CONFIRM_WORDS = frozenset({"", "y", "yes", "ok", "是", "好", "确认", "确定", "send"})
+
+
+def _ask(console: Console, prompt: str) -> str:
+    return Prompt.ask(prompt, console=console, default="", show_default=False) or ""
+
+
+def _confirm(console: Console, action: Action, obs, bao: int) -> bool | None:
+    """A claim waits for Enter before it is sent: True send, False take back, None quit."""
+    while True:
+        console.print(Text.assemble(("→ ", "bold"), action_text(action, obs, bao)))
+        answer = _ask(console, "Enter sends it, 撤销/undo takes it back")
+        word = " ".join(answer.split()).lower()
+        if word in _CONFIRM_WORDS:
+            return True
+        try:
+            cmd = read_choice(word, [action])
+        except ChoiceError:
+            cmd = None
+        if cmd is Command.QUIT:
+            return None
+        if cmd is Command.UNDO or word in ("n", "no", "不"):
+            console.print(Text("taken back — choose again", style="yellow"))
+            return False
+        console.print(Text("press Enter to send, or type 撤销 (undo) to choose again", style="red"))
+
+
+def _hint(console: Console, obs, actions: list[Action]) -> None:
+    provider = hint_provider()
+    advice = provider(obs, actions) if provider is not None else None
+    if advice:
+        console.print(Text(f"提示 hint: {advice}", style="cyan"))
+    else:
+        console.print(Text("提示 hint: no advisor is installed yet", style="dim"))
+
+
+def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
+    """Ask until the player picks a legal action (see :mod:`.play_input` for what may be typed).
+
+    A claim (吃 碰 杠 糊 接宝, or a pass that declines a win) is echoed and sent on Enter;
+    ``撤销``/``undo`` takes it back.  Raises ``EOFError`` when the player quits.
+    """
+    for line in render_choices(actions, obs, bao, width=min(console.width, 80)):
+        console.print(line)
+    can_win = any(a.type is ActionType.WIN for a in actions)
+    while True:
+        answer = _ask(console, f"choose 1-{len(actions)} (or 打 南, 碰, 过; ? help)")
+        try:
+            choice = read_choice(answer, actions)
+        except ChoiceError as err:
+            console.print(Text(str(err), style="red"))
+            continue
+        if choice is Command.QUIT:
+            raise EOFError
+        if choice is Command.HELP:
+            for help_line in HELP_LINES:
+                console.print(help_line)
+            continue
+        if choice is Command.HINT:
+            _hint(console, obs, actions)
+            continue
+        if choice is Command.UNDO:
+            console.print(Text("nothing to take back: a claim is confirmed before it is sent", style="dim"))
+            continue
+        assert isinstance(choice, Action)
+        if choice.type in CONFIRM_TYPES or (choice.type is ActionType.PASS and can_win):
+            ok = _confirm(console, choice, obs, bao)
+            if ok is None:
+                raise EOFError
+            if not ok:
+                continue
+        return choice
+
+
+def play(
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the match (default: random).")] = None,
+    db: DbOption = None,
+    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3 (greedy, ukeire or random).")] = "greedy",
+) -> None:
+    """Play seat 0 against three bots in the terminal.
+
+    Type a number, a tile to discard (南, 一万, 5m, 🀇, 打 南), or 碰 吃 杠 糊 过 (pung, chow, kong, win, pass).
+
+    A claim is sent on Enter; 撤销 (undo) takes it back. help, ? or 帮助 lists what you can type.
+
+    The match is stored hand by hand: q, Ctrl-D or Ctrl-C leaves, and 'shangrao replay' shows it later.
+    """
+    bot = parse_bots(bot, "--bot")[1]
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    console = out_console()
+    rules = DEFAULT_RULES
+    players = ["human", bot, bot, bot]
+    label = lambda s: seat_label(s, 0, players)
+    store = Store(db)
+    match = Match(rules, seed=seed)
+    bots = [None] + [get_bot(bot, seed=f"{seed}:{i}") for i in (1, 2, 3)]
+    gid = store.create_game("play", players, seed=seed, rules=rules)
+    console.print(Text(f"上饶麻将 Shangrao Mahjong — game {gid}, seed {seed}. You are seat 0 against "
+                       f"three {bot} bots; {rules.hands_per_match} hands. ? shows what to type; "
+                       "q or Ctrl-C leaves (the game is saved).", style="bold"))
+    game: Game | None = None
+    stored = 0
+    try:
+        while not match.is_over:
+            game = match.new_hand()
+            stored = 0
+            shown = 0
+            while not game.is_over:
+                seat = game.current_seat
+                legal = game.legal_actions()
+                if seat != 0 or len(legal) == 1:
+                    action = legal[0] if len(legal) == 1 else bots[seat].choose(game.observation(seat), legal)
+                    game.apply(action)
+                    continue
+                for ev in game.events[stored:]:
+                    store.append_event(gid, game.hand_no, ev)
+                stored = len(game.events)
+                view = redact(game.events, 0)
+                for line in event_lines(view, shown, game.bao, label):
+                    console.print(line)
+                shown = len(view)
+                obs = game.observation(0)
+                console.rule()
+                for part in render_table(obs, game.hand_no, rules.hands_per_match, players):
+                    console.print(part)
+                action = _choose(console, order_actions(legal), obs, game.bao)
+                game.apply(action, seat=0)
+            view = redact(game.events, 0)
+            for line in event_lines(view, shown, game.bao, label):
+                console.print(line)
+            rec = match.finish_hand(game)
+            store.append_hand(gid, rec.hand_no, rec.dealer, rec.events, hand_summary(rec.result, rec.events),
+                              scores_after=list(rec.result.scores))
+            stored = len(game.events)
+            game = None
+            console.rule(f"第 {rec.hand_no + 1} 局 settlement 结算")
+            for part in render_settlement(rec.result, label):
+                console.print(part)
+            if not match.is_over:
+                answer = _ask(console, "press Enter for the next hand (q to quit)")
+                if " ".join(answer.split()).lower() in ("q", "quit", "exit", "退出"):
+                    raise EOFError
+        store.finish_game(gid, list(match.scores))
+        console.rule("match over 终局")
+        for i in range(4):
+            console.print(f"{label(i)}: {match.scores[i]:+d}")
+        console.print(Text(f"saved as game {gid} (finished)", style="dim"))
+    except (KeyboardInterrupt, EOFError) as stop:
+        if game is not None and not game.is_over:
+            try:
+                for ev in game.events[stored:]:
+                    store.append_event(gid, game.hand_no, ev)
+            except Exception:  # noqa: BLE001 - leaving anyway; completed hands are already stored
+                pass
+        try:
+            n_stored = store.load_game(gid).hands_played
+        except Exception:  # noqa: BLE001
+            n_stored = len(match.hands)
+        console.print()
+        console.print(Text(f"left the match: saved as game {gid} (unfinished, {n_stored} hand(s) stored). "
+                           f"shangrao replay {gid} shows it.", style="bold"))
+        raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
+    finally:
+        store.close()

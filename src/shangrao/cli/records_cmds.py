@@ -1,0 +1,152 @@
+"""``shangrao games`` and ``shangrao replay``: list stored games and replay a hand step by step."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..game import (
+    ReplayError,
+    replay,
+)
+from ..records import Store
+from .common import CliError, dump_json, out_console
+from .narrate import event_lines, render_settlement, seat_label, tile_words
+from .render import (
+    BAO_STYLE,
+    tiles_text,
+)
+from .simulate import DbOption
+
+
+# --------------------------------------------------------------------------- games, replay
+def _players_text(players: list[str]) -> str:
+    """``greedy×4``, ``human,greedy×3``: runs of one name compressed."""
+    out: list[list] = []
+    for p in players:
+        if out and out[-1][0] == p:
+            out[-1][1] += 1
+        else:
+            out.append([p, 1])
+    return ",".join(p if n == 1 else f"{p}×{n}" for p, n in out)
+
+
+def games(
+    db: DbOption = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="Show at most this many (newest first).")] = 30,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+) -> None:
+    """List stored games: id, date, kind, players, hands, status, scores."""
+    store = Store(db, read_only=True)
+    try:
+        rows = store.list_games(limit=limit)
+        total = store.count_games()
+    finally:
+        store.close()
+    if as_json:
+        sys.stdout.write(dump_json([{k: v for k, v in r.to_dict().items() if k != "rules"} for r in rows]) + "\n")
+        return
+    console = out_console()
+    if not rows:
+        console.print(f"no stored games in {store._safe_url()}")
+        return
+    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    for col, just in (("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
+                      ("status", "left"), ("scores", "left"), ("seed", "right")):
+        t.add_column(col, justify=just, overflow="fold")
+    for r in rows:
+        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.kind, _players_text(r.players),
+                  str(r.hands_played), r.status, " ".join(f"{x:+d}" for x in r.scores),
+                  "" if r.seed is None else str(r.seed))
+    console.print(t)
+    if total > len(rows):
+        console.print(Text(f"{len(rows)} of {total} games shown; --limit shows more", style="dim"))
+
+
+def _print_hand(console: Console, index: int, dealer: int | None, events: list[dict], label, passes: bool,
+                title_note: str = "") -> None:
+    """Rule, deal (dealer, dice, 宝, the four hands) and every event line of one hand."""
+    from ..tiles import parse_tile
+
+    deal = events[0] if events and events[0].get("type") == "deal" else {}
+    bao_text = deal.get("bao")
+    bao = parse_tile(bao_text) if bao_text else None
+    console.rule(f"第 {index + 1} 局 hand {index + 1}{title_note}")
+    if deal:
+        if dealer is None:
+            dealer = deal.get("dealer")
+        head = Text(f"dealer 庄 {label(dealer)} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
+                    f"{tile_words(deal['indicator_kind'])} → ")
+        head.append(f"宝 {tile_words(bao_text)}", style=BAO_STYLE)
+        console.print(head)
+        for s in range(4):
+            kinds = [tid // 4 for tid in deal["hands"][s]]
+            line = Text(f"  {label(s)}: ")
+            line.append_text(tiles_text(kinds, bao))
+            console.print(line)
+    for line in event_lines(events, 1 if deal else 0, bao, label, show_passes=passes):
+        console.print(line)
+
+
+def replay_cmd(
+    game_id: Annotated[int, typer.Argument(metavar="GAME_ID", help="Id from 'shangrao games'.")],
+    hand: Annotated[int | None, typer.Option("--hand", "-k", min=1, help="Only hand K (1 = the first).")] = None,
+    db: DbOption = None,
+    passes: Annotated[bool, typer.Option("--passes", help="Also show every pass in claim windows.")] = False,
+) -> None:
+    """Print a stored game step by step, with each settlement.
+
+    Each finished hand is replayed from its events and must give the stored result (exit 1 if not).
+
+    A hand left unfinished in 'play' is shown up to where it stopped, without a settlement.
+    """
+    store = Store(db, read_only=True)
+    try:
+        rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
+    finally:
+        store.close()
+    pending = {k: evs for k, evs in sorted(rec.pending.items()) if hand is None or k == hand - 1}
+    if hand is not None and not rec.hands and not pending:
+        raise CliError(f"game {game_id} has {rec.hands_played} stored hand(s); there is no hand {hand}")
+    console = out_console()
+    players = rec.players
+    label = lambda s: seat_label(s, None, players)
+    console.print(Text(f"game {rec.id} · {rec.kind} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
+                       f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
+    failures = []
+    for h in rec.hands:
+        _print_hand(console, h.index, h.dealer, h.events, label, passes)
+        try:
+            g = replay(h.events)
+        except ReplayError as err:
+            failures.append(f"hand {h.index + 1}: {err}")
+            console.print(Text(f"replay FAILED: {err}", style="bold red"))
+            continue
+        res = g.result
+        if res is None:
+            failures.append(f"hand {h.index + 1}: the events do not end the hand")
+            continue
+        stored = h.result
+        mismatch = [k for k, mine in (("deltas", list(res.deltas)), ("winners", list(res.winners)),
+                                      ("scores", list(res.scores)), ("drawn", res.drawn))
+                    if k in stored and stored[k] != mine]
+        console.print(Text("结算 settlement", style="bold"))
+        for part in render_settlement(res, label):
+            console.print(part)
+        if mismatch:
+            failures.append(f"hand {h.index + 1}: replay gives other {', '.join(mismatch)} than stored")
+            console.print(Text(f"replay does NOT match the stored {', '.join(mismatch)}", style="bold red"))
+        else:
+            console.print(Text("✓ replay of the events reproduces the stored result", style="green"))
+    for k, evs in pending.items():
+        _print_hand(console, k, None, evs, label, passes, title_note=" · 未完 unfinished")
+        console.print(Text(f"未完 unfinished: the hand was left here ({len(evs)} event(s) stored); "
+                           "no settlement, nothing to verify", style="bold yellow"))
+    if failures:
+        sys.stderr.write(f"error: game {game_id}: replay does not reproduce the record ({'; '.join(failures)})\n")
+        raise typer.Exit(1)

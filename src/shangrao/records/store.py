@@ -1,0 +1,478 @@
+"""Game records: a small storage layer over SQLAlchemy 2.x (SQLite by default, PostgreSQL too).
+
+>>> store = Store("sqlite://")                      # in memory
+>>> gid = store.create_game("simulate", ["greedy"] * 4, seed=1, rules={})
+>>> store.append_hand(gid, 0, dealer=0, events=[{"type": "deal"}], result={"deltas": [6, -2, -2, -2]})
+>>> store.load_game(gid).hands[0].events
+[{'type': 'deal'}]
+
+Guarantees
+----------
+* Every :meth:`Store.append_hand` is one transaction: the hand row, the game's
+  running scores and hand count, and the removal of the hand's live event rows
+  commit together or not at all.  A process killed between hands loses nothing;
+  a stored game never holds half a hand.
+* :meth:`Store.append_event` commits one event at a time (for a server that
+  stores each action before broadcasting it); :meth:`Store.load_game` returns
+  the events of a hand still in progress in ``GameRecord.pending``.
+* Hands are appended in order (0, 1, 2, …); a gap or a repeat is refused.
+
+URLs: anything SQLAlchemy accepts (``sqlite:///path``, ``postgresql+psycopg://…``);
+:func:`resolve_db` also takes a plain file path.  The default database is
+``platformdirs.user_data_dir('shangrao')/shangrao.sqlite3``, or the
+``SHANGRAO_DB`` environment variable when set.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, is_dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, delete, event, func, select
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .schema import SCHEMA_VERSION, Base, EventRow, GameRow, HandRow, utcnow
+
+__all__ = [
+    "Store",
+    "RecordError",
+    "GameNotFound",
+    "GameRecord",
+    "GameSummary",
+    "HandRecord",
+    "default_db_url",
+    "resolve_db",
+    "event_to_dict",
+    "GAME_KINDS",
+]
+
+GAME_KINDS = ("simulate", "play")
+_MAX_SEED = 2**63 - 1
+
+
+class RecordError(ValueError):
+    """A records operation failed: bad argument, duplicate hand, unreadable database."""
+
+
+class GameNotFound(RecordError, LookupError):
+    """No stored game has this id."""
+
+
+def default_db_url() -> str:
+    """``SHANGRAO_DB`` (path or URL) if set, else the SQLite file under the user's data directory."""
+    env = os.environ.get("SHANGRAO_DB")
+    if env:
+        return resolve_db(env)
+    from platformdirs import user_data_dir
+
+    return resolve_db(str(Path(user_data_dir("shangrao")) / "shangrao.sqlite3"))
+
+
+def resolve_db(db: str | os.PathLike | None) -> str:
+    """A ``--db`` value as a database URL: a URL (``scheme://…``) as is, a path as an SQLite file URL."""
+    if db is None:
+        return default_db_url()
+    text = os.fspath(db)
+    if "://" in text:
+        return text
+    if not text.strip():
+        raise RecordError("--db: empty path")
+    return "sqlite:///" + str(Path(text).expanduser().resolve())
+
+
+def _read_only_creator(path: str):
+    """A sqlite3 connect function opening ``path`` read-only (``mode=ro``, else ``immutable=1``)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    uri = "file:" + quote(str(Path(path).resolve()))
+
+    def connect():
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30, check_same_thread=False)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+            return conn
+        except sqlite3.OperationalError:  # WAL on a read-only directory or medium: no -shm possible
+            conn.close()
+            return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=30, check_same_thread=False)
+
+    return connect
+
+
+def event_to_dict(ev: Any) -> dict:
+    """An event as a JSON object: a dict, an object with ``to_dict()``, a dataclass, or JSON text."""
+    if isinstance(ev, dict):
+        out = ev
+    elif hasattr(ev, "to_dict"):
+        out = ev.to_dict()
+    elif is_dataclass(ev) and not isinstance(ev, type):
+        out = asdict(ev)
+    elif isinstance(ev, str):
+        try:
+            out = json.loads(ev)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"event is not JSON: {err}") from None
+    else:
+        raise RecordError(f"cannot store an event of type {type(ev).__name__}")
+    if not isinstance(out, dict):
+        raise RecordError(f"an event must be a JSON object, got {type(out).__name__}")
+    return out
+
+
+def _dumps(obj: Any) -> str:
+    # allow_nan=False: NaN/Infinity are not JSON; SQLite would store them, but PostgreSQL's json
+    # type refuses them with a driver error, so they are refused up front on every backend
+    try:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise RecordError(f"not JSON-serialisable: {err}") from None
+
+
+def _aware(dt: datetime | None) -> datetime | None:
+    if dt is not None and dt.tzinfo is None:
+        return dt.replace(tzinfo=timezone.utc)
+    return dt
+
+
+@dataclass
+class HandRecord:
+    """One stored hand: index (0-based), dealer seat, events (dicts), result summary, scores after it."""
+
+    index: int
+    dealer: int
+    events: list[dict]
+    result: dict
+    scores_after: list[int]
+    created: datetime | None = None
+
+
+@dataclass
+class GameSummary:
+    """A row of :meth:`Store.list_games`."""
+
+    id: int
+    created: datetime
+    updated: datetime
+    kind: str
+    players: list[str]
+    seed: int | None
+    status: str
+    hands_played: int
+    scores: list[int]
+    rules: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["created"] = self.created.isoformat() if self.created else None
+        d["updated"] = self.updated.isoformat() if self.updated else None
+        return d
+
+
+@dataclass
+class GameRecord(GameSummary):
+    """A whole stored game: the summary, its completed hands, and live events of unfinished hands."""
+
+    hands: list[HandRecord] = field(default_factory=list)
+    #: hand index -> events appended by append_event for a hand not yet completed
+    pending: dict[int, list[dict]] = field(default_factory=dict)
+
+
+def _summary(row: GameRow) -> dict:
+    return dict(
+        id=row.id, created=_aware(row.created), updated=_aware(row.updated), kind=row.kind,
+        players=list(row.players), seed=row.seed, status=row.status, hands_played=row.hands_played,
+        scores=list(row.scores), rules=dict(row.rules or {}), meta=dict(row.meta or {}),
+    )
+
+
+class Store:
+    """Game records in a database given by URL (see the module doc).  Tables are created if missing.
+
+    Raises :class:`RecordError` for a bad URL or an unreachable database.
+    """
+
+    def __init__(self, url: str | os.PathLike | None = None, *, echo: bool = False, read_only: bool = False) -> None:
+        self.url = resolve_db(url)
+        self.read_only = read_only
+        try:
+            parsed = make_url(self.url)
+        except ArgumentError as err:
+            raise RecordError(f"--db: not a database URL or path: {self.url!r} ({err})") from None
+        kwargs: dict[str, Any] = {"echo": echo, "future": True}
+        self._sqlite = parsed.get_backend_name() == "sqlite"
+        engine_url: Any = self.url
+        if self._sqlite:
+            database = parsed.database or ""
+            plain_file = bool(database) and database != ":memory:" and not database.startswith("file:")
+            kwargs["connect_args"] = {"timeout": 30}
+            if read_only and plain_file and not Path(database).exists():
+                database = ""  # nothing stored yet: an empty in-memory database, nothing created on disk
+                engine_url = "sqlite://"
+            elif read_only and plain_file:
+                # read-only commands (games, replay) open the file read-only, so a database on a
+                # read-only directory or medium can be read; WAL needs its -shm file, and when that
+                # cannot be created the file is opened as immutable (nobody can be writing it then)
+                engine_url = "sqlite://"
+                kwargs["creator"] = _read_only_creator(database)
+            elif plain_file:
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            if not database or database == ":memory:":
+                from sqlalchemy.pool import StaticPool
+
+                kwargs["poolclass"] = StaticPool
+                kwargs["connect_args"]["check_same_thread"] = False
+        try:
+            self.engine: Engine = create_engine(engine_url, **kwargs)
+        except (ArgumentError, ImportError, SQLAlchemyError) as err:
+            raise RecordError(f"--db: cannot open {self._safe_url()}: {err}") from None
+        if self._sqlite:
+            file_db = bool(database) and database != ":memory:" and not read_only
+
+            @event.listens_for(self.engine, "connect")
+            def _fk_on(dbapi_conn, _record):  # noqa: ANN001
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA foreign_keys=ON")
+                if file_db:
+                    # WAL + synchronous=NORMAL: a committed hand survives the process being
+                    # killed (only a power cut may lose the last commits), without one fsync
+                    # per hand; readers (replay, the web server) do not block the writer.
+                    try:
+                        cur.execute("PRAGMA journal_mode=WAL")
+                        cur.execute("PRAGMA synchronous=NORMAL")
+                    except Exception:  # noqa: BLE001 - e.g. a read-only file: keep the defaults
+                        pass
+                cur.close()
+        try:
+            if read_only and not self._sqlite:
+                pass  # a server database: the tables exist or the queries say so
+            elif read_only and "creator" in kwargs:
+                with self.engine.connect() as conn:
+                    tables = conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'").all()
+                if "games" not in {t[0] for t in tables}:  # nothing stored yet: read as empty
+                    from sqlalchemy.pool import StaticPool
+
+                    self.engine.dispose()
+                    self.engine = create_engine("sqlite://", future=True, poolclass=StaticPool,
+                                                connect_args={"check_same_thread": False})
+                    Base.metadata.create_all(self.engine)
+            else:
+                Base.metadata.create_all(self.engine)
+        except SQLAlchemyError as err:
+            raise RecordError(f"cannot open the records database {self._safe_url()}: "
+                              f"{' '.join(str(err.orig if hasattr(err, 'orig') else err).split())}") from None
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    # -- helpers -------------------------------------------------------------------
+    def _safe_url(self) -> str:
+        try:
+            return make_url(self.url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return repr(self.url)
+
+    def _session(self) -> Session:
+        return self._sessions()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Session]:
+        """One write transaction; a database that refuses the write (read-only, locked, full)
+        is a :class:`RecordError` naming it, not a driver traceback."""
+        try:
+            with self._session() as s, s.begin():
+                yield s
+        except OperationalError as err:
+            raise RecordError(f"cannot write to {self._safe_url()}: "
+                              f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+
+    def _game(self, s: Session, game_id: int) -> GameRow:
+        if not isinstance(game_id, int) or isinstance(game_id, bool):
+            raise GameNotFound(f"game id must be an integer, got {game_id!r}")
+        if not -_MAX_SEED - 1 <= game_id <= _MAX_SEED:  # beyond a 64-bit column: the driver overflows
+            raise GameNotFound(f"no game with id {game_id} in {self._safe_url()}")
+        row = s.get(GameRow, game_id)
+        if row is None:
+            raise GameNotFound(f"no game with id {game_id} in {self._safe_url()}")
+        return row
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -------------------------------------------------------------------
+    def create_game(self, kind: str, players: Sequence[str], seed: int | None = None,
+                    rules: Any = None, meta: dict | None = None, scores: Sequence[int] | None = None) -> int:
+        """Store a new, unfinished game and return its id (one transaction).
+
+        kind: 'simulate' or 'play' (other short names are accepted for servers).
+        players: a name per seat (bot names or 'human').  seed: the game's seed.
+        rules: a RuleSet or its dict.  scores: starting scores (default zeros).
+        """
+        if not isinstance(kind, str) or not kind or len(kind) > 32 or "\x00" in kind:
+            raise RecordError(f"kind must be a short string such as 'simulate' or 'play' (no NUL), got {kind!r}")
+        players = [str(p) for p in players]
+        if seed is not None and (not isinstance(seed, int) or not -_MAX_SEED - 1 <= seed <= _MAX_SEED):
+            raise RecordError(f"seed must be a 64-bit integer, got {seed!r}")
+        if rules is None:
+            rules = {}
+        elif hasattr(rules, "to_dict"):
+            rules = rules.to_dict()
+        _dumps(rules)
+        meta = dict(meta or {})
+        meta.setdefault("schema", SCHEMA_VERSION)
+        _dumps(meta)
+        scores = list(scores) if scores is not None else [0] * len(players)
+        _dumps(scores)
+        now = utcnow()
+        with self._write() as s:
+            row = GameRow(kind=kind, players=players, seed=seed, rules=rules, status="unfinished",
+                          hands_played=0, scores=scores, meta=meta, created=now, updated=now)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def append_event(self, game_id: int, hand_index: int, ev: Any) -> int:
+        """Commit one event of a hand in progress; returns its 0-based position in the hand."""
+        return self.append_events(game_id, hand_index, [ev]) - 1
+
+    def append_events(self, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
+        """Commit the events (in order) of a hand in progress in ONE transaction.
+
+        Returns the number of live events of the hand after the write.  Raises
+        :class:`RecordError` for a finished game or a hand that is not the next one.
+        """
+        evs = [event_to_dict(e) for e in events]
+        for e in evs:
+            _dumps(e)
+        with self._write() as s:
+            game = self._game(s, game_id)
+            if game.status == "finished":
+                raise RecordError(f"game {game_id} is finished; no more events")
+            if hand_index != game.hands_played:
+                raise RecordError(f"game {game_id}: events go to hand {game.hands_played} "
+                                  f"(the next one), not hand {hand_index}")
+            last = s.scalar(select(func.max(EventRow.seq)).where(
+                EventRow.game_id == game_id, EventRow.hand_index == hand_index))
+            seq = 0 if last is None else last + 1
+            for e in evs:
+                s.add(EventRow(game_id=game_id, hand_index=hand_index, seq=seq, event=e))
+                seq += 1
+            game.updated = utcnow()
+            return seq
+
+    def append_hand(self, game_id: int, hand_index: int, dealer: int, events: Iterable[Any] | None,
+                    result: dict, scores_after: Sequence[int] | None = None) -> None:
+        """Store one completed hand in ONE transaction (hand row + game scores + live events cleared).
+
+        events: the hand's events (dicts, or objects with ``to_dict()``); None takes the events
+        stored so far with :meth:`append_event`.  result: the summary (``winners``, ``patterns``,
+        ``deltas`` per seat, …).  scores_after: cumulative scores after the hand; default: the
+        game's scores plus ``result['deltas']``.
+
+        Raises :class:`RecordError` for a finished game, a repeated or out-of-order hand index,
+        or data that is not JSON.
+        """
+        if not isinstance(result, dict):
+            raise RecordError(f"result must be a dict, got {type(result).__name__}")
+        evs = None if events is None else [event_to_dict(e) for e in events]
+        result_text = _dumps(result)
+        try:
+            with self._session() as s, s.begin():
+                game = self._game(s, game_id)
+                if game.status == "finished":
+                    raise RecordError(f"game {game_id} is finished; cannot add hand {hand_index}")
+                if hand_index != game.hands_played:
+                    raise RecordError(f"game {game_id} has {game.hands_played} hand(s); the next hand is "
+                                      f"{game.hands_played}, not {hand_index}")
+                if evs is None:
+                    evs = [r.event for r in s.scalars(select(EventRow).where(
+                        EventRow.game_id == game_id, EventRow.hand_index == hand_index).order_by(EventRow.seq))]
+                if scores_after is None:
+                    deltas = result.get("deltas")
+                    if deltas is None:
+                        scores = list(game.scores)
+                    else:
+                        if len(deltas) != len(game.scores):
+                            raise RecordError(f"result deltas has {len(deltas)} entries, game has "
+                                              f"{len(game.scores)} seats")
+                        scores = [a + b for a, b in zip(game.scores, deltas)]
+                else:
+                    scores = list(scores_after)
+                _dumps(scores)
+                text = "\n".join(_dumps(e) for e in evs)
+                s.add(HandRow(game_id=game_id, hand_index=hand_index, dealer=int(dealer), events=text,
+                              result=json.loads(result_text), scores_after=scores, created=utcnow()))
+                s.execute(delete(EventRow).where(EventRow.game_id == game_id, EventRow.hand_index == hand_index))
+                game.hands_played = hand_index + 1
+                game.scores = scores
+                game.updated = utcnow()
+        except IntegrityError as err:
+            raise RecordError(f"game {game_id}: hand {hand_index} is already stored ({err.orig})") from None
+        except OperationalError as err:
+            raise RecordError(f"cannot write to {self._safe_url()}: {err.orig}") from None
+
+    def finish_game(self, game_id: int, scores: Sequence[int] | None = None, meta: dict | None = None) -> None:
+        """Mark a game finished with its final scores (default: the running scores)."""
+        with self._write() as s:
+            game = self._game(s, game_id)
+            if scores is not None:
+                _dumps(scores)
+                game.scores = list(scores)
+            if meta:
+                _dumps(meta)
+                game.meta = {**(game.meta or {}), **meta}
+            game.status = "finished"
+            game.updated = utcnow()
+
+    # -- reading -------------------------------------------------------------------
+    def list_games(self, *, limit: int | None = None, offset: int = 0, kind: str | None = None,
+                   status: str | None = None, newest_first: bool = True) -> list[GameSummary]:
+        """Stored games (newest first by default), optionally filtered by kind and status."""
+        q = select(GameRow)
+        if kind is not None:
+            q = q.where(GameRow.kind == kind)
+        if status is not None:
+            q = q.where(GameRow.status == status)
+        q = q.order_by(GameRow.id.desc() if newest_first else GameRow.id.asc()).offset(min(offset, _MAX_SEED))
+        if limit is not None:
+            q = q.limit(min(limit, _MAX_SEED))  # a larger LIMIT overflows the driver; nothing is lost
+        with self._session() as s:
+            return [GameSummary(**_summary(r)) for r in s.scalars(q)]
+
+    def count_games(self) -> int:
+        with self._session() as s:
+            return s.scalar(select(func.count()).select_from(GameRow)) or 0
+
+    def load_game(self, game_id: int, *, hand: int | None = None) -> GameRecord:
+        """The whole game: summary, completed hands with events (dicts), pending live events.
+
+        hand: load only that hand (0-based).  Raises :class:`GameNotFound`.
+        """
+        with self._session() as s:
+            game = self._game(s, game_id)
+            q = select(HandRow).where(HandRow.game_id == game_id).order_by(HandRow.hand_index)
+            if hand is not None:
+                q = q.where(HandRow.hand_index == (hand if 0 <= hand <= _MAX_SEED else -1))
+            hands = [
+                HandRecord(index=h.hand_index, dealer=h.dealer,
+                           events=[json.loads(line) for line in h.events.splitlines() if line.strip()],
+                           result=dict(h.result), scores_after=list(h.scores_after), created=_aware(h.created))
+                for h in s.scalars(q)
+            ]
+            pending: dict[int, list[dict]] = {}
+            for r in s.scalars(select(EventRow).where(EventRow.game_id == game_id)
+                               .order_by(EventRow.hand_index, EventRow.seq)):
+                pending.setdefault(r.hand_index, []).append(r.event)
+            return GameRecord(**_summary(game), hands=hands, pending=pending)
