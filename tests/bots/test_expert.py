@@ -50,7 +50,7 @@ def test_takes_baodiao_win_on_the_last_draw():
 
 
 def test_declines_basic_win_for_the_baodiao_state():
-    # drew the third 2z; 宝 = 5s reads as a second 1z: a 基本分 win (+3). Discarding the 1z leaves 宝 + four
+    # drew the third 2z; 宝 = 5s reads as a second 1z: a 有宝平糊 win (+3). Discarding the 1z leaves 宝 + four
     # melds (the 宝吊 state: any draw wins 宝吊头 ×3, +9), worth more than the 3 now with plenty of wall left
     obs, legal = situation(hand="123m456p789s222z1z5s", bao="5s", drawn="2z", tiles_left=60)
     ranked = ExpertBot().rank(obs, legal)

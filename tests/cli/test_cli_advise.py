@@ -27,7 +27,7 @@ def test_advise_declines_basic_win_for_baodiao_chinese_and_english(run):
     lines = zh.stdout.splitlines()
     assert "专家建议" in lines[0] and "期望得分" in lines[1]
     assert "打 东风 (1z)" in lines[2] and "宝吊头" in lines[2]
-    assert any("糊" in ln and "基本分" in ln for ln in lines[3:])
+    assert any("糊" in ln and "有宝平糊" in ln for ln in lines[3:])
     en = _advise(run, sit, "--lang", "en", "--top", "2")
     assert en.returncode == 0, en.stderr
     assert "discard 1z" in en.stdout.splitlines()[2] and "expected" not in en.stderr

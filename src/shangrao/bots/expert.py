@@ -55,7 +55,7 @@ Decisions
   percentage point of win rate costs about 0.1 point a hand.)  A 宝 is discarded (飞宝:
   ``G`` and ``L`` double, a wildcard is lost) only into a ready hand, where the EV is exact.
 * **Win or not (偷机 and more)**: the win on offer is worth ``G_now`` (scored exactly); it is
-  declined when some discard gives a state with ``EV > G_now`` — mostly a 基本分 win (+3)
+  declined when some discard gives a state with ``EV > G_now`` — mostly a 有宝平糊 win (+3)
   declined for the 宝吊 state (any draw wins ×3: EV ≈ +7), rarely a 宝吊头 declined for
   宝吊宝/宝吊无宝.  天糊, 地糊 and 抢杠 are always taken.
 * **Claims** (吃/碰/杠 on a discard): EV of the best discard after the meld (next own draw
@@ -75,7 +75,7 @@ Parameters (constructor keywords, with the reasons for the defaults)
 ``horizon`` (12): own draws looked ahead; hands rarely last longer (median ~7 rounds).
 ``hazard_slope`` (0.006), ``hazard_max`` (0.12), ``step_decay`` (0.8), ``ready_q`` (0.25):
 the calibration above.  ``loss_value`` (2.4): mean hand value of the other seats' wins in
-ukeire self-play.  ``std_value`` (1.3): a far standard hand's value (mostly 基本分, some
+ukeire self-play.  ``std_value`` (1.3): a far standard hand's value (mostly 有宝平糊, some
 平糊/宝吊头).  ``ready_slope`` (0.05), ``rob_wait_share`` (0.1), ``robbed_value`` (2.0): the
 rob risk (ukeire's added kongs were robbed about 1 in 10).  ``near_shanten`` (1),
 ``near_margin`` (1.0 point), ``override_margin`` (1.0): when the EV may overrule the speed
@@ -110,7 +110,7 @@ from ..analysis.tables import (
 from ..game.actions import Action, ActionType
 from ..game.state import Observation
 from ..melds import Meld, MeldKind
-from ..scoring import WinBy, WinSituation, score
+from ..scoring import PATTERNS, WinBy, WinSituation, score
 from ..tiles import TERMINALS_AND_HONORS, format_tile
 from .greedy import GreedyBot
 
@@ -119,19 +119,20 @@ __all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise"]
 A = ActionType
 _TH = frozenset(TERMINALS_AND_HONORS)
 
-#: form id -> (Chinese name, English name)
+#: form id -> (Chinese name, English name); the Chinese names of scored patterns come from
+#: :data:`shangrao.scoring.PATTERNS` (their one home); 十三浪/九幺 name the aim, with or without 宝
 FORM_NAMES = {
-    "basic": ("基本分", "basic win"),
-    "pinghu": ("平糊自摸", "plain self-draw (no 宝 acting)"),
-    "qidui": ("七对", "seven pairs"),
-    "qing_qidui": ("清七对", "pure seven pairs"),
+    "basic": (PATTERNS["basic"].name, "plain win with 宝"),
+    "pinghu": (PATTERNS["pinghu_zimo"].name, "plain self-draw (no 宝 acting)"),
+    "qidui": (PATTERNS["qidui"].name, "seven pairs"),
+    "qing_qidui": (PATTERNS["qing_qidui"].name, "pure seven pairs"),
     "shisanlang": ("十三浪", "shisanlang"),
-    "qing_shisanlang": ("无宝十三浪", "shisanlang without 宝"),
+    "qing_shisanlang": (PATTERNS["qing_shisanlang"].name, "shisanlang without 宝"),
     "jiuyao": ("九幺", "jiuyao"),
-    "qing_jiuyao": ("无宝九幺", "jiuyao without 宝"),
-    "pengpenghu": ("碰碰糊", "all pungs"),
-    "qing_pengpenghu": ("清碰碰糊", "all pungs without 宝"),
-    "baodiao": ("宝吊头", "baodiao (宝 alone, any draw wins)"),
+    "qing_jiuyao": (PATTERNS["qing_jiuyao"].name, "jiuyao without 宝"),
+    "pengpenghu": (PATTERNS["pengpenghu"].name, "all pungs"),
+    "qing_pengpenghu": (PATTERNS["qing_pengpenghu"].name, "all pungs without 宝"),
+    "baodiao": (PATTERNS["baodiao"].name, "baodiao (宝 alone, any draw wins)"),
 }
 
 
