@@ -75,7 +75,7 @@ class Meld:
                 raise MeldError(f"a {kind.value} has {need} identical tiles, {_text(tiles)} has {len(tiles)}")
             if tiles[0] != tiles[-1]:
                 raise MeldError(f"{_text(tiles)} is not a {kind.value}: its tiles must be identical")
-        if not (tiles[0].__class__ is int and 0 <= tiles[0] and tiles[-1] < 34):
+        if not (tiles[0].__class__ is int and tiles[0] >= 0 and tiles[-1] < 34):
             raise MeldError(f"meld tiles must be kinds 0..33, got {tiles!r}")
 
     @property

@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shangrao.analysis import Form, is_baodiao_state, is_winning, shanten
-from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis import reference as ref
+from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis.shapes import standard_overlap
-from shangrao.melds import Meld, MeldKind
 from shangrao.analysis.tables import HandKey, hand_codes, standard_need, suit_code
+from shangrao.melds import Meld, MeldKind
 
 
 @st.composite
@@ -112,7 +112,7 @@ def test_fifth_copy_is_rejected_with_a_clear_error():
     c = [0] * 34
     c[0] = 5
     c[1] = 9
-    with pytest.raises(ValueError, match="above 4|copies"):
+    with pytest.raises(ValueError, match=r"above 4|copies"):
         shanten(c, None)
 
 

@@ -1,8 +1,8 @@
 """Claims on a discard: kinds, priority, and what is refused (seed 行牌, 开杠; R6)."""
 
 import pytest
-
 from game_helpers import do, legal_strs, make_game, pass_windows
+
 from shangrao.game import ActionParseError, IllegalActionError, parse_action
 from shangrao.melds import MeldKind
 

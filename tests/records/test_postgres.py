@@ -62,7 +62,7 @@ def pg_server() -> str:
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         pytest.fail(f"{ENV_VAR}={url!r}: cannot connect: {' '.join(str(err).split())[:300]}", pytrace=False)
     finally:
         engine.dispose()

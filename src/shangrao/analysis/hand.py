@@ -25,7 +25,7 @@ from ..melds import Meld
 from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
 from .readings import Form, Group, Reading, enumerate_readings
 from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
-from .tables import N, NEED0, deficits_entries, entries_34, is_win_entries, shanten_entries
+from .tables import NEED0, N, deficits_entries, entries_34, is_win_entries, shanten_entries
 
 __all__ = [
     "Form",
@@ -108,7 +108,7 @@ def _fast_prepare(tiles_34, bao, declared_melds, extra: int):
     ``3*m + extra`` tiles); None for anything else, which then goes through :func:`_prepare`
     for its clear error message."""
     if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
-            bao is None or bao.__class__ is int and 0 <= bao < 34):
+            bao is None or (bao.__class__ is int and 0 <= bao < 34)):
         try:
             e0, e1, e2, e3, w = entries_34(tiles_34, bao)
         except (TypeError, ValueError):
@@ -219,7 +219,7 @@ def waits(
     Returns ``{kind: [Form, ...]}`` in kind order.  Raises ``ValueError`` for
     a wrong tile count.
     """
-    n_melds, _ = _melds_info(declared_melds)
+    _n_melds, _ = _melds_info(declared_melds)
     _prepare(tiles_34, bao, declared_melds, (1,), "waits")
     held = list(tiles_34)
     if not isinstance(declared_melds, int):
@@ -249,7 +249,7 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     half, the rest splits into complete melds (other 宝 may act).  From this
     state any drawn tile wins.
     """
-    e0, e1, e2, e3, w, m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
+    e0, e1, e2, e3, w, _m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
     if bao is None:
         return False
     # melds only: the fewest 宝 completing the real tiles into melds must leave the one 宝 over

@@ -262,10 +262,7 @@ def _shisanlang(real: list[int], jokers: int) -> Iterator[tuple[int, ...]]:
     out: set[tuple[int, ...]] = set()
 
     def ok(kinds: set[int]) -> bool:
-        for s in range(3):
-            if tuple(sorted(k - 9 * s for k in kinds if suit_of(k) == s)) not in _VALID_SETS:
-                return False
-        return True
+        return all(tuple(sorted(k - 9 * s for k in kinds if suit_of(k) == s)) in _VALID_SETS for s in range(3))
 
     def rec(idx: int, chosen: list[int], kinds: set[int]) -> None:
         if len(chosen) == jokers:

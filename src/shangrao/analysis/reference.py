@@ -59,8 +59,8 @@ exponential in the number of 宝, so use it for 0-2 宝.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from functools import cache, lru_cache
+from itertools import combinations, combinations_with_replacement, pairwise
 
 __all__ = [
     "TERMINALS_HONORS",
@@ -87,7 +87,7 @@ STANDARD, SEVEN_PAIRS, SHISANLANG, JIUYAO = "standard", "seven_pairs", "shisanla
 # ---------------------------------------------------------------- plain checks
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_melds(counts: tuple[int, ...], honors: bool) -> bool:
     """Can this one-suit count vector be split into pungs and chows (chows not for honors)?"""
     i = next((k for k, c in enumerate(counts) if c), None)
@@ -108,7 +108,7 @@ def _suit_melds(counts: tuple[int, ...], honors: bool) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_melds_pair(counts: tuple[int, ...], honors: bool) -> bool:
     """Can this one-suit count vector be split into one pair plus pungs and chows?"""
     for k, c in enumerate(counts):
@@ -163,7 +163,7 @@ def plain_shisanlang(counts: Sequence[int]) -> bool:
         return False
     for s in range(3):
         ranks = [r for r in range(9) if counts[9 * s + r]]
-        for a, b in zip(ranks, ranks[1:]):
+        for a, b in pairwise(ranks):
             if b - a < 3:
                 return False
     return True
@@ -175,7 +175,7 @@ def _no_clash(counts: Sequence[int]) -> bool:
         return False
     for s in range(3):
         ranks = [r for r in range(9) if counts[9 * s + r]]
-        if any(b - a < 3 for a, b in zip(ranks, ranks[1:])):
+        if any(b - a < 3 for a, b in pairwise(ranks)):
             return False
     return True
 
@@ -246,7 +246,7 @@ def _suit_ranges() -> list[tuple[int, int, bool]]:
     return [(0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_fill(counts: tuple[int, ...], honors: bool, wild: int, pair: bool) -> bool:
     """Some substitution of ``wild`` 宝 by kinds of this suit makes it melds (+ a pair if ``pair``)."""
     for subs in combinations_with_replacement(range(len(counts)), wild):
@@ -367,11 +367,11 @@ _SUITED_RANK_SETS = [
     s
     for size in range(4)
     for s in combinations(range(9), size)
-    if all(b - a >= 3 for a, b in zip(s, s[1:]))
+    if all(b - a >= 3 for a, b in pairwise(s))
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _std_search(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
     """All (melds, partial melds, pairs≤1) decompositions of one suit (classic search)."""
     i = next((k for k, c in enumerate(counts) if c), None)
@@ -421,7 +421,7 @@ def _seven_pairs_shanten(counts: Sequence[int]) -> int:
     return seeded + 2 * (need - seeded) - 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_rank_overlap(present: tuple[bool, ...]) -> tuple[int, ...]:
     """For sizes 0-3: the most present ranks a valid 十三浪 rank set of that size holds."""
     by_size = [0] * 4

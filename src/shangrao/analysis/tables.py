@@ -350,7 +350,7 @@ def _overlap_standard_4(e0, e1, e2, e3) -> int:
 
 def _conv4(a, e):
     """:func:`_conv` for m = 4 on a flat 10-tuple (a0[0..4], a1[0..4]), unrolled."""
-    a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = a
+    a00, a01, a02, a03, a04, a10, a11, a12, a13, _a14 = a
     n00, n01, n02, n03, n04, n10, n11, n12, n13, n14 = a
     for j, y in e[23]:
         if j == 1:
@@ -443,9 +443,7 @@ def is_win_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> bool:
             return True
         if e0[OK13] and e1[OK13] and e2[OK13] and e3[OK13] and overlap_shisanlang(e0, e1, e2, e3) + w >= 14:
             return True
-    if jiuyao_ok and overlap_jiuyao(e0, e1, e2, e3) + w >= 3 * m + 2:
-        return True
-    return False
+    return bool(jiuyao_ok and overlap_jiuyao(e0, e1, e2, e3) + w >= 3 * m + 2)
 
 
 def deficits_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> tuple[int, int | None, int | None, int | None]:

@@ -71,7 +71,7 @@ def _neighbourhood(c: list[int]) -> list[int]:
 class _Hand:
     """One decision's hand, for quick shanten of small changes (table entries, no re-encoding)."""
 
-    __slots__ = ("bao", "w", "codes", "m", "jiuyao_ok")
+    __slots__ = ("bao", "codes", "jiuyao_ok", "m", "w")
 
     def __init__(self, c: list[int], bao: int, melds) -> None:
         real = list(c)
@@ -193,9 +193,8 @@ class GreedyBot:
                 # after the kong a replacement is drawn: compare ready-ness of the 3m+1 hand
                 if h.shanten(remove=(a.tile,) * 4, melds_added=1, meld_tiles=(a.tile,)) <= now:
                     return a
-            elif a.type is A.ADDED_KONG and a.tile != obs.bao:
-                if h.shanten(remove=(a.tile,)) <= now:
-                    return a
+            elif a.type is A.ADDED_KONG and a.tile != obs.bao and h.shanten(remove=(a.tile,)) <= now:
+                return a
         return None
 
     def _discard(self, obs: Observation, legal: list[Action]) -> Action:

@@ -104,7 +104,7 @@ from . import analysis_cmds
 
 analysis_cmds.register(app)
 
-from . import play, records_cmds, simulate  # noqa: E402
+from . import play, records_cmds, simulate
 
 app.command("simulate")(simulate.simulate)
 app.command("play")(play.play)

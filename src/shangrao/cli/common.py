@@ -109,10 +109,9 @@ def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
     """
     if source in (None, "-"):
         stream = sys.stdin
-        name = "<stdin>"
         lines = iter(stream.readline, "")
     else:
-        text, name = read_text(source)
+        text, _ = read_text(source)
         lines = iter(text.splitlines(keepends=True))
     for n, line in enumerate(lines, start=1):
         if n == 1:

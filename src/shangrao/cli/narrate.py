@@ -279,7 +279,10 @@ def _flag_bao_use(text: Text, a: Action, obs, bao: int | None) -> None:
 def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> list:
     """The player's screen: header, every seat's melds and discards, own hand, waits."""
     me = obs.seat
-    label = lambda s: seat_label(s, me, players)
+
+    def label(s: int) -> str:
+        return seat_label(s, me, players)
+
     bao = obs.bao
     parts: list = []
     head = Text(f"第 {hand_no + 1}/{hands_total} 局  ", style="bold")
@@ -310,7 +313,7 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
         s, k = obs.last_discard
         parts.append(Text(f"on the table: {label(s)} discarded {tile_name(k)} ({format_tile(k)})", style="bold"))
     if obs.kong is not None:
-        s, k, kind = obs.kong
+        s, k, _kind = obs.kong
         who = label(s)
         parts.append(Text(f"{who} {verb(who, 'declare')} a kong of {tile_name(k)}: rob it (抢杠)?", style="bold"))
     n_melds = len(obs.melds[me])

@@ -99,7 +99,10 @@ def play(
     console = out_console()
     rules = DEFAULT_RULES
     players = ["human", bot, bot, bot]
-    label = lambda s: seat_label(s, 0, players)
+
+    def label(s: int) -> str:
+        return seat_label(s, 0, players)
+
     store = Store(db)
     match = Match(rules, seed=seed)
     bots = [None] + [get_bot(bot, seed=f"{seed}:{i}") for i in (1, 2, 3)]
@@ -157,11 +160,11 @@ def play(
             try:
                 for ev in game.events[stored:]:
                     store.append_event(gid, game.hand_no, ev)
-            except Exception:  # noqa: BLE001 - leaving anyway; completed hands are already stored
+            except Exception:
                 pass
         try:
             n_stored = store.load_game(gid).hands_played
-        except Exception:  # noqa: BLE001
+        except Exception:
             n_stored = len(match.hands)
         console.print()
         console.print(Text(f"left the match: saved as game {gid} (unfinished, {n_stored} hand(s) stored). "

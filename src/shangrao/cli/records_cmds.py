@@ -115,7 +115,10 @@ def replay_cmd(
         raise CliError(f"game {game_id} has {rec.hands_played} stored hand(s); there is no hand {hand}")
     console = out_console()
     players = rec.players
-    label = lambda s: seat_label(s, None, players)
+
+    def label(s: int) -> str:
+        return seat_label(s, None, players)
+
     console.print(Text(f"game {rec.id} · {rec.kind} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
                        f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
     failures = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -41,7 +41,7 @@ class ShangraoAECEnv(AECEnv, EzPickle):
     ShangraoAECEnv(hands=1, rules=DEFAULT_RULES, dealer=None, normalize=False, render_mode=None)
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "shangrao_v0", "is_parallelizable": False,
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "shangrao_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, hands: int = 1, rules: RuleSet = DEFAULT_RULES, dealer: int | None = None,

@@ -456,9 +456,8 @@ class Game:
             return _NO_OPTIONS  # no pung, kong, chow, 接宝 or 地糊 possible
         out: list[Action] = []
         if (self.first_discard and self.rules.earthly_win and seat != self.dealer
-                and discarder == self.dealer):
-            if self._is_win(seat, k):
-                out.append(WIN)
+                and discarder == self.dealer) and self._is_win(seat, k):
+            out.append(WIN)
         if c[k] >= 2:
             out.append(_ACTIONS[A.PUNG][k])
             if c[k] >= 3 and self.tiles_left > 0:

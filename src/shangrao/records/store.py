@@ -30,7 +30,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, is_dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +119,7 @@ def _dumps(obj: Any) -> str:
 
 def _aware(dt: datetime | None) -> datetime | None:
     if dt is not None and dt.tzinfo is None:
-        return dt.replace(tzinfo=timezone.utc)
+        return dt.replace(tzinfo=UTC)
     return dt
 
 
@@ -207,7 +207,7 @@ class Store:
             file_db = bool(database) and database != ":memory:"
 
             @event.listens_for(self.engine, "connect")
-            def _fk_on(dbapi_conn, _record):  # noqa: ANN001
+            def _fk_on(dbapi_conn, _record):
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA foreign_keys=ON")
                 if file_db:
@@ -217,7 +217,7 @@ class Store:
                     try:
                         cur.execute("PRAGMA journal_mode=WAL")
                         cur.execute("PRAGMA synchronous=NORMAL")
-                    except Exception:  # noqa: BLE001 - e.g. a read-only file: keep the defaults
+                    except Exception:
                         pass
                 cur.close()
         try:

@@ -32,8 +32,8 @@ from ..game.actions import ActionParseError
 from ..records import GameNotFound, RecordError, Store
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import ActionMsg, CreateTable, FillBotsMsg, PingMsg, ReadyMsg, parse_client_message
-from .views import meld_info
 from .tables import KIND, Settings, TableError, TableManager
+from .views import meld_info
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -103,7 +103,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def join_page(table_id: int):
         t = await _table(table_id)
         try:
-            seat, token = t.claim_seat()
+            _seat, token = t.claim_seat()
         except TableError as err:
             raise HTTPException(409, str(err)) from None
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)

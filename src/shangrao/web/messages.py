@@ -16,7 +16,7 @@ Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
@@ -47,7 +47,7 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Union[ActionMsg, ReadyMsg, FillBotsMsg, PingMsg], Field(discriminator="type")]
+ClientMessage = Annotated[ActionMsg | ReadyMsg | FillBotsMsg | PingMsg, Field(discriminator="type")]
 _ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
 
 

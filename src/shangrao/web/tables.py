@@ -23,6 +23,7 @@ SHA-256 is stored (``meta.web.token_hashes``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -226,7 +227,7 @@ class Table:
         g.apply(action, seat=seat)
         try:
             self._persist(n)
-        except (RecordError, Exception) as err:  # noqa: BLE001 - never broadcast what is not stored
+        except (RecordError, Exception) as err:
             log.exception("table %s: cannot store an action, rebuilding from the database", self.id)
             self._recover()
             raise IllegalActionError(f"the server could not store the action ({err}); nothing changed") from None
@@ -266,7 +267,7 @@ class Table:
             for ws in list(s.conns):
                 try:
                     await ws.send_json(msg)
-                except Exception:  # noqa: BLE001 - a closed socket; its handler removes it
+                except Exception:
                     s.conns.discard(ws)
 
     # ------------------------------------------------------------------ connections
@@ -318,10 +319,8 @@ class Table:
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001
-                pass
             self.task = None
 
     async def _wait(self, timeout: float | None) -> None:
@@ -330,7 +329,7 @@ class Table:
                 await self.changed.wait()
             else:
                 await asyncio.wait_for(self.changed.wait(), max(0.0, timeout))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
     async def _run(self) -> None:
@@ -340,7 +339,7 @@ class Table:
                 timeout = await self._step()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - keep the table alive; log the problem
+            except Exception:
                 log.exception("table %s: runner step failed", self.id)
                 timeout = 1.0
             if timeout == "done":
