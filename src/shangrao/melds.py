@@ -13,12 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from .errors import InputError
 from .tiles import TileParseError, format_tiles, parse_tiles, suit_of
 
 __all__ = ["MeldKind", "Meld", "MeldError", "parse_meld"]
 
 
-class MeldError(ValueError):
+class MeldError(InputError):
     """A meld is malformed (wrong kind name, wrong tiles for its kind)."""
 
 
@@ -37,7 +38,22 @@ class MeldKind(str, Enum):
 
     @property
     def chinese(self) -> str:
-        return {"chow": "吃", "pung": "碰", "kong": "碰杠", "concealed_kong": "自摸杠"}[self.value]
+        """The seed's name: 吃, 碰, 碰杠 (an exposed kong), 自摸杠 (a concealed kong)."""
+        return _MELD_LABELS[self.value][0]
+
+    @property
+    def english(self) -> str:
+        """``chow``, ``pung``, ``kong``, ``concealed kong``."""
+        return _MELD_LABELS[self.value][1]
+
+
+#: (Chinese, English) per meld kind: the one place these labels are written
+_MELD_LABELS: dict[str, tuple[str, str]] = {
+    "chow": ("吃", "chow"),
+    "pung": ("碰", "pung"),
+    "kong": ("碰杠", "kong"),
+    "concealed_kong": ("自摸杠", "concealed kong"),
+}
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+from .errors import InputError
+
 __all__ = ["RuleSet", "DEFAULT_RULES", "RuleSetError"]
 
 
-class RuleSetError(ValueError):
+class RuleSetError(InputError):
     """A rule-set option has an unknown name or a bad value."""
 
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .errors import InputError
+
 __all__ = [
     "NUM_KINDS",
     "NUM_TILES",
@@ -91,7 +93,7 @@ _HONOR_WORDS = {
 }
 
 
-class TileParseError(ValueError):
+class TileParseError(InputError):
     """A tile string could not be read.
 
     Attributes: ``text`` (the whole input), ``position`` (0-based character

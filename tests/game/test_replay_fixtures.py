@@ -54,9 +54,21 @@ def test_old_log_prefix_replays(name):
     assert replay(half).events[: len(half)] == half
 
 
+# labels changed on purpose when each got one home (issue 11): the seed's 碰杠 for a kong on a discard,
+# and the English of 接宝 as the action list shows it
+RENAMED = {"calls 杠 kong": "calls 碰杠 kong", "s 杠 kong)": "s 碰杠 kong)", "接宝 catch_bao": "接宝 catch the 宝",
+           "— 地糊": "— 地糊 dealer's first discard"}
+
+
+def _renamed(line: str) -> str:
+    for old, new in RENAMED.items():
+        line = line.replace(old, new)
+    return line
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_consumers_read_old_logs_the_same(name):
-    """The terminal narration and the web replay read the stored log as before."""
+    """The terminal narration and the web replay read the stored log as before (labels renamed on purpose)."""
     pytest.importorskip("fastapi")
     from shangrao.cli.narrate import event_lines, seat_label
     from shangrao.web.app import replay_frames
@@ -65,6 +77,6 @@ def test_consumers_read_old_logs_the_same(name):
     exp = EXPECTED[name]
     bao = replay(events).bao
     lines = [t.plain for t in event_lines(events, 0, bao, lambda s: seat_label(s, 0), show_passes=True)]
-    assert lines == exp["narration"]
+    assert lines == [_renamed(x) for x in exp["narration"]]
     frames = json.dumps([f["event"] for f in replay_frames(events)], sort_keys=True, ensure_ascii=False)
     assert hashlib.sha256(frames.encode()).hexdigest() == exp["frame_events_sha256"]

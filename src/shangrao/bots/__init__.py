@@ -15,30 +15,50 @@ their :class:`~shangrao.game.Observation` and the legal actions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..errors import InputError
+from ..game.match import Bot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-__all__ = ["RandomBot", "GreedyBot", "get_bot", "BOT_NAMES", "UnknownBotError"]
-
-BOT_NAMES = ("random", "greedy", "ukeire")
+__all__ = ["RandomBot", "GreedyBot", "get_bot", "BOTS", "BOT_NAMES", "BotEntry", "UnknownBotError"]
 
 
-class UnknownBotError(ValueError):
+class BotEntry(NamedTuple):
+    """A registered bot: ``factory(seed)`` makes one; ``label`` names it for people (CLI help, web lobby)."""
+
+    factory: Callable[[int | str | None], Bot]
+    label: str
+
+
+def _ukeire(seed: int | str | None) -> Bot:
+    bot = GreedyBot(seed, ukeire=True)
+    bot.name = "ukeire"
+    return bot
+
+
+#: the one list of bots: name -> (factory, label).  CLI, web and RL environments take their lists from here.
+BOTS: dict[str, BotEntry] = {
+    "random": BotEntry(RandomBot, "随机 random: uniform over the legal actions"),
+    "greedy": BotEntry(GreedyBot, "贪心 greedy: lowest shanten, ties by connectivity"),
+    "ukeire": BotEntry(_ukeire, "进张 ukeire: greedy, ties to the most useful tiles left"),
+}
+
+BOT_NAMES: tuple[str, ...] = tuple(BOTS)  # kept for callers of the first version; the same names as BOTS
+
+
+class UnknownBotError(InputError):
     """No bot of that name."""
 
 
-def get_bot(name: str, seed: int | str | None = None):
-    """A new bot by name (``random``, ``greedy`` or ``ukeire``) with its own seeded rng.
+def get_bot(name: str, seed: int | str | None = None) -> Bot:
+    """A new bot by name (a key of :data:`BOTS`, case-insensitive) with its own seeded rng.
 
     Raises :class:`UnknownBotError` (a ValueError) naming the known bots.
     """
-    key = name.strip().lower()
-    if key == "random":
-        return RandomBot(seed)
-    if key == "greedy":
-        return GreedyBot(seed)
-    if key == "ukeire":
-        bot = GreedyBot(seed, ukeire=True)
-        bot.name = "ukeire"
-        return bot
-    raise UnknownBotError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
+    entry = BOTS.get(name.strip().lower()) if isinstance(name, str) else None
+    if entry is None:
+        raise UnknownBotError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
+    return entry.factory(seed)

@@ -10,6 +10,8 @@ from ..game import (
     Action,
     ActionType,
 )
+from ..melds import MeldKind
+from ..scoring import WinBy
 from ..tiles import format_tile, tile_name
 from .render import (
     BAO_STYLE,
@@ -47,7 +49,12 @@ def tile_words(kind_text: str) -> str:
     return f"{tile_name(k)} ({kind_text})"
 
 
-_CLAIM_ZH = {"chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong", "win": "糊 win", "catch_bao": "接宝 catch_bao"}
+def _claim_words(word: str) -> str:
+    """``碰 pung`` for a call's action word (the labels of :class:`ActionType`)."""
+    try:
+        return ActionType(word).label
+    except ValueError:
+        return word
 
 
 def _meld_words(meld_str: str) -> str:
@@ -58,9 +65,8 @@ def _meld_words(meld_str: str) -> str:
         m = parse_meld(meld_str)
     except ValueError:
         return meld_str
-    zh = {"chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong", "concealed_kong": "自摸杠 concealed kong"}
-    names = " ".join(tile_name(k) for k in m.tiles) if m.kind.value == "chow" else tile_name(m.tiles[0])
-    return f"{zh.get(m.kind.value, m.kind.value)} {names} ({meld_str.split(':', 1)[-1]})"
+    names = " ".join(tile_name(k) for k in m.tiles) if m.kind is MeldKind.CHOW else tile_name(m.tiles[0])
+    return f"{m.kind.chinese} {m.kind.english} {names} ({meld_str.split(':', 1)[-1]})"
 
 
 _CLAIM_END = frozenset({"draw", "end", "discard", "kong_stands", "concealed_kong", "added_kong"})
@@ -113,7 +119,7 @@ def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_
             line = event_line(ev, bao, label, show_passes=show_passes)
             if outcome == "overridden" and by is not None:
                 t = "win" if by.get("type") == "win" else by["type"]
-                line.append(f"  (overridden by {label(by['seat'])}'s {_CLAIM_ZH[t]})", style="dim")
+                line.append(f"  (overridden by {label(by['seat'])}'s {_claim_words(t)})", style="dim")
             out.append(line)
             continue
         line = event_line(ev, bao, label, show_passes=show_passes)
@@ -141,13 +147,12 @@ def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -
         return Text(f"  {who} {verb(who, 'pass', 'passes')} 过", style="dim") if show_passes else None
     if t == "call":
         word, _, rest = str(ev["action"]).partition(" ")
-        return Text(f"  {who} {verb(who, 'call')} {_CLAIM_ZH.get(word, word)}{' ' + rest if rest else ''}",
+        return Text(f"  {who} {verb(who, 'call')} {_claim_words(word)}{' ' + rest if rest else ''}",
                     style="bold")
     if t in ("chow", "pung", "kong"):
         return Text(f"  {who} {_meld_words(ev['meld'])} from {label(ev['from'])}", style="bold")
     if t in ("concealed_kong", "added_kong"):
-        zh = "自摸杠 concealed kong" if t == "concealed_kong" else "碰杠 added kong"
-        return Text(f"  {who} {zh} {tile_words(ev['kind'])}", style="bold")
+        return Text(f"  {who} {ActionType(t).label} {tile_words(ev['kind'])}", style="bold")
     if t == "kong_stands":
         whose = "你的 your" if who == YOU else f"{who}'s"
         return Text(f"  {whose} kong {ev['meld']} stands", style="dim")
@@ -161,7 +166,7 @@ def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -
     if t == "declare_win":
         return Text(f"  {who} 糊! {verb(who, 'declare')} a win", style="bold green")
     if t == "win":
-        how = {"self_draw": "自摸", "robbing_kong": "抢杠", "dealer_first_discard": "地糊"}.get(ev["win_by"], ev["win_by"])
+        how = WinBy(ev["win_by"]).chinese
         return Text(f"  {who} {verb(who, 'win')} {how} on {tile_words(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}",
                     style="bold green")
     if t == "end":
@@ -178,8 +183,8 @@ def render_settlement(game_result, label, players_scores_label=None) -> list:
     if r.drawn:
         parts.append(Text("荒牌 drawn hand — no win; bonuses already paid stay paid.", style="bold"))
     for w in r.wins:
-        how = {"self_draw": "自摸 self-draw", "robbing_kong": "抢杠 robbing the kong",
-               "dealer_first_discard": "地糊"}[w.situation.win_by.value]
+        wb = w.situation.win_by
+        how = f"{wb.chinese} {wb.english}"
         if w.situation.heavenly:
             how = "天糊 heavenly"
         who = label(w.seat)
@@ -218,7 +223,7 @@ def order_actions(legal: list[Action]) -> list[Action]:
 def action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
     t = a.type
     if t is ActionType.DISCARD:
-        text = Text(f"打 discard {tile_name(a.tile)} ({format_tile(a.tile)})")
+        text = Text(f"{t.label} {tile_name(a.tile)} ({format_tile(a.tile)})")
         if a.tile == bao:
             text.append("  飞宝", style=BAO_STYLE)
         if can_win:
@@ -233,19 +238,17 @@ def action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
             text.append("  → 听 " + " ".join(short_name(k) for k in w), style="green")
         return text
     if t is ActionType.CHOW:
-        text = Text(f"吃 chow {tile_name(a.tile)} {tile_name(a.tile + 1)} {tile_name(a.tile + 2)} ({a})")
+        text = Text(f"{t.label} {tile_name(a.tile)} {tile_name(a.tile + 1)} {tile_name(a.tile + 2)} ({a})")
         _flag_bao_use(text, a, obs, bao)
         return text
     if t is ActionType.WIN:
-        return Text("糊 win!", style="bold green")
+        return Text(f"{t.label}!", style="bold green")
     if t is ActionType.PASS:
         what = " (decline the win)" if can_win else ""
-        return Text(f"过 pass{what}")
+        return Text(f"{t.label}{what}")
     if t is ActionType.CATCH_BAO:
-        return Text("接宝 catch the 宝", style=BAO_STYLE)
-    zh = {ActionType.PUNG: "碰 pung", ActionType.KONG: "杠 kong", ActionType.ADDED_KONG: "碰杠 added kong",
-          ActionType.CONCEALED_KONG: "自摸杠 concealed kong"}[t]
-    text = Text(f"{zh} {tile_name(a.tile)} ({format_tile(a.tile)})")
+        return Text(t.label, style=BAO_STYLE)
+    text = Text(f"{t.label} {tile_name(a.tile)} ({format_tile(a.tile)})")
     _flag_bao_use(text, a, obs, bao)
     return text
 

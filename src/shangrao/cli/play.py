@@ -20,10 +20,9 @@ from ..game import (
     parse_action,
     redact,
 )
-from ..records import Store
 from ..records.summary import hand_summary
 from ..rules import DEFAULT_RULES
-from .common import out_console
+from .common import open_store, out_console
 from .narrate import (
     action_text,
     event_lines,
@@ -103,7 +102,7 @@ def play(
     def label(s: int) -> str:
         return seat_label(s, 0, players)
 
-    store = Store(db)
+    store = open_store(db)
     match = Match(rules, seed=seed)
     bots = [None] + [get_bot(bot, seed=f"{seed}:{i}") for i in (1, 2, 3)]
     gid = store.create_game("play", players, seed=seed, rules=rules)

@@ -14,8 +14,7 @@ from ..game import (
     ReplayError,
     replay,
 )
-from ..records import Store
-from .common import CliError, dump_json, out_console
+from .common import CliError, dump_json, open_store, out_console
 from .narrate import event_lines, render_settlement, seat_label, tile_words
 from .render import (
     BAO_STYLE,
@@ -42,7 +41,7 @@ def games(
     as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
     """List stored games: id, date, kind, players, hands, status, scores."""
-    store = Store(db)
+    store = open_store(db)
     try:
         rows = store.list_games(limit=limit)
         total = store.count_games()
@@ -105,7 +104,7 @@ def replay_cmd(
 
     A hand left unfinished in 'play' is shown up to where it stopped, without a settlement.
     """
-    store = Store(db)
+    store = open_store(db)
     try:
         rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
     finally:

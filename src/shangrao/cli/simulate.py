@@ -25,7 +25,8 @@ from ..bots import BOT_NAMES
 from ..records import Store
 from ..records.summary import Stats
 from ..rules import DEFAULT_RULES
-from .common import CliError, dump_json, err_console, out_console
+from ..scoring import WinBy
+from .common import CliError, dump_json, err_console, open_store, out_console
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
@@ -114,8 +115,7 @@ def _count_table(title: str, counts: dict, hands: int, key_name: str) -> Table:
     return t
 
 
-_WIN_BY_NAMES = {"self_draw": "自摸 self-draw", "robbing_kong": "抢杠 robbing the kong",
-                 "dealer_first_discard": "地糊 dealer's first discard", "天糊": "天糊 heavenly"}
+_WIN_BY_NAMES = {**{w.value: f"{w.chinese} {w.english}" for w in WinBy}, "天糊": "天糊 heavenly"}
 
 
 def render_summary(s: dict, console: Console) -> None:
@@ -183,7 +183,7 @@ def simulate(
     names = parse_bots(bots)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    store = Store(db)
+    store = open_store(db)
     try:
         econ = err_console()
         with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),

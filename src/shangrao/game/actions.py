@@ -20,16 +20,17 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from ..errors import InputError
 from ..tiles import TileParseError, format_tile, format_tiles, parse_tiles
 
 __all__ = ["ActionType", "Action", "IllegalActionError", "ActionParseError", "parse_action"]
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(InputError):
     """An action that is not legal now; the message says why and what is legal."""
 
 
-class ActionParseError(ValueError):
+class ActionParseError(InputError):
     """An action string could not be read."""
 
 
@@ -46,13 +47,32 @@ class ActionType(str, Enum):
 
     @property
     def chinese(self) -> str:
-        return _CHINESE[self]
+        """The seed's name: 打, 吃, 碰, 碰杠 (kong on a discard and added kong), 自摸杠, 糊, 过, 接宝."""
+        return _LABELS[self][0]
+
+    @property
+    def english(self) -> str:
+        """A short English label: ``discard``, ``chow``, ``added kong``, ``catch the 宝`` …"""
+        return _LABELS[self][1]
+
+    @property
+    def label(self) -> str:
+        """Chinese then English, as the terminal shows it: ``碰 pung``, ``自摸杠 concealed kong``."""
+        zh, en = _LABELS[self]
+        return f"{zh} {en}"
 
 
-_CHINESE = {
-    ActionType.DISCARD: "打", ActionType.CHOW: "吃", ActionType.PUNG: "碰", ActionType.KONG: "碰杠",
-    ActionType.ADDED_KONG: "碰杠", ActionType.CONCEALED_KONG: "自摸杠", ActionType.WIN: "糊",
-    ActionType.PASS: "过", ActionType.CATCH_BAO: "接宝",
+#: (Chinese, English) per action type: the one place these labels are written
+_LABELS: dict[ActionType, tuple[str, str]] = {
+    ActionType.DISCARD: ("打", "discard"),
+    ActionType.CHOW: ("吃", "chow"),
+    ActionType.PUNG: ("碰", "pung"),
+    ActionType.KONG: ("碰杠", "kong"),
+    ActionType.ADDED_KONG: ("碰杠", "added kong"),
+    ActionType.CONCEALED_KONG: ("自摸杠", "concealed kong"),
+    ActionType.WIN: ("糊", "win"),
+    ActionType.PASS: ("过", "pass"),
+    ActionType.CATCH_BAO: ("接宝", "catch the 宝"),
 }
 
 _TILED = frozenset({ActionType.DISCARD, ActionType.CHOW, ActionType.PUNG, ActionType.KONG,

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
+from ..errors import InputError
 from ..rules import RuleSet
 from .actions import parse_action
 from .state import Game
@@ -38,7 +39,7 @@ from .state import Game
 __all__ = ["events_to_jsonl", "events_from_jsonl", "replay", "redact", "ReplayError"]
 
 
-class ReplayError(ValueError):
+class ReplayError(InputError):
     """An event log cannot be replayed (no deal, an illegal action, or a diverging event)."""
 
 

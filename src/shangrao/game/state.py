@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from itertools import compress
 
 from ..analysis.tables import POW5, entries_codes, is_win_entries
+from ..errors import InternalError
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
+from ..scoring.items import BONUS_NAMES
 from ..tiles import TERMINALS_AND_HONORS, bao_from_indicator, format_tile
 from .actions import Action, ActionType, IllegalActionError
 from .phase import Phase
@@ -58,16 +60,11 @@ _MPSZ = tuple(format_tile(k) for k in range(34))
 
 _PRIO = {A.WIN: 3, A.KONG: 2, A.PUNG: 2, A.CHOW: 1, A.PASS: 0, A.CATCH_BAO: 0}
 
-REASON_NAMES = {
-    "pung_kong": "碰杠",
-    "concealed_kong": "自摸杠",
-    "four_bao": "四个宝",
-    "caught_bao": "接宝",
-    "win": "糊",
-}
+#: the Chinese name of each transfer reason (bonuses from scoring.items; a win is named by its pattern)
+REASON_NAMES = {**BONUS_NAMES, "win": ActionType.WIN.chinese}
 
 
-class EngineError(RuntimeError):
+class EngineError(InternalError):
     """An internal inconsistency (e.g. analysis and scoring disagree on a win)."""
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..errors import InputError
 from ..tiles import NUM_TILES, parse_tile, parse_tiles
 
 __all__ = ["shuffled_wall", "roll_dice", "normalize_wall", "script_wall", "split_wall", "WallError"]
 
 
-class WallError(ValueError):
+class WallError(InputError):
     """A wall or dice given to the game is malformed."""
 
 

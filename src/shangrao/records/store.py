@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..errors import InputError
 from .schema import SCHEMA_VERSION, Base, EventRow, GameRow, HandRow, utcnow
 
 __all__ = [
@@ -58,7 +59,7 @@ GAME_KINDS = ("simulate", "play")
 _MAX_SEED = 2**63 - 1
 
 
-class RecordError(ValueError):
+class RecordError(InputError):
     """A records operation failed: bad argument, duplicate hand, unreadable database."""
 
 
@@ -84,7 +85,7 @@ def resolve_db(db: str | os.PathLike | None) -> str:
     if "://" in text:
         return text
     if not text.strip():
-        raise RecordError("--db: empty path")
+        raise RecordError("empty database path")
     return "sqlite:///" + str(Path(text).expanduser().resolve())
 
 
@@ -186,7 +187,7 @@ class Store:
         try:
             parsed = make_url(self.url)
         except ArgumentError as err:
-            raise RecordError(f"--db: not a database URL or path: {self.url!r} ({err})") from None
+            raise RecordError(f"not a database URL or path: {self.url!r} ({err})") from None
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         self._sqlite = parsed.get_backend_name() == "sqlite"
         if self._sqlite:
@@ -202,7 +203,7 @@ class Store:
         try:
             self.engine: Engine = create_engine(self.url, **kwargs)
         except (ArgumentError, ImportError, SQLAlchemyError) as err:
-            raise RecordError(f"--db: cannot open {self._safe_url()}: {err}") from None
+            raise RecordError(f"cannot open {self._safe_url()}: {err}") from None
         if self._sqlite:
             file_db = bool(database) and database != ":memory:"
 

@@ -11,10 +11,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..scoring.items import BONUS_NAMES
+
 __all__ = ["hand_summary", "bonus_events", "Stats"]
-
-_BONUS_NAMES = {"pung_kong": "碰杠", "concealed_kong": "自摸杠", "four_bao": "四个宝", "caught_bao": "接宝"}
-
 
 def bonus_events(events: Iterable[dict]) -> list[dict]:
     """The bonus (奖励分) occurrences of a hand: ``{"seat", "reason", "name"}`` each, in order."""
@@ -27,7 +26,7 @@ def bonus_events(events: Iterable[dict]) -> list[dict]:
             reason = "four_bao" if t == "four_bao" else "caught_bao"
         else:
             continue
-        out.append({"seat": ev["seat"], "reason": reason, "name": _BONUS_NAMES[reason]})
+        out.append({"seat": ev["seat"], "reason": reason, "name": BONUS_NAMES[reason]})
     return out
 
 

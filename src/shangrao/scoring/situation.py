@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..errors import InputError
 from ..melds import Meld, MeldError, parse_meld
 from ..tiles import (
     TileParseError,
@@ -23,7 +24,7 @@ from ..tiles import (
 __all__ = ["SituationError", "WinBy", "WinSituation"]
 
 
-class SituationError(ValueError):
+class SituationError(InputError):
     """A win situation is malformed: says which field and what is wrong."""
 
 
@@ -33,6 +34,22 @@ class WinBy(str, Enum):
     SELF_DRAW = "self_draw"
     ROBBING_KONG = "robbing_kong"
     DEALER_FIRST_DISCARD = "dealer_first_discard"
+
+    @property
+    def chinese(self) -> str:
+        """自摸, 抢杠, 地糊."""
+        return _WIN_BY_LABELS[self.value][0]
+
+    @property
+    def english(self) -> str:
+        return _WIN_BY_LABELS[self.value][1]
+
+
+_WIN_BY_LABELS: dict[str, tuple[str, str]] = {
+    "self_draw": ("自摸", "self-draw"),
+    "robbing_kong": ("抢杠", "robbing the kong"),
+    "dealer_first_discard": ("地糊", "dealer's first discard"),
+}
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..bots import get_bot
+from ..errors import InputError
 from ..game import Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
@@ -49,7 +50,7 @@ KIND = "web"
 BOT_KINDS = ("random", "greedy")
 
 
-class TableError(ValueError):
+class TableError(InputError):
     """A request about a table that cannot be served (unknown table, bad token, no free seat)."""
 
 
