@@ -56,7 +56,7 @@ def test_old_log_prefix_replays(name):
 
 # labels changed on purpose when each got one home (issue 11): the seed's 碰杠 for a kong on a discard,
 # and the English of 接宝 as the action list shows it
-RENAMED = {"calls 杠 kong": "calls 碰杠 kong", "s 杠 kong)": "s 碰杠 kong)", "接宝 catch_bao": "接宝 catch the 宝",
+RENAMED = {" 杠 kong": " 碰杠 kong", "接宝 catch_bao": "接宝 catch the 宝",
            "— 地糊": "— 地糊 dealer's first discard"}
 
 

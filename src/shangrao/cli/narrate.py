@@ -12,6 +12,7 @@ from ..game import (
 )
 from ..melds import MeldKind
 from ..scoring import WinBy
+from ..scoring.items import PATTERNS
 from ..tiles import format_tile, tile_name
 from .render import (
     BAO_STYLE,
@@ -186,7 +187,7 @@ def render_settlement(game_result, label, players_scores_label=None) -> list:
         wb = w.situation.win_by
         how = f"{wb.chinese} {wb.english}"
         if w.situation.heavenly:
-            how = "天糊 heavenly"
+            how = f"{PATTERNS['heavenly'].name} {PATTERNS['heavenly'].english}"
         who = label(w.seat)
         parts.append(Text(f"{who} 糊 {verb(who, 'win')} — {how}", style="bold green"))
         parts.append(render_score(w.score, w.situation, payer_names=[label(p) for p in w.payers]))

@@ -11,7 +11,7 @@ from rich.prompt import Prompt
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import get_bot
+from ..bots import BOTS, get_bot
 from ..game import (
     Action,
     ActionType,
@@ -84,7 +84,7 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
 def play(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the match (default: random).")] = None,
     db: DbOption = None,
-    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3 (greedy, ukeire or random).")] = "greedy",
+    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3: " + ", ".join(BOTS) + ".")] = "greedy",
 ) -> None:
     """Play seat 0 against three bots in the terminal.
 

@@ -26,6 +26,7 @@ from ..records import Store
 from ..records.summary import Stats
 from ..rules import DEFAULT_RULES
 from ..scoring import WinBy
+from ..scoring.items import PATTERNS
 from .common import CliError, dump_json, err_console, open_store, out_console
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
@@ -115,7 +116,9 @@ def _count_table(title: str, counts: dict, hands: int, key_name: str) -> Table:
     return t
 
 
-_WIN_BY_NAMES = {**{w.value: f"{w.chinese} {w.english}" for w in WinBy}, "天糊": "天糊 heavenly"}
+_HEAVENLY = PATTERNS["heavenly"]
+_WIN_BY_NAMES = {**{w.value: f"{w.chinese} {w.english}" for w in WinBy},
+                 _HEAVENLY.name: f"{_HEAVENLY.name} {_HEAVENLY.english}"}
 
 
 def render_summary(s: dict, console: Console) -> None:

@@ -11,7 +11,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..scoring.items import BONUS_NAMES
+from ..scoring.items import BONUS_NAMES, PATTERNS
+
+HEAVENLY = PATTERNS["heavenly"]  # 天糊 counts as its own way to win in the statistics
 
 __all__ = ["hand_summary", "bonus_events", "Stats"]
 
@@ -98,7 +100,7 @@ class Stats:
         for w in summary["wins"]:
             self.wins[w["seat"]] += 1
             self.patterns[w["pattern"]] += 1
-            self.win_by["天糊" if w.get("heavenly") else w["win_by"]] += 1
+            self.win_by[HEAVENLY.name if w.get("heavenly") else w["win_by"]] += 1
             for d in w["doublings"]:
                 self.doublings[d["name"]] += d["count"]
             gain = sum(w["win_payments"])

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from ..game import Game, IllegalActionError, parse_action
 from ..game.actions import ActionParseError
+from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import ActionMsg, CreateTable, FillBotsMsg, PingMsg, ReadyMsg, parse_client_message
@@ -124,6 +125,11 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(404, str(err)) from None
         except (RecordError, ValueError) as err:
             raise HTTPException(404, f"table {table_id}: {err}") from None
+
+    @app.get("/api/labels")
+    async def labels():
+        """Every label of the game (:func:`shangrao.labels.labels_table`): the client shows these, not copies."""
+        return labels_table()
 
     @app.get("/api/rules")
     async def rules():

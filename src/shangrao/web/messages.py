@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+
+from ..bots import BOTS
 
 __all__ = ["ActionMsg", "ReadyMsg", "FillBotsMsg", "PingMsg", "ClientMessage", "parse_client_message",
            "CreateTable"]
@@ -56,7 +58,14 @@ def parse_client_message(text: str | bytes):
     return _ADAPTER.validate_json(text)
 
 
-SeatKind = Literal["human", "random", "greedy"]
+def _seat_kind(value: str) -> str:
+    if value != "human" and value not in BOTS:
+        raise ValueError(f"seat {value!r}: 'human' or a bot ({', '.join(BOTS)})")
+    return value
+
+
+#: "human" or a bot of the registry (shangrao.bots.BOTS)
+SeatKind = Annotated[str, AfterValidator(_seat_kind)]
 
 
 class CreateTable(BaseModel):

@@ -32,7 +32,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from ..bots import get_bot
+from ..bots import BOTS, get_bot
 from ..errors import InputError
 from ..game import Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
@@ -47,7 +47,7 @@ __all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = tuple(BOTS)  # the seat kinds that are bots: every registered bot
 
 
 class TableError(InputError):
@@ -79,7 +79,7 @@ class Settings:
 
 @dataclass
 class Seat:
-    kind: str  # human | random | greedy
+    kind: str  # "human" or a bot name of bots.BOTS
     claimed: bool = False
     token_hash: str | None = None
     conns: set = field(default_factory=set)
