@@ -80,3 +80,17 @@ def test_consumers_read_old_logs_the_same(name):
     assert lines == [_renamed(x) for x in exp["narration"]]
     frames = json.dumps([f["event"] for f in replay_frames(events)], sort_keys=True, ensure_ascii=False)
     assert hashlib.sha256(frames.encode()).hexdigest() == exp["frame_events_sha256"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_event_has_the_documented_keys(name):
+    """The typed protocol (game.protocol) describes what the old version wrote, key for key."""
+    from shangrao.game import EVENT_KEYS, EventType, event_type
+
+    _, events = _log(name)
+    for ev in events:
+        t = event_type(ev)
+        assert t is not None, ev
+        assert set(ev) == EVENT_KEYS[t], (t, sorted(set(ev) ^ EVENT_KEYS[t]))
+    for ev in replay(events).events:  # and the current engine writes the same keys
+        assert set(ev) == EVENT_KEYS[EventType(ev["type"])]

@@ -9,6 +9,7 @@ from ..analysis import waits as waits_of
 from ..game import (
     Action,
     ActionType,
+    EventType,
 )
 from ..melds import MeldKind
 from ..scoring import WinBy
@@ -70,7 +71,8 @@ def _meld_words(meld_str: str) -> str:
     return f"{m.kind.chinese} {m.kind.english} {names} ({meld_str.split(':', 1)[-1]})"
 
 
-_CLAIM_END = frozenset({"draw", "end", "discard", "kong_stands", "concealed_kong", "added_kong"})
+_CLAIM_END = frozenset({EventType.DRAW, EventType.END, EventType.DISCARD, EventType.KONG_STANDS, EventType.CONCEALED_KONG,
+                        EventType.ADDED_KONG})
 
 
 def _call_outcome(events: list[dict], i: int) -> tuple[str, dict | None]:
@@ -88,13 +90,13 @@ def _call_outcome(events: list[dict], i: int) -> tuple[str, dict | None]:
     first = None
     for ev in events[i + 1:]:
         t = ev.get("type")
-        if t in ("chow", "pung", "kong"):
+        if t in (EventType.CHOW, EventType.PUNG, EventType.KONG):
             if first is None:
                 first = ev
             if word != "win":
                 return ("done" if ev.get("seat") == seat and t == word else "overridden", ev)
             return ("overridden", first)
-        if t == "win":
+        if t == EventType.WIN:
             if word == "win" and ev.get("seat") == seat:
                 return ("done", ev)
             first = first or ev
@@ -113,13 +115,13 @@ def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_
     out = []
     for i in range(start, len(events)):
         ev = events[i]
-        if ev.get("type") == "call":
+        if ev.get("type") == EventType.CALL:
             outcome, by = _call_outcome(events, i)
             if outcome == "done" and not show_passes:
                 continue
             line = event_line(ev, bao, label, show_passes=show_passes)
             if outcome == "overridden" and by is not None:
-                t = "win" if by.get("type") == "win" else by["type"]
+                t = "win" if by.get("type") == EventType.WIN else by["type"]
                 line.append(f"  (overridden by {label(by['seat'])}'s {_claim_words(t)})", style="dim")
             out.append(line)
             continue
@@ -134,43 +136,43 @@ def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -
     t = ev.get("type")
     s = ev.get("seat")
     who = label(s) if s is not None else ""
-    if t == "draw":
+    if t == EventType.DRAW:
         if ev.get("kind") is None:
             return Text(f"  {who} {verb(who, 'draw')}" + (" a kong replacement" if ev.get("source") == "tail" else ""),
                         style="dim")
         extra = " (kong replacement from the tail)" if ev.get("source") == "tail" else ""
         style = BAO_STYLE if bao is not None and ev["kind"] == format_tile(bao) else "dim"
         return Text(f"  {who} {verb(who, 'draw')} {tile_words(ev['kind'])}{extra}", style=style)
-    if t == "discard":
+    if t == EventType.DISCARD:
         fly = "  飞宝!" if bao is not None and ev["kind"] == format_tile(bao) else ""
         return Text(f"  {who} 打 {verb(who, 'discard')} {tile_words(ev['kind'])}{fly}")
-    if t == "pass":
+    if t == EventType.PASS:
         return Text(f"  {who} {verb(who, 'pass', 'passes')} 过", style="dim") if show_passes else None
-    if t == "call":
+    if t == EventType.CALL:
         word, _, rest = str(ev["action"]).partition(" ")
         return Text(f"  {who} {verb(who, 'call')} {_claim_words(word)}{' ' + rest if rest else ''}",
                     style="bold")
-    if t in ("chow", "pung", "kong"):
+    if t in (EventType.CHOW, EventType.PUNG, EventType.KONG):
         return Text(f"  {who} {_meld_words(ev['meld'])} from {label(ev['from'])}", style="bold")
-    if t in ("concealed_kong", "added_kong"):
+    if t in (EventType.CONCEALED_KONG, EventType.ADDED_KONG):
         return Text(f"  {who} {ActionType(t).label} {tile_words(ev['kind'])}", style="bold")
-    if t == "kong_stands":
+    if t == EventType.KONG_STANDS:
         whose = "你的 your" if who == YOU else f"{who}'s"
         return Text(f"  {whose} kong {ev['meld']} stands", style="dim")
-    if t == "catch_bao":
+    if t == EventType.CATCH_BAO:
         return Text(f"  {who} 接宝 {verb(who, 'catch', 'catches')} the 宝", style="bold magenta")
-    if t == "four_bao":
+    if t == EventType.FOUR_BAO:
         return Text(f"  {who} 四个宝: {verb(who, 'have', 'has')} drawn all four 宝", style="bold magenta")
-    if t == "transfer":
+    if t == EventType.TRANSFER:
         payer = label(ev["payer"])
         return Text(f"  {payer} {verb(payer, 'pay')} {label(ev['payee'])} {ev['points']} ({ev['name']})", style="cyan")
-    if t == "declare_win":
+    if t == EventType.DECLARE_WIN:
         return Text(f"  {who} 糊! {verb(who, 'declare')} a win", style="bold green")
-    if t == "win":
+    if t == EventType.WIN:
         how = WinBy(ev["win_by"]).chinese
         return Text(f"  {who} {verb(who, 'win')} {how} on {tile_words(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}",
                     style="bold green")
-    if t == "end":
+    if t == EventType.END:
         if ev["drawn"]:
             return Text("  荒牌 drawn hand: the wall is empty", style="bold")
         return None

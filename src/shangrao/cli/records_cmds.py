@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..game import (
+    EventType,
     ReplayError,
     replay,
 )
@@ -72,7 +73,7 @@ def _print_hand(console: Console, index: int, dealer: int | None, events: list[d
     """Rule, deal (dealer, dice, 宝, the four hands) and every event line of one hand."""
     from ..tiles import parse_tile
 
-    deal = events[0] if events and events[0].get("type") == "deal" else {}
+    deal = events[0] if events and events[0].get("type") == EventType.DEAL else {}
     bao_text = deal.get("bao")
     bao = parse_tile(bao_text) if bao_text else None
     console.rule(f"第 {index + 1} 局 hand {index + 1}{title_note}")

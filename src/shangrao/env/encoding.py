@@ -60,7 +60,7 @@ _SIMPLE_INV = {v: k for k, v in _SIMPLE.items()}
 def claimed_kind(game: Game) -> int | None:
     """The kind of the discard on the table (claim phase), else None."""
     cl = game.claim
-    return None if cl is None else cl["kind"]
+    return None if cl is None else cl.kind
 
 
 def action_to_index(action: Action, claimed: int | None = None) -> int:

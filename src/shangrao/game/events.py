@@ -1,29 +1,9 @@
 """The event log of a hand: JSON lines, replay and per-seat redaction.
 
-Every :class:`~shangrao.game.Game` appends plain dicts (JSON-serializable) to
-``game.events``.  Each has a ``type``; events that record a decision carry
-``"seat"`` and ``"action"`` (the action's string form) so the hand can be
-replayed by applying those actions in order.  Types:
-
-``deal``        hand_no, rules (RuleSet dict), seed, dealer, scores (before the hand),
-                wall (136 tile ids, head first), dice [a, b], indicator (tile id),
-                indicator_kind, bao (mpsz), hands (13 ids per seat, seat order).
-``draw``        seat, tile (id), kind, source ``head`` | ``tail`` (kong replacement).
-``discard``     seat, tile, kind, action.
-``call``        seat, action — a declaration in a claim or rob window
-                (``pung 5m``, ``kong 5m``, ``chow 345m``, ``win``, ``catch_bao``).
-``pass``        seat, action ``pass`` — a seat asked in a window declines.
-``chow`` / ``pung`` / ``kong``  seat, from, meld, tiles — the claim that won the window.
-``concealed_kong`` / ``added_kong``  seat, kind, action — declared in the seat's turn.
-``kong_stands`` seat, meld, tiles — no one robbed it; its bonus follows.
-``catch_bao``   seat, tile — 接宝 declared.   ``four_bao``  seat — the fourth 宝 drawn.
-``transfer``    payer, payee, points, reason (id), name (Chinese).
-``declare_win`` seat, action ``win`` — a self-drawn win declared.
-``win``         seat, win_by, tile, kind, from, hand (kinds before the win tile), melds,
-                pattern, pattern_id, hand_value, win_payments, breakdown.
-``end``         drawn, winners, deltas, scores, next_dealer.
-
-Tiles are ids 0..135 (kind = id // 4) unless the key says ``kind`` (mpsz text).
+The events themselves — :class:`~shangrao.game.protocol.EventType` and the keys of each type — are
+documented once, in :mod:`shangrao.game.protocol`.  Events that record a decision carry ``"seat"``
+and ``"action"`` (the action's string form) so the hand can be replayed by applying those actions
+in order.
 """
 
 from __future__ import annotations
@@ -34,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from ..errors import InputError
 from ..rules import RuleSet
 from .actions import parse_action
+from .protocol import EventType
 from .state import Game
 
 __all__ = ["events_to_jsonl", "events_from_jsonl", "replay", "redact", "ReplayError"]
@@ -75,7 +56,7 @@ def replay(events: Sequence[dict], check: bool = True) -> Game:
     if isinstance(events, str):
         events = events_from_jsonl(events)
     if not isinstance(events, Sequence) or not events or not isinstance(events[0], dict) \
-            or events[0].get("type") != "deal":
+            or events[0].get("type") != EventType.DEAL:
         raise ReplayError("an event log starts with a deal event")
     d = events[0]
     if "wall" not in d:
@@ -118,13 +99,13 @@ def redact(events: Iterable[dict], seat: int) -> list[dict]:
     out = []
     for ev in events:
         t = ev.get("type")
-        if t == "deal":
+        if t == EventType.DEAL:
             e = {k: v for k, v in ev.items() if k not in ("wall", "seed", "hands")}
             e["hand"] = list(ev["hands"][seat])
             e["seat"] = seat
             out.append(e)
-        elif t == "draw" and ev["seat"] != seat:
-            out.append({"type": "draw", "seat": ev["seat"], "tile": None, "kind": None, "source": ev["source"]})
+        elif t == EventType.DRAW and ev["seat"] != seat:
+            out.append({"type": EventType.DRAW, "seat": ev["seat"], "tile": None, "kind": None, "source": ev["source"]})
         else:
             out.append(dict(ev))
     return out

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
 
 from ..analysis.tables import POW5, entries_codes, is_win_entries
@@ -43,9 +43,10 @@ from ..scoring.items import BONUS_NAMES
 from ..tiles import TERMINALS_AND_HONORS, bao_from_indicator, format_tile
 from .actions import Action, ActionType, IllegalActionError
 from .phase import Phase
+from .protocol import Event, EventType
 from .wall import check_dice, normalize_wall, roll_dice, shuffled_wall, split_wall
 
-__all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "EngineError"]
+__all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "PendingClaim", "PendingKong", "EngineError"]
 
 A = ActionType
 PASS = Action(A.PASS)
@@ -62,6 +63,44 @@ _PRIO = {A.WIN: 3, A.KONG: 2, A.PUNG: 2, A.CHOW: 1, A.PASS: 0, A.CATCH_BAO: 0}
 
 #: the Chinese name of each transfer reason (bonuses from scoring.items; a win is named by its pattern)
 REASON_NAMES = {**BONUS_NAMES, "win": ActionType.WIN.chinese}
+
+
+@dataclass(slots=True)
+class PendingClaim:
+    """The claim window on a discard (:attr:`Game.claim`, phase ``claim``).
+
+    discarder: the seat that discarded.  tile: the discard's id; kind: its kind.
+    queue: seats still to be asked, in turn order.  options: each asked seat's legal actions.
+    declared: the best declaration so far (seat -> action; at most one).  best: its priority
+    (win 3 > kong/pung 2 > chow 1 > none 0).
+    """
+
+    discarder: int
+    tile: int
+    kind: int
+    queue: list[int]
+    options: dict[int, list[Action]]
+    declared: dict[int, Action] = field(default_factory=dict)
+    best: int = 0
+
+
+@dataclass(slots=True)
+class PendingKong:
+    """A kong waiting in the rob window (:attr:`Game.pending_kong`, phase ``rob``).
+
+    seat: the kong maker.  meld: the kong as it will stand.  ids: its tile ids.  tile: the id that
+    can be robbed.  added: an added kong (碰杠 on a declared pung; ``index`` is that pung's place
+    in the seat's melds).  queue: seats still to be asked.  robbers: seats that said WIN.
+    """
+
+    seat: int
+    meld: Meld
+    ids: tuple[int, ...]
+    tile: int
+    added: bool
+    index: int | None = None
+    queue: list[int] = field(default_factory=list)
+    robbers: list[int] = field(default_factory=list)
 
 
 class EngineError(InternalError):
@@ -266,7 +305,7 @@ class Game:
         self.bao_drawn = [0, 0, 0, 0]
         self.caught = [False] * 4
         self.transfers: list[Transfer] = []
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.actions_taken = 0
         self.last_draw: list[int | None] = [None] * 4
         self.kong_chain = 0
@@ -275,8 +314,8 @@ class Game:
         self.phase = Phase.ACT
         self.turn = dealer
         self.current_seat: int | None = dealer
-        self.claim: dict | None = None
-        self.pending_kong: dict | None = None
+        self.claim: PendingClaim | None = None
+        self.pending_kong: PendingKong | None = None
         self.won_tile: int | None = None
         self.result: HandResult | None = None
         self._legal: list[Action] | None = None
@@ -297,7 +336,7 @@ class Game:
         c = self.counts[seat]
         return [k for k in range(34) for _ in range(c[k])]
 
-    def _emit(self, ev: dict) -> None:
+    def _emit(self, ev: Event) -> None:
         self.events.append(ev)
 
     def _add(self, seat: int, tid: int) -> None:
@@ -341,7 +380,7 @@ class Game:
         self.transfers.append(t)
         self.scores[payer] -= points
         self.scores[payee] += points
-        self._emit({"type": "transfer", **t.to_dict()})
+        self._emit({"type": EventType.TRANSFER, **t.to_dict()})
 
     def _bonus_all(self, seat: int, points: int, reason: str) -> None:
         for i in range(1, 4):
@@ -358,7 +397,7 @@ class Game:
                 self._add(seat, t)
             hands.append((seat, ids))
         self._emit({
-            "type": "deal",
+            "type": EventType.DEAL,
             "hand_no": self.hand_no,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -379,7 +418,7 @@ class Game:
         self._draw(self.dealer, from_tail=False)
 
     def _four_bao(self, seat: int) -> None:
-        self._emit({"type": "four_bao", "seat": seat})
+        self._emit({"type": EventType.FOUR_BAO, "seat": seat})
         self._bonus_all(seat, self.rules.four_bao_bonus, "four_bao")
 
     def _draw(self, seat: int, from_tail: bool) -> None:
@@ -392,7 +431,7 @@ class Game:
             self.kong_chain = 0
         self._add(seat, tid)
         self.last_draw[seat] = tid
-        self._emit({"type": "draw", "seat": seat, "tile": tid, "kind": _MPSZ[tid >> 2],
+        self._emit({"type": EventType.DRAW, "seat": seat, "tile": tid, "kind": _MPSZ[tid >> 2],
                     "source": "tail" if from_tail else "head"})
         if tid >> 2 == self.bao:
             self.bao_drawn[seat] += 1
@@ -442,7 +481,7 @@ class Game:
             return list(compress(_DISCARDS, c))
         if self.phase == Phase.CLAIM:
             assert self.claim is not None
-            return list(self.claim["options"][seat])
+            return list(self.claim.options[seat])
         if self.phase == Phase.ROB:
             return [WIN, PASS]
         return []
@@ -537,7 +576,7 @@ class Game:
         self._dealer_acted = self._dealer_acted or seat == self.dealer
         if k == self.bao:
             self.flown[seat] += 1
-        self._emit({"type": "discard", "seat": seat, "tile": tid, "kind": _MPSZ[k],
+        self._emit({"type": EventType.DISCARD, "seat": seat, "tile": tid, "kind": _MPSZ[k],
                     "action": "discard " + _MPSZ[k]})
         self.kong_chain = 0
         self.first_discard = first
@@ -556,22 +595,21 @@ class Game:
             else:
                 self._draw((seat + 1) % 4, from_tail=False)
             return
-        self.claim = {"discarder": seat, "tile": tid, "kind": k, "queue": queue, "options": options,
-                      "declared": {}, "best": 0}
+        self.claim = PendingClaim(discarder=seat, tile=tid, kind=k, queue=queue, options=options)
         self.phase = Phase.CLAIM
         self._advance_claim()
 
     def _advance_claim(self) -> None:
         cl = self.claim
         assert cl is not None
-        queue = cl["queue"]
+        queue = cl.queue
         # drop what cannot beat the best declaration so far; a seat left with only PASS is not asked
-        best = cl["best"]
+        best = cl.best
         while queue:
             s = queue[0]
-            opts = [a for a in cl["options"][s] if _PRIO[a.type] > best or a.type is A.CATCH_BAO or a.type is A.PASS]
+            opts = [a for a in cl.options[s] if _PRIO[a.type] > best or a.type is A.CATCH_BAO or a.type is A.PASS]
             if len(opts) > 1:
-                cl["options"][s] = opts
+                cl.options[s] = opts
                 break
             queue.pop(0)
         if queue:
@@ -583,29 +621,29 @@ class Game:
     def _claim_decision(self, seat: int, action: Action) -> None:
         cl = self.claim
         assert cl is not None
-        self._emit({"type": "call" if action.type is not A.PASS else "pass", "seat": seat, "action": str(action)})
+        self._emit({"type": EventType.CALL if action.type is not A.PASS else "pass", "seat": seat, "action": str(action)})
         if action.type is A.CATCH_BAO:
             self.caught[seat] = True
-            self._emit({"type": "catch_bao", "seat": seat, "tile": cl["tile"]})
+            self._emit({"type": EventType.CATCH_BAO, "seat": seat, "tile": cl.tile})
             self._bonus_all(seat, self.rules.caught_bao_bonus, "caught_bao")
-            cl["options"][seat] = [a for a in cl["options"][seat] if a.type is not A.CATCH_BAO]
+            cl.options[seat] = [a for a in cl.options[seat] if a.type is not A.CATCH_BAO]
             self._advance_claim()
             return
-        cl["queue"].pop(0)
+        cl.queue.pop(0)
         if action.type is not A.PASS:
             p = _PRIO[action.type]
-            if p > cl["best"]:
-                cl["best"] = p
-                cl["declared"] = {seat: action}
+            if p > cl.best:
+                cl.best = p
+                cl.declared = {seat: action}
         self._advance_claim()
 
     def _resolve_claim(self) -> None:
         cl = self.claim
         assert cl is not None
         self.claim = None
-        discarder, tid, k = cl["discarder"], cl["tile"], cl["kind"]
-        if cl["declared"]:
-            (seat, action), = cl["declared"].items()
+        discarder, tid, k = cl.discarder, cl.tile, cl.kind
+        if cl.declared:
+            (seat, action), = cl.declared.items()
             t = action.type
             self.ponds[discarder].pop()
             if t is A.WIN:
@@ -625,14 +663,14 @@ class Game:
             else:  # KONG on the discard
                 ids = [self._remove(seat, k) for _ in range(3)] + [tid]
                 meld = Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)
-                self._emit({"type": "kong", "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
+                self._emit({"type": EventType.KONG, "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
                 self.turn = seat
                 self.kong_chain = 0
                 self._kong_window(seat, meld, tuple(ids), tid, added=False)
                 return
             self.melds[seat].append(meld)
             self.meld_ids[seat].append(tuple(ids))
-            self._emit({"type": t.value, "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
+            self._emit({"type": EventType(t.value), "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
             self.turn = seat
             self.current_seat = seat
             self.kong_chain = 0
@@ -647,7 +685,7 @@ class Game:
     # ------------------------------------------------------------------ kongs
     def _declare_kong(self, seat: int, k: int, kind: MeldKind, action: Action) -> None:
         self._dealer_acted = self._dealer_acted or seat == self.dealer
-        self._emit({"type": action.type.value, "seat": seat, "kind": format_tile(k), "action": str(action)})
+        self._emit({"type": EventType(action.type.value), "seat": seat, "kind": format_tile(k), "action": str(action)})
         if kind is MeldKind.CONCEALED_KONG:
             ids = tuple(self._remove(seat, k) for _ in range(4))
             meld = Meld(MeldKind.CONCEALED_KONG, (k, k, k, k))
@@ -665,44 +703,43 @@ class Game:
         k = meld.tiles[0]
         concealed = meld.kind is MeldKind.CONCEALED_KONG
         robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
-        self.pending_kong = {"seat": seat, "meld": meld, "ids": ids, "tile": robbed_tile, "added": added,
-                             "index": index, "queue": [], "robbers": []}
+        self.pending_kong = PendingKong(seat=seat, meld=meld, ids=ids, tile=robbed_tile, added=added, index=index)
         if robbable:
             for i in range(1, 4):
                 s = (seat + i) % 4
                 if self._is_win(s, k):
-                    self.pending_kong["queue"].append(s)
+                    self.pending_kong.queue.append(s)
         self._advance_rob()
 
     def _advance_rob(self) -> None:
         pk = self.pending_kong
         assert pk is not None
-        if pk["queue"]:
+        if pk.queue:
             self.phase = Phase.ROB
-            self.current_seat = pk["queue"][0]
+            self.current_seat = pk.queue[0]
             return
         self.pending_kong = None
-        seat, meld, ids = pk["seat"], pk["meld"], pk["ids"]
+        seat, meld, ids = pk.seat, pk.meld, pk.ids
         k = meld.tiles[0]
-        if pk["robbers"]:
+        if pk.robbers:
             # the kong does not stand: its tiles go back, the robbed tile goes to the winner(s)
-            tid = pk["tile"]
-            if pk["added"]:
+            tid = pk.tile
+            if pk.added:
                 pass  # the pung stays as it was; the added tile is robbed
             else:
                 for x in ids:  # for a kong on a discard the robbed tile is the (claimed) discard
                     if x != tid:
                         self._add(seat, x)
             self.won_tile = tid
-            self._finish_wins(pk["robbers"], k, WinBy.ROBBING_KONG, seat)
+            self._finish_wins(pk.robbers, k, WinBy.ROBBING_KONG, seat)
             return
-        if pk["added"]:
-            self.melds[seat][pk["index"]] = meld
-            self.meld_ids[seat][pk["index"]] = ids
+        if pk.added:
+            self.melds[seat][pk.index] = meld
+            self.meld_ids[seat][pk.index] = ids
         else:
             self.melds[seat].append(meld)
             self.meld_ids[seat].append(ids)
-        self._emit({"type": "kong_stands", "seat": seat, "meld": str(meld), "tiles": list(ids)})
+        self._emit({"type": EventType.KONG_STANDS, "seat": seat, "meld": str(meld), "tiles": list(ids)})
         if meld.kind is MeldKind.CONCEALED_KONG:
             self._bonus_all(seat, self.rules.concealed_kong_bonus, "concealed_kong")
         else:
@@ -713,10 +750,10 @@ class Game:
     def _rob_decision(self, seat: int, action: Action) -> None:
         pk = self.pending_kong
         assert pk is not None
-        self._emit({"type": "call" if action.type is A.WIN else "pass", "seat": seat, "action": str(action)})
-        pk["queue"].pop(0)
+        self._emit({"type": EventType.CALL if action.type is A.WIN else "pass", "seat": seat, "action": str(action)})
+        pk.queue.pop(0)
         if action.type is A.WIN:
-            pk["robbers"].append(seat)
+            pk.robbers.append(seat)
         self._advance_rob()
 
     # ------------------------------------------------------------------ wins and the end
@@ -725,7 +762,7 @@ class Game:
         assert tid is not None
         k = tid >> 2
         heavenly = seat == self.dealer and self.actions_taken == 1  # the dealer's initial 14 tiles
-        self._emit({"type": "declare_win", "seat": seat, "action": "win"})
+        self._emit({"type": EventType.DECLARE_WIN, "seat": seat, "action": "win"})
         self._remove(seat, k, prefer=tid)
         self.won_tile = tid
         self._finish_wins([seat], k, WinBy.SELF_DRAW, None, heavenly=heavenly)
@@ -756,7 +793,7 @@ class Game:
             if not res.winning:
                 raise EngineError(f"seat {w}: analysis says win but scoring says no win: {sit.to_dict()}")
             records.append(WinRecord(w, sit, res, payers))
-            self._emit({"type": "win", "seat": w, "win_by": win_by.value, "tile": self.won_tile,
+            self._emit({"type": EventType.WIN, "seat": w, "win_by": win_by.value, "tile": self.won_tile,
                         "kind": format_tile(k), "from": source, "hand": list(hand),
                         "melds": [str(m) for m in self.melds[w]], "pattern": res.pattern.name,
                         "pattern_id": res.pattern.id, "hand_value": res.hand_value,
@@ -779,7 +816,7 @@ class Game:
         self.phase = Phase.OVER
         self.current_seat = None
         self._legal = None
-        self._emit({"type": "end", "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
+        self._emit({"type": EventType.END, "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
                     "scores": list(self.scores), "next_dealer": next_dealer})
 
     # ------------------------------------------------------------------ views
@@ -790,11 +827,11 @@ class Game:
         c = self.counts[seat]
         last = None
         if self.claim is not None:
-            last = (self.claim["discarder"], self.claim["kind"])
+            last = (self.claim.discarder, self.claim.kind)
         kong = None
         if self.pending_kong is not None:
             pk = self.pending_kong
-            kong = (pk["seat"], pk["meld"].tiles[0], pk["meld"].kind.value)
+            kong = (pk.seat, pk.meld.tiles[0], pk.meld.kind.value)
         drawn = None
         if self.phase == Phase.ACT and self.current_seat == seat and self.last_draw[seat] is not None:
             drawn = self.last_draw[seat] >> 2
@@ -836,9 +873,9 @@ class Game:
             out[f"pond{s}"] = [t for t in self.river[s] if t not in self.claimed_ids]
         pend: list[int] = []
         if self.pending_kong is not None:
-            pend = list(self.pending_kong["ids"])
-            if self.pending_kong["added"]:
-                pend = [self.pending_kong["tile"]]  # the pung's three are still in melds
+            pend = list(self.pending_kong.ids)
+            if self.pending_kong.added:
+                pend = [self.pending_kong.tile]  # the pung's three are still in melds
         out["pending"] = pend
         won = [] if self.won_tile is None else [self.won_tile]
         # a 地糊 / robbed tile may also sit in a pond/claimed set; list it once

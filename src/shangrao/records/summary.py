@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..game.protocol import EventType
+from ..melds import MeldKind
 from ..scoring.items import BONUS_NAMES, PATTERNS
 
 HEAVENLY = PATTERNS["heavenly"]  # 天糊 counts as its own way to win in the statistics
@@ -22,10 +24,11 @@ def bonus_events(events: Iterable[dict]) -> list[dict]:
     out = []
     for ev in events:
         t = ev.get("type")
-        if t == "kong_stands":
-            reason = "concealed_kong" if str(ev.get("meld", "")).startswith("concealed_kong") else "pung_kong"
-        elif t in ("four_bao", "catch_bao"):
-            reason = "four_bao" if t == "four_bao" else "caught_bao"
+        if t == EventType.KONG_STANDS:
+            concealed = str(ev.get("meld", "")).startswith(MeldKind.CONCEALED_KONG.value + ":")
+            reason = "concealed_kong" if concealed else "pung_kong"
+        elif t in (EventType.FOUR_BAO, EventType.CATCH_BAO):
+            reason = "four_bao" if t == EventType.FOUR_BAO else "caught_bao"
         else:
             continue
         out.append({"seat": ev["seat"], "reason": reason, "name": BONUS_NAMES[reason]})

@@ -27,7 +27,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
-from ..game import Game, IllegalActionError, parse_action
+from ..game import EventType, Game, IllegalActionError, parse_action
 from ..game.actions import ActionParseError
 from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store
@@ -60,7 +60,7 @@ def _public_hand_events(events: list[dict], finished: bool) -> list[dict]:
         return events
     out = []
     for ev in events:
-        if ev.get("type") == "deal":
+        if ev.get("type") == EventType.DEAL:
             ev = {k: v for k, v in ev.items() if k != "seed"}
         out.append(ev)
     return out
@@ -269,7 +269,7 @@ def replay_frames(events: list[dict]) -> list[dict]:
         if "action" in ev:
             n = len(g.events)
             g.apply(parse_action(ev["action"]), seat=ev["seat"])
-            shown = [e for e in g.events[n:] if e.get("type") not in ("pass",)]
+            shown = [e for e in g.events[n:] if e.get("type") not in (EventType.PASS,)]
             frames.append(_snapshot(g, {"seat": ev["seat"], "action": ev["action"], "events": shown}))
     return frames
 
