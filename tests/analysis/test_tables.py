@@ -11,7 +11,7 @@ from shangrao.analysis import Form, is_baodiao_state, is_winning, shanten
 from shangrao.analysis import reference as ref
 from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis.shapes import standard_overlap
-from shangrao.analysis.tables import HandKey, hand_codes, standard_need, suit_code
+from shangrao.analysis.tables import HandKey, entries_codes, hand_codes, need_standard, suit_code
 from shangrao.melds import Meld, MeldKind
 
 
@@ -71,7 +71,7 @@ def test_standard_need_matches_overlap_on_complete_hands():
         for k in wall[:n_real]:
             c[k] += 1
         w = 3 * m + 2 - n_real
-        assert (standard_need(hand_codes(c)) <= w) == (standard_overlap(c, m) + w >= 3 * m + 2)
+        assert (need_standard(*entries_codes(hand_codes(c))) <= w) == (standard_overlap(c, m) + w >= 3 * m + 2)
 
 
 def test_hand_key_incremental_equals_fresh_encoding():
@@ -88,6 +88,36 @@ def test_hand_key_incremental_equals_fresh_encoding():
             key.remove(k)
         assert key.codes == list(hand_codes(counts))
     assert suit_code([1, 0, 0, 0, 0, 0, 0, 0, 2]) == 1 + 2 * 5**8
+
+
+def test_hand_key_with_bao_answers_as_the_public_functions():
+    """HandKey keeps the 宝 apart; its win check and shanten equal is_winning / shanten, after changes too."""
+    rng = random.Random(11)
+    for _ in range(400):
+        bao = rng.randrange(34)
+        wall = [k for k in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        counts = [0] * 34
+        for k in wall[:14]:
+            counts[k] += 1
+        key = HandKey(counts, bao)
+        assert key.bao_count == counts[bao]
+        assert key.is_win(4, True) == is_winning(counts, bao)
+        assert key.shanten(4, True) == shanten(counts, bao)
+        out, new = wall[0], wall[20]
+        after = list(counts)
+        after[out] -= 1
+        assert key.is_win(4, True, extra=None) == is_winning(counts, bao)  # unchanged by the query
+        after13 = list(after)
+        after[new] += 1
+        if after[new] <= 4:
+            assert key.shanten(4, True, remove=(out,), add=(new,)) == shanten(after, bao)
+            assert key.is_win(4, True) == is_winning(counts, bao)
+            k2 = HandKey(after13, bao)
+            assert k2.is_win(4, True, extra=new) == is_winning(after, bao)
+        key.remove(out)
+        key.add(new)
+        assert key.codes == HandKey(after, bao).codes and key.bao_count == after[bao]
 
 
 def test_engine_incremental_win_check_equals_is_winning():

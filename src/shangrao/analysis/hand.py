@@ -114,7 +114,7 @@ def _fast_prepare(tiles_34, bao, declared_melds, extra: int):
         except (TypeError, ValueError):
             return None
         m = 4 - declared_melds
-        if e0[20] + e1[20] + e2[20] + e3[20] + w == 3 * m + extra:
+        if e0[N] + e1[N] + e2[N] + e3[N] + w == 3 * m + extra:
             return e0, e1, e2, e3, w, m, m == 4
     return None
 

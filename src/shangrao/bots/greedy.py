@@ -40,22 +40,25 @@ Rules it follows, in order, using only its observation:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..analysis import is_baodiao_state
-from ..analysis.tables import POW5, entries_codes, hand_codes, shanten_entries
+from ..analysis.tables import HandKey
 from ..game.actions import Action, ActionType
+from ..game.phase import Phase
 from ..game.state import Observation
+from ..melds import Meld
 from ..scoring import WinBy, WinSituation, score
+from ..tiles import TERMINALS_AND_HONORS
 
 __all__ = ["GreedyBot"]
 
 A = ActionType
-_TERMS = frozenset([0, 8, 9, 17, 18, 26, *range(27, 34)])
 
 
 def _neighbourhood(c: list[int]) -> list[int]:
     """Kinds that can lower the shanten of hand ``c`` (near tiles, terminals/honors for 十三浪/九幺)."""
-    ks = set(_TERMS)
+    ks = set(TERMINALS_AND_HONORS)
     for k in range(27):
         if c[k]:
             base = k - k % 9
@@ -69,38 +72,20 @@ def _neighbourhood(c: list[int]) -> list[int]:
 
 
 class _Hand:
-    """One decision's hand, for quick shanten of small changes (table entries, no re-encoding)."""
+    """One decision's hand: its :class:`~shangrao.analysis.tables.HandKey` with the melds it has."""
 
-    __slots__ = ("bao", "codes", "jiuyao_ok", "m", "w")
+    __slots__ = ("jiuyao_ok", "key", "m")
 
-    def __init__(self, c: list[int], bao: int, melds) -> None:
-        real = list(c)
-        self.bao = bao
-        self.w = real[bao]
-        real[bao] = 0
-        self.codes = list(hand_codes(real))
+    def __init__(self, c: Sequence[int], bao: int, melds: Sequence[Meld]) -> None:
+        self.key = HandKey(c, bao)
         self.m = 4 - len(melds)
-        self.jiuyao_ok = all(t in _TERMS for m in melds for t in m.tiles)
+        self.jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
 
     def shanten(self, remove: tuple[int, ...] = (), add: tuple[int, ...] = (), melds_added: int = 0,
                 meld_tiles: tuple[int, ...] = ()) -> int:
         """Shanten after taking the kinds ``remove`` out and putting ``add`` in (and declaring melds)."""
-        codes = list(self.codes)
-        w = self.w
-        bao = self.bao
-        for k in remove:
-            if k == bao:
-                w -= 1
-            else:
-                codes[k // 9] -= POW5[k % 9]
-        for k in add:
-            if k == bao:
-                w += 1
-            else:
-                codes[k // 9] += POW5[k % 9]
-        e0, e1, e2, e3 = entries_codes(codes)
-        jiuyao_ok = self.jiuyao_ok and all(t in _TERMS for t in meld_tiles)
-        return shanten_entries(e0, e1, e2, e3, w, self.m - melds_added, jiuyao_ok)
+        jiuyao_ok = self.jiuyao_ok and all(t in TERMINALS_AND_HONORS for t in meld_tiles)
+        return self.key.shanten(self.m - melds_added, jiuyao_ok, remove, add)
 
 
 def _connectivity(c: list[int], k: int) -> int:
@@ -133,9 +118,9 @@ class GreedyBot:
     # ------------------------------------------------------------------ choose
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         types = {a.type for a in legal}
-        if obs.phase == "rob":
+        if obs.phase == Phase.ROB:
             return Action(A.WIN) if A.WIN in types else Action(A.PASS)
-        if obs.phase == "claim":
+        if obs.phase == Phase.CLAIM:
             if A.WIN in types:
                 return Action(A.WIN)
             if A.CATCH_BAO in types:
@@ -229,7 +214,7 @@ class GreedyBot:
             c[k] -= 1
             conn = _connectivity(c, k)
             c[k] += 1
-            ranked2.append((conn, 0 if k in _TERMS else 1, -k, a))
+            ranked2.append((conn, 0 if k in TERMINALS_AND_HONORS else 1, -k, a))
         ranked2.sort(key=lambda x: x[:3])
         return ranked2[0][3]
 

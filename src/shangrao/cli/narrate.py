@@ -10,6 +10,7 @@ from ..game import (
     Action,
     ActionType,
     EventType,
+    Phase,
 )
 from ..melds import MeldKind
 from ..scoring import WinBy
@@ -265,7 +266,7 @@ def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
     """
     if bao is None or a.tile is None:
         return 0
-    claimed = obs.last_discard[1] if obs.last_discard is not None and obs.phase == "claim" else None
+    claimed = obs.last_discard[1] if obs.last_discard is not None and obs.phase == Phase.CLAIM else None
     t = a.type
     if t is ActionType.CHOW:
         own = [k for k in (a.tile, a.tile + 1, a.tile + 2) if k != claimed]
@@ -315,7 +316,7 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
     if obs.drawn is not None:
         hand.append(f"   drew 摸 {tile_name(obs.drawn)} ({format_tile(obs.drawn)})", style="bold")
     parts.append(hand)
-    if obs.last_discard is not None and obs.phase == "claim":
+    if obs.last_discard is not None and obs.phase == Phase.CLAIM:
         s, k = obs.last_discard
         parts.append(Text(f"on the table: {label(s)} discarded {tile_name(k)} ({format_tile(k)})", style="bold"))
     if obs.kong is not None:

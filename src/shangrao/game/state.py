@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 
-from ..analysis.tables import POW5, entries_codes, is_win_entries
+from ..analysis.tables import HandKey
 from ..errors import InternalError
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
@@ -294,8 +294,8 @@ class Game:
 
         self.hand_ids: list[list[list[int]]] = [[[] for _ in range(34)] for _ in range(4)]
         self.counts: list[list[int]] = [[0] * 34 for _ in range(4)]
-        # incremental hand keys (analysis.tables): per seat, the base-5 codes of man/pin/sou/honors
-        self.codes: list[list[int]] = [[0, 0, 0, 0] for _ in range(4)]
+        # incremental hand keys (analysis.tables.HandKey): per seat, real-tile codes and 宝 count
+        self.keys: list[HandKey] = [HandKey(bao=self.bao) for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.meld_ids: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
         self.river: list[list[int]] = [[] for _ in range(4)]
@@ -343,7 +343,7 @@ class Game:
         k = tid >> 2
         self.hand_ids[seat][k].append(tid)
         self.counts[seat][k] += 1
-        self.codes[seat][k // 9] += POW5[k % 9]
+        self.keys[seat].add(k)
 
     def _remove(self, seat: int, kind: int, prefer: int | None = None) -> int:
         ids = self.hand_ids[seat][kind]
@@ -354,24 +354,14 @@ class Game:
             ids.sort()
             tid = ids.pop(0)
         self.counts[seat][kind] -= 1
-        self.codes[seat][kind // 9] -= POW5[kind % 9]
+        self.keys[seat].remove(kind)
         return tid
 
     def _is_win(self, seat: int, extra: int | None = None) -> bool:
-        """Whether ``seat``'s concealed hand (plus the kind ``extra``) wins, from the incremental keys."""
-        bao = self.bao
-        codes = list(self.codes[seat])
-        w = self.counts[seat][bao]
-        codes[bao // 9] -= w * POW5[bao % 9]
-        if extra is not None:
-            if extra == bao:
-                w += 1
-            else:
-                codes[extra // 9] += POW5[extra % 9]
+        """Whether ``seat``'s concealed hand (plus the kind ``extra``) wins, from its incremental key."""
         melds = self.melds[seat]
-        e0, e1, e2, e3 = entries_codes(codes)
         jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
-        return is_win_entries(e0, e1, e2, e3, w, 4 - len(melds), jiuyao_ok)
+        return self.keys[seat].is_win(4 - len(melds), jiuyao_ok, extra)
 
     def _transfer(self, payer: int, payee: int, points: int, reason: str, name: str | None = None) -> None:
         if points <= 0:

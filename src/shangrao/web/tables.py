@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from ..bots import BOTS, get_bot
 from ..errors import InputError
-from ..game import Game, IllegalActionError, Match, parse_action, replay
+from ..game import Game, IllegalActionError, Match, Phase, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
 from ..records.live import append_events, set_players, update_meta
@@ -365,7 +365,7 @@ class Table:
         if s.is_bot or n_legal == 1:
             d = st.bot_delay if n_legal > 1 else min(st.bot_delay, 0.05)
         else:
-            d = st.claim_timeout if g.phase in ("claim", "rob") else st.turn_timeout
+            d = st.claim_timeout if g.phase in (Phase.CLAIM, Phase.ROB) else st.turn_timeout
         self.decision_key = key
         self.decision_started = time.monotonic()
         self.decision_deadline = self.decision_started + d
@@ -406,7 +406,7 @@ class Table:
                 action = legal[0]
             elif s.is_bot:
                 action = s.bot.choose(g.observation(seat), legal)
-            elif g.phase in ("claim", "rob") and not self._absent(s, now):
+            elif g.phase in (Phase.CLAIM, Phase.ROB) and not self._absent(s, now):
                 action = next(a for a in legal if a.type is ActionType.PASS)  # the countdown ran out: 过
             else:
                 action = s.standin.choose(g.observation(seat), legal)
