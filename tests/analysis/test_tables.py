@@ -164,3 +164,18 @@ def test_numpy_counts_are_read_as_counts():
     assert shanten(np.array(h, dtype=np.int8), None) == -1
     h13 = to_34(parse_tiles("123m456p789s12s5z9p"))
     assert shanten(np.array(h13), 17) == shanten(h13, 17) == 0
+
+
+def test_waits_after_each_discard_equal_waits_of_the_hand_left():
+    from shangrao.analysis import waits, waits_after_discards
+    from shangrao.tiles import parse_tiles, to_34
+
+    hand = to_34(parse_tiles("123m456p789s12s55z9p"))
+    after = waits_after_discards(hand, 17)
+    assert after  # the hand is ready after some discard
+    for k in range(34):
+        if hand[k]:
+            left = list(hand)
+            left[k] -= 1
+            assert after.get(k, {}) == waits(left, 17)
+    assert set(waits_after_discards(hand, 17, discards=[0, 1])) <= {0, 1}

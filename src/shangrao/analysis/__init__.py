@@ -23,6 +23,7 @@ from .hand import (
     is_winning,
     shanten,
     waits,
+    waits_after_discards,
     winning_forms,
 )
 from .readings import Form, Group, Reading, enumerate_readings
@@ -40,5 +41,6 @@ __all__ = [
     "is_winning",
     "shanten",
     "waits",
+    "waits_after_discards",
     "winning_forms",
 ]

@@ -36,6 +36,7 @@ __all__ = [
     "shanten",
     "form_shanten",
     "waits",
+    "waits_after_discards",
     "winning_forms",
     "enumerate_readings",
     "is_baodiao_state",
@@ -238,6 +239,34 @@ def waits(
         hand[k] -= 1
         if forms:
             out[k] = forms
+    return out
+
+
+def waits_after_discards(
+    tiles_34: Sequence[int],
+    bao: int | None,
+    declared_melds: int | Sequence[Meld] = 0,
+    discards: Iterable[int] | None = None,
+) -> dict[int, dict[int, list[Form]]]:
+    """What each discard leaves the hand waiting on: ``{discarded kind: {wait kind: [Form, ...]}}``.
+
+    tiles_34: a concealed hand of ``3*(4-declared)+2`` tiles (one to discard).  discards: the kinds
+    to try (default: every kind held).  Only discards that leave the hand ready are listed.  Raises
+    ``ValueError`` for a wrong tile count.  The CLI's action list and the web view show these.
+    """
+    hand = list(tiles_34)
+    kinds = [k for k in range(NUM_KINDS) if hand[k]] if discards is None else sorted(set(discards))
+    out: dict[int, dict[int, list[Form]]] = {}
+    for k in kinds:
+        if not hand[k]:
+            continue
+        hand[k] -= 1
+        try:
+            w = waits(hand, bao, declared_melds)
+        finally:
+            hand[k] += 1
+        if w:
+            out[k] = w
     return out
 
 

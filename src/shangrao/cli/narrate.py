@@ -6,6 +6,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import waits as waits_of
+from ..analysis import waits_after_discards
 from ..game import (
     Action,
     ActionType,
@@ -232,10 +233,8 @@ def action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
             text.append("  飞宝", style=BAO_STYLE)
         if can_win:
             text.append("  (偷机: declines the win)", style="dim")
-        hand = list(obs.hand_34)
-        hand[a.tile] -= 1
         try:
-            w = waits_of(hand, bao, list(obs.melds[obs.seat]))
+            w = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(a.tile,)).get(a.tile, {})
         except ValueError:
             w = {}
         if w:

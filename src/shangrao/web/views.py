@@ -9,6 +9,7 @@ for the seat, the redacted events and public table facts.
 from __future__ import annotations
 
 from ..analysis import waits as waits_of
+from ..analysis import waits_after_discards
 from ..game import ActionType, Game, redact
 from ..melds import Meld
 from ..tiles import format_tile
@@ -60,14 +61,9 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
     if n_concealed == 13 - 3 * len(melds_me):
         waits = _waits(obs.hand_34, obs.bao, melds_me, unseen)
     elif n_concealed == 14 - 3 * len(melds_me) and legal and obs.current_seat == me:
-        discard_waits = {}
-        for a in legal:
-            if a.type is ActionType.DISCARD:
-                h = list(obs.hand_34)
-                h[a.tile] -= 1
-                w = _waits(h, obs.bao, melds_me, unseen)
-                if w:
-                    discard_waits[format_tile(a.tile)] = w
+        kinds = [a.tile for a in legal if a.type is ActionType.DISCARD]
+        after = waits_after_discards(obs.hand_34, obs.bao, melds_me, discards=kinds)
+        discard_waits = {format_tile(k): [{"kind": x, "unseen": unseen[x]} for x in w] for k, w in after.items()}
     view = obs.to_dict()
     view["melds"] = [[meld_info(m) for m in ms] for ms in obs.melds]
     view["winds"] = [WINDS[(s - obs.dealer) % 4] for s in range(4)]
