@@ -116,14 +116,14 @@ class ShangraoGymEnv(gym.Env):
     def _fallback(self) -> Action:
         """The most passive legal action: pass, else discard the drawn tile, else the last legal discard."""
         legal = self._legal
-        if enc.PASS in legal:
-            return legal[enc.PASS]
+        if enc.PASS_INDEX in legal:
+            return legal[enc.PASS_INDEX]
         g = self.game
         assert g is not None
         drawn = g.observation(self.seat).drawn
-        if drawn is not None and enc.DISCARD + drawn in legal:
-            return legal[enc.DISCARD + drawn]
-        discards = [i for i in legal if i < enc.CHOW]
+        if drawn is not None and enc.DISCARD_INDEX + drawn in legal:
+            return legal[enc.DISCARD_INDEX + drawn]
+        discards = [i for i in legal if i < enc.CHOW_INDEX]
         return legal[max(discards)] if discards else legal[min(legal)]
 
     # ------------------------------------------------------------------ gym API
