@@ -6,6 +6,7 @@ import pytest
 import typer.main
 
 import shangrao
+from shangrao.analysis import HandError
 from shangrao.bots import UnknownBotError
 from shangrao.cli import app
 from shangrao.errors import InputError, InternalError, ShangraoError
@@ -17,7 +18,7 @@ from shangrao.scoring import SituationError
 from shangrao.tiles import TileParseError
 
 INPUT_ERRORS = [TileParseError, MeldError, SituationError, ActionParseError, IllegalActionError, WallError,
-                ReplayError, RuleSetError, RecordError, UnknownBotError]
+                ReplayError, RuleSetError, RecordError, UnknownBotError, HandError]
 
 
 @pytest.mark.parametrize("cls", INPUT_ERRORS, ids=lambda c: c.__name__)

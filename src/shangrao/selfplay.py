@@ -64,6 +64,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from .bots import get_bot
+from .errors import InputError
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
@@ -112,16 +113,16 @@ def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSe
 
 def _check(n_hands: int, bots: Sequence[str], rules: RuleSet) -> list[str]:
     if not isinstance(n_hands, int) or n_hands < 0:
-        raise ValueError(f"n_hands must be an int >= 0, got {n_hands!r}")
+        raise InputError(f"n_hands must be an int >= 0, got {n_hands!r}")
     names = [bots] * 4 if isinstance(bots, str) else list(bots)
     if len(names) != 4:
-        raise ValueError(f"bots: give 4 bot names, got {len(names)}")
+        raise InputError(f"bots: give 4 bot names, got {len(names)}")
     for name in names:
         if not isinstance(name, str):
-            raise ValueError(f"bots: give bot names (workers build the bots), got {name!r}")
+            raise InputError(f"bots: give bot names (workers build the bots), got {name!r}")
         get_bot(name)  # UnknownBotError (ValueError) for a bad name
     if not isinstance(rules, RuleSet):
-        raise ValueError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        raise InputError(f"rules must be a RuleSet, got {type(rules).__name__}")
     return names
 
 
@@ -149,7 +150,7 @@ def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, r
     if workers is None or workers == 0:
         workers = os.cpu_count() or 1
     if workers < 0:
-        raise ValueError(f"workers must be >= 0, got {workers}")
+        raise InputError(f"workers must be >= 0, got {workers}")
     workers = min(workers, len(jobs))
     if workers == 1:
         for job in jobs:

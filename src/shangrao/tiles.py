@@ -129,7 +129,7 @@ def is_terminal_or_honor(kind: int) -> bool:
 
 def _check_kind(kind: int) -> int:
     if not isinstance(kind, int) or isinstance(kind, bool) or not 0 <= kind < NUM_KINDS:
-        raise ValueError(f"tile kind must be an int 0..33, got {kind!r}")
+        raise InputError(f"tile kind must be an int 0..33, got {kind!r}")
     return kind
 
 
@@ -269,12 +269,12 @@ def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand") -> list[int]:
     """
     counts = list(tiles_34)
     if len(counts) != NUM_KINDS:
-        raise ValueError(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
+        raise InputError(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
     for k, c in enumerate(counts):
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise ValueError(f"{what}: count of {format_tile(k)} must be an int >= 0, got {c!r}")
+            raise InputError(f"{what}: count of {format_tile(k)} must be an int >= 0, got {c!r}")
         if c > 4:
-            raise ValueError(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
+            raise InputError(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
     return counts
 
 
@@ -313,7 +313,7 @@ def format_tiles(kinds: Iterable[int], style: str = "mpsz", sort: bool = True) -
     if style == "unicode":
         return "".join(unicode_tile(k) for k in ks)
     if style != "mpsz":
-        raise ValueError(f"unknown tile style {style!r}; use 'mpsz', 'zh' or 'unicode'")
+        raise InputError(f"unknown tile style {style!r}; use 'mpsz', 'zh' or 'unicode'")
     if not sort:
         return "".join(format_tile(k) for k in ks)
     for k in ks:  # a kind outside 0..33 would vanish from the text below

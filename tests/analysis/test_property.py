@@ -196,16 +196,16 @@ def _check_reading(t34, bao, melds, r):
     if r.form is Form.STANDARD:
         assert ref.plain_standard(counts, 4 - len(melds)), r.describe()
         for g in r.groups:
-            if g.kind == "chow":
+            if g.shape == "chow":
                 a, b, c = g.tiles
                 assert a < 27 and b == a + 1 and c == a + 2 and a // 9 == c // 9
             else:
-                assert len(set(g.tiles)) == 1 and len(g.tiles) == {"pair": 2, "pung": 3}[g.kind]
-        assert sum(g.kind == "pair" for g in r.groups) == 1
-        assert r.all_pungs == (all(g.kind != "chow" for g in r.groups) and all(mm.is_pung_like for mm in melds))
+                assert len(set(g.tiles)) == 1 and len(g.tiles) == {"pair": 2, "pung": 3}[g.shape]
+        assert sum(g.shape == "pair" for g in r.groups) == 1
+        assert r.all_pungs == (all(g.shape != "chow" for g in r.groups) and all(mm.is_pung_like for mm in melds))
     elif r.form is Form.SEVEN_PAIRS:
         assert not melds and ref.plain_seven_pairs(counts), r.describe()
-        assert r.quads == sum(g.kind == "quad" for g in r.groups)
+        assert r.quads == sum(g.shape == "quad" for g in r.groups)
     elif r.form is Form.SHISANLANG:
         assert not melds and ref.plain_shisanlang(counts), r.describe()
         assert r.qixing == all(counts[k] == 1 for k in range(27, 34))

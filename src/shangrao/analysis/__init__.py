@@ -17,6 +17,7 @@ from __future__ import annotations
 from .hand import (
     INFINITE_SHANTEN,
     Analysis,
+    HandError,
     analyze_34,
     form_shanten,
     is_baodiao_state,
@@ -31,6 +32,7 @@ from .readings import Form, Group, Reading, enumerate_readings
 __all__ = [
     "INFINITE_SHANTEN",
     "Analysis",
+    "HandError",
     "Form",
     "Group",
     "Reading",

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..errors import InputError
 from ..melds import Meld
 from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
 from .readings import Form, Group, Reading, enumerate_readings
@@ -28,6 +29,7 @@ from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, sta
 from .tables import NEED0, N, deficits_entries, entries_34, is_win_entries, shanten_entries
 
 __all__ = [
+    "HandError",
     "Form",
     "Group",
     "Reading",
@@ -43,6 +45,10 @@ __all__ = [
     "INFINITE_SHANTEN",
 ]
 
+
+class HandError(InputError):
+    """A ``tiles_34`` vector, 宝 or meld list that is not a hand: says what is wrong (a ValueError)."""
+
 #: shanten reported for a form the hand can never reach (e.g. 七对 with a declared meld)
 INFINITE_SHANTEN = 99
 
@@ -52,13 +58,13 @@ def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
     if isinstance(declared_melds, int) and not isinstance(declared_melds, bool):
         n = declared_melds
         if not 0 <= n <= 4:
-            raise ValueError(f"declared_melds must be 0..4, got {n}")
+            raise HandError(f"declared_melds must be 0..4, got {n}")
         return n, n == 0
     if isinstance(declared_melds, (str, bytes)) or not isinstance(declared_melds, Iterable):
         raise TypeError(f"declared_melds must be a count 0..4 or a list of Meld, got {type(declared_melds).__name__}")
     melds = list(declared_melds)
     if len(melds) > 4:
-        raise ValueError(f"at most 4 declared melds, got {len(melds)}")
+        raise HandError(f"at most 4 declared melds, got {len(melds)}")
     for m in melds:
         if not isinstance(m, Meld):
             raise TypeError(f"declared_melds must hold Meld objects, got {m!r}; "
@@ -68,7 +74,7 @@ def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
 
 def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     if len(tiles_34) != NUM_KINDS:
-        raise ValueError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
+        raise HandError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
     real = list(tiles_34)
     if bao is None:
         return real, 0
@@ -81,15 +87,15 @@ def _entries(tiles_34: Sequence[int], bao: int | None):
     """Table entries of the real tiles and the 宝 count; clear errors for bad input."""
     try:
         if len(tiles_34) != NUM_KINDS:
-            raise ValueError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
+            raise HandError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
         if bao is not None and (bao.__class__ is not int or not 0 <= bao < NUM_KINDS):
-            raise ValueError(f"bao must be a kind 0..33 or None, got {bao!r}")
+            raise HandError(f"bao must be a kind 0..33 or None, got {bao!r}")
         return entries_34(tiles_34, bao)
     except TypeError:
-        raise ValueError("tiles_34 must be a sequence of 34 ints 0..4") from None
+        raise HandError("tiles_34 must be a sequence of 34 ints 0..4") from None
     except ValueError as err:
         if "range(0, 256)" in str(err):
-            raise ValueError("tiles_34 counts must be ints 0..4") from None
+            raise HandError("tiles_34 counts must be ints 0..4") from None
         raise
 
 
@@ -100,7 +106,7 @@ def _prepare(tiles_34, bao, declared_melds, sizes: tuple[int, ...], what: str):
     size = e0[N] + e1[N] + e2[N] + e3[N] + w
     if size - 3 * m not in sizes:
         want = " or ".join(str(3 * m + s) for s in sizes)
-        raise ValueError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+        raise HandError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
     return e0, e1, e2, e3, w, m, jiuyao_ok
 
 
@@ -153,7 +159,7 @@ def _check_size(tiles_34: Sequence[int], n_melds: int, sizes: tuple[int, ...], w
     size = sum(tiles_34)
     if size - 3 * (4 - n_melds) not in sizes:
         want = " or ".join(str(3 * (4 - n_melds) + s) for s in sizes)
-        raise ValueError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+        raise HandError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
     return size
 
 
@@ -333,7 +339,7 @@ def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] =
     from ..tiles import validate_tiles_34
 
     if len(melds) > 4:
-        raise ValueError(f"at most 4 declared melds, got {len(melds)}")
+        raise HandError(f"at most 4 declared melds, got {len(melds)}")
     counts = validate_tiles_34(tiles_34)
     total = list(counts)
     for m in melds:

@@ -40,12 +40,13 @@ class Form(str, Enum):
 class Group:
     """One concealed group of a reading.
 
-    kind: ``'pair'``, ``'pung'``, ``'chow'``, ``'quad'`` (七对's four of a kind) or ``'single'`` (十三浪/九幺).
+    shape: ``'pair'``, ``'pung'``, ``'chow'``, ``'quad'`` (七对's four of a kind) or ``'single'`` (十三浪/九幺);
+    written ``"kind"`` in :meth:`Reading.to_dict` (the JSON of 0.1.0).
     tiles: the faces the group shows, 宝 replaced by what they stand for.
     wild: for each tile, True where it is a 宝.
     """
 
-    kind: str
+    shape: str
     tiles: tuple[int, ...]
     wild: tuple[bool, ...]
 
@@ -88,7 +89,7 @@ class Reading:
     def to_dict(self) -> dict:
         return {
             "form": self.form.value,
-            "groups": [{"kind": g.kind, "tiles": format_tiles(g.tiles, sort=False), "wild": list(g.wild)} for g in self.groups],
+            "groups": [{"kind": g.shape, "tiles": format_tiles(g.tiles, sort=False), "wild": list(g.wild)} for g in self.groups],
             "substitutions": [format_tile(s) for s in self.substitutions],
             "bao_acting": self.bao_acting,
             "all_pungs": self.all_pungs,
@@ -243,7 +244,7 @@ def _seven_pairs(real: list[int], jokers: int, bao: int | None) -> Iterator[list
                     groups.append(Group("quad" if n == 4 else "pair", (face,) * n, (True,) * n))
                 if sum(len(g.tiles) for g in groups) != 14:
                     continue
-                key = tuple((g.kind, g.tiles, g.wild) for g in groups)
+                key = tuple((g.shape, g.tiles, g.wild) for g in groups)
                 if key not in seen:
                     seen.add(key)
                     yield groups
@@ -315,7 +316,7 @@ def enumerate_readings(
     seen: set = set()
 
     def add(reading: Reading) -> None:
-        key = (reading.form, tuple(sorted((g.kind, g.tiles, g.wild) for g in reading.groups)))
+        key = (reading.form, tuple(sorted((g.shape, g.tiles, g.wild) for g in reading.groups)))
         if key not in seen:
             seen.add(key)
             result.append(reading)
@@ -332,8 +333,8 @@ def enumerate_readings(
             substitutions=subs,
             bao=bao,
             bao_acting=acting(subs),
-            all_pungs=declared_all_pungs and all(g.kind != "chow" for g in groups),
-            has_chow=declared_chow or any(g.kind == "chow" for g in groups),
+            all_pungs=declared_all_pungs and all(g.shape != "chow" for g in groups),
+            has_chow=declared_chow or any(g.shape == "chow" for g in groups),
             all_terminal_honor=melds_th and all(t in TERMINALS_AND_HONORS for t in faces),
         ))
     if not melds:
@@ -346,7 +347,7 @@ def enumerate_readings(
                 substitutions=subs,
                 bao=bao,
                 bao_acting=acting(subs),
-                quads=sum(1 for g in groups if g.kind == "quad"),
+                quads=sum(1 for g in groups if g.shape == "quad"),
                 all_terminal_honor=all(t in TERMINALS_AND_HONORS for t in faces),
             ))
         for subs in _shisanlang(real, jokers):

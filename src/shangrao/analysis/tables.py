@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import InputError
 from .shapes import _shisanlang_suit_best, _suit_blocks
 
 __all__ = [
@@ -247,7 +248,7 @@ _HONORS_B: dict[bytes, tuple[int, ...]] = {}
 
 def _entry_b(key: bytes, honors: bool) -> tuple[int, ...]:
     if max(key, default=0) > 4:
-        raise ValueError("a tiles_34 count is above 4 (there are four copies of each kind)")
+        raise InputError("a tiles_34 count is above 4 (there are four copies of each kind)")
     code = suit_code(key)
     e = entry(code, honors)
     (_HONORS_B if honors else _SUITS_B)[key] = e

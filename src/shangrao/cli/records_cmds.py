@@ -60,7 +60,7 @@ def games(
                       ("status", "left"), ("scores", "left"), ("seed", "right")):
         t.add_column(col, justify=just, overflow="fold")
     for r in rows:
-        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.kind, _players_text(r.players),
+        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.mode, _players_text(r.players),
                   str(r.hands_played), r.status, " ".join(f"{x:+d}" for x in r.scores),
                   "" if r.seed is None else str(r.seed))
     console.print(t)
@@ -119,7 +119,7 @@ def replay_cmd(
     def label(s: int) -> str:
         return seat_label(s, None, players)
 
-    console.print(Text(f"game {rec.id} · {rec.kind} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
+    console.print(Text(f"game {rec.id} · {rec.mode} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
                        f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
     failures = []
     for h in rec.hands:

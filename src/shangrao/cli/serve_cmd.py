@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from .common import CliError
+
 __all__ = ["register", "serve"]
 
 
@@ -29,7 +31,7 @@ def serve(
         from ..web import Settings
         from ..web.app import create_app
     except ImportError as err:
-        raise ValueError(f"shangrao serve needs the web extra: pip install '.[web]' ({err})") from None
+        raise CliError(f"shangrao serve needs the web extra: pip install '.[web]' ({err})") from None
     app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
                                   absent_timeout=absent_timeout))
     typer.echo(f"上饶麻将 serving on http://{host}:{port}/  (records: {app.state.store._safe_url()})")

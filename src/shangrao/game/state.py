@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 
 from ..analysis.tables import HandKey
-from ..errors import InternalError
+from ..errors import InputError, InternalError
 from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
@@ -241,7 +241,7 @@ def _check_seat(seat) -> int:
         raise TypeError(f"seat must be an int 0..3, got {seat!r}")
     seat = seat.__index__()  # numpy integers too
     if not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, got {seat}")
+        raise InputError(f"seat must be 0..3, got {seat}")
     return seat
 
 
@@ -269,10 +269,10 @@ class Game:
         hand_no: int = 0,
     ) -> None:
         if not isinstance(dealer, int) or not 0 <= dealer < 4:
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+            raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
         scores = tuple(scores)
         if len(scores) != 4:
-            raise ValueError(f"scores must hold 4 ints, got {scores!r}")
+            raise InputError(f"scores must hold 4 ints, got {scores!r}")
         if isinstance(rules, dict):
             rules = RuleSet.from_dict(rules)
         elif not isinstance(rules, RuleSet):

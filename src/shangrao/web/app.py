@@ -176,13 +176,13 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(404, str(err)) from None
         finished = rec.status == "finished"
         out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
-                            "kind": rec.kind, "players": rec.players, "seed": rec.seed, "status": rec.status,
+                            "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
                             "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
                             "meta": rec.meta})
         out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
                          "events": _public_hand_events(h.events, finished)} for h in rec.hands]
         out["in_progress"] = bool(rec.pending)
-        out["web"] = rec.kind == KIND
+        out["web"] = rec.mode == KIND
         return out
 
     @app.get("/api/games/{game_id}/hands/{hand}/frames")

@@ -47,7 +47,7 @@ __all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
-BOT_KINDS = tuple(BOTS)  # the seat kinds that are bots: every registered bot
+BOT_PLAYERS = tuple(BOTS)  # the seat players that are bots: every registered bot
 
 
 class TableError(InputError):
@@ -79,7 +79,7 @@ class Settings:
 
 @dataclass
 class Seat:
-    kind: str  # "human" or a bot name of bots.BOTS
+    player: str  # "human" or a bot name of bots.BOTS (written "kind" in the JSON sent and stored)
     claimed: bool = False
     token_hash: str | None = None
     conns: set = field(default_factory=set)
@@ -90,7 +90,7 @@ class Seat:
 
     @property
     def is_bot(self) -> bool:
-        return self.kind in BOT_KINDS
+        return self.player in BOT_PLAYERS
 
 
 class Table:
@@ -119,7 +119,7 @@ class Table:
         for i, s in enumerate(seats):
             s.gone_since = now
             if s.is_bot:
-                s.bot = get_bot(s.kind, seed=f"{seed}:{i}")
+                s.bot = get_bot(s.player, seed=f"{seed}:{i}")
             s.standin = get_bot(self.settings.standin_bot, seed=f"{seed}:standin:{i}")
 
     # ------------------------------------------------------------------ facts
@@ -138,7 +138,7 @@ class Table:
         return "playing"
 
     def free_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.claimed]
+        return [i for i, s in enumerate(self.seats) if s.player == "human" and not s.claimed]
 
     def public_info(self) -> dict:
         now = time.monotonic()
@@ -146,8 +146,8 @@ class Table:
             "id": self.id, "name": self.name, "status": self.status, "hands_total": self.rules.hands_per_match,
             "hands_played": len(self.match.hands), "scores": list(self.match.scores),
             "rules": self.rules.to_dict(), "free_seats": self.free_seats(),
-            "players": [{"kind": s.kind, "claimed": s.claimed, "connected": bool(s.conns),
-                         "standin": s.kind == "human" and s.claimed and self._absent(s, now),
+            "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
+                         "standin": s.player == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
         }
 
@@ -163,12 +163,12 @@ class Table:
 
     # ------------------------------------------------------------------ persistence
     def _meta(self) -> dict:
-        return {"web": {"name": self.name, "seats": [s.kind for s in self.seats],
+        return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
                         "token_hashes": [s.token_hash for s in self.seats]}}
 
     def _players(self) -> list[str]:
-        return [s.kind for s in self.seats]
+        return [s.player for s in self.seats]
 
     def claim_seat(self, seat: int | None = None) -> tuple[int, str]:
         """Give a free human seat (or ``seat``) a new token; returns (seat, token)."""
@@ -189,8 +189,8 @@ class Table:
     def fill_bots(self) -> None:
         for i in self.free_seats():
             s = self.seats[i]
-            s.kind = "random" if self.settings.standin_bot == "random" else "greedy"
-            s.bot = get_bot(s.kind, seed=f"{self.seed}:{i}")
+            s.player = "random" if self.settings.standin_bot == "random" else "greedy"
+            s.bot = get_bot(s.player, seed=f"{self.seed}:{i}")
         set_players(self.store, self.id, self._players(), self._meta())
         self.changed.set()
 
@@ -380,7 +380,7 @@ class Table:
                 return None
             now = time.monotonic()
             if self.game is None or self.game.is_over:
-                humans = [s for s in self.seats if s.kind == "human"]
+                humans = [s for s in self.seats if s.player == "human"]
                 all_ready = all(s.ready or not s.conns for s in humans)
                 since = self.between_since if self.between_since is not None else now - st.next_hand_timeout
                 if self.game is None or all_ready or now - since >= st.next_hand_timeout:
@@ -393,7 +393,7 @@ class Table:
             seat = g.current_seat
             s = self.seats[seat]
             legal = g.legal_actions()
-            person = s.kind == "human" and len(legal) > 1
+            person = s.player == "human" and len(legal) > 1
             due = self.decision_deadline
             if person and self._absent(s, now):
                 due = min(due, max(self.decision_started, s.gone_since + st.absent_timeout) + st.bot_delay)
@@ -431,7 +431,7 @@ class TableManager:
         kinds = ["human", *seats]
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
-        st = [Seat(kind=k) for k in kinds]
+        st = [Seat(player=k) for k in kinds]
         meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4}}
         gid = self.store.create_game(KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st)
@@ -442,9 +442,9 @@ class TableManager:
 
     def _build(self, rec) -> Table:
         web = (rec.meta or {}).get("web")
-        if rec.kind != KIND or not web:
+        if rec.mode != KIND or not web:
             raise TableError(f"game {rec.id} is not a web table")
-        seats = [Seat(kind=k, claimed=bool(c), token_hash=h)
+        seats = [Seat(player=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
         table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats)
         for h in rec.hands:
@@ -485,7 +485,7 @@ class TableManager:
 
     async def resume_all(self) -> list[int]:
         """Load every unfinished web table from the database and start its runner."""
-        ids = [g.id for g in self.store.list_games(kind=KIND, status="unfinished")]
+        ids = [g.id for g in self.store.list_games(mode=KIND, status="unfinished")]
         out = []
         for gid in ids:
             try:
