@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .errors import InputError
-from .tiles import TileParseError, format_tiles, parse_tiles, suit_of
+from .tiles import TileKind, TileParseError, format_tiles, parse_tiles, suit_of
 
 __all__ = ["MeldKind", "Meld", "MeldError", "parse_meld"]
 
@@ -66,8 +66,8 @@ class Meld:
     """
 
     kind: MeldKind
-    tiles: tuple[int, ...]
-    claimed: int | None = None
+    tiles: tuple[TileKind, ...]
+    claimed: TileKind | None = None
     from_seat: int | None = None
 
     def __post_init__(self) -> None:

@@ -27,6 +27,7 @@ Notation accepted by :func:`parse_tiles` (freely mixed, separators ignored):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeAlias
 
 from .errors import InputError
 
@@ -45,6 +46,8 @@ __all__ = [
     "GREEN",
     "RED",
     "TERMINALS_AND_HONORS",
+    "TileKind",
+    "TileId",
     "TileParseError",
     "parse_tiles",
     "parse_tile",
@@ -61,6 +64,13 @@ __all__ = [
     "bao_from_indicator",
     "validate_tiles_34",
 ]
+
+#: a tile kind: an index 0..33 (0-8 1m-9m, 9-17 1p-9p, 18-26 1s-9s, 27-33 东南西北白发中).  In code,
+#: "kind" alone always means this; the other things once called kind have their own names (a meld's
+#: :class:`~shangrao.melds.MeldKind`, a reading group's ``shape``, a seat's ``player``, a stored game's ``mode``).
+TileKind: TypeAlias = int
+#: a physical tile: an id 0..135 (its kind is ``id // 4``)
+TileId: TypeAlias = int
 
 NUM_KINDS = 34
 NUM_TILES = 136

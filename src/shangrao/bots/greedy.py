@@ -13,7 +13,7 @@ Rules it follows, in order, using only its observation:
       EV = survival * sum_k p_k * value_k
 
   where ``p_k`` is the share of unseen tiles of kind k (unseen = 136 minus the
-  indicator, its own hand, all melds and all ponds), ``value_k`` the hand value
+  indicator, its own hand, all melds and all discards), ``value_k`` the hand value
   of the win the draw of k would give (every draw wins from the 宝吊 state:
   宝吊宝 for a 宝, 宝吊无宝 when a reading needs no 宝, else 宝吊头), and
   ``survival`` (default 0.9) the chance no other seat ends the hand before its

@@ -19,7 +19,7 @@ from ..scoring.items import PATTERNS
 from ..tiles import format_tile, tile_name
 from .render import (
     BAO_STYLE,
-    pond_text,
+    discards_text,
     render_score,
     short_melds_text,
     short_name,
@@ -303,12 +303,12 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
     t.add_column("melds 副露", overflow="fold")
     t.add_column("discards 牌河 (in order)", overflow="fold")
     for i in [(me + k) % 4 for k in (1, 2, 3, 0)]:
-        pond = pond_text(obs.discards[i], bao)
+        discards = discards_text(obs.discards[i], bao)
         name = label(i) + (" 庄" if i == obs.dealer else "")
         flown = f" 飞宝×{obs.flown[i]}" if obs.flown[i] else ""
         if flown:
-            pond.append(flown, style=BAO_STYLE)
-        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), short_melds_text(obs.melds[i], bao), pond)
+            discards.append(flown, style=BAO_STYLE)
+        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), short_melds_text(obs.melds[i], bao), discards)
     parts.append(t)
     hand = Text("你的手牌 your hand  ", style="bold")
     hand.append_text(tiles_text(obs.hand, bao))

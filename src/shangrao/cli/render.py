@@ -18,7 +18,7 @@ __all__ = [
     "FORM_NAMES",
     "PAYER_NAMES",
     "meld_text",
-    "pond_text",
+    "discards_text",
     "reading_text",
     "render_analysis",
     "render_score",
@@ -69,8 +69,8 @@ def short_name(kind: int) -> str:
     return _SHORT_HONORS[kind - 27] if kind >= 27 else tile_name(kind)
 
 
-def pond_text(kinds: Sequence[int], bao: int | None = None) -> Text:
-    """A discard pond in order, compact Chinese names (``中 白 西 八万``); a 宝 (飞宝) is highlighted."""
+def discards_text(kinds: Sequence[int], bao: int | None = None) -> Text:
+    """A seat's discards in order, compact Chinese names (``中 白 西 八万``); a 宝 (飞宝) is highlighted."""
     if not kinds:
         return Text("—", style="dim")
     text = Text()

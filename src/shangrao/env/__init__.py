@@ -101,14 +101,14 @@ Row    Name               Max   Content
 2-5    melds_{r}          4     tiles in each relative seat's declared melds, counts per kind
 6-9    kongs_{r}          2     kongs of each relative seat: 1 = exposed (on a discard or
                                 added), 2 = concealed (自摸杠)
-10-13  pond_{r}           4     each relative seat's discards still in its pond (claimed ones
+10-13  discards_{r}       4     each relative seat's discards still in front of it (claimed
                                 removed), counts per kind
 14     bao                1     one-hot of the 宝 kind
 15     indicator          1     one-hot of the indicator kind (its tile is out of play)
 16     claim_tile         1     one-hot of the discard on the table (phase claim)
 17     rob_tile           1     one-hot of the kong tile that may be robbed (phase rob)
 18     seen               4     copies of each kind the observer can account for (own hand,
-                                all melds and ponds, the indicator, a kong being declared)
+                                all melds and discards, the indicator, a kong being declared)
 19     scalars            -     the columns below
 =====  =================  ====  ===========================================================
 

@@ -164,7 +164,7 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         for s in range(4):
             o = g.observation(s)
             melds = " ".join(str(m) for m in o.melds[s])
-            lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  pond {format_tiles(list(o.discards[s]))}")
+            lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  discards {format_tiles(list(o.discards[s]))}")
         if not g.is_over:
             lines.append(f"to act: {self.agent_selection}: "
                          + ", ".join(f"{i}={a}" for i, a in sorted(self._legal.items())))

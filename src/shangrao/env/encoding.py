@@ -148,7 +148,7 @@ PLANE_NAMES = (
     "hand", "drawn",
     "melds_self", "melds_next", "melds_opposite", "melds_previous",
     "kongs_self", "kongs_next", "kongs_opposite", "kongs_previous",
-    "pond_self", "pond_next", "pond_opposite", "pond_previous",
+    "discards_self", "discards_next", "discards_opposite", "discards_previous",
     "bao", "indicator", "claim_tile", "rob_tile", "seen", "scalars",
 )
 N_PLANES = len(PLANE_NAMES)
@@ -179,7 +179,7 @@ for _name, _h in (("hand", 4), ("drawn", 1), ("bao", 1), ("indicator", 1), ("cla
 for _r in range(4):
     _high[_P["melds_self"] + _r] = 4
     _high[_P["kongs_self"] + _r] = 2
-    _high[_P["pond_self"] + _r] = 4
+    _high[_P["discards_self"] + _r] = 4
 _sc = _high[_P["scalars"]]
 _sc[:] = 1
 _sc[SCALAR["tiles_left"]] = 127

@@ -21,7 +21,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..errors import InputError
-from ..tiles import TileParseError, format_tile, format_tiles, parse_tiles
+from ..tiles import TileKind, TileParseError, format_tile, format_tiles, parse_tiles
 
 __all__ = ["ActionType", "Action", "IllegalActionError", "ActionParseError", "parse_action"]
 
@@ -89,7 +89,7 @@ class Action(NamedTuple):
     """
 
     type: ActionType
-    tile: int | None = None
+    tile: TileKind | None = None
 
     def __str__(self) -> str:
         if self.tile is None:

@@ -40,7 +40,7 @@ from ..melds import Meld, MeldKind
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
 from ..scoring.items import BONUS_NAMES
-from ..tiles import TERMINALS_AND_HONORS, bao_from_indicator, format_tile
+from ..tiles import TERMINALS_AND_HONORS, TileId, TileKind, bao_from_indicator, format_tile
 from .actions import Action, ActionType, IllegalActionError
 from .phase import Phase
 from .protocol import Event, EventType
@@ -76,8 +76,8 @@ class PendingClaim:
     """
 
     discarder: int
-    tile: int
-    kind: int
+    tile: TileId
+    kind: TileKind
     queue: list[int]
     options: dict[int, list[Action]]
     declared: dict[int, Action] = field(default_factory=dict)
@@ -95,8 +95,8 @@ class PendingKong:
 
     seat: int
     meld: Meld
-    ids: tuple[int, ...]
-    tile: int
+    ids: tuple[TileId, ...]
+    tile: TileId
     added: bool
     index: int | None = None
     queue: list[int] = field(default_factory=list)
@@ -177,7 +177,7 @@ class Observation:
     hand: the observer's concealed kinds, sorted.  hand_34: the same as counts.
     drawn: the kind the observer just drew (in phase act), else None.
     hand_sizes: concealed tile count per seat.  melds: per seat.  discards: per seat,
-    the kinds still in its pond (claimed tiles left out), in order.
+    the kinds still in front of it (claimed tiles left out), in order.
     bao, indicator: kinds.  tiles_left: live wall.  dealer.  scores: cumulative.
     flown: 宝 discarded per seat (飞宝).  bao_drawn: 宝 the observer drew this hand.
     last_discard: (seat, kind) of the discard on the table, or None.
@@ -208,15 +208,15 @@ class Observation:
     first_discard: bool
 
     def unseen(self) -> list[int]:
-        """Per kind (length 34): copies this seat has not seen — not in its hand, any meld or pond,
+        """Per kind (length 34): copies this seat has not seen — not in its hand, any meld or discards,
         nor the indicator.  What waits and draw odds are counted against."""
         seen = list(self.hand_34)
         for ms in self.melds:
             for m in ms:
                 for k in m.tiles:
                     seen[k] += 1
-        for pond in self.discards:
-            for k in pond:
+        for ds in self.discards:
+            for k in ds:
                 seen[k] += 1
         seen[self.indicator] += 1
         return [max(0, 4 - n) for n in seen]
@@ -298,9 +298,9 @@ class Game:
         self.keys: list[HandKey] = [HandKey(bao=self.bao) for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.meld_ids: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
-        self.river: list[list[int]] = [[] for _ in range(4)]
+        self.discard_ids: list[list[int]] = [[] for _ in range(4)]  # every discard's id, claimed ones too
         self.claimed_ids: set[int] = set()
-        self.ponds: list[list[int]] = [[] for _ in range(4)]  # kinds still in each pond
+        self.discards: list[list[int]] = [[] for _ in range(4)]  # kinds still in front of each seat
         self.flown = [0, 0, 0, 0]
         self.bao_drawn = [0, 0, 0, 0]
         self.caught = [False] * 4
@@ -560,8 +560,8 @@ class Game:
     def _do_discard(self, seat: int, k: int) -> None:
         tid = self._remove(seat, k, prefer=self.last_draw[seat])
         self.last_draw[seat] = None
-        self.river[seat].append(tid)
-        self.ponds[seat].append(k)
+        self.discard_ids[seat].append(tid)
+        self.discards[seat].append(k)
         first = seat == self.dealer and not self._dealer_acted
         self._dealer_acted = self._dealer_acted or seat == self.dealer
         if k == self.bao:
@@ -635,7 +635,7 @@ class Game:
         if cl.declared:
             (seat, action), = cl.declared.items()
             t = action.type
-            self.ponds[discarder].pop()
+            self.discards[discarder].pop()
             if t is A.WIN:
                 self.claimed_ids.add(tid)
                 self.won_tile = tid
@@ -834,7 +834,7 @@ class Game:
             drawn=drawn,
             hand_sizes=tuple(sum(x) for x in self.counts),  # type: ignore[arg-type]
             melds=tuple(tuple(m) for m in self.melds),
-            discards=tuple(tuple(p) for p in self.ponds),
+            discards=tuple(tuple(p) for p in self.discards),
             bao=self.bao,
             indicator=self.indicator,
             tiles_left=self.tiles_left,
@@ -849,7 +849,7 @@ class Game:
         )
 
     def tile_locations(self) -> dict[str, list[int]]:
-        """Every tile id by place (wall, indicator, hands, melds, ponds, pending kong, won tile).
+        """Every tile id by place (wall, indicator, hands, melds, discards, pending kong, won tile).
 
         The lists together hold each id 0..135 exactly once (checked by the tests).
         """
@@ -860,7 +860,7 @@ class Game:
         for s in range(4):
             out[f"hand{s}"] = [t for ids in self.hand_ids[s] for t in ids]
             out[f"melds{s}"] = [t for ids in self.meld_ids[s] for t in ids]
-            out[f"pond{s}"] = [t for t in self.river[s] if t not in self.claimed_ids]
+            out[f"discards{s}"] = [t for t in self.discard_ids[s] if t not in self.claimed_ids]
         pend: list[int] = []
         if self.pending_kong is not None:
             pend = list(self.pending_kong.ids)
@@ -868,7 +868,7 @@ class Game:
                 pend = [self.pending_kong.tile]  # the pung's three are still in melds
         out["pending"] = pend
         won = [] if self.won_tile is None else [self.won_tile]
-        # a 地糊 / robbed tile may also sit in a pond/claimed set; list it once
+        # a 地糊 / robbed tile may also sit among the claimed discards; list it once
         out["won"] = won
         return out
 
@@ -879,7 +879,8 @@ class Game:
             "phase": self.phase, "current": self.current_seat, "head": self.head, "tail": self.tail,
             "hands": [sorted(t for ids in h for t in ids) for h in self.hand_ids],
             "melds": [[str(m) for m in ms] for ms in self.melds], "meld_ids": [list(map(list, x)) for x in self.meld_ids],
-            "river": self.river, "claimed": sorted(self.claimed_ids), "scores": self.scores,
+            # "river": the key of 0.1.0 (the canonical form is compared across versions)
+            "river": self.discard_ids, "claimed": sorted(self.claimed_ids), "scores": self.scores,
             "flown": self.flown, "bao_drawn": self.bao_drawn, "caught": self.caught,
             "transfers": [t.to_dict() for t in self.transfers],
             "result": None if self.result is None else self.result.to_dict(),
