@@ -74,3 +74,14 @@ def test_meld_bad_tile_string_is_meld_error_with_position():
 def test_meld_rejects_kinds_out_of_range():
     with pytest.raises(MeldError):
         Meld(MeldKind.PUNG, (40, 40, 40))
+
+
+def test_meld_repr_round_trips_with_claimed_and_from_seat():
+    from shangrao.melds import Meld, MeldKind
+
+    for m in (Meld.parse("pung:555p"), Meld(MeldKind.PUNG, (13, 13, 13), claimed=13, from_seat=2),
+              Meld(MeldKind.CHOW, (3, 4, 5), claimed=4, from_seat=0), Meld(MeldKind.KONG, (30,) * 4, claimed=30)):
+        assert eval(repr(m), {"Meld": Meld}) == m
+    a = Meld(MeldKind.PUNG, (13, 13, 13), claimed=13, from_seat=2)
+    b = Meld(MeldKind.PUNG, (13, 13, 13), claimed=13, from_seat=1)
+    assert a != b and repr(a) != repr(b)

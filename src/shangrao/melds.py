@@ -107,18 +107,30 @@ class Meld:
         return f"{self.kind.value}:{format_tiles(self.tiles)}"
 
     def __repr__(self) -> str:
-        return f"Meld.parse({str(self)!r})"
+        """Evaluable: ``Meld.parse('pung:555p')``, with ``claimed``/``from_seat`` when set."""
+        extra = ""
+        if self.claimed is not None:
+            extra += f", claimed={self.claimed!r}"
+        if self.from_seat is not None:
+            extra += f", from_seat={self.from_seat!r}"
+        return f"Meld.parse({str(self)!r}{extra})"
 
     def to_json(self) -> str:
         return str(self)
 
     @classmethod
-    def parse(cls, text: str) -> Meld:
-        """Read ``KIND:TILES`` (kinds: chow, pung, kong, concealed_kong).
+    def parse(cls, text: str, claimed: TileKind | None = None, from_seat: int | None = None) -> Meld:
+        """Read ``KIND:TILES`` (kinds: chow, pung, kong, concealed_kong); ``claimed`` (a kind of the
+        meld) and ``from_seat`` as in the constructor.
 
         Raises :class:`MeldError` (a ``ValueError``) quoting the text.
         """
-        return parse_meld(text)
+        m = parse_meld(text)
+        if claimed is None and from_seat is None:
+            return m
+        if claimed is not None and claimed not in m.tiles:
+            raise MeldError(f"meld {text!r}: the claimed tile {claimed!r} is not one of its tiles")
+        return cls(m.kind, m.tiles, claimed=claimed, from_seat=from_seat)
 
 
 def _text(tiles) -> str:

@@ -179,7 +179,7 @@ def JIUYAO_NOT_INVOLVED(expected: set[str]) -> bool:
 
 
 def _check_reading(t34, bao, melds, r):
-    real, w = ref._split(t34, bao)
+    real, w = ref.split_bao(t34, bao)
     assert len(r.substitutions) == w, r.describe()
     assert r.bao_acting == any(s != bao for s in r.substitutions), r.describe()
     counts = list(real)

@@ -89,7 +89,7 @@ def test_fallback_is_the_most_passive_action():
     e = senv.ShangraoGymEnv(seat=0, dealer=0)
     _obs, _ = e.reset(seed=3)
     drawn = e.game.observation(0).drawn
-    assert e._fallback() == e.legal_actions()[senv.DISCARD_INDEX + drawn]
+    assert e.passive_action() == e.legal_actions()[senv.DISCARD_INDEX + drawn]
 
 
 def test_opponent_objects_and_bad_options():

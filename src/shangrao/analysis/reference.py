@@ -64,6 +64,7 @@ from itertools import combinations, combinations_with_replacement, pairwise
 
 __all__ = [
     "TERMINALS_HONORS",
+    "split_bao",
     "plain_standard",
     "plain_melds_only",
     "plain_seven_pairs",
@@ -206,7 +207,7 @@ def plain_forms(counts: Sequence[int], melds: Sequence) -> set[str]:
 # ---------------------------------------------------------------- substitution
 
 
-def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
+def split_bao(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     real = list(tiles_34)
     if bao is None:
         return real, 0
@@ -294,7 +295,7 @@ def ref_winning_forms(tiles_34: Sequence[int], bao: int | None, melds: Sequence 
     m = 4 - n
     if sum(tiles_34) != 3 * m + 2:
         return set()
-    real, w = _split(tiles_34, bao)
+    real, w = split_bao(tiles_34, bao)
     meld_tiles = [t for mm in melds for t in mm.tiles]
     out = set()
     if ref_standard(real, w, m):
@@ -357,7 +358,7 @@ def ref_is_baodiao_state(tiles_34: Sequence[int], bao: int | None, melds: Sequen
     m = 4 - len(melds)
     rest = list(tiles_34)
     rest[bao] -= 1
-    real, w = _split(rest, bao)
+    real, w = split_bao(rest, bao)
     return ref_standard(real, w, m, pair=False)
 
 
@@ -470,7 +471,7 @@ def ref_plain_shanten(counts: Sequence[int], melds: Sequence = ()) -> dict[str, 
 
 def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> dict[str, int]:
     """Per-form shanten with 宝: min over substitutions of the plain per-form shanten."""
-    real, w = _split(tiles_34, bao)
+    real, w = split_bao(tiles_34, bao)
     n = len(melds)
     m = 4 - n
     near = near_candidates(real, bao)

@@ -113,7 +113,7 @@ class ShangraoGymEnv(gym.Env):
             else:
                 g.apply(action)  # raises IllegalActionError naming the bot's mistake
 
-    def _fallback(self) -> Action:
+    def passive_action(self) -> Action:
         """The most passive legal action: pass, else discard the drawn tile, else the last legal discard."""
         legal = self._legal
         if enc.PASS_INDEX in legal:
@@ -170,7 +170,7 @@ class ShangraoGymEnv(gym.Env):
                 self._done = True
                 info = self._info() | info_extra
                 return self._obs(), self.illegal_reward, True, False, info
-            engine_action = self._fallback()
+            engine_action = self.passive_action()
         g.push(engine_action)
         reward = self._advance() / self.reward_divisor
         terminated = self.match.is_over

@@ -1,4 +1,5 @@
-"""Readability of ``shangrao play`` / ``replay`` for a Chinese player (newcomer's report).
+"""The play and replay screens read well for a Chinese player: compact Chinese discards and melds, 宝 flags,
+verbs that agree, calls marked when overridden, an unfinished hand replayed.
 
 In-process and fast: the screen pieces are rendered with a recording console,
 replay runs through the CliRunner on a small stored game.
