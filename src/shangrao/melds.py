@@ -133,8 +133,9 @@ class Meld:
         return cls(m.kind, m.tiles, claimed=claimed, from_seat=from_seat)
 
 
-def _text(tiles) -> str:
-    return format_tiles(tiles) if all(isinstance(t, int) and 0 <= t < 34 for t in tiles) else repr(tiles)
+def _text(tiles: Iterable[object]) -> str:
+    tiles = tuple(tiles)
+    return format_tiles(tiles) if all(isinstance(t, int) and 0 <= t < 34 for t in tiles) else repr(tiles)  # type: ignore[arg-type]
 
 
 def parse_meld(text: str) -> Meld:

@@ -62,6 +62,7 @@ import os
 import random
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from .bots import get_bot
 from .errors import InputError
@@ -169,7 +170,7 @@ def _iter_ray(jobs: list[tuple], address: str) -> Iterator[dict]:
             f"ray_address={address!r} needs Ray: pip install '.[ray]' ({err})") from None
     connected_here = False
     if not ray.is_initialized():
-        kwargs = {"include_dashboard": False, "log_to_driver": False}
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address == "local":
             ray.init(**kwargs)
         else:

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 from ..errors import InputError
 from ..melds import Meld
 from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
 from .readings import Form, Group, Reading, enumerate_readings
 from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
-from .tables import NEED0, N, deficits_entries, entries_34, is_win_entries, shanten_entries
+from .tables import NEED0, Entry, N, deficits_entries, entries_34, is_win_entries, shanten_entries
 
 __all__ = [
     "HandError",
@@ -83,7 +84,13 @@ def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     return real, w
 
 
-def _entries(tiles_34: Sequence[int], bao: int | None):
+#: declared melds as the entry points take them: a count, or the melds (九幺 with melds needs them)
+DeclaredMelds: TypeAlias = int | Sequence[Meld]
+#: what :func:`_prepare` returns: the four entries, the 宝 count, melds still to make, 九幺 possible
+Prepared: TypeAlias = tuple[Entry, Entry, Entry, Entry, int, int, bool]
+
+
+def _entries(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, Entry, Entry, int]:
     """Table entries of the real tiles and the 宝 count; clear errors for bad input."""
     try:
         if len(tiles_34) != NUM_KINDS:
@@ -99,7 +106,8 @@ def _entries(tiles_34: Sequence[int], bao: int | None):
         raise
 
 
-def _prepare(tiles_34, bao, declared_melds, sizes: tuple[int, ...], what: str):
+def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds, sizes: tuple[int, ...],
+             what: str) -> Prepared:
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     e0, e1, e2, e3, w = _entries(tiles_34, bao)
     m = 4 - n_melds
@@ -110,7 +118,8 @@ def _prepare(tiles_34, bao, declared_melds, sizes: tuple[int, ...], what: str):
     return e0, e1, e2, e3, w, m, jiuyao_ok
 
 
-def _fast_prepare(tiles_34, bao, declared_melds, extra: int):
+def _fast_prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds,
+                  extra: int) -> Prepared | None:
     """:func:`_prepare` for plain arguments (a count of melds, a list of 34 counts, a hand of
     ``3*m + extra`` tiles); None for anything else, which then goes through :func:`_prepare`
     for its clear error message."""
@@ -126,13 +135,13 @@ def _fast_prepare(tiles_34, bao, declared_melds, extra: int):
     return None
 
 
-def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
+def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds) -> dict[Form, int]:
     """Tiles lacking to complete each reachable form (0 = complete)."""
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     e0, e1, e2, e3, w = _entries(tiles_34, bao)
     std, sp, sl, jy = deficits_entries(e0, e1, e2, e3, w, 4 - n_melds, jiuyao_ok)
     out = {Form.STANDARD: std}
-    if sp is not None:
+    if sp is not None and sl is not None:
         out[Form.SEVEN_PAIRS] = sp
         out[Form.SHISANLANG] = sl
     if jy is not None:
@@ -140,7 +149,7 @@ def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds) -> d
     return out
 
 
-def form_deficits_plain(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
+def form_deficits_plain(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds) -> dict[Form, int]:
     """:func:`form_deficits` by the plain recursive decomposition (:mod:`.shapes`), any counts."""
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     real, w = _split(tiles_34, bao)
@@ -288,7 +297,8 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     if bao is None:
         return False
     # melds only: the fewest 宝 completing the real tiles into melds must leave the one 宝 over
-    return w > 0 and e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0] <= w - 1
+    need: int = e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0]
+    return w > 0 and need <= w - 1
 
 
 @dataclass
@@ -315,7 +325,7 @@ class Analysis:
     def forms(self) -> list[Form]:
         return sorted({r.form for r in self.readings}, key=list(Form).index)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "winning": self.winning,
             "forms": [f.value for f in self.forms],

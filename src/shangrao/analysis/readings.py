@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from ..melds import Meld
 from ..tiles import TERMINALS_AND_HONORS, format_tile, format_tiles, suit_of
@@ -86,7 +87,7 @@ class Reading:
         head = f"{self.form.value}: " + " ".join(str(g) for g in self.groups)
         return head + (f" (宝→{subs})" if subs else "")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "form": self.form.value,
             "groups": [{"kind": g.shape, "tiles": format_tiles(g.tiles, sort=False), "wild": list(g.wild)} for g in self.groups],
@@ -173,16 +174,16 @@ def _standard(real: list[int], jokers: int, melds_needed: int, bao: int | None) 
                                 if real[s] > 0:
                                     nxt.append(o + [False])
                             options = nxt
-                    for wild in options:
-                        nw = sum(wild)
+                    for wilds in options:
+                        nw = sum(wilds)
                         if nw > j or nw == 3:
                             continue
-                        for s, wl in zip(slots, wild):
+                        for s, wl in zip(slots, wilds):
                             if not wl:
                                 real[s] -= 1
                         for rest in rec(k, j - nw, melds_left - 1, pair_left):
-                            yield [Group("chow", slots, tuple(wild))] + rest
-                        for s, wl in zip(slots, wild):
+                            yield [Group("chow", slots, tuple(wilds))] + rest
+                        for s, wl in zip(slots, wilds):
                             if not wl:
                                 real[s] += 1
 
@@ -241,6 +242,7 @@ def _seven_pairs(real: list[int], jokers: int, bao: int | None) -> Iterator[list
                     wild = (False,) * n_real + (True,) * (n - n_real)
                     groups.append(Group("quad" if n == 4 else "pair", (k,) * n, wild))
                 for n in layout:
+                    assert face is not None  # a layout of 宝-only pairs comes with a face
                     groups.append(Group("quad" if n == 4 else "pair", (face,) * n, (True,) * n))
                 if sum(len(g.tiles) for g in groups) != 14:
                     continue
@@ -313,7 +315,7 @@ def enumerate_readings(
     declared_all_pungs = all(m.is_pung_like for m in melds)
     declared_chow = any(not m.is_pung_like for m in melds)
     result: list[Reading] = []
-    seen: set = set()
+    seen: set[tuple[Any, ...]] = set()
 
     def add(reading: Reading) -> None:
         key = (reading.form, tuple(sorted((g.shape, g.tiles, g.wild) for g in reading.groups)))
@@ -352,10 +354,10 @@ def enumerate_readings(
             ))
         for subs in _shisanlang(real, jokers):
             kinds = sorted([k for k in range(34) if real[k]] + list(subs))
-            groups = tuple(Group("single", (k,), (k in subs,)) for k in kinds)
+            singles = tuple(Group("single", (k,), (k in subs,)) for k in kinds)
             add(Reading(
                 form=Form.SHISANLANG,
-                groups=groups,
+                groups=singles,
                 substitutions=tuple(sorted(subs)),
                 bao=bao,
                 bao_acting=acting(subs),

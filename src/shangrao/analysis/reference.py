@@ -58,9 +58,13 @@ exponential in the number of 宝, so use it for 0-2 宝.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement, pairwise
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for annotations: the reference uses nothing of the fast path
+    from ..melds import Meld
 
 __all__ = [
     "TERMINALS_HONORS",
@@ -188,7 +192,7 @@ def plain_jiuyao(counts: Sequence[int], meld_tiles: Iterable[int] = ()) -> bool:
     )
 
 
-def plain_forms(counts: Sequence[int], melds: Sequence) -> set[str]:
+def plain_forms(counts: Sequence[int], melds: Sequence[Meld]) -> set[str]:
     """Forms a plain complete hand (``3*(4-len(melds))+2`` tiles) wins in."""
     n = len(melds)
     meld_tiles = [t for m in melds for t in m.tiles]
@@ -234,7 +238,7 @@ def near_candidates(real: Sequence[int], bao: int | None) -> list[int]:
     return sorted(out)
 
 
-def substitutions(real: Sequence[int], w: int, candidates: Sequence[int]):
+def substitutions(real: Sequence[int], w: int, candidates: Sequence[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """Every substituted plain hand: yields (subs, counts)."""
     for subs in combinations_with_replacement(candidates, w):
         counts = list(real)
@@ -261,7 +265,7 @@ def _suit_fill(counts: tuple[int, ...], honors: bool, wild: int, pair: bool) -> 
     return False
 
 
-def _allocations(w: int, parts: int = 4):
+def _allocations(w: int, parts: int = 4) -> Iterator[tuple[int, ...]]:
     """Every way to give ``w`` 宝 to ``parts`` suits."""
     if parts == 1:
         yield (w,)
@@ -289,7 +293,7 @@ def ref_standard(real: Sequence[int], w: int, melds_needed: int, pair: bool = Tr
     return False
 
 
-def ref_winning_forms(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> set[str]:
+def ref_winning_forms(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> set[str]:
     """Forms in which some substitution of the 宝 makes a complete plain hand."""
     n = len(melds)
     m = 4 - n
@@ -329,11 +333,11 @@ def ref_winning_forms(tiles_34: Sequence[int], bao: int | None, melds: Sequence 
     return out
 
 
-def ref_is_winning(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> bool:
+def ref_is_winning(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> bool:
     return bool(ref_winning_forms(tiles_34, bao, melds))
 
 
-def ref_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence = (), exclude_dead: bool = True) -> dict[int, set[str]]:
+def ref_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (), exclude_dead: bool = True) -> dict[int, set[str]]:
     """{kind: forms} for each kind whose draw completes the hand (dead kinds left out if asked)."""
     held = list(tiles_34)
     for mm in melds:
@@ -351,7 +355,7 @@ def ref_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence = (), ex
     return out
 
 
-def ref_is_baodiao_state(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> bool:
+def ref_is_baodiao_state(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> bool:
     """The hand before the draw, less one 宝, can be substituted into complete melds."""
     if bao is None or tiles_34[bao] == 0:
         return False
@@ -449,7 +453,7 @@ def _jiuyao_shanten(counts: Sequence[int], size: int) -> int:
     return size - min(size, th) - 1
 
 
-def ref_plain_shanten(counts: Sequence[int], melds: Sequence = ()) -> dict[str, int]:
+def ref_plain_shanten(counts: Sequence[int], melds: Sequence[Meld] = ()) -> dict[str, int]:
     """Plain shanten per reachable form (-1 complete, 0 ready); copy limits ignored.
 
     Standard: ``2*m - 2*melds - min(partials, m - melds) - pair`` minimised over
@@ -469,7 +473,7 @@ def ref_plain_shanten(counts: Sequence[int], melds: Sequence = ()) -> dict[str, 
     return out
 
 
-def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> dict[str, int]:
+def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> dict[str, int]:
     """Per-form shanten with 宝: min over substitutions of the plain per-form shanten."""
     real, w = split_bao(tiles_34, bao)
     n = len(melds)

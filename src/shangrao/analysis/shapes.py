@@ -79,7 +79,7 @@ def _suit_blocks(counts: tuple[int, ...], chows: bool) -> frozenset[tuple[int, i
     return frozenset(out)
 
 
-def _suit_parts(tiles_34: Sequence[int]):
+def _suit_parts(tiles_34: Sequence[int]) -> tuple[frozenset[tuple[int, int, int]], ...]:
     return (
         _suit_blocks(tuple(tiles_34[0:9]), True),
         _suit_blocks(tuple(tiles_34[9:18]), True),

@@ -25,6 +25,7 @@ re-encode the hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, TypeAlias
 
 from ..errors import InputError
 from .shapes import _shisanlang_suit_best, _suit_blocks
@@ -75,13 +76,18 @@ def _decode(code: int, width: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: a table entry: a flat tuple for speed (ints, then the two tuples of (groups, tiles) pairs U0/U1)
+Entry: TypeAlias = tuple[Any, ...]
+#: the running (no pair, pair) best-tiles arrays of :func:`_conv`
+Row: TypeAlias = Sequence[int]
+
 # An entry is a flat tuple for speed:
 # (need0, need1, best0[0..4] (5 values), best1[0..4] (5 values))
-_SUITS: dict[int, tuple[int, ...]] = {}
-_HONORS: dict[int, tuple[int, ...]] = {}
+_SUITS: dict[int, Entry] = {}
+_HONORS: dict[int, Entry] = {}
 
 
-def _build(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+def _build(counts: tuple[int, ...], chows: bool) -> Entry:
     blocks = _suit_blocks(counts, chows)
     n = sum(counts)
     need0 = need1 = 99
@@ -128,7 +134,7 @@ NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1 = (
     0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24)
 
 
-def entry(code: int, honors: bool = False) -> tuple[int, ...]:
+def entry(code: int, honors: bool = False) -> Entry:
     """The table entry of a suit code (or an honors code): see the module docstring."""
     table = _HONORS if honors else _SUITS
     e = table.get(code)
@@ -137,7 +143,7 @@ def entry(code: int, honors: bool = False) -> tuple[int, ...]:
     return e
 
 
-def _entries(codes: Sequence[int]):
+def _entries(codes: Sequence[int]) -> tuple[Entry, Entry, Entry, Entry]:
     s = _SUITS
     h = _HONORS
     e0 = s.get(codes[0]) or entry(codes[0])
@@ -147,7 +153,7 @@ def _entries(codes: Sequence[int]):
     return e0, e1, e2, e3
 
 
-def _conv(a0, a1, e, m):
+def _conv(a0: Row, a1: Row, e: Entry, m: int) -> tuple[list[int], list[int]]:
     """Max-plus convolution of the running (no pair, pair) arrays with one suit's entry.
 
     a0[g] / a1[g]: most tiles in at most g groups so far without / with the pair.
@@ -242,11 +248,11 @@ class HandKey:
 # ---------------------------------------------------------------- bytes-keyed view
 # The same entries keyed by the bytes of a suit's counts: the cheapest key to make
 # from a tiles_34 list (``bytes(tiles_34)[0:9]``).
-_SUITS_B: dict[bytes, tuple[int, ...]] = {}
-_HONORS_B: dict[bytes, tuple[int, ...]] = {}
+_SUITS_B: dict[bytes, Entry] = {}
+_HONORS_B: dict[bytes, Entry] = {}
 
 
-def _entry_b(key: bytes, honors: bool) -> tuple[int, ...]:
+def _entry_b(key: bytes, honors: bool) -> Entry:
     if max(key, default=0) > 4:
         raise InputError("a tiles_34 count is above 4 (there are four copies of each kind)")
     code = suit_code(key)
@@ -255,7 +261,7 @@ def _entry_b(key: bytes, honors: bool) -> tuple[int, ...]:
     return e
 
 
-def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[tuple, tuple, tuple, tuple, int]:
+def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, Entry, Entry, int]:
     """Entries of the real tiles of a hand and the number of 宝 in it.
 
     Raises ``ValueError`` if a count is outside 0..255 (bytes), ``IndexError``
@@ -288,19 +294,24 @@ def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[tuple, tuple, 
     )
 
 
-def entries_codes(codes: Sequence[int]) -> tuple[tuple, tuple, tuple, tuple]:
+def entries_codes(codes: Sequence[int]) -> tuple[Entry, Entry, Entry, Entry]:
     """Entries of four real codes (see :class:`HandKey.real_codes`)."""
     return _entries(codes)
 
 
 # ---------------------------------------------------------------- per-form arithmetic on entries
-def need_standard(e0, e1, e2, e3) -> int:
-    """Fewest 宝 completing the real tiles into melds + pair (see :func:`standard_need`)."""
-    return (e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0]
+def need_standard(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
+    """Fewest 宝 that complete the real tiles into melds + pair.
+
+    A hand of ``3*m + 2`` tiles with ``w`` 宝 is a standard win iff this is <= w (leftover 宝 then
+    form whole melds of 宝).
+    """
+    need: int = (e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0]
             + min(2, e0[NEED1] - e0[NEED0], e1[NEED1] - e1[NEED0], e2[NEED1] - e2[NEED0], e3[NEED1] - e3[NEED0]))
+    return need
 
 
-def overlap_standard(e0, e1, e2, e3, m: int) -> int:
+def overlap_standard(e0: Entry, e1: Entry, e2: Entry, e3: Entry, m: int) -> int:
     """Largest part of the real tiles that fits ``m`` melds + pair (overlap formula)."""
     if m == 4:
         return _overlap_standard_4(e0, e1, e2, e3)
@@ -313,7 +324,7 @@ def overlap_standard(e0, e1, e2, e3, m: int) -> int:
     return _best_overlap(a0, a1, n, m)
 
 
-def _best_overlap(a0, a1, n: int, m: int) -> int:
+def _best_overlap(a0: Row, a1: Row, n: int, m: int) -> int:
     """The overlap formula: groups, then seeds of the missing groups, then the pair (or its seed)."""
     best = 0
     for g in range(m + 1):
@@ -334,7 +345,7 @@ def _best_overlap(a0, a1, n: int, m: int) -> int:
     return best
 
 
-def _overlap_standard_4(e0, e1, e2, e3) -> int:
+def _overlap_standard_4(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     """:func:`overlap_standard` for a concealed hand (m = 4), the hot case, unrolled."""
     n = e0[N] + e1[N] + e2[N] + e3[N]
     a = e0[BEST0:BEST1 + 5]
@@ -358,7 +369,7 @@ def _overlap_standard_4(e0, e1, e2, e3) -> int:
     return _best_overlap(a[0:5], a[5:10], n, 4)
 
 
-def _conv4(a, e):
+def _conv4(a: Row, e: Entry) -> tuple[int, ...]:
     """:func:`_conv` for m = 4 on a flat 10-tuple (a0[0..4], a1[0..4]), unrolled."""
     a00, a01, a02, a03, a04, a10, a11, a12, a13, _a14 = a
     n00, n01, n02, n03, n04, n10, n11, n12, n13, n14 = a
@@ -411,7 +422,7 @@ def _conv4(a, e):
     return (n00, n01, n02, n03, n04, n10, n11, n12, n13, n14)
 
 
-def overlap_seven_pairs(e0, e1, e2, e3) -> int:
+def overlap_seven_pairs(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     twos = e0[TWOS] + e1[TWOS] + e2[TWOS] + e3[TWOS]
     ones = e0[ONES] + e1[ONES] + e2[ONES] + e3[ONES]
     t = twos if twos < 7 else 7
@@ -419,7 +430,7 @@ def overlap_seven_pairs(e0, e1, e2, e3) -> int:
     return 2 * t + (ones if ones < r else r)
 
 
-def overlap_shisanlang(e0, e1, e2, e3) -> int:
+def overlap_shisanlang(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     """Largest part of the real tiles that fits a 十三浪.
 
     A 十三浪 has at most 3 tiles per suit and at most 7 honors, 14 in all, so the
@@ -432,19 +443,21 @@ def overlap_shisanlang(e0, e1, e2, e3) -> int:
     h7 = d if d < 7 else 7
     h6 = d if d < 6 else 6
     h5 = d if d < 5 else 5
-    return max(
+    best: int = max(
         s0[3] + s1[3] + s2[1] + h7, s0[3] + s1[1] + s2[3] + h7, s0[1] + s1[3] + s2[3] + h7,
         s0[3] + s1[2] + s2[2] + h7, s0[2] + s1[3] + s2[2] + h7, s0[2] + s1[2] + s2[3] + h7,
         s0[3] + s1[3] + s2[2] + h6, s0[3] + s1[2] + s2[3] + h6, s0[2] + s1[3] + s2[3] + h6,
         s0[3] + s1[3] + s2[3] + h5,
     )
+    return best
 
 
-def overlap_jiuyao(e0, e1, e2, e3) -> int:
-    return e0[TH] + e1[TH] + e2[TH] + e3[TH]
+def overlap_jiuyao(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
+    th: int = e0[TH] + e1[TH] + e2[TH] + e3[TH]
+    return th
 
 
-def is_win_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> bool:
+def is_win_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int, jiuyao_ok: bool) -> bool:
     """Win check of a complete hand (``3*m + 2`` tiles) from its entries and 宝 count."""
     if need_standard(e0, e1, e2, e3) <= w:
         return True
@@ -456,7 +469,8 @@ def is_win_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> bool:
     return bool(jiuyao_ok and overlap_jiuyao(e0, e1, e2, e3) + w >= 3 * m + 2)
 
 
-def deficits_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> tuple[int, int | None, int | None, int | None]:
+def deficits_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int,
+                     jiuyao_ok: bool) -> tuple[int, int | None, int | None, int | None]:
     """Tiles lacking per form: (standard, 七对 or None, 十三浪 or None, 九幺 or None)."""
     target = 3 * m + 2
     std = target - min(target, overlap_standard(e0, e1, e2, e3, m) + w)
@@ -469,7 +483,7 @@ def deficits_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> tuple[i
     return std, sp, sl, jy
 
 
-def shanten_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> int:
+def shanten_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int, jiuyao_ok: bool) -> int:
     """Shanten across forms from entries (-1 complete, 0 ready)."""
     target = 3 * m + 2
     best = overlap_standard(e0, e1, e2, e3, m)

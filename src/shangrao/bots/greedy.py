@@ -145,14 +145,14 @@ class GreedyBot:
             return False
         hand = tuple(k for k in range(34) for _ in range(before[k]))
         seat = obs.seat
-        payers_flown = tuple(obs.flown[(seat + i) % 4] for i in range(1, 4))
+        payers_flown = (obs.flown[(seat + 1) % 4], obs.flown[(seat + 2) % 4], obs.flown[(seat + 3) % 4])
 
         def value(k: int) -> tuple[str, int]:
             sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=obs.bao, win_by=WinBy.SELF_DRAW,
                                winner_flown=obs.flown[seat], payers_flown=payers_flown,
                                winner_held_bao=True)
             r = score(sit)
-            return (r.pattern.id if r.winning else "", r.hand_value)
+            return (r.pattern.id if r.winning and r.pattern is not None else "", r.hand_value)
 
         pid, now = value(obs.drawn)
         if pid not in ("baodiao", "pengpenghu_baodiao"):
@@ -174,11 +174,11 @@ class GreedyBot:
         h = _Hand(list(obs.hand_34), obs.bao, obs.melds[obs.seat])
         now = h.shanten()
         for a in legal:
-            if a.type is A.CONCEALED_KONG and a.tile != obs.bao:
+            if a.type is A.CONCEALED_KONG and a.kind != obs.bao:
                 # after the kong a replacement is drawn: compare ready-ness of the 3m+1 hand
-                if h.shanten(remove=(a.tile,) * 4, melds_added=1, meld_tiles=(a.tile,)) <= now:
+                if h.shanten(remove=(a.kind,) * 4, melds_added=1, meld_tiles=(a.kind,)) <= now:
                     return a
-            elif a.type is A.ADDED_KONG and a.tile != obs.bao and h.shanten(remove=(a.tile,)) <= now:
+            elif a.type is A.ADDED_KONG and a.kind != obs.bao and h.shanten(remove=(a.kind,)) <= now:
                 return a
         return None
 
@@ -187,10 +187,10 @@ class GreedyBot:
         bao = obs.bao
         h = _Hand(c, bao, obs.melds[obs.seat])
         cands = [a for a in legal if a.type is A.DISCARD]
-        non_bao = [a for a in cands if a.tile != bao]
+        non_bao = [a for a in cands if a.kind != bao]
         if non_bao:
             cands = non_bao
-        scored = [(h.shanten(remove=(a.tile,)), a) for a in cands]
+        scored = [(h.shanten(remove=(a.kind,)), a) for a in cands]
         best = min(s for s, _ in scored)
         tied = [a for s, a in scored if s == best]
         if len(tied) == 1:
@@ -199,18 +199,18 @@ class GreedyBot:
             unseen = obs.unseen()
             ranked = []
             for a in tied:
-                c[a.tile] -= 1
+                c[a.kind] -= 1
                 useful = 0
                 for k in _neighbourhood(c):
-                    if unseen[k] and k != a.tile and h.shanten(remove=(a.tile,), add=(k,)) < best:
+                    if unseen[k] and k != a.kind and h.shanten(remove=(a.kind,), add=(k,)) < best:
                         useful += unseen[k]
-                c[a.tile] += 1
-                ranked.append((useful, a.tile, a))
+                c[a.kind] += 1
+                ranked.append((useful, a.kind, a))
             ranked.sort(key=lambda x: (x[0], x[1]), reverse=True)
             return ranked[0][2]
         ranked2 = []
         for a in tied:
-            k = a.tile
+            k = a.kind
             c[k] -= 1
             conn = _connectivity(c, k)
             c[k] += 1
@@ -234,7 +234,7 @@ class GreedyBot:
                 s = h.shanten(remove=(k,) * n, melds_added=1, meld_tiles=(k,))
                 rank = 1 if t is A.PUNG else 0
             elif t is A.CHOW:
-                tiles = (a.tile, a.tile + 1, a.tile + 2)
+                tiles = (a.kind, a.kind + 1, a.kind + 2)
                 if any(x == bao for x in tiles if x != k):
                     continue
                 s = h.shanten(remove=tuple(x for x in tiles if x != k), melds_added=1, meld_tiles=tiles)

@@ -26,7 +26,7 @@ from typer.core import TyperGroup
 try:  # typer >= 0.22 vendors click privately; older typer depends on click
     from typer._click import exceptions as _cx
 except ImportError:  # pragma: no cover
-    from click import exceptions as _cx
+    from click import exceptions as _cx  # type: ignore[no-redef]
 
 from ..errors import InputError
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, debug_enabled, error_line
@@ -45,7 +45,7 @@ def _err(line: str) -> None:
 class ShangraoGroup(TyperGroup):
     """Runs a command and turns every failure into one stderr line and an exit code."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         code = self._run(args, prog_name, complete_var, **extra)
         if standalone_mode:

@@ -114,7 +114,7 @@ def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_
     A call that is carried out is not repeated (the meld or win line says it, unless
     ``show_passes``); a call beaten by a higher claim is marked ``(overridden by …)``.
     """
-    out = []
+    out: list[Text] = []
     for i in range(start, len(events)):
         ev = events[i]
         if ev.get("type") == EventType.CALL:
@@ -122,6 +122,7 @@ def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_
             if outcome == "done" and not show_passes:
                 continue
             line = event_line(ev, bao, label, show_passes=show_passes)
+            assert line is not None  # a call always has a line
             if outcome == "overridden" and by is not None:
                 t = "win" if by.get("type") == EventType.WIN else by["type"]
                 line.append(f"  (overridden by {label(by['seat'])}'s {_claim_words(t)})", style="dim")
@@ -228,20 +229,20 @@ def order_actions(legal: list[Action]) -> list[Action]:
 def action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
     t = a.type
     if t is ActionType.DISCARD:
-        text = Text(f"{t.label} {tile_name(a.tile)} ({format_tile(a.tile)})")
-        if a.tile == bao:
+        text = Text(f"{t.label} {tile_name(a.kind)} ({format_tile(a.kind)})")
+        if a.kind == bao:
             text.append("  飞宝", style=BAO_STYLE)
         if can_win:
             text.append("  (偷机: declines the win)", style="dim")
         try:
-            w = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(a.tile,)).get(a.tile, {})
+            w = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(a.kind,)).get(a.kind, {})
         except ValueError:
             w = {}
         if w:
             text.append("  → 听 " + " ".join(short_name(k) for k in w), style="green")
         return text
     if t is ActionType.CHOW:
-        text = Text(f"{t.label} {tile_name(a.tile)} {tile_name(a.tile + 1)} {tile_name(a.tile + 2)} ({a})")
+        text = Text(f"{t.label} {tile_name(a.kind)} {tile_name(a.kind + 1)} {tile_name(a.kind + 2)} ({a})")
         _flag_bao_use(text, a, obs, bao)
         return text
     if t is ActionType.WIN:
@@ -251,7 +252,7 @@ def action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
         return Text(f"{t.label}{what}")
     if t is ActionType.CATCH_BAO:
         return Text(t.label, style=BAO_STYLE)
-    text = Text(f"{t.label} {tile_name(a.tile)} ({format_tile(a.tile)})")
+    text = Text(f"{t.label} {tile_name(a.kind)} ({format_tile(a.kind)})")
     _flag_bao_use(text, a, obs, bao)
     return text
 
@@ -277,7 +278,7 @@ def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
 
 def _flag_bao_use(text: Text, a: Action, obs, bao: int | None) -> None:
     n = bao_tiles_used(a, obs, bao)
-    if n:
+    if n and bao is not None:
         count = "" if n == 1 else f"{n} of "
         text.append(f"  (用宝 uses {count}your 宝 {tile_name(bao)})", style=BAO_STYLE)
 

@@ -119,7 +119,10 @@ def play(
                 seat = game.current_seat
                 legal = game.legal_actions()
                 if seat != 0 or len(legal) == 1:
-                    action = legal[0] if len(legal) == 1 else bots[seat].choose(game.observation(seat), legal)
+                    assert seat is not None  # the hand is not over
+                    seat_bot = bots[seat]
+                    action = (legal[0] if seat_bot is None or len(legal) == 1
+                              else seat_bot.choose(game.observation(seat), legal))
                     game.apply(action)
                     continue
                 for ev in game.events[stored:]:

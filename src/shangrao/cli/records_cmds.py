@@ -6,7 +6,7 @@ import sys
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -56,8 +56,10 @@ def games(
         console.print(f"no stored games in {store._safe_url()}")
         return
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    for col, just in (("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
-                      ("status", "left"), ("scores", "left"), ("seed", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
+        ("status", "left"), ("scores", "left"), ("seed", "right"))
+    for col, just in columns:
         t.add_column(col, justify=just, overflow="fold")
     for r in rows:
         t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.mode, _players_text(r.players),
@@ -82,7 +84,7 @@ def _print_hand(console: Console, index: int, dealer: int | None, events: list[d
             dealer = deal.get("dealer")
         head = Text(f"dealer 庄 {label(dealer)} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
                     f"{tile_words(deal['indicator_kind'])} → ")
-        head.append(f"宝 {tile_words(bao_text)}", style=BAO_STYLE)
+        head.append(f"宝 {tile_words(bao_text)}" if bao_text else "宝 ?", style=BAO_STYLE)
         console.print(head)
         for s in range(4):
             kinds = [tid // 4 for tid in deal["hands"][s]]

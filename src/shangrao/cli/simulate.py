@@ -9,7 +9,7 @@ import time
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -87,6 +87,7 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
                                         meta={"run_seed": seed, "match": current})
                 game_ids.append(gid)
         if store is not None:
+            assert gid is not None  # the match's game was created with its first hand
             store.append_hand(gid, rec["hand_no"], rec["dealer"], rec["events"], rec["summary"],
                               scores_after=list(rec["result"]["scores"]))
         stats.add(rec["summary"])
@@ -126,8 +127,10 @@ def render_summary(s: dict, console: Console) -> None:
     console.print(Text(f"shangrao simulate: {h} hands in {s['matches']} match(es) of {s['hands_per_match']}, "
                        f"seed {s['seed']}, bots {','.join(s['bots'])}", style="bold"))
     seats = Table(title="seats", title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    for col, just in (("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"),
-                      ("points", "right"), ("points/hand", "right"), ("dealt", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"), ("points", "right"),
+        ("points/hand", "right"), ("dealt", "right"))
+    for col, just in columns:
         seats.add_column(col, justify=just)
     for r in s["seats"]:
         seats.add_row(str(r["seat"]), r["bot"], str(r["wins"]), f"{100 * r['win_rate']:.1f}",

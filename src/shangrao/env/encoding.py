@@ -71,18 +71,18 @@ def action_to_index(action: Action, claimed: int | None = None) -> int:
     """
     t = action.type
     if t is _A.DISCARD:
-        return DISCARD_INDEX + action.tile
+        return DISCARD_INDEX + action.kind
     if t is _A.CHOW:
         if claimed is None:
             raise ValueError(f"{action}: a chow's flat index needs the claimed kind")
-        pos = claimed - action.tile
+        pos = claimed - action.kind
         if not 0 <= pos <= 2:
             raise ValueError(f"{action} does not contain the claimed kind {claimed}")
         return CHOW_INDEX + pos
     if t is _A.ADDED_KONG:
-        return ADDED_KONG_INDEX + action.tile
+        return ADDED_KONG_INDEX + action.kind
     if t is _A.CONCEALED_KONG:
-        return CONCEALED_KONG_INDEX + action.tile
+        return CONCEALED_KONG_INDEX + action.kind
     return _SIMPLE[t]
 
 

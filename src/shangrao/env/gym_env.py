@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -27,7 +27,7 @@ class ShangraoGymEnv(gym.Env):
                    normalize=False, illegal_action="fallback", illegal_reward=-1.0, render_mode=None)
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it on Env
 
     def __init__(self, opponents: Sequence[str | Bot] | str = ("random", "random", "random"),
                  seat: int | None = None, hands: int = 1, rules: RuleSet = DEFAULT_RULES,

@@ -101,6 +101,15 @@ class Action(NamedTuple):
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
+    @property
+    def kind(self) -> TileKind:
+        """The tile kind of a tiled action (for CHOW the lowest); :class:`IllegalActionError` for
+        ``win``, ``pass`` and ``catch_bao``, which have none.  ``tile`` typed for what it holds."""
+        tile = self.tile
+        if tile is None:
+            raise IllegalActionError(f"action {self.type.value!r} has no tile")
+        return tile
+
     def sort_key(self) -> tuple[int, int]:
         return (_ORDER[self.type], -1 if self.tile is None else self.tile)
 

@@ -9,7 +9,8 @@ in order.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..errors import InputError
 from ..rules import RuleSet
@@ -24,12 +25,12 @@ class ReplayError(InputError):
     """An event log cannot be replayed (no deal, an illegal action, or a diverging event)."""
 
 
-def events_to_jsonl(events: Iterable[dict]) -> str:
+def events_to_jsonl(events: Iterable[Mapping[str, Any]]) -> str:
     """One JSON object per line (UTF-8 text, Chinese kept), ending with a newline."""
     return "".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in events)
 
 
-def events_from_jsonl(text: str) -> list[dict]:
+def events_from_jsonl(text: str) -> list[dict[str, Any]]:
     """The events of a JSON-lines log.  Raises :class:`ReplayError` naming the bad line."""
     out = []
     for n, line in enumerate(text.splitlines(), start=1):
@@ -47,7 +48,7 @@ def events_from_jsonl(text: str) -> list[dict]:
     return out
 
 
-def replay(events: Sequence[dict], check: bool = True) -> Game:
+def replay(events: Sequence[Mapping[str, Any]] | str, check: bool = True) -> Game:
     """Rebuild a :class:`Game` from its log: the deal, then every event's ``action``.
 
     With ``check`` the rebuilt game's events must equal the given ones (a
@@ -89,7 +90,7 @@ def replay(events: Sequence[dict], check: bool = True) -> Game:
     return game
 
 
-def redact(events: Iterable[dict], seat: int) -> list[dict]:
+def redact(events: Iterable[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:
     """The log as ``seat`` saw it (mjai-style): no wall order, no seed, no other seat's
     dealt tiles or draws.  Wins reveal the winner's hand (it is shown on the table).
     """

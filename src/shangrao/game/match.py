@@ -17,11 +17,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from ..errors import InputError
 from ..rules import DEFAULT_RULES, RuleSet
 from .actions import Action
+from .protocol import Event
 from .state import Game, HandResult, Observation
 
 __all__ = ["Bot", "HandRecord", "MatchResult", "Match", "play_hand", "play_match"]
@@ -47,12 +48,14 @@ def play_hand(game: Game, bots: Sequence[Bot], check: bool = False) -> HandResul
     """
     while not game.is_over:
         seat = game.current_seat
+        assert seat is not None  # the hand is not over
         legal = game.legal_actions()
         if len(legal) == 1:
             action = legal[0]
         else:
             bot = bots[seat]
-            obs = game.observation(seat) if getattr(bot, "needs_observation", True) else None
+            # a bot with needs_observation = False is called with None
+            obs = game.observation(seat) if getattr(bot, "needs_observation", True) else cast(Observation, None)
             action = bot.choose(obs, legal)
         if check or action not in legal:
             game.apply(action)
@@ -70,7 +73,7 @@ class HandRecord:
     seed: str
     dealer: int
     result: HandResult
-    events: list[dict]
+    events: list[Event]
 
 
 @dataclass

@@ -76,6 +76,10 @@ class EventType(StrEnum):
     WIN = "win"
     END = "end"
 
+    def __repr__(self) -> str:
+        # an event prints as its JSON reads (``{'type': 'draw', …}``), as logs read from a file do
+        return repr(self.value)
+
 
 class DealEvent(TypedDict):
     type: Literal[EventType.DEAL]
@@ -202,7 +206,8 @@ EVENT_KEYS: dict[EventType, frozenset[str]] = {t: frozenset(s.__annotations__) f
 
 def event_type(event: Mapping[str, Any]) -> EventType | None:
     """The :class:`EventType` of an event dict, or None for a dict that is not a known event."""
+    t = event.get("type")
     try:
-        return EventType(event.get("type"))
+        return EventType(t) if isinstance(t, str) else None
     except ValueError:
         return None

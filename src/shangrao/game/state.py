@@ -33,6 +33,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
+from typing import Any
 
 from ..analysis.tables import HandKey
 from ..errors import InputError, InternalError
@@ -121,7 +122,7 @@ class Transfer:
     reason: str
     name: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "points": self.points,
                 "reason": self.reason, "name": self.name}
 
@@ -138,7 +139,7 @@ class WinRecord:
     score: ScoreResult
     payers: tuple[int, int, int]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "payers": list(self.payers), "situation": self.situation.to_dict(),
                 "score": self.score.to_dict(), "breakdown": self.score.breakdown()}
 
@@ -162,7 +163,7 @@ class HandResult:
     dealer: int
     next_dealer: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"winners": list(self.winners), "wins": [w.to_dict() for w in self.wins],
                 "transfers": [t.to_dict() for t in self.transfers], "deltas": list(self.deltas),
                 "scores": list(self.scores), "drawn": self.drawn, "dealer": self.dealer,
@@ -221,7 +222,7 @@ class Observation:
         seen[self.indicator] += 1
         return [max(0, 4 - n) for n in seen]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "phase": self.phase, "current_seat": self.current_seat,
             "hand": list(self.hand), "drawn": self.drawn, "hand_sizes": list(self.hand_sizes),
@@ -235,14 +236,14 @@ class Observation:
         }
 
 
-def _check_seat(seat) -> int:
+def _check_seat(seat: object) -> int:
     """A seat argument: an int 0..3 (``ValueError``/``TypeError`` naming it otherwise)."""
     if isinstance(seat, bool) or not hasattr(seat, "__index__"):
         raise TypeError(f"seat must be an int 0..3, got {seat!r}")
-    seat = seat.__index__()  # numpy integers too
-    if not 0 <= seat < 4:
-        raise InputError(f"seat must be 0..3, got {seat}")
-    return seat
+    index: int = seat.__index__()  # numpy integers too
+    if not 0 <= index < 4:
+        raise InputError(f"seat must be 0..3, got {index}")
+    return index
 
 
 class Game:
@@ -370,7 +371,8 @@ class Game:
         self.transfers.append(t)
         self.scores[payer] -= points
         self.scores[payee] += points
-        self._emit({"type": EventType.TRANSFER, **t.to_dict()})
+        self._emit({"type": EventType.TRANSFER, "payer": payer, "payee": payee, "points": points,
+                    "reason": reason, "name": t.name})
 
     def _bonus_all(self, seat: int, points: int, reason: str) -> None:
         for i in range(1, 4):
@@ -540,13 +542,13 @@ class Game:
         t = action.type
         if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
-                self._do_discard(seat, action.tile)
+                self._do_discard(seat, action.kind)
             elif t is A.WIN:
                 self._self_draw_win(seat)
             elif t is A.CONCEALED_KONG:
-                self._declare_kong(seat, action.tile, MeldKind.CONCEALED_KONG, action)
+                self._declare_kong(seat, action.kind, MeldKind.CONCEALED_KONG, action)
             elif t is A.ADDED_KONG:
-                self._declare_kong(seat, action.tile, MeldKind.KONG, action)
+                self._declare_kong(seat, action.kind, MeldKind.KONG, action)
             else:
                 raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
         elif self.phase == Phase.CLAIM:
@@ -611,7 +613,10 @@ class Game:
     def _claim_decision(self, seat: int, action: Action) -> None:
         cl = self.claim
         assert cl is not None
-        self._emit({"type": EventType.CALL if action.type is not A.PASS else "pass", "seat": seat, "action": str(action)})
+        if action.type is A.PASS:
+            self._emit({"type": EventType.PASS, "seat": seat, "action": str(action)})
+        else:
+            self._emit({"type": EventType.CALL, "seat": seat, "action": str(action)})
         if action.type is A.CATCH_BAO:
             self.caught[seat] = True
             self._emit({"type": EventType.CATCH_BAO, "seat": seat, "tile": cl.tile})
@@ -644,7 +649,7 @@ class Game:
             self.claimed_ids.add(tid)
             self.first_discard = False
             if t is A.CHOW:
-                low = action.tile
+                low = action.kind
                 ids = [self._remove(seat, x) for x in (low, low + 1, low + 2) if x != k] + [tid]
                 meld = Meld(MeldKind.CHOW, (low, low + 1, low + 2), claimed=k, from_seat=discarder)
             elif t is A.PUNG:
@@ -660,7 +665,8 @@ class Game:
                 return
             self.melds[seat].append(meld)
             self.meld_ids[seat].append(tuple(ids))
-            self._emit({"type": EventType(t.value), "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
+            self._emit({"type": EventType.CHOW if t is A.CHOW else EventType.PUNG, "seat": seat, "from": discarder,
+                        "meld": str(meld), "tiles": ids})
             self.turn = seat
             self.current_seat = seat
             self.kong_chain = 0
@@ -675,7 +681,8 @@ class Game:
     # ------------------------------------------------------------------ kongs
     def _declare_kong(self, seat: int, k: int, kind: MeldKind, action: Action) -> None:
         self._dealer_acted = self._dealer_acted or seat == self.dealer
-        self._emit({"type": EventType(action.type.value), "seat": seat, "kind": format_tile(k), "action": str(action)})
+        self._emit({"type": EventType.CONCEALED_KONG if kind is MeldKind.CONCEALED_KONG else EventType.ADDED_KONG,
+                    "seat": seat, "kind": format_tile(k), "action": str(action)})
         if kind is MeldKind.CONCEALED_KONG:
             ids = tuple(self._remove(seat, k) for _ in range(4))
             meld = Meld(MeldKind.CONCEALED_KONG, (k, k, k, k))
@@ -724,6 +731,7 @@ class Game:
             self._finish_wins(pk.robbers, k, WinBy.ROBBING_KONG, seat)
             return
         if pk.added:
+            assert pk.index is not None  # an added kong replaces the pung at this place
             self.melds[seat][pk.index] = meld
             self.meld_ids[seat][pk.index] = ids
         else:
@@ -740,7 +748,10 @@ class Game:
     def _rob_decision(self, seat: int, action: Action) -> None:
         pk = self.pending_kong
         assert pk is not None
-        self._emit({"type": EventType.CALL if action.type is A.WIN else "pass", "seat": seat, "action": str(action)})
+        if action.type is A.WIN:
+            self._emit({"type": EventType.CALL, "seat": seat, "action": str(action)})
+        else:
+            self._emit({"type": EventType.PASS, "seat": seat, "action": str(action)})
         pk.queue.pop(0)
         if action.type is A.WIN:
             pk.robbers.append(seat)
@@ -773,25 +784,28 @@ class Game:
                 heavenly=heavenly,
                 kong_chain=self.kong_chain if win_by is WinBy.SELF_DRAW else 0,
                 winner_flown=self.flown[w],
-                payers_flown=tuple(self.flown[p] for p in payers),
+                payers_flown=(self.flown[payers[0]], self.flown[payers[1]], self.flown[payers[2]]),
                 winner_held_bao=held,
                 four_bao=self.bao_drawn[w] == 4,
                 caught_bao=self.caught[w],
                 robbed=payers.index(source) if win_by is WinBy.ROBBING_KONG else None,
             )
             res = score(sit, self.rules)
-            if not res.winning:
+            pattern = res.pattern
+            if not res.winning or pattern is None:
                 raise EngineError(f"seat {w}: analysis says win but scoring says no win: {sit.to_dict()}")
             records.append(WinRecord(w, sit, res, payers))
             self._emit({"type": EventType.WIN, "seat": w, "win_by": win_by.value, "tile": self.won_tile,
                         "kind": format_tile(k), "from": source, "hand": list(hand),
-                        "melds": [str(m) for m in self.melds[w]], "pattern": res.pattern.name,
-                        "pattern_id": res.pattern.id, "hand_value": res.hand_value,
+                        "melds": [str(m) for m in self.melds[w]], "pattern": pattern.name,
+                        "pattern_id": pattern.id, "hand_value": res.hand_value,
                         "win_payments": list(res.win_payments), "breakdown": res.breakdown()})
             for p, pts in zip(payers, res.win_payments):
-                self._transfer(p, w, pts, "win", res.pattern.name)
+                self._transfer(p, w, pts, "win", pattern.name)
         if win_by is WinBy.ROBBING_KONG:
-            order = sorted(winners, key=lambda s: (s - source) % 4)
+            robbed = source
+            assert robbed is not None
+            order = sorted(winners, key=lambda s: (s - robbed) % 4)
         else:
             order = list(winners)
         self._end(tuple(order), tuple(records), drawn=False, next_dealer=order[0])
@@ -799,9 +813,10 @@ class Game:
     def _finish_drawn(self) -> None:
         self._end((), (), drawn=True, next_dealer=(self.dealer + 1) % 4)
 
-    def _end(self, winners, records, drawn: bool, next_dealer: int) -> None:
-        deltas = tuple(self.scores[i] - self.start_scores[i] for i in range(4))
-        self.result = HandResult(winners, records, tuple(self.transfers), deltas, tuple(self.scores),
+    def _end(self, winners: tuple[int, ...], records: tuple[WinRecord, ...], drawn: bool, next_dealer: int) -> None:
+        s, s0 = self.scores, self.start_scores
+        deltas = (s[0] - s0[0], s[1] - s0[1], s[2] - s0[2], s[3] - s0[3])
+        self.result = HandResult(winners, records, tuple(self.transfers), deltas, (s[0], s[1], s[2], s[3]),
                                  drawn, self.dealer, next_dealer)
         self.phase = Phase.OVER
         self.current_seat = None
@@ -823,8 +838,9 @@ class Game:
             pk = self.pending_kong
             kong = (pk.seat, pk.meld.tiles[0], pk.meld.kind.value)
         drawn = None
-        if self.phase == Phase.ACT and self.current_seat == seat and self.last_draw[seat] is not None:
-            drawn = self.last_draw[seat] >> 2
+        last_draw = self.last_draw[seat]
+        if self.phase == Phase.ACT and self.current_seat == seat and last_draw is not None:
+            drawn = last_draw >> 2
         return Observation(
             seat=seat,
             phase=self.phase,

@@ -8,7 +8,7 @@ be computed while simulating or later from the database.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..game.protocol import EventType
@@ -19,7 +19,7 @@ HEAVENLY = PATTERNS["heavenly"]  # 天糊 counts as its own way to win in the st
 
 __all__ = ["hand_summary", "bonus_events", "Stats"]
 
-def bonus_events(events: Iterable[dict]) -> list[dict]:
+def bonus_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The bonus (奖励分) occurrences of a hand: ``{"seat", "reason", "name"}`` each, in order."""
     out = []
     for ev in events:
@@ -35,7 +35,7 @@ def bonus_events(events: Iterable[dict]) -> list[dict]:
     return out
 
 
-def hand_summary(result: Any, events: Sequence[dict]) -> dict:
+def hand_summary(result: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The ``hands.result`` JSON of a finished hand.
 
     result: a :class:`shangrao.game.HandResult`.  Keys: winners, drawn, dealer,

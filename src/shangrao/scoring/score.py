@@ -19,6 +19,7 @@ All amounts are points.  The calculator follows the seed's 计分方法, its not
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..analysis import Form, Reading, enumerate_readings, is_baodiao_state
 from ..melds import MeldKind
@@ -103,7 +104,7 @@ class ScoreResult:
     total: int = 0
     alternatives: list[tuple[str, int]] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "winning": self.winning,
             "pattern": None if self.pattern is None else {
@@ -166,7 +167,11 @@ def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[Pattern
     return out
 
 
-def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
+def _add3(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
     """Score one win (seed 计分方法, 注 1-2, 奖励分; decisions D1-D9).
 
     situation: a :class:`WinSituation` (or its JSON dict).  rules: a :class:`~shangrao.rules.RuleSet`.
@@ -208,8 +213,8 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
         reading = readings[0]
         pattern = PatternScore(flat.id, flat.name, flat_points, True, flat.clause)
         win = (flat_points, flat_points, flat_points)
-        bonus = (bonus_each,) * 3
-        payments = tuple(w + b for w, b in zip(win, bonus))
+        bonus = (bonus_each, bonus_each, bonus_each)
+        payments = _add3(win, bonus)
         return ScoreResult(True, pattern, reading, [], bonuses, flat_points, (1, 1, 1), win, bonus,
                            payments, sum(payments))
 
@@ -233,16 +238,18 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
             seen.add(c[2].name)
             alternatives.append((c[2].name, c[0]))
 
+    payer_factors: tuple[int, int, int] = (1, 1, 1)
     if s.held_bao:
-        payer_factors = tuple(2 ** n for n in s.payers_flown)
-    else:
-        payer_factors = (1, 1, 1)
+        f0, f1, f2 = s.payers_flown
+        payer_factors = (2 ** f0, 2 ** f1, 2 ** f2)
     if s.win_by is WinBy.ROBBING_KONG:
-        win = tuple(value * payer_factors[i] if i == s.robbed else 0 for i in range(3))
+        r = s.robbed
+        win = (value * payer_factors[0] if r == 0 else 0, value * payer_factors[1] if r == 1 else 0,
+               value * payer_factors[2] if r == 2 else 0)
     else:
-        win = tuple(value * f for f in payer_factors)
-    bonus = (bonus_each,) * 3
-    payments = tuple(w + b for w, b in zip(win, bonus))
+        win = (value * payer_factors[0], value * payer_factors[1], value * payer_factors[2])
+    bonus = (bonus_each, bonus_each, bonus_each)
+    payments = _add3(win, bonus)
     return ScoreResult(
         winning=True,
         pattern=PatternScore(pdef.id, pdef.name, factor, False, pdef.clause),
@@ -250,10 +257,10 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
         doublings=doublings,
         bonuses=bonuses,
         hand_value=value,
-        payer_factors=payer_factors,  # type: ignore[arg-type]
-        win_payments=win,  # type: ignore[arg-type]
-        bonus_payments=bonus,  # type: ignore[arg-type]
-        payments=payments,  # type: ignore[arg-type]
+        payer_factors=payer_factors,
+        win_payments=win,
+        bonus_payments=bonus,
+        payments=payments,
         total=sum(payments),
         alternatives=alternatives,
     )

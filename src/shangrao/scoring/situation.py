@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from ..errors import InputError
 from ..melds import Meld, MeldError, parse_meld
@@ -96,7 +97,7 @@ class WinSituation:
 
     def validate(self) -> None:
         """Raise :class:`SituationError` if the situation is impossible."""
-        def kind(v) -> bool:
+        def kind(v: object) -> bool:
             return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 34
 
         for k in self.hand:
@@ -160,7 +161,7 @@ class WinSituation:
         return self.winner_flown > 0 or self.four_bao or self.caught_bao or self.bao in tiles
 
     @classmethod
-    def from_dict(cls, data: dict) -> WinSituation:
+    def from_dict(cls, data: dict[str, Any]) -> WinSituation:
         """Build from the JSON situation object of ``shangrao score`` (tiles in any notation).
 
         Raises :class:`SituationError` naming the field.
@@ -215,7 +216,7 @@ class WinSituation:
             except (MeldError, ValueError) as err:
                 raise SituationError(f"melds[{i}]: {err}") from None
 
-        def flag(name: str, default):
+        def flag(name: str, default: bool | None) -> Any:
             v = data.get(name, default)
             if v is None and default is not None:  # only winner_held_bao has a null (derive it)
                 raise SituationError(f"{name}: must be true or false, got null")
@@ -242,9 +243,12 @@ class WinSituation:
         robbed = data.get("robbed")
         if robbed is not None and (not isinstance(robbed, int) or isinstance(robbed, bool)):
             raise SituationError(f"robbed: must be 0, 1 or 2, got {robbed!r}")
+        win_tile = tile("win_tile")
+        if win_tile is None:
+            raise SituationError("win_tile: must be a tile kind 0..33, got None")
         return cls(
             hand=tuple(tiles("hand")),
-            win_tile=tile("win_tile"),
+            win_tile=win_tile,
             melds=tuple(melds),
             bao=tile("bao"),
             win_by=win_by,
@@ -258,7 +262,7 @@ class WinSituation:
             robbed=robbed,
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "hand": format_tiles(self.hand),
             "win_tile": format_tile(self.win_tile),

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from ..bots import BOTS, get_bot
 from ..errors import InputError
-from ..game import Game, IllegalActionError, Match, Phase, parse_action, replay
+from ..game import Bot, Game, IllegalActionError, Match, Phase, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
 from ..records.live import append_events, set_players, update_meta
@@ -84,8 +84,8 @@ class Seat:
     token_hash: str | None = None
     conns: set = field(default_factory=set)
     gone_since: float = 0.0  # loop time since when the seat has had no connection
-    bot: object | None = None
-    standin: object | None = None
+    bot: Bot | None = None
+    standin: Bot | None = None
     ready: bool = False
 
     @property
@@ -360,6 +360,7 @@ class Table:
         if self.decision_key == key:
             return
         st = self.settings
+        assert g.current_seat is not None  # the hand is not over
         s = self.seats[g.current_seat]
         n_legal = len(g.legal_actions())
         if s.is_bot or n_legal == 1:
@@ -391,10 +392,12 @@ class Table:
             self._arm()
             g = self.game
             seat = g.current_seat
+            assert seat is not None  # the hand is not over
             s = self.seats[seat]
             legal = g.legal_actions()
             person = s.player == "human" and len(legal) > 1
             due = self.decision_deadline
+            assert due is not None  # _arm() set it
             if person and self._absent(s, now):
                 due = min(due, max(self.decision_started, s.gone_since + st.absent_timeout) + st.bot_delay)
             if now < due:
@@ -405,10 +408,12 @@ class Table:
             if len(legal) == 1:
                 action = legal[0]
             elif s.is_bot:
+                assert s.bot is not None  # a bot seat has its bot
                 action = s.bot.choose(g.observation(seat), legal)
             elif g.phase in (Phase.CLAIM, Phase.ROB) and not self._absent(s, now):
                 action = next(a for a in legal if a.type is ActionType.PASS)  # the countdown ran out: 过
             else:
+                assert s.standin is not None  # every seat has a stand-in bot
                 action = s.standin.choose(g.observation(seat), legal)
             self._apply(action, seat)
             await self.broadcast()

@@ -61,7 +61,7 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
     if n_concealed == 13 - 3 * len(melds_me):
         waits = _waits(obs.hand_34, obs.bao, melds_me, unseen)
     elif n_concealed == 14 - 3 * len(melds_me) and legal and obs.current_seat == me:
-        kinds = [a.tile for a in legal if a.type is ActionType.DISCARD]
+        kinds = [a.kind for a in legal if a.type is ActionType.DISCARD]
         after = waits_after_discards(obs.hand_34, obs.bao, melds_me, discards=kinds)
         discard_waits = {format_tile(k): [{"kind": x, "unseen": unseen[x]} for x in w] for k, w in after.items()}
     view = obs.to_dict()
