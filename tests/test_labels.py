@@ -11,7 +11,7 @@ import pytest
 from shangrao.bots import BOT_NAMES, BOTS
 from shangrao.game import ActionType
 from shangrao.labels import labels_table
-from shangrao.melds import MeldKind
+from shangrao.melds import MeldType
 from shangrao.scoring.items import BONUS_NAMES, BONUSES
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "shangrao"
@@ -63,8 +63,8 @@ def test_bot_list_is_written_once():
 
 
 def test_the_seed_names_of_kongs():
-    assert MeldKind.KONG.chinese == ActionType.KONG.chinese == ActionType.ADDED_KONG.chinese == "碰杠"
-    assert MeldKind.CONCEALED_KONG.chinese == ActionType.CONCEALED_KONG.chinese == "自摸杠"
+    assert MeldType.KONG.chinese == ActionType.KONG.chinese == ActionType.ADDED_KONG.chinese == "碰杠"
+    assert MeldType.CONCEALED_KONG.chinese == ActionType.CONCEALED_KONG.chinese == "自摸杠"
     assert {k: b.name for k, b in BONUSES.items()} == BONUS_NAMES
     assert BONUS_NAMES["pung_kong"] == "碰杠" and BONUS_NAMES["concealed_kong"] == "自摸杠"
 
@@ -72,7 +72,7 @@ def test_the_seed_names_of_kongs():
 def test_labels_table_is_json_and_complete():
     table = json.loads(json.dumps(labels_table(), ensure_ascii=False))
     assert set(table["actions"]) == {t.value for t in ActionType}
-    assert set(table["melds"]) == {k.value for k in MeldKind}
+    assert set(table["melds"]) == {k.value for k in MeldType}
     assert set(table["bots"]) == set(BOTS)
     assert table["bonuses"]["four_bao"] == {"zh": "四个宝", "en": "four 宝"}
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baodiao_state, waits
 from .analysis import is_winning as _is_winning
 from .analysis import shanten as _shanten
-from .melds import Meld, MeldError, MeldKind, parse_meld
+from .melds import Meld, MeldError, MeldKind, MeldType, parse_meld
 from .rules import DEFAULT_RULES, RuleSet
 from .scoring import ScoreResult, SituationError, WinBy, WinSituation
 from .scoring import score as _score
@@ -39,6 +39,7 @@ __all__ = [
     "Form",
     "Reading",
     "Meld",
+    "MeldType",
     "MeldKind",
     "MeldError",
     "RuleSet",

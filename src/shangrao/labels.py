@@ -1,7 +1,7 @@
 """Every label of the game in one JSON-able table, for front ends (the web client) that must not copy them.
 
 The labels themselves live with what they name — :class:`shangrao.game.ActionType`,
-:class:`shangrao.melds.MeldKind`, :class:`shangrao.scoring.WinBy`, the pattern, doubling and bonus
+:class:`shangrao.melds.MeldType`, :class:`shangrao.scoring.WinBy`, the pattern, doubling and bonus
 definitions of :mod:`shangrao.scoring.items`, the bot registry :data:`shangrao.bots.BOTS`, the phases
 of :class:`shangrao.game.Phase` — and :func:`labels_table` only collects them.  The web server serves
 it as ``GET /api/labels``.
@@ -28,13 +28,13 @@ def labels_table() -> dict[str, Any]:
     """
     from .bots import BOTS
     from .game import ActionType, Phase
-    from .melds import MeldKind
+    from .melds import MeldType
     from .scoring import WinBy
     from .scoring.items import BONUSES, DOUBLINGS, PATTERNS
 
     return {
         "actions": {t.value: {"zh": t.chinese, "en": t.english} for t in ActionType},
-        "melds": {k.value: {"zh": k.chinese, "en": k.english} for k in MeldKind},
+        "melds": {k.value: {"zh": k.chinese, "en": k.english} for k in MeldType},
         "win_by": {w.value: {"zh": w.chinese, "en": w.english} for w in WinBy},
         "patterns": {p.id: {"zh": p.name, "en": p.english, "factor": p.factor} for p in PATTERNS.values()},
         "doublings": {d.id: {"zh": d.name, "en": d.english} for d in DOUBLINGS.values()},

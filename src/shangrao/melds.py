@@ -16,15 +16,15 @@ from enum import Enum
 from .errors import InputError
 from .tiles import TileKind, TileParseError, format_tiles, parse_tiles, suit_of
 
-__all__ = ["MeldKind", "Meld", "MeldError", "parse_meld"]
+__all__ = ["MeldType", "Meld", "MeldError", "parse_meld"]
 
 
 class MeldError(InputError):
     """A meld is malformed (wrong kind name, wrong tiles for its kind)."""
 
 
-class MeldKind(str, Enum):
-    """Kinds of declared meld.
+class MeldType(str, Enum):
+    """The types of declared meld (``Meld.type``; written first in the notation ``KIND:TILES``).
 
     ``KONG`` is an exposed kong: made on a discard or by adding a drawn tile to
     a declared pung (both 碰杠, bonus 1).  ``CONCEALED_KONG`` is four drawn tiles
@@ -56,6 +56,8 @@ _MELD_LABELS: dict[str, tuple[str, str]] = {
 }
 
 
+MeldKind = MeldType  # the 0.1.0 name
+
 @dataclass(frozen=True)
 class Meld:
     """One declared meld.
@@ -65,28 +67,28 @@ class Meld:
     ``from_seat``: absolute seat the claimed tile came from, if any.
     """
 
-    kind: MeldKind
+    type: MeldType
     tiles: tuple[TileKind, ...]
     claimed: TileKind | None = None
     from_seat: int | None = None
 
     def __post_init__(self) -> None:
         try:
-            kind = MeldKind(self.kind)
+            kind = MeldType(self.type)
         except ValueError:
-            names = ", ".join(k.value for k in MeldKind)
-            raise MeldError(f"unknown meld kind {self.kind!r}; use one of {names}") from None
-        object.__setattr__(self, "kind", kind)
+            names = ", ".join(k.value for k in MeldType)
+            raise MeldError(f"unknown meld kind {self.type!r}; use one of {names}") from None
+        object.__setattr__(self, "type", kind)
         tiles = tuple(sorted(self.tiles))
         object.__setattr__(self, "tiles", tiles)
-        if kind is MeldKind.CHOW:
+        if kind is MeldType.CHOW:
             if len(tiles) != 3:
                 raise MeldError(f"a chow has 3 tiles, {_text(tiles)} has {len(tiles)}")
             a, b, c = tiles
             if a >= 27 or not (b == a + 1 and c == a + 2 and suit_of(a) == suit_of(c)):
                 raise MeldError(f"{_text(tiles)} is not a chow: a chow is three consecutive tiles of one suit")
         else:
-            need = 3 if kind is MeldKind.PUNG else 4
+            need = 3 if kind is MeldType.PUNG else 4
             if len(tiles) != need:
                 raise MeldError(f"a {kind.value} has {need} identical tiles, {_text(tiles)} has {len(tiles)}")
             if tiles[0] != tiles[-1]:
@@ -95,16 +97,21 @@ class Meld:
             raise MeldError(f"meld tiles must be kinds 0..33, got {tiles!r}")
 
     @property
+    def kind(self) -> MeldType:
+        """The 0.1.0 name of :attr:`type`."""
+        return self.type
+
+    @property
     def is_kong(self) -> bool:
-        return self.kind in (MeldKind.KONG, MeldKind.CONCEALED_KONG)
+        return self.type in (MeldType.KONG, MeldType.CONCEALED_KONG)
 
     @property
     def is_pung_like(self) -> bool:
         """Pung or kong (counts toward 碰碰糊)."""
-        return self.kind is not MeldKind.CHOW
+        return self.type is not MeldType.CHOW
 
     def __str__(self) -> str:
-        return f"{self.kind.value}:{format_tiles(self.tiles)}"
+        return f"{self.type.value}:{format_tiles(self.tiles)}"
 
     def __repr__(self) -> str:
         """Evaluable: ``Meld.parse('pung:555p')``, with ``claimed``/``from_seat`` when set."""
@@ -130,7 +137,7 @@ class Meld:
             return m
         if claimed is not None and claimed not in m.tiles:
             raise MeldError(f"meld {text!r}: the claimed tile {claimed!r} is not one of its tiles")
-        return cls(m.kind, m.tiles, claimed=claimed, from_seat=from_seat)
+        return cls(m.type, m.tiles, claimed=claimed, from_seat=from_seat)
 
 
 def _text(tiles: Iterable[object]) -> str:
@@ -145,9 +152,9 @@ def parse_meld(text: str) -> Meld:
     kind_text, _, tiles_text = text.partition(":")
     kind_text = kind_text.strip().lower()
     try:
-        kind = MeldKind(kind_text)
+        kind = MeldType(kind_text)
     except ValueError:
-        names = ", ".join(k.value for k in MeldKind)
+        names = ", ".join(k.value for k in MeldType)
         raise MeldError(f"unknown meld kind {kind_text!r} in {text!r}; use one of {names}") from None
     try:
         tiles = parse_tiles(tiles_text)

@@ -67,7 +67,7 @@ __all__ = [
 
 #: a tile kind: an index 0..33 (0-8 1m-9m, 9-17 1p-9p, 18-26 1s-9s, 27-33 东南西北白发中).  In code,
 #: "kind" alone always means this; the other things once called kind have their own names (a meld's
-#: :class:`~shangrao.melds.MeldKind`, a reading group's ``shape``, a seat's ``player``, a stored game's ``mode``).
+#: :class:`~shangrao.melds.MeldType`, a reading group's ``shape``, a seat's ``player``, a stored game's ``mode``).
 TileKind: TypeAlias = int
 #: a physical tile: an id 0..135 (its kind is ``id // 4``)
 TileId: TypeAlias = int

@@ -30,7 +30,7 @@ from shangrao.analysis import (
     winning_forms,
 )
 from shangrao.analysis import reference as ref
-from shangrao.melds import Meld, MeldKind
+from shangrao.melds import Meld, MeldType
 from shangrao.tiles import TERMINALS_AND_HONORS
 
 SCALE = float(os.environ.get("SHANGRAO_PROPERTY_EXAMPLES", "1"))
@@ -52,13 +52,13 @@ suited_chow_start = st.integers(0, 20).map(lambda i: 9 * (i // 7) + i % 7)  # 1-
 
 @st.composite
 def meld_strategy(draw):
-    kind = draw(st.sampled_from(list(MeldKind)))
-    if kind is MeldKind.CHOW:
+    kind = draw(st.sampled_from(list(MeldType)))
+    if kind is MeldType.CHOW:
         k = draw(suited_chow_start)
         return Meld(kind, (k, k + 1, k + 2))
     # bias towards 1/9/honor so that 九幺 with melds happens
     k = draw(st.one_of(kinds, st.sampled_from(sorted(TERMINALS_AND_HONORS))))
-    return Meld(kind, (k,) * (4 if kind in (MeldKind.KONG, MeldKind.CONCEALED_KONG) else 3))
+    return Meld(kind, (k,) * (4 if kind in (MeldType.KONG, MeldType.CONCEALED_KONG) else 3))
 
 
 @st.composite

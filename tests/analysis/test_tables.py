@@ -12,7 +12,7 @@ from shangrao.analysis import reference as ref
 from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis.shapes import standard_overlap
 from shangrao.analysis.tables import HandKey, entries_codes, hand_codes, need_standard, suit_code
-from shangrao.melds import Meld, MeldKind
+from shangrao.melds import Meld, MeldType
 
 
 @st.composite
@@ -51,7 +51,7 @@ def test_tables_equal_brute_force_reference(case):
     """is_winning, shanten and the 宝吊 state from the tables equal the substitution reference."""
     counts, bao, declared = case
     # declared melds stand in as pungs of 5m: not 1/9/honor, so (as with a count) 九幺 is out
-    melds = [Meld(MeldKind.PUNG, (4, 4, 4))] * declared
+    melds = [Meld(MeldType.PUNG, (4, 4, 4))] * declared
     size = sum(counts) - 3 * (4 - declared)
     if size == 2:
         assert is_winning(counts, bao, declared) == ref.ref_is_winning(counts, bao, melds)

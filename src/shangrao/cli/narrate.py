@@ -13,7 +13,7 @@ from ..game import (
     EventType,
     Phase,
 )
-from ..melds import MeldKind
+from ..melds import MeldType
 from ..scoring import WinBy
 from ..scoring.items import PATTERNS
 from ..tiles import format_tile, tile_name
@@ -69,8 +69,8 @@ def _meld_words(meld_str: str) -> str:
         m = parse_meld(meld_str)
     except ValueError:
         return meld_str
-    names = " ".join(tile_name(k) for k in m.tiles) if m.kind is MeldKind.CHOW else tile_name(m.tiles[0])
-    return f"{m.kind.chinese} {m.kind.english} {names} ({meld_str.split(':', 1)[-1]})"
+    names = " ".join(tile_name(k) for k in m.tiles) if m.type is MeldType.CHOW else tile_name(m.tiles[0])
+    return f"{m.type.chinese} {m.type.english} {names} ({meld_str.split(':', 1)[-1]})"
 
 
 _CLAIM_END = frozenset({EventType.DRAW, EventType.END, EventType.DISCARD, EventType.KONG_STANDS, EventType.CONCEALED_KONG,

@@ -83,7 +83,7 @@ def discards_text(kinds: Sequence[int], bao: int | None = None) -> Text:
 
 def meld_text(meld: Meld) -> Text:
     """``碰 五筒×3 (pung:555p)``; a chow lists its three tiles."""
-    t = Text(meld.kind.chinese + " ", style="bold")
+    t = Text(meld.type.chinese + " ", style="bold")
     if len(set(meld.tiles)) == 1:
         t.append(f"{tile_name(meld.tiles[0])}×{len(meld.tiles)}")
     else:
@@ -94,7 +94,7 @@ def meld_text(meld: Meld) -> Text:
 
 def short_meld_text(meld: Meld, bao: int | None = None) -> Text:
     """Compact Chinese for the table: ``吃 五六七筒``, ``碰 七万×3``, ``碰杠 南×4``."""
-    t = Text(meld.kind.chinese + " ", style="bold")
+    t = Text(meld.type.chinese + " ", style="bold")
     ks = meld.tiles
     if len(set(ks)) == 1:
         t.append(f"{short_name(ks[0])}×{len(ks)}", style=BAO_STYLE if ks[0] == bao else "")

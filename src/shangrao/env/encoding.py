@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..game import Action, ActionType, Game, Observation
-from ..melds import MeldKind
+from ..melds import MeldType
 
 __all__ = [
     "ADDED_KONG_INDEX",
@@ -193,8 +193,8 @@ OBS_HIGH.setflags(write=False)
 PLANE_HIGH = {name: int(OBS_HIGH[i].max()) for i, name in enumerate(PLANE_NAMES)}
 
 
-_KONG = MeldKind.KONG
-_CKONG = MeldKind.CONCEALED_KONG
+_KONG = MeldType.KONG
+_CKONG = MeldType.CONCEALED_KONG
 _SC0 = 19 * 34
 _S_FLOWN = _SC0 + SCALAR["flown"]
 _S_SIZE = _SC0 + SCALAR["hand_size"]
@@ -217,9 +217,9 @@ def encode_observation(obs: Observation, hands_left: int = 1) -> np.ndarray:
             for k in m.tiles:
                 out[mbase + k] += 1
                 seen[k] += 1
-            if m.kind is _KONG:
+            if m.type is _KONG:
                 out[kbase + m.tiles[0]] = 1
-            elif m.kind is _CKONG:
+            elif m.type is _CKONG:
                 out[kbase + m.tiles[0]] = 2
         pbase = (10 + r) * 34
         for k in obs.discards[s]:

@@ -37,7 +37,7 @@ from typing import Any
 
 from ..analysis.tables import HandKey
 from ..errors import InputError, InternalError
-from ..melds import Meld, MeldKind
+from ..melds import Meld, MeldType
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
 from ..scoring.items import BONUS_NAMES
@@ -463,7 +463,7 @@ class Game:
                         if c[k] == 4:
                             out.append(_ACTIONS[A.CONCEALED_KONG][k])
                 for m in self.melds[seat]:
-                    if m.kind is MeldKind.PUNG and c[m.tiles[0]]:
+                    if m.type is MeldType.PUNG and c[m.tiles[0]]:
                         out.append(_ACTIONS[A.ADDED_KONG][m.tiles[0]])
                 if len(out) > 1:
                     out.sort(key=Action.sort_key)
@@ -546,9 +546,9 @@ class Game:
             elif t is A.WIN:
                 self._self_draw_win(seat)
             elif t is A.CONCEALED_KONG:
-                self._declare_kong(seat, action.kind, MeldKind.CONCEALED_KONG, action)
+                self._declare_kong(seat, action.kind, MeldType.CONCEALED_KONG, action)
             elif t is A.ADDED_KONG:
-                self._declare_kong(seat, action.kind, MeldKind.KONG, action)
+                self._declare_kong(seat, action.kind, MeldType.KONG, action)
             else:
                 raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
         elif self.phase == Phase.CLAIM:
@@ -651,13 +651,13 @@ class Game:
             if t is A.CHOW:
                 low = action.kind
                 ids = [self._remove(seat, x) for x in (low, low + 1, low + 2) if x != k] + [tid]
-                meld = Meld(MeldKind.CHOW, (low, low + 1, low + 2), claimed=k, from_seat=discarder)
+                meld = Meld(MeldType.CHOW, (low, low + 1, low + 2), claimed=k, from_seat=discarder)
             elif t is A.PUNG:
                 ids = [self._remove(seat, k) for _ in range(2)] + [tid]
-                meld = Meld(MeldKind.PUNG, (k, k, k), claimed=k, from_seat=discarder)
+                meld = Meld(MeldType.PUNG, (k, k, k), claimed=k, from_seat=discarder)
             else:  # KONG on the discard
                 ids = [self._remove(seat, k) for _ in range(3)] + [tid]
-                meld = Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)
+                meld = Meld(MeldType.KONG, (k, k, k, k), claimed=k, from_seat=discarder)
                 self._emit({"type": EventType.KONG, "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
                 self.turn = seat
                 self.kong_chain = 0
@@ -679,26 +679,26 @@ class Game:
         self._draw((discarder + 1) % 4, from_tail=False)
 
     # ------------------------------------------------------------------ kongs
-    def _declare_kong(self, seat: int, k: int, kind: MeldKind, action: Action) -> None:
+    def _declare_kong(self, seat: int, k: int, kind: MeldType, action: Action) -> None:
         self._dealer_acted = self._dealer_acted or seat == self.dealer
-        self._emit({"type": EventType.CONCEALED_KONG if kind is MeldKind.CONCEALED_KONG else EventType.ADDED_KONG,
+        self._emit({"type": EventType.CONCEALED_KONG if kind is MeldType.CONCEALED_KONG else EventType.ADDED_KONG,
                     "seat": seat, "kind": format_tile(k), "action": str(action)})
-        if kind is MeldKind.CONCEALED_KONG:
+        if kind is MeldType.CONCEALED_KONG:
             ids = tuple(self._remove(seat, k) for _ in range(4))
-            meld = Meld(MeldKind.CONCEALED_KONG, (k, k, k, k))
+            meld = Meld(MeldType.CONCEALED_KONG, (k, k, k, k))
             self._kong_window(seat, meld, ids, ids[-1], added=False)
         else:
             tid = self._remove(seat, k, prefer=self.last_draw[seat])
-            i = next(i for i, m in enumerate(self.melds[seat]) if m.kind is MeldKind.PUNG and m.tiles[0] == k)
+            i = next(i for i, m in enumerate(self.melds[seat]) if m.type is MeldType.PUNG and m.tiles[0] == k)
             old = self.melds[seat][i]
-            meld = Meld(MeldKind.KONG, (k, k, k, k), claimed=old.claimed, from_seat=old.from_seat)
+            meld = Meld(MeldType.KONG, (k, k, k, k), claimed=old.claimed, from_seat=old.from_seat)
             ids = self.meld_ids[seat][i] + (tid,)
             self._kong_window(seat, meld, ids, tid, added=True, index=i)
 
     def _kong_window(self, seat: int, meld: Meld, ids: tuple[int, ...], robbed_tile: int,
                      added: bool, index: int | None = None) -> None:
         k = meld.tiles[0]
-        concealed = meld.kind is MeldKind.CONCEALED_KONG
+        concealed = meld.type is MeldType.CONCEALED_KONG
         robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
         self.pending_kong = PendingKong(seat=seat, meld=meld, ids=ids, tile=robbed_tile, added=added, index=index)
         if robbable:
@@ -738,7 +738,7 @@ class Game:
             self.melds[seat].append(meld)
             self.meld_ids[seat].append(ids)
         self._emit({"type": EventType.KONG_STANDS, "seat": seat, "meld": str(meld), "tiles": list(ids)})
-        if meld.kind is MeldKind.CONCEALED_KONG:
+        if meld.type is MeldType.CONCEALED_KONG:
             self._bonus_all(seat, self.rules.concealed_kong_bonus, "concealed_kong")
         else:
             self._bonus_all(seat, self.rules.pung_kong_bonus, "pung_kong")
@@ -836,7 +836,7 @@ class Game:
         kong = None
         if self.pending_kong is not None:
             pk = self.pending_kong
-            kong = (pk.seat, pk.meld.tiles[0], pk.meld.kind.value)
+            kong = (pk.seat, pk.meld.tiles[0], pk.meld.type.value)
         drawn = None
         last_draw = self.last_draw[seat]
         if self.phase == Phase.ACT and self.current_seat == seat and last_draw is not None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..game.protocol import EventType
-from ..melds import MeldKind
+from ..melds import MeldType
 from ..scoring.items import BONUS_NAMES, PATTERNS
 
 HEAVENLY = PATTERNS["heavenly"]  # 天糊 counts as its own way to win in the statistics
@@ -25,7 +25,7 @@ def bonus_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for ev in events:
         t = ev.get("type")
         if t == EventType.KONG_STANDS:
-            concealed = str(ev.get("meld", "")).startswith(MeldKind.CONCEALED_KONG.value + ":")
+            concealed = str(ev.get("meld", "")).startswith(MeldType.CONCEALED_KONG.value + ":")
             reason = "concealed_kong" if concealed else "pung_kong"
         elif t in (EventType.FOUR_BAO, EventType.CATCH_BAO):
             reason = "four_bao" if t == EventType.FOUR_BAO else "caught_bao"

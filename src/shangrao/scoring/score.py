@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis import Form, Reading, enumerate_readings, is_baodiao_state
-from ..melds import MeldKind
+from ..melds import MeldType
 from ..rules import DEFAULT_RULES, RuleSet
 from ..tiles import (
     to_34,
@@ -283,8 +283,8 @@ def _doublings(s: WinSituation, reading: Reading, rules: RuleSet) -> list[Doubli
 
 def _bonuses(s: WinSituation, rules: RuleSet) -> list[Bonus]:
     out = []
-    exposed = sum(1 for m in s.melds if m.kind is MeldKind.KONG)
-    concealed = sum(1 for m in s.melds if m.kind is MeldKind.CONCEALED_KONG)
+    exposed = sum(1 for m in s.melds if m.type is MeldType.KONG)
+    concealed = sum(1 for m in s.melds if m.type is MeldType.CONCEALED_KONG)
     if exposed:
         out.append(Bonus("pung_kong", BONUS_NAMES["pung_kong"], exposed, exposed * rules.pung_kong_bonus))
     if concealed:

@@ -21,7 +21,7 @@ LOG_TAIL = 30  # redacted events sent with each state (the table's event log pan
 
 
 def meld_info(m: Meld) -> dict:
-    return {"kind": m.kind.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
+    return {"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
 
 
 def action_info(a, can_win: bool) -> dict:
