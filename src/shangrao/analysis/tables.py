@@ -213,34 +213,36 @@ class HandKey:
         else:
             self.codes[kind // 9] -= n * POW5[kind % 9]
 
-    def _changed(self, remove: Sequence[int], add: Sequence[int]) -> tuple[list[int], int]:
-        codes = list(self.codes)
-        w = self.bao_count
-        bao = self.bao
-        for k in remove:
-            if k == bao:
-                w -= 1
-            else:
-                codes[k // 9] -= POW5[k % 9]
-        for k in add:
-            if k == bao:
-                w += 1
-            else:
-                codes[k // 9] += POW5[k % 9]
-        return codes, w
-
     def is_win(self, m: int, jiuyao_ok: bool, extra: int | None = None) -> bool:
         """Whether the hand (plus the kind ``extra``, if given) is a complete winning hand."""
-        if extra is None:
-            codes, w = self.codes, self.bao_count
-        else:
-            codes, w = self._changed((), (extra,))
+        codes = self.codes
+        w = self.bao_count
+        if extra is not None:
+            if extra == self.bao:
+                w += 1
+            else:
+                codes = codes.copy()
+                codes[extra // 9] += POW5[extra % 9]
         e0, e1, e2, e3 = _entries(codes)
         return is_win_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
 
     def shanten(self, m: int, jiuyao_ok: bool, remove: Sequence[int] = (), add: Sequence[int] = ()) -> int:
         """Shanten across forms (-1 complete, 0 ready) after taking ``remove`` out and putting ``add`` in."""
-        codes, w = self._changed(remove, add) if remove or add else (self.codes, self.bao_count)
+        codes = self.codes
+        w = self.bao_count
+        if remove or add:  # the loops written out: the bots call this for every candidate
+            codes = codes.copy()
+            bao = self.bao
+            for k in remove:
+                if k == bao:
+                    w -= 1
+                else:
+                    codes[k // 9] -= POW5[k % 9]
+            for k in add:
+                if k == bao:
+                    w += 1
+                else:
+                    codes[k // 9] += POW5[k % 9]
         e0, e1, e2, e3 = _entries(codes)
         return shanten_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
-from ..analysis.tables import HandKey
+from ..analysis.tables import POW5, HandKey
 from ..errors import InputError, InternalError
 from ..melds import Meld, MeldType
 from ..rules import DEFAULT_RULES, RuleSet
@@ -344,7 +344,11 @@ class Game:
         k = tid >> 2
         self.hand_ids[seat][k].append(tid)
         self.counts[seat][k] += 1
-        self.keys[seat].add(k)
+        key = self.keys[seat]  # HandKey.add, inlined: the engine's hottest path
+        if k == key.bao:
+            key.bao_count += 1
+        else:
+            key.codes[k // 9] += POW5[k % 9]
 
     def _remove(self, seat: int, kind: int, prefer: int | None = None) -> int:
         ids = self.hand_ids[seat][kind]
@@ -355,7 +359,11 @@ class Game:
             ids.sort()
             tid = ids.pop(0)
         self.counts[seat][kind] -= 1
-        self.keys[seat].remove(kind)
+        key = self.keys[seat]  # HandKey.remove, inlined
+        if kind == key.bao:
+            key.bao_count -= 1
+        else:
+            key.codes[kind // 9] -= POW5[kind % 9]
         return tid
 
     def _is_win(self, seat: int, extra: int | None = None) -> bool:
@@ -542,7 +550,9 @@ class Game:
         t = action.type
         if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
-                self._do_discard(seat, action.kind)
+                tile = action.tile
+                assert tile is not None  # a DISCARD always has its tile (Action.kind, without the call)
+                self._do_discard(seat, tile)
             elif t is A.WIN:
                 self._self_draw_win(seat)
             elif t is A.CONCEALED_KONG:
