@@ -1,20 +1,71 @@
 #!/usr/bin/env python3
-"""Write the web table's tile images: src/shangrao/web/static/tiles/{1m..9m,1p..9p,1s..9s,1z..7z,back}.svg.
+"""Write the web table's tile images: src/shangrao/web/static/tiles/{1m..9m,1p..9p,1s..9s,1z..7z,back,bao}.svg.
 
 Our own drawings (same licence as the project): an ivory tile face; 万 tiles as a
 Chinese numeral over 萬; 筒 as drawn dots; 条 as drawn sticks (1s a bird-less
 single large stick in green/red); honors as their character (东南西北, 白 as a blue
-frame, 发 green, 中 red).  Run:  python tools/make_tiles.py
+frame, 发 green, 中 red); bao.svg is the red 宝 badge.
+
+Every character is drawn as an SVG path, not as <text>: the outlines are taken once, at
+build time, from Noto Serif CJK SC Bold (SIL Open Font License 1.1) with fontTools, so the
+committed SVGs need no font on the machine that shows them.  Building needs the font file:
+Debian's ``fonts-noto-cjk`` (``apt-get download fonts-noto-cjk && dpkg -x *.deb x`` is enough,
+no install) and ``pip install fonttools``.  Run:
+
+    python tools/make_tiles.py [--font PATH/TO/NotoSerifCJK-Bold.ttc]
 """
 
 from __future__ import annotations
 
+import argparse
+from functools import cache, lru_cache
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "shangrao" / "web" / "static" / "tiles"
 W, H = 60, 80
 NUMS = "一二三四五六七八九"
-FONT = "'Noto Serif CJK SC','WenQuanYi Zen Hei','Noto Sans CJK SC','Source Han Serif SC','SimSun','Songti SC',serif"
+FONT_NAMES = ("NotoSerifCJK-Bold.ttc",)
+FONT_DIRS = ("/usr/share/fonts/opentype/noto", "/tmp/cjk/x/usr/share/fonts/opentype/noto")
+FONT_FACE = "Noto Serif CJK SC Bold"
+_font_path: Path | None = None
+
+
+def find_font(explicit: str | None = None) -> Path:
+    if explicit:
+        return Path(explicit)
+    for d in FONT_DIRS:
+        for n in FONT_NAMES:
+            p = Path(d) / n
+            if p.exists():
+                return p
+    raise SystemExit("make_tiles: NotoSerifCJK-Bold.ttc not found; pass --font (see the module doc)")
+
+
+@lru_cache(maxsize=1)
+def _face():
+    from fontTools.ttLib import TTCollection
+
+    assert _font_path is not None
+    for f in TTCollection(str(_font_path)).fonts:
+        if f["name"].getDebugName(4) == FONT_FACE:
+            return f
+    raise SystemExit(f"make_tiles: no face {FONT_FACE!r} in {_font_path}")
+
+
+@cache
+def _glyph(ch: str) -> tuple[str, float, float, float, float]:
+    """SVG path data of ``ch`` in font units (y up) and its ink box (xmin, ymin, xmax, ymax)."""
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.pens.svgPathPen import SVGPathPen
+
+    font = _face()
+    gs = font.getGlyphSet()
+    name = font.getBestCmap()[ord(ch)]
+    pen = SVGPathPen(gs)
+    gs[name].draw(pen)
+    bp = BoundsPen(gs)
+    gs[name].draw(bp)
+    return (pen.getCommands(), *bp.bounds)
 RED, GREEN, BLUE, BLACK = "#c0262d", "#1f7a3a", "#1d4e89", "#1b1b1b"
 
 
@@ -25,9 +76,13 @@ def frame(body: str) -> str:
             f"{body}</svg>\n")
 
 
-def text(x, y, s, size, color, weight="bold") -> str:
-    return (f'<text x="{x}" y="{y}" font-family="{FONT}" font-size="{size}" font-weight="{weight}" '
-            f'fill="{color}" text-anchor="middle" dominant-baseline="central">{s}</text>')
+def text(x, y, s, size, color) -> str:
+    """The character ``s`` as a path, its ink centred on (x, y), ``size`` px per em."""
+    d, x0, y0, x1, y1 = _glyph(s)
+    k = size / 1000
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return (f'<path fill="{color}" transform="translate({x - cx * k:.2f} {y + cy * k:.2f}) '
+            f'scale({k:.4f} {-k:.4f})" d="{d}"/>')
 
 
 def man(n: int) -> str:
@@ -56,7 +111,7 @@ def dot(x, y, r, color) -> str:
 def pin(n: int) -> str:
     if n == 1:
         return frame(f'<circle cx="30" cy="40" r="21" fill="{GREEN}"/>' + dot(30, 40, 16, RED)
-                     + f'<circle cx="30" cy="40" r="3" fill="#fffaf0"/>')
+                     + '<circle cx="30" cy="40" r="3" fill="#fffaf0"/>')
     r = {2: 11, 3: 9, 4: 9.5, 5: 8.5, 6: 8, 7: 7, 8: 6.8, 9: 6.8}[n]
     body = ""
     for i, (x, y) in enumerate(DOT_POS[n]):
@@ -121,7 +176,18 @@ def back() -> str:
             "</svg>\n")
 
 
+def bao_badge() -> str:
+    """The red 宝 badge (shown on every 宝 tile)."""
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20">'
+            '<rect x="0.5" y="0.5" width="19" height="19" rx="5" fill="#d9381e" stroke="#fff" stroke-width="1"/>'
+            + text(10, 10.3, "宝", 15, "#ffffff") + "</svg>\n")
+
+
 def main() -> None:
+    global _font_path
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--font", help="path of NotoSerifCJK-Bold.ttc")
+    _font_path = find_font(ap.parse_args().font)
     OUT.mkdir(parents=True, exist_ok=True)
     for n in range(1, 10):
         (OUT / f"{n}m.svg").write_text(man(n), encoding="utf-8")
@@ -130,7 +196,8 @@ def main() -> None:
     for i in range(1, 8):
         (OUT / f"{i}z.svg").write_text(honor(i), encoding="utf-8")
     (OUT / "back.svg").write_text(back(), encoding="utf-8")
-    print(f"wrote 35 tiles to {OUT}")
+    (OUT / "bao.svg").write_text(bao_badge(), encoding="utf-8")
+    print(f"wrote 35 tiles and the 宝 badge to {OUT}")
 
 
 if __name__ == "__main__":

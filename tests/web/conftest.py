@@ -21,7 +21,7 @@ from shangrao.web.app import create_app
 
 #: people never time out in these tests unless a test says so; bots act at once
 SLOW_PEOPLE = dict(bot_delay=0.0, claim_timeout=600, turn_timeout=600, absent_timeout=600,
-                   next_hand_timeout=600, standin_bot="random")
+                   next_hand_timeout=600, standin_bot="random", claim_pause=0.0)
 
 
 def key(m: dict) -> tuple[int, int]:
@@ -91,33 +91,49 @@ def connect_all(client: TestClient, table_id: int, tokens: list[str]) -> list[Se
     return seats
 
 
-def sync(seats: list[SeatClient]) -> tuple[int, int]:
-    """Read every seat up to the newest state any seat has (the hand must have started)."""
+def sync(seats: list[SeatClient]) -> None:
+    """Read every seat up to the newest state (the hand must have started): a ping per seat is
+    answered after every state change in progress was sent.  (States carry no global counter:
+    a seat's ``seq`` counts only what that seat saw.)"""
     for s in seats:
         if s.state is None or s.state["view"] is None:
             s.until(lambda m: m["type"] == "state" and m["view"] is not None)
-    target = max(key(s.state) for s in seats)
     for s in seats:
-        if key(s.state) < target:
-            s.until_key(target)
-    return target
+        s.send({"type": "ping"})
+        s.until(lambda m: m["type"] == "pong")
+
+
+def decider(seats: list[SeatClient], rng: random.Random | None = None) -> SeatClient | None:
+    """A seat that has legal actions now (in a claim/rob window several may: all are asked at
+    once); None when nobody has."""
+    ds = [s for s in seats if s.state and s.state["legal"]]
+    if not ds:
+        return None
+    return rng.choice(ds) if rng is not None else ds[0]
 
 
 def step(seats: list[SeatClient], rng: random.Random) -> bool:
     """The seat to decide picks a random legal action; every seat reads the new state.
     Returns False when the hand is over."""
-    target = sync(seats)
-    view = seats[0].state["view"]
-    if view["phase"] == "over":
-        return False
-    cur = view["current_seat"]
-    me = seats[cur]
+    import time
+
+    deadline = time.monotonic() + 10
+    while True:
+        sync(seats)
+        if seats[0].state["view"]["phase"] == "over":
+            return False
+        me = decider(seats, rng)
+        if me is not None:
+            break
+        # a window's pause (claim_pause) is running: every seat waits
+        assert time.monotonic() < deadline, "nobody has legal actions but the hand is not over"
+        time.sleep(0.01)
     legal = me.state["legal"]
-    assert legal, f"seat {cur} is to decide but has no legal actions"
+    before = key(me.state)
     a = rng.choice(legal)
     me.send({"type": "action", "action": a["action"], "seq": me.state["seq"], "hand": me.state["hand_no"]})
     got = me.until(lambda m: m["type"] == "error" or (m["type"] == "state" and m["view"] is not None
-                                                     and key(m) > target))
+                                                     and (key(m) != before or not m["legal"])))
     assert got["type"] == "state", got
     sync(seats)
     return True

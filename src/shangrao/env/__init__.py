@@ -171,6 +171,10 @@ Version history
 
 * v0 (shangrao 0.1): first release — 110 flat actions, 20×34 int8 planes, rewards from
   ``HandResult.deltas``; PettingZoo ``shangrao_v0``, Gymnasium ``Shangrao-v0``.
+  Claim/rob windows: the planes never encoded who is deciding, and an agent's observation does
+  not change while other seats pass or call in a window (tests/env/test_fair_observations.py);
+  :meth:`Game.observation` now also hides the deciding seat from the others (issue 12), which
+  leaves every encoded plane as it was — so no version bump.
 """
 
 from __future__ import annotations

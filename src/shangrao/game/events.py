@@ -92,7 +92,10 @@ def replay(events: Sequence[Mapping[str, Any]] | str, check: bool = True) -> Gam
 
 def redact(events: Iterable[Mapping[str, Any]], seat: int) -> list[dict[str, Any]]:
     """The log as ``seat`` saw it (mjai-style): no wall order, no seed, no other seat's
-    dealt tiles or draws.  Wins reveal the winner's hand (it is shown on the table).
+    dealt tiles or draws, and no other seat's ``call`` or ``pass`` in a claim/rob window —
+    the table shows only that a window was open, then what was claimed (the ``chow`` /
+    ``pung`` / ``kong`` / ``catch_bao`` / ``win`` event).  Wins reveal the winner's hand
+    (it is shown on the table).  The full log (:attr:`Game.events`) is unchanged.
     """
     from .state import _check_seat
 
@@ -107,6 +110,8 @@ def redact(events: Iterable[Mapping[str, Any]], seat: int) -> list[dict[str, Any
             out.append(e)
         elif t == EventType.DRAW and ev["seat"] != seat:
             out.append({"type": EventType.DRAW, "seat": ev["seat"], "tile": None, "kind": None, "source": ev["source"]})
+        elif (t == EventType.PASS or t == EventType.CALL) and ev.get("seat") != seat:
+            continue  # another seat's decision in a window: not shown at the table
         else:
             out.append(dict(ev))
     return out

@@ -23,7 +23,8 @@ type                keys
 ``discard``         seat, tile, kind, action (``discard 5m``).
 ``call``            seat, action: a declaration in a claim or rob window (``pung 5m``, ``kong 5m``,
                     ``chow 345m``, ``win``, ``catch_bao``).
-``pass``            seat, action ``pass``: a seat asked in a window declines.
+``pass``            seat, action ``pass``: a seat asked in a window declines.  (:func:`~shangrao.game.redact`
+                    drops other seats' ``call`` and ``pass``: a seat sees only that a window was open.)
 ``chow`` ``pung``   seat, from (the discarder), meld (``pung:555m``), tiles (ids): the claim that
 ``kong``            won the window (a kong then waits in the rob window).
 ``concealed_kong``  seat, kind (mpsz), action: declared in the seat's own turn.

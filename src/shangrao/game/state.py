@@ -174,7 +174,9 @@ class HandResult:
 class Observation:
     """What one seat may see (no other seat's concealed tiles, no wall order).
 
-    seat: the observer.  phase: act | discard | claim | rob | over.  current_seat: who decides.
+    seat: the observer.  phase: act | discard | claim | rob | over.  current_seat: who decides —
+    except in a claim or rob window, where only the deciding seat sees itself named; every other
+    seat sees None (the table shows that a window is open, not who may claim or rob: seed 行牌).
     hand: the observer's concealed kinds, sorted.  hand_34: the same as counts.
     drawn: the kind the observer just drew (in phase act), else None.
     hand_sizes: concealed tile count per seat.  melds: per seat.  discards: per seat,
@@ -485,6 +487,27 @@ class Game:
         if self.phase == Phase.ROB:
             return [WIN, PASS]
         return []
+
+    def window_options(self) -> dict[int, list[Action]]:
+        """In a claim or rob window: ``{seat: legal actions}`` for every seat still to be asked, in
+        the order the engine asks them (the deciding seat first), as they stand now — a later
+        seat's options shrink (or vanish) when an earlier seat declares something it cannot beat.
+        ``{}`` outside a window.  Lets a table ask every seat of a window at once (no seat learns
+        from waiting for its turn that another seat could claim) and then apply the answers in
+        the engine's order; ``legal_actions()`` is still the only authority.
+        """
+        if self.phase == Phase.CLAIM and self.claim is not None:
+            cl = self.claim
+            out: dict[int, list[Action]] = {}
+            for s in cl.queue:
+                opts = [a for a in cl.options[s]
+                        if _PRIO[a.type] > cl.best or a.type is A.CATCH_BAO or a.type is A.PASS]
+                if len(opts) > 1:
+                    out[s] = opts
+            return out
+        if self.phase == Phase.ROB and self.pending_kong is not None:
+            return {s: [WIN, PASS] for s in self.pending_kong.queue}
+        return {}
 
     def _claim_options(self, seat: int, discarder: int, k: int) -> list[Action]:
         c = self.counts[seat]
@@ -836,7 +859,8 @@ class Game:
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now (see :class:`Observation`)."""
+        """What ``seat`` may see now (see :class:`Observation`): in a claim/rob window
+        ``current_seat`` is None unless ``seat`` is the one deciding."""
         if seat.__class__ is not int or not 0 <= seat < 4:
             seat = _check_seat(seat)
         c = self.counts[seat]
@@ -851,10 +875,13 @@ class Game:
         last_draw = self.last_draw[seat]
         if self.phase == Phase.ACT and self.current_seat == seat and last_draw is not None:
             drawn = last_draw >> 2
+        current = self.current_seat
+        if current != seat and (self.phase == Phase.CLAIM or self.phase == Phase.ROB):
+            current = None  # a window is open; who may claim or rob is not shown to the others
         return Observation(
             seat=seat,
             phase=self.phase,
-            current_seat=self.current_seat,
+            current_seat=current,
             hand=tuple(self.hand_kinds(seat)),
             hand_34=tuple(c),
             drawn=drawn,

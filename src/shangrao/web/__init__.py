@@ -3,7 +3,7 @@
 * :func:`create_app` (``shangrao.web.app``): the app over a records database.
 * :class:`Settings`: timeouts and bot pace.  :class:`TableManager` / :class:`Table`: live tables.
 
-Needs the ``web`` extra: ``pip install '.[web]'``.  See docs/web.md.
+Part of the default install (``pip install .``).  See docs/web.md.
 """
 
 from __future__ import annotations

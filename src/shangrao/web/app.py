@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
@@ -32,7 +32,16 @@ from ..game.actions import ActionParseError
 from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store
 from ..rules import DEFAULT_RULES, RuleSet
-from .messages import ActionMsg, CreateTable, FillBotsMsg, PingMsg, ReadyMsg, parse_client_message
+from .messages import (
+    ActionMsg,
+    CreateTable,
+    FillBotsMsg,
+    PingMsg,
+    ReadyMsg,
+    RematchMsg,
+    default_bot,
+    parse_client_message,
+)
 from .tables import KIND, Settings, TableError, TableManager
 from .views import meld_info
 
@@ -44,6 +53,33 @@ MAX_MESSAGE = 4096
 
 def _page(name: str) -> FileResponse:
     return FileResponse(STATIC_DIR / name, media_type="text/html; charset=utf-8")
+
+
+#: error pages of the UI: (status, Chinese, English)
+ERRORS = {
+    "bad-link": (403, "这个座位链接无效", "This seat link is not valid for this table."),
+    "no-table": (404, "没有这张桌", "There is no such table."),
+    "full": (409, "这张桌已经坐满了", "This table has no free seat."),
+    "finished": (410, "这张桌已经结束了", "This table has finished."),
+    "not-found": (404, "找不到这个页面", "There is no such page."),
+}
+
+
+def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
+    """An error as a page of the UI (Chinese with the English line), with a way back."""
+    status, zh, en = ERRORS[code]
+    extra = ""
+    if table_id is not None and code in ("finished", "full"):
+        extra = (f'<p><a class="button" href="/replay/{table_id}">回放 · Replay</a></p>' if code == "finished"
+                 else "")
+    html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>上饶麻将 · {zh}</title>
+<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml"></head>
+<body><div id="nav"></div><main class="errpage card" data-error="{code}"><h1>{zh}</h1><p>{en}</p>{extra}
+<p><a class="button primary" href="/">回到大厅 · Back to the lobby</a></p></main>
+<script src="/static/common.js"></script><script>document.getElementById("nav").append(navBar(""));</script>
+</body></html>"""
+    return HTMLResponse(html, status_code=status)
 
 
 def _public_game(summary: dict) -> dict:
@@ -91,23 +127,60 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def lobby():
         return _page("lobby.html")
 
+    async def _table_or_none(table_id: int):
+        try:
+            return await manager.get(table_id)
+        except (TableError, RecordError, ValueError):
+            return None
+
     @app.get("/t/{table_id}/{token}", include_in_schema=False)
     async def table_page(table_id: int, token: str):
-        t = await _table(table_id)
+        t = await _table_or_none(table_id)
+        if t is None:
+            return error_page("no-table")
         try:
             t.check_token(token)
-        except TableError as err:
-            raise HTTPException(403, str(err)) from None
+        except TableError:
+            return error_page("bad-link")
         return _page("table.html")
 
     @app.get("/join/{table_id}", include_in_schema=False)
     async def join_page(table_id: int):
-        t = await _table(table_id)
+        t = await _table_or_none(table_id)
+        if t is None:
+            return error_page("no-table")
+        if t.finished:
+            return error_page("finished", table_id)
         try:
             _seat, token = t.claim_seat()
-        except TableError as err:
-            raise HTTPException(409, str(err)) from None
+        except TableError:
+            return error_page("full", table_id)
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
+
+    @app.get("/error/{code}", include_in_schema=False)
+    async def error_route(code: str):
+        return error_page(code if code in ERRORS else "not-found")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return FileResponse(STATIC_DIR / "tiles" / "bao.svg", media_type="image/svg+xml")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page():
+        return _page("rules.html")
+
+    @app.get("/api/patterns")
+    async def patterns():
+        """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
+        from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS
+
+        return {"patterns": [{"id": p.id, "name": p.name, "factor": p.factor, "flat": p.flat,
+                              "per_quad": p.per_quad, "clause": p.clause} for p in PATTERNS.values()],
+                "doublings": DOUBLING_NAMES, "bonuses": BONUS_NAMES,
+                "bonus_points": {"pung_kong": DEFAULT_RULES.pung_kong_bonus,
+                                 "concealed_kong": DEFAULT_RULES.concealed_kong_bonus,
+                                 "caught_bao": DEFAULT_RULES.caught_bao_bonus,
+                                 "four_bao": DEFAULT_RULES.four_bao_bonus}}
 
     @app.get("/history", include_in_schema=False)
     async def history_page():
@@ -140,7 +213,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             default = getattr(DEFAULT_RULES, f.name)
             fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
                            "default": default})
-        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match}
+        from ..bots import BOT_NAMES
+
+        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
+                "bots": list(BOT_NAMES), "default_bot": default_bot()}
 
     @app.post("/api/tables")
     async def create_table(req: CreateTable):
@@ -150,6 +226,26 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(422, str(err)) from None
         return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
                 "join_url": f"/join/{table.id}"}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: int, req: RematchMsg):
+        """A new match with the same seats (kinds) and rules; the asker takes seat 0 of it, the other
+        players find it on the finished table (``rematch`` in its info)."""
+        t = await _table(table_id)
+        try:
+            t.check_token(req.token)
+        except TableError as err:
+            raise HTTPException(403, str(err)) from None
+        if not t.finished:
+            raise HTTPException(409, f"table {table_id} has not finished")
+        if t.rematch is not None:
+            return {"id": t.rematch, "url": f"/join/{t.rematch}"}
+        rules = {k: v for k, v in t.rules.to_dict().items() if k != "hands_per_match"}
+        new, token = await manager.create(t.name, t.rules.hands_per_match, [s.player for s in t.seats[1:]], rules)
+        t.rematch = new.id
+        t.changed.set()
+        await t.broadcast()
+        return {"id": new.id, "seat": 0, "token": token, "url": f"/t/{new.id}/{token}"}
 
     @app.get("/api/tables")
     async def list_tables():
@@ -239,7 +335,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     elif isinstance(msg, FillBotsMsg):
                         await t.request_fill_bots()
                     elif isinstance(msg, PingMsg):
-                        await ws.send_json({"type": "pong"})
+                        await t.pong(ws)
                 except (IllegalActionError, ActionParseError, TableError, RecordError) as err:
                     await ws.send_json({"type": "error", "code": "illegal", "message": str(err)})
         except WebSocketDisconnect:

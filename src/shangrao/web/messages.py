@@ -18,12 +18,25 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+)
 
-from ..bots import BOTS
-
-__all__ = ["ActionMsg", "ReadyMsg", "FillBotsMsg", "PingMsg", "ClientMessage", "parse_client_message",
-           "CreateTable"]
+__all__ = [
+    "ActionMsg",
+    "ClientMessage",
+    "CreateTable",
+    "FillBotsMsg",
+    "PingMsg",
+    "ReadyMsg",
+    "parse_client_message",
+]
 
 
 class _Msg(BaseModel):
@@ -58,14 +71,31 @@ def parse_client_message(text: str | bytes):
     return _ADAPTER.validate_json(text)
 
 
-def _seat_kind(value: str) -> str:
-    if value != "human" and value not in BOTS:
-        raise ValueError(f"seat {value!r}: 'human' or a bot ({', '.join(BOTS)})")
-    return value
+def _seat_kind(v: str) -> str:
+    from ..bots import BOT_NAMES
+
+    if v != "human" and v not in BOT_NAMES:
+        raise ValueError(f"a seat is 'human' or a bot ({', '.join(BOT_NAMES)}), got {v!r}")
+    return v
 
 
-#: "human" or a bot of the registry (shangrao.bots.BOTS)
+#: 'human' or any bot of the registry (:data:`shangrao.bots.BOT_NAMES`)
 SeatKind = Annotated[str, AfterValidator(_seat_kind)]
+
+
+def default_bot() -> str:
+    """The strongest bot of the registry: ``shangrao.bots.STRONGEST`` if it names one, else the last
+    of ``BOT_NAMES`` (listed weakest first)."""
+    from .. import bots
+
+    return getattr(bots, "STRONGEST", None) or bots.BOT_NAMES[-1]
+
+
+class RematchMsg(BaseModel):
+    """POST /api/tables/{id}/rematch: a seat's token of the finished table."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: Annotated[str, Field(min_length=1, max_length=100)]
 
 
 class CreateTable(BaseModel):
@@ -74,6 +104,7 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(max_length=40)] = ""
     hands: Annotated[int, Field(ge=1, le=32)] = 8
-    seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = ["random", "random", "random"]
+    seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = Field(
+        default_factory=lambda: [default_bot()] * 3)
     # strict: "1" or "true" is not silently turned into True (RuleSet names the bad option)
     rules: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -40,7 +41,7 @@ from ..records import GameNotFound, RecordError, Store
 from ..records.live import append_events, set_players, update_meta
 from ..records.summary import hand_summary
 from ..rules import RuleSet
-from .views import seat_view
+from .views import seat_view, view_seq, window_game, window_key
 
 __all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
 
@@ -67,6 +68,8 @@ class Settings:
     (then the stand-in bot plays).  absent_timeout: a seat without a connection this long is played
     by the stand-in bot until its player returns.  next_hand_timeout: pause after a settlement
     before the next hand when not everyone pressed 继续.  standin_bot: the bot for absent players.
+    claim_pause: every discard (and robbable kong) is shown to all seats as an open window for at
+    least this long, whether or not anyone can claim; bots decide inside it (fair windows).
     """
 
     bot_delay: float = 0.6
@@ -75,6 +78,7 @@ class Settings:
     absent_timeout: float = 30.0
     next_hand_timeout: float = 30.0
     standin_bot: str = "greedy"
+    claim_pause: float = 0.8
 
 
 @dataclass
@@ -115,6 +119,16 @@ class Table:
         self.decision_deadline: float | None = None
         self.decision_started: float = 0.0
         self.between_since: float | None = None
+        # fair windows: a copy of the game stopped in the window the last discard/kong opened,
+        # shown to every seat until hold_until once the real game has moved on (views.window_game)
+        self.hold_game: Game | None = None
+        self.hold_until: float = 0.0
+        self.last_sent: dict[int, str] = {}
+        self.rematch: int | None = None  # the table of the next match with the same players
+        # a claim/rob window asks all its seats at once; answers wait here for the engine's order
+        self.answers: dict[int, object] = {}
+        self.window_started: float = 0.0
+        self.window_deadline: float | None = None
         now = time.monotonic()
         for i, s in enumerate(seats):
             s.gone_since = now
@@ -149,6 +163,7 @@ class Table:
             "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.player == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
+            "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
         }
 
     def _absent(self, seat: Seat, now: float) -> bool:
@@ -189,7 +204,7 @@ class Table:
     def fill_bots(self) -> None:
         for i in self.free_seats():
             s = self.seats[i]
-            s.player = "random" if self.settings.standin_bot == "random" else "greedy"
+            s.player = self.settings.standin_bot if self.settings.standin_bot in BOT_PLAYERS else "greedy"
             s.bot = get_bot(s.player, seed=f"{self.seed}:{i}")
         set_players(self.store, self.id, self._players(), self._meta())
         self.changed.set()
@@ -225,7 +240,21 @@ class Table:
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
         n = len(g.events)
+        if isinstance(action, str):
+            action = parse_action(action)
+        frozen = window_game(g, action) if g.current_seat == seat and action in g.legal_actions() else None
+        before = window_key(g)
         g.apply(action, seat=seat)
+        if frozen is not None:
+            self.hold_game = frozen
+            self.hold_until = time.monotonic() + self.settings.claim_pause
+        after = window_key(g)
+        if after is None or after != before:  # a window closed or a new one opened
+            self.answers.clear()
+            self.window_deadline = None
+            if after is not None:
+                self.window_started = time.monotonic()
+                self.window_deadline = self.window_started + self.settings.claim_timeout
         try:
             self._persist(n)
         except (RecordError, Exception) as err:
@@ -246,26 +275,51 @@ class Table:
 
     # ------------------------------------------------------------------ messages
     def _deadline_for(self, seat: int) -> float | None:
+        g = self.game
+        if g is not None and g.phase in (Phase.CLAIM, Phase.ROB):
+            if self.window_deadline is None or seat in self.answers or seat not in g.window_options():
+                return None
+            return round(max(0.0, self.window_deadline - time.monotonic()), 1)
         if self.decision_deadline is None or self.game is None or self.game.current_seat != seat:
             return None
         return round(max(0.0, self.decision_deadline - time.monotonic()), 1)
 
+    def holding(self) -> bool:
+        """A window's pause is running and the real game has already left the window: every seat
+        is still shown the open window (so nobody learns that no one could claim)."""
+        g = self.game
+        return (self.hold_game is not None and g is not None and time.monotonic() < self.hold_until
+                and g.phase not in ("claim", "rob"))
+
     def state_for(self, seat: int) -> dict:
         info = self.public_info()
+        if self.holding():
+            assert self.hold_game is not None
+            return seat_view(self.hold_game, seat, hand_no=self.hold_game.hand_no, table=info, deadline=None)
         if self.game is None:
             return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
                     "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
-                    "discard_waits": None, "log": [], "settlement": self.last_settlement}
+                    "discard_waits": None, "log": [], "settlement": self.last_settlement, "reveal": None}
         return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
                          deadline=self._deadline_for(seat),
-                         settlement=self.last_settlement if self.game.is_over else None)
+                         settlement=self.last_settlement if self.game.is_over else None,
+                         answered=self.answers.keys())
 
-    async def broadcast(self) -> None:
+    async def broadcast(self, also=None) -> None:
+        """Send each seat its state — only when it differs from what the seat was last sent (a
+        hidden decision of another seat must not show up as an extra message).  ``also``: a new
+        connection that gets the state in any case."""
         for i, s in enumerate(self.seats):
             if not s.conns:
                 continue
             msg = self.state_for(i)
+            text = json.dumps({k: v for k, v in msg.items() if k != "deadline"}, sort_keys=True,
+                              ensure_ascii=False)
+            same = self.last_sent.get(i) == text
+            self.last_sent[i] = text
             for ws in list(s.conns):
+                if same and ws is not also:
+                    continue
                 try:
                     await ws.send_json(msg)
                 except Exception:
@@ -276,7 +330,7 @@ class Table:
         async with self.lock:
             self.seats[seat].conns.add(ws)
             self.changed.set()
-            await self.broadcast()
+            await self.broadcast(also=ws)
 
     async def disconnect(self, seat: int, ws) -> None:
         async with self.lock:
@@ -293,13 +347,45 @@ class Table:
             g = self.game
             if g is None or g.is_over:
                 raise IllegalActionError("no hand is being played at this table now")
-            if (seq is not None and seq != len(g.events)) or (hand is not None and hand != g.hand_no):
+            if self.holding():
+                raise IllegalActionError("the table is waiting for claims; look again")
+            if (seq is not None and seq != view_seq(g, seat)) or (hand is not None and hand != g.hand_no):
                 raise IllegalActionError("the table has moved on since that state; look again")
+            if g.phase in (Phase.CLAIM, Phase.ROB):
+                opts = g.window_options().get(seat)
+                if not opts or seat in self.answers:
+                    raise IllegalActionError("not your decision: the table is waiting for claims")
+                action = parse_action(text)
+                if action not in opts:
+                    raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
+                self.answers[seat] = action
+                self._drain()
+                self.changed.set()
+                await self.broadcast()
+                return
             if g.current_seat != seat:
-                raise IllegalActionError(f"not your turn: seat {g.current_seat} is to decide")
+                raise IllegalActionError("not your turn")
             action = parse_action(text)
             self._apply(action, seat)
             await self.broadcast()
+
+    def _drain(self) -> None:
+        """Apply the held window answers while the engine asks a seat that has answered (in the
+        engine's order; an answer that an earlier declaration made illegal becomes 过)."""
+        g = self.game
+        while g is not None and g.phase in (Phase.CLAIM, Phase.ROB) and g.current_seat in self.answers:
+            seat = g.current_seat
+            action = self.answers.pop(seat)
+            legal = g.legal_actions()
+            if action not in legal:
+                action = next(a for a in legal if a.type is ActionType.PASS)
+            self._apply(action, seat)
+            g = self.game
+
+    async def pong(self, ws) -> None:
+        """Answer a ping after every state change in progress has been sent (a barrier for clients)."""
+        async with self.lock:
+            await ws.send_json({"type": "pong"})
 
     async def set_ready(self, seat: int) -> None:
         async with self.lock:
@@ -363,7 +449,9 @@ class Table:
         assert g.current_seat is not None  # the hand is not over
         s = self.seats[g.current_seat]
         n_legal = len(g.legal_actions())
-        if s.is_bot or n_legal == 1:
+        if g.phase in (Phase.CLAIM, Phase.ROB) and (s.is_bot or n_legal == 1):
+            d = min(st.bot_delay, st.claim_pause) / 2  # inside the window everyone waits for anyway
+        elif s.is_bot or n_legal == 1:
             d = st.bot_delay if n_legal > 1 else min(st.bot_delay, 0.05)
         else:
             d = st.claim_timeout if g.phase in (Phase.CLAIM, Phase.ROB) else st.turn_timeout
@@ -375,11 +463,20 @@ class Table:
         """Do what is due now; return how long to wait for a change (None: until one), or 'done'."""
         st = self.settings
         async with self.lock:
+            now = time.monotonic()
+            if self.hold_game is not None:
+                if self.holding():
+                    return max(0.005, self.hold_until - now)
+                # the pause is over: show the real table; a turn's clock starts now
+                self.hold_game = None
+                if self.game is not None and self.game.phase not in ("claim", "rob"):
+                    self.decision_key = None
+                    self._arm()
+                await self.broadcast()
             if self.finished:
                 return "done"
             if self.status == "waiting":
                 return None
-            now = time.monotonic()
             if self.game is None or self.game.is_over:
                 humans = [s for s in self.seats if s.player == "human"]
                 all_ready = all(s.ready or not s.conns for s in humans)
@@ -389,6 +486,8 @@ class Table:
                     await self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
+            if self.game.phase in (Phase.CLAIM, Phase.ROB):
+                return await self._window_step(now)
             self._arm()
             g = self.game
             seat = g.current_seat
@@ -418,6 +517,41 @@ class Table:
             self._apply(action, seat)
             await self.broadcast()
             return 0
+
+
+    async def _window_step(self, now: float):
+        """A claim/rob window: bots answer at once, absent players' stand-ins after a bot delay,
+        people until the window's countdown (then 过); answers are applied in the engine's order."""
+        st = self.settings
+        g = self.game
+        assert g is not None
+        if self.window_deadline is None:  # e.g. after a restart in a window
+            self.window_started = now
+            self.window_deadline = now + st.claim_timeout
+        waits = [self.window_deadline - now]
+        for seat, opts in g.window_options().items():
+            if seat in self.answers:
+                continue
+            s = self.seats[seat]
+            if s.is_bot:
+                assert s.bot is not None  # a bot seat has its bot
+                self.answers[seat] = s.bot.choose(g.observation(seat), opts)
+            elif s.player == "human" and self._absent(s, now):
+                if now >= self.window_started + st.bot_delay:
+                    assert s.standin is not None  # every seat has a stand-in bot
+                    self.answers[seat] = s.standin.choose(g.observation(seat), opts)
+                else:
+                    waits.append(self.window_started + st.bot_delay - now)
+            elif now >= self.window_deadline:
+                self.answers[seat] = next(a for a in opts if a.type is ActionType.PASS)  # countdown over: 过
+            elif not s.conns:
+                waits.append(s.gone_since + st.absent_timeout - now)
+        n = len(g.events)
+        self._drain()
+        if self.game is not g or len(g.events) != n:
+            await self.broadcast()
+            return 0
+        return max(0.005, min(waits))
 
 
 class TableManager:

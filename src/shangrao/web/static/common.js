@@ -17,6 +17,16 @@ const I18N = {
     prev: "上一步", nextstep: "下一步", play: "播放", hand_label: "局", discard_hint: "点手牌出牌",
     waiting: "等待", playing: "进行中", between: "局间", melds: "副露", discards: "牌河", flown: "飞宝",
     seat_names: ["东", "南", "西", "北"], doubling: "×{0}", rules_names: {},
+    ukeire: "进张机器人", expert: "高手机器人", rules_page: "规则", back_seat: "回到我的座位",
+    waiting_claims: "等待吃碰杠…", claim_prompt: "{0} 打出 {1}：要吗？", rob_prompt: "{0} 杠 {1}：抢杠吗？",
+    your_discard: "请出牌（点两下出牌）", tap_again: "再点一下打出", no_win_note: "上饶麻将只能自摸糊牌（地糊、抢杠除外），别人打出的牌不能糊。",
+    self_draw: "自摸", gangkai: "杠开", robbing_kong: "抢杠", dealer_first_discard: "地糊", heavenly: "天糊",
+    from_seat: "抢自 {0}", win_tile: "糊的牌", stands_for: "宝当{0}", all_hands: "倒牌", ranking: "排名",
+    per_hand: "每局得分", new_match: "原班人马再来一场", back_lobby: "回到大厅", hand_no: "局", running: "累计",
+    delta: "本局得失", hand_value: "牌值", payments: "付分", clause: "条款", left: "余", turn_of: "{0} 出牌",
+    seats_kept: "你的座位", rejoin_hint: "关掉的牌桌可以从这里回去", reveal_drawn: "荒牌：亮出所有手牌",
+    next_in: "下一局", new_match_link: "新的一场已开：", bots: "机器人",
+    human_s: "玩家", random_s: "随机", greedy_s: "贪心", ukeire_s: "进张", expert_s: "高手",
   },
   en: {
     title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
@@ -36,6 +46,16 @@ const I18N = {
     play: "Play", hand_label: "Hand", discard_hint: "click a tile to discard", waiting: "waiting",
     playing: "playing", between: "between hands", melds: "Melds", discards: "Discards", flown: "flown bao",
     seat_names: ["East", "South", "West", "North"], doubling: "×{0}", rules_names: {},
+    ukeire: "Ukeire bot", expert: "Expert bot", rules_page: "Rules", back_seat: "Back to my seat",
+    waiting_claims: "Waiting for claims…", claim_prompt: "{0} discards {1}: claim it?", rob_prompt: "{0} konged {1}: rob the kong?",
+    your_discard: "Your discard (tap a tile twice)", tap_again: "tap again to discard", no_win_note: "Shangrao wins are self-drawn only (except 地糊 and robbing a kong): you cannot win on another player's discard.",
+    self_draw: "Self-draw (自摸)", gangkai: "Win on a kong replacement (杠开)", robbing_kong: "Robbing the kong (抢杠)", dealer_first_discard: "Earthly win (地糊)", heavenly: "Heavenly win (天糊)",
+    from_seat: "robbed from {0}", win_tile: "winning tile", stands_for: "宝 as {0}", all_hands: "Hands laid down", ranking: "Ranking",
+    per_hand: "Points per hand", new_match: "New match, same players", back_lobby: "Back to lobby", hand_no: "Hand", running: "Total",
+    delta: "This hand", hand_value: "Hand value", payments: "Payments", clause: "Clause", left: "left", turn_of: "{0} to play",
+    seats_kept: "Your seats", rejoin_hint: "tables you closed can be reopened here", reveal_drawn: "Drawn hand: all hands shown",
+    next_in: "Next hand", new_match_link: "A new match is open: ", bots: "bots",
+    human_s: "player", random_s: "random", greedy_s: "greedy", ukeire_s: "ukeire", expert_s: "expert",
   },
 };
 let LANG = localStorage.getItem("shangrao-lang") || "zh";
@@ -70,23 +90,39 @@ function el(tag, attrs = {}, ...kids) {
 function tileImg(k, opts = {}) {
   const cls = ["tile"];
   if (opts.small) cls.push("small");
-  if (opts.bao !== undefined && k === opts.bao) cls.push("bao");
   if (opts.last) cls.push("last");
-  if (opts.sideways) cls.push("sideways");
-  const img = el("img", { src: `/static/tiles/${tileCode(k)}.svg`, alt: tileName(k), title: tileLabel(k) });
-  return el("span", { class: cls.join(" "), "data-kind": k }, img);
+  if (opts.cls) cls.push(opts.cls);
+  const img = el("img", { src: `/static/tiles/${tileCode(k)}.svg`, alt: tileName(k), title: tileLabel(k), draggable: "false" });
+  const box = el("span", { class: cls.join(" "), "data-kind": k }, img);
+  if (opts.bao !== undefined && k === opts.bao) { box.classList.add("bao"); box.append(el("img", { class: "bao-badge", src: "/static/tiles/bao.svg", alt: "宝" })); }
+  return box;
 }
 function backImg(small) { return el("span", { class: "tile back" + (small ? " small" : "") }, el("img", { src: "/static/tiles/back.svg", alt: "" })); }
 function navBar(active) {
   return el("nav", { class: "top" },
     el("a", { href: "/", class: active === "lobby" ? "on" : "" }, t("title") + " · " + t("lobby")),
     el("a", { href: "/history", class: active === "history" ? "on" : "" }, t("history")),
+    el("a", { href: "/rules", class: active === "rules" ? "on" : "", id: "rules-link" }, t("rules_page")),
     el("button", { class: "lang", id: "lang", onclick: toggleLang }, t("lang")));
+}
+// seat links kept in this browser, so a closed tab can get its seat back
+function savedSeats() { try { return JSON.parse(localStorage.getItem("shangrao-seats") || "[]"); } catch (e) { return []; } }
+function saveSeat(id, token, name) {
+  const all = savedSeats().filter(x => !(String(x.id) === String(id)));
+  all.unshift({ id: Number(id), token, name: name || "", at: Date.now() });
+  localStorage.setItem("shangrao-seats", JSON.stringify(all.slice(0, 20)));
+}
+function zhSeq(text) { // engine strings -> Chinese: "discard 4z" -> "打 北", "pung 6p" -> "碰 六筒", "win" -> "糊"
+  const [type, arg] = text.split(" ");
+  const name = t(type === "kong" ? "kong" : type);
+  if (!arg) return name;
+  if (type === "chow") { const suit = arg.slice(-1); return name + " " + arg.slice(0, -1).split("").map(d => tileLabel(kindOf(d + suit))).join(""); }
+  return name + " " + tileLabel(kindOf(arg));
 }
 function seatName(players, s, me) {
   const kind = players && players[s] ? (players[s].kind || players[s]) : "";
-  const who = s === me ? t("you") : (kind === "human" ? t("human") : t(kind));
-  return `${t("seat")} ${s} · ${who}`;
+  const who = s === me ? t("you") : t(kind + "_s");
+  return LANG === "zh" ? `${s}号·${who}` : `${s}·${who}`;
 }
 function fmtPoints(x) { return (x > 0 ? "+" : "") + x; }
 function meldTiles(m, bao) {
@@ -117,9 +153,9 @@ function settlementView(s, players, me) {
   for (const x of s.transfers || []) tb.append(el("tr", {}, el("td", { text: seatName(players, x.payer, me) }), el("td", { text: seatName(players, x.payee, me) }), el("td", { text: x.points }), el("td", { text: x.name })));
   box.append(el("h3", { text: t("transfers") }), tb);
   const dl = el("table", { class: "deltas" });
-  dl.append(el("tr", {}, ...[0, 1, 2, 3].map(i => el("th", { text: seatName(players, i, me) }))));
-  dl.append(el("tr", {}, ...s.deltas.map(d => el("td", { text: fmtPoints(d), class: d > 0 ? "plus" : d < 0 ? "minus" : "" }))));
-  dl.append(el("tr", {}, ...s.scores.map(d => el("td", { text: d }))));
+  dl.append(el("tr", {}, el("th", { text: "" }), ...[0, 1, 2, 3].map(i => el("th", { text: seatName(players, i, me) }))));
+  dl.append(el("tr", {}, el("th", { text: t("delta") }), ...s.deltas.map(d => el("td", { text: fmtPoints(d), class: d > 0 ? "plus" : d < 0 ? "minus" : "" }))));
+  dl.append(el("tr", {}, el("th", { text: t("running") }), ...s.scores.map(d => el("td", { text: d }))));
   box.append(el("h3", { text: t("total") }), dl);
   return box;
 }

@@ -10,12 +10,14 @@ const RULE_NAMES = {
   four_bao_bonus: ["四个宝奖励", "四个宝 bonus"], caught_bao_bonus: ["接宝奖励", "接宝 bonus"],
 };
 const seats = document.getElementById("seats");
-for (let i = 1; i <= 3; i++) {
-  const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...["random", "greedy", "human"].map(k => el("option", { value: k, text: t(k) })));
-  seats.append(el("label", {}, `${t("seat")} ${i} `, sel));
-}
-seats.prepend(el("p", { text: `${t("seat")} 0: ${t("you")}` }));
+seats.append(el("p", { text: `${t("seat")} 0: ${t("you")}` }));
 fetch("/api/rules").then(r => r.json()).then(info => {
+  // every bot of the registry, the strongest preselected
+  for (let i = 1; i <= 3; i++) {
+    const kinds = [...info.bots].reverse().concat(["human"]);
+    const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...kinds.map(k => el("option", { value: k, text: t(k), selected: k === info.default_bot })));
+    seats.append(el("label", {}, `${t("seat")} ${i} `, sel));
+  }
   const box = document.getElementById("rules");
   for (const f of info.fields) {
     const label = (RULE_NAMES[f.name] || [f.name, f.name])[LANG === "zh" ? 0 : 1];
@@ -44,6 +46,12 @@ function tableItem(tb, joinable) {
 }
 async function refresh() {
   const d = await (await fetch("/api/tables")).json();
+  const liveIds = new Set(d.live.map(x => x.id));
+  const mine = savedSeats().filter(x => liveIds.has(x.id));
+  const box = document.getElementById("mine");
+  box.hidden = !mine.length;
+  document.getElementById("my-seats").replaceChildren(...mine.map(x => el("li", {}, `#${x.id} ${x.name} `,
+    el("a", { class: "button primary back-seat", href: `/t/${x.id}/${x.token}`, text: t("back_seat") }))));
   const open = document.getElementById("open"), live = document.getElementById("live");
   open.replaceChildren(...(d.open.length ? d.open.map(x => tableItem(x, true)) : [el("li", { text: t("none") })]));
   live.replaceChildren(...(d.live.length ? d.live.map(x => tableItem(x, false)) : [el("li", { text: t("none") })]));

@@ -38,7 +38,7 @@ function show() {
   const players = F.players;
   box.append(el("p", {}, t("indicator"), " ", tileImg(fr.indicator, { small: true }), " → ", t("bao"), " ", tileImg(fr.bao, { small: true, bao: fr.bao }),
     `  ${t("tiles_left")} ${fr.tiles_left}`));
-  if (fr.event) box.append(el("p", { class: "step-action", text: `${seatName(players, fr.event.seat, -1)}: ${fr.event.action}` }));
+  if (fr.event) box.append(el("p", { class: "step-action", text: `${seatName(players, fr.event.seat, -1)}: ${LANG === "zh" ? zhSeq(fr.event.action) : fr.event.action}` }));
   for (let s = 0; s < 4; s++) {
     const row = el("section", { class: "replay-seat" + (fr.current_seat === s ? " current" : "") },
       el("div", { class: "seat-head" }, el("span", { class: "wind", text: I18N.zh.seat_names[(s - fr.dealer + 4) % 4] }),

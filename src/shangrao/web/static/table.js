@@ -1,8 +1,10 @@
 // The table: one WebSocket per seat link; the server sends this seat's whole view after every change.
+// Layout: a square table — opponents on the top/left/right edges with their melds, every seat's
+// 牌河 around the centre (宝/翻牌, tiles left, dealer, who is to play), your hand along the bottom.
 "use strict";
 const parts = location.pathname.split("/"); // /t/{id}/{token}
 const TABLE_ID = parts[2], TOKEN = parts[3];
-let S = null, ws = null, tick = null, deadlineAt = null, lastError = "";
+let S = null, ws = null, tick = null, deadlineAt = null, lastError = "", selected = null, selectedPos = -1, savedName = null;
 document.getElementById("nav").append(navBar("table"));
 
 function connect() {
@@ -10,41 +12,90 @@ function connect() {
   ws = new WebSocket(`${proto}://${location.host}/ws/${TABLE_ID}/${TOKEN}`);
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
-    if (m.type === "state") { S = m; lastError = ""; deadlineAt = m.deadline == null ? null : Date.now() + m.deadline * 1000; render(); }
-    else if (m.type === "error") { lastError = m.message; renderError(); }
+    if (m.type === "state") {
+      if (!S || S.seq !== m.seq || S.hand_no !== m.hand_no) selected = null;
+      S = m; lastError = ""; deadlineAt = m.deadline == null ? null : Date.now() + m.deadline * 1000;
+      if (savedName !== m.table.name) { saveSeat(TABLE_ID, TOKEN, m.table.name); savedName = m.table.name; }
+      render();
+    } else if (m.type === "error") {
+      if (m.code === "forbidden") { location.href = "/error/bad-link"; return; }
+      lastError = m.message; renderError();
+    }
   };
   ws.onclose = () => { setTimeout(connect, 1000); };
 }
 function send(obj) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj)); }
-function act(a) { send({ type: "action", action: a, seq: S.seq, hand: S.hand_no }); }
+function act(a) { selected = null; send({ type: "action", action: a, seq: S.seq, hand: S.hand_no }); }
 
 function actionLabel(a) {
   if (a.type === "pass") return a.declines_win ? `${t("pass")}（${t("touji")}）` : t("pass");
-  if (a.type === "chow") return t("chow");
   return t(a.type);
 }
-function renderError() {
-  const box = document.getElementById("error");
-  if (box) box.textContent = lastError;
+function renderError() { const box = document.getElementById("error"); if (box) box.textContent = lastError; }
+function who(s) { return seatName(S.table.players, s, S.you); }
+
+function seatChip(s) {
+  const v = S.view, p = S.table.players[s];
+  const chip = el("div", { class: "chip" + (v.current_seat === s ? " current" : ""), "data-seat": s },
+    el("span", { class: "wind" + (s === v.dealer ? " dealer" : ""), text: v.winds[s], title: s === v.dealer ? t("dealer") : "" }),
+    el("span", { class: "who", text: who(s) }),
+    el("span", { class: "score", text: v.scores[s] }));
+  if (p.kind === "human" && s !== S.you) chip.append(el("span", { class: "dot " + (p.standin ? "standin" : p.connected ? "on" : "off"), title: p.standin ? t("standin") : (p.connected ? t("connected") : t("offline")) }));
+  if (v.flown[s]) chip.append(el("span", { class: "badge flown", text: `${t("flown")}×${v.flown[s]}` }));
+  return chip;
 }
-function seatPanel(s, pos) {
-  const v = S.view, tb = S.table, me = S.you;
-  const p = tb.players[s];
-  const flags = [];
-  if (s === v.dealer) flags.push(el("span", { class: "badge dealer", text: t("dealer") }));
-  if (p.kind === "human") flags.push(el("span", { class: "badge " + (p.connected ? "on" : "off"), text: p.standin ? t("standin") : (p.connected ? t("connected") : t("offline")) }));
-  const head = el("div", { class: "seat-head" + (v.current_seat === s ? " current" : "") },
-    el("span", { class: "wind", text: v.winds[s] }),
-    el("span", { class: "who", text: seatName(tb.players, s, me) }), ...flags,
-    el("span", { class: "score", text: `${t("score")} ${v.scores[s]}` }));
-  if (v.flown[s]) head.append(el("span", { class: "badge flown", text: `${t("flown")}×${v.flown[s]}` }));
-  const melds = el("div", { class: "melds" }, ...v.melds[s].map(m => meldTiles(m, v.bao)));
-  const pond = el("div", { class: "pond" });
-  const last = v.last_discard;
-  v.discards[s].forEach((k, i) => pond.append(tileImg(k, { small: true, bao: v.bao, last: last && last[0] === s && i === v.discards[s].length - 1 })));
-  const panel = el("section", { class: `seat ${pos}`, "data-seat": s }, head, melds, pond);
-  if (s !== me) panel.append(el("div", { class: "hidden-hand" }, ...Array.from({ length: v.hand_sizes[s] }, () => backImg(true))));
-  return panel;
+function meldsOf(s) { return el("div", { class: "melds" }, ...S.view.melds[s].map(m => meldTiles(m, S.view.bao))); }
+function opponent(s, pos) {
+  const v = S.view;
+  const box = el("section", { class: `opp ${pos}`, "data-seat": s }, seatChip(s), meldsOf(s));
+  box.append(el("div", { class: "hidden-hand" }, ...Array.from({ length: v.hand_sizes[s] }, () => backImg(true))));
+  return box;
+}
+function pond(s, pos) {
+  const v = S.view, last = v.last_discard;
+  const box = el("div", { class: `pond p-${pos}`, "data-seat": s });
+  v.discards[s].forEach((k, i) => box.append(tileImg(k, { small: true, bao: v.bao, last: last && last[0] === s && i === v.discards[s].length - 1 })));
+  return box;
+}
+function centre() {
+  const v = S.view, me = S.you;
+  const c = el("div", { class: "centre" });
+  c.append(el("div", { class: "bao-box" }, el("span", { class: "lbl", text: t("indicator") }), tileImg(v.indicator, { small: true }),
+    el("span", { class: "lbl", text: t("bao") }), tileImg(v.bao, { small: true, bao: v.bao })));
+  c.append(el("div", { id: "tiles-left", class: "left", text: `${t("tiles_left")} ${v.tiles_left}` }));
+  let msg;
+  if (v.phase === "over") msg = t("settlement");
+  else if (v.phase === "claim" || v.phase === "rob") msg = S.legal.length ? "" : t("waiting_claims");
+  else if (v.current_seat === me) msg = t("your_turn");
+  else msg = t("turn_of", who(v.current_seat));
+  c.append(el("div", { class: "turn", id: "turn", text: msg }), el("div", { id: "countdown", class: "countdown" }));
+  const last = lastAction();
+  if (last) c.append(el("div", { class: "last-action", id: "last-action", text: last }));
+  return c;
+}
+// the newest public event of the redacted log, in the UI language ("2号 碰 六筒", "1号 打 北")
+function lastAction() {
+  const k = (code) => tileLabel(kindOf(code));
+  for (let i = S.log.length - 1; i >= 0; i--) {
+    const ev = S.log[i];
+    switch (ev.type) {
+      case "discard": return `${who(ev.seat)} ${t("discard")} ${k(ev.kind)}`;
+      case "chow": case "pung": case "kong": return `${who(ev.seat)} ${t(ev.type)} ${meldLabel(ev.meld)}`;
+      case "concealed_kong": case "added_kong": return `${who(ev.seat)} ${t(ev.type)} ${k(ev.kind)}`;
+      case "catch_bao": return `${who(ev.seat)} ${t("catch_bao")}`;
+      case "four_bao": return `${who(ev.seat)} 四个宝`;
+      case "win": return `${who(ev.seat)} ${t("win")}`;
+      case "deal": return `${t("dealer")} ${who(ev.dealer)}`;
+      default: continue;
+    }
+  }
+  return "";
+}
+function meldLabel(text) { // "pung:666p" -> 六筒 (a pung/kong names its tile once; a chow its three)
+  const body = (text.split(":")[1] || ""), suit = body.slice(-1), digits = body.slice(0, -1).split("");
+  const kinds = digits.map(d => kindOf(d + suit));
+  if (kinds.every(x => x === kinds[0])) return tileLabel(kinds[0]);
+  return LANG === "zh" ? kinds.map(x => ZH_NUM[x % 9]).join("") + ["万", "筒", "条"][Math.floor(kinds[0] / 9)] : body;
 }
 function render() {
   const app = document.getElementById("app");
@@ -52,111 +103,167 @@ function render() {
   document.body.dataset.seq = `${S.hand_no}:${S.seq}`;
   const tb = S.table, v = S.view, me = S.you;
   document.body.dataset.status = tb.status;
-  const info = el("div", { class: "info" },
-    el("span", { class: "tname", text: tb.name }),
+  document.body.dataset.phase = v ? v.phase : "";
+  const head = el("div", { class: "info" }, el("span", { class: "tname", text: tb.name }),
     el("span", { text: t("hand", Math.min(S.hand_no + 1, tb.hands_total), tb.hands_total) }));
-  if (v) {
-    info.append(el("span", { class: "bao-box" }, t("indicator"), " ", tileImg(v.indicator, { small: true }), " → ", t("bao"), " ", tileImg(v.bao, { small: true, bao: v.bao })),
-      el("span", { id: "tiles-left", text: `${t("tiles_left")} ${v.tiles_left}` }));
-  }
-  app.append(info);
+  app.append(head);
   if (tb.status === "waiting") {
     const link = `${location.origin}/join/${tb.id}`;
     app.append(el("div", { class: "waiting" }, el("h2", { text: t("waiting_players") }),
       el("p", {}, t("invite"), ": ", el("code", { id: "invite", text: link })),
       el("button", { onclick: () => send({ type: "fill_bots" }), text: t("fill_bots") })));
   }
-  if (!v) return;
-  const board = el("div", { class: "board" },
-    seatPanel((me + 2) % 4, "top"), seatPanel((me + 3) % 4, "left"), center(), seatPanel((me + 1) % 4, "right"), seatPanel(me, "bottom"));
-  app.append(board, myHand(), el("div", { id: "error", class: "error", text: lastError }));
-  if (S.settlement && v.phase === "over") {
-    const st = settlementView(S.settlement, tb.players, me);
-    if (tb.status !== "finished") st.append(el("button", { id: "next", class: "act", text: t("next"), onclick: () => send({ type: "ready" }) }));
-    else st.append(el("h2", { text: t("match_over") }));
-    app.append(st);
-  }
+  if (!v) { if (S.settlement) app.append(settlement()); return; }
+  const R = (me + 1) % 4, O = (me + 2) % 4, L = (me + 3) % 4;
+  const square = el("div", { class: "square" }, pond(O, "top"), pond(L, "left"), centre(), pond(R, "right"), pond(me, "bottom"));
+  const board = el("div", { class: "board" }, opponent(O, "top"), opponent(L, "left"), square, opponent(R, "right"));
+  app.append(board, mySide());
+  if (v.phase === "over" && (S.settlement || S.reveal)) app.append(settlement());
   startTick();
 }
-function center() {
-  const v = S.view;
-  const c = el("section", { class: "center" });
-  let msg;
-  if (v.phase === "over") msg = t("settlement");
-  else if (v.current_seat === S.you) msg = t("your_turn");
-  else msg = t("waiting_for", seatName(S.table.players, v.current_seat, S.you));
-  c.append(el("div", { class: "turn", text: msg }), el("div", { id: "countdown", class: "countdown" }));
-  if (v.kong) c.append(el("div", { class: "kong", text: `${seatName(S.table.players, v.kong[0], S.you)} ${t("kong")} ${tileLabel(v.kong[1])}` }));
-  const log = el("ol", { class: "log" });
-  for (const ev of S.log.slice(-8)) { const line = logLine(ev); if (line) log.append(el("li", { text: line })); }
-  c.append(log);
-  return c;
-}
-function logLine(ev) {
-  const who = (s) => seatName(S.table.players, s, S.you);
-  const k = (code) => tileLabel(kindOf(code));
-  switch (ev.type) {
-    case "deal": return `${t("dealer")} ${who(ev.dealer)} · ${t("bao")} ${k(ev.bao)}`;
-    case "draw": return ev.seat === S.you && ev.kind ? `${who(ev.seat)} 摸 ${k(ev.kind)}` : null;
-    case "discard": return `${who(ev.seat)} ${t("discard")} ${k(ev.kind)}`;
-    case "chow": case "pung": case "kong": return `${who(ev.seat)} ${t(ev.type)} ${meldLabel(ev.meld)}`;
-    case "concealed_kong": case "added_kong": return `${who(ev.seat)} ${t(ev.type)} ${k(ev.kind)}`;
-    case "catch_bao": return `${who(ev.seat)} ${t("catch_bao")}`;
-    case "four_bao": return `${who(ev.seat)} 四个宝`;
-    case "transfer": return `${who(ev.payer)} → ${who(ev.payee)} ${ev.points} (${ev.name})`;
-    case "win": return `${who(ev.seat)} ${t("win")} ${ev.pattern}`;
-    case "end": return ev.drawn ? t("drawn") : null;
-    default: return null;
-  }
-}
-function meldLabel(text) { // "pung:111z" -> 东东东
-  const body = (text.split(":")[1] || "");
-  const suit = body.slice(-1);
-  return body.slice(0, -1).split("").map(d => tileLabel(kindOf(d + suit))).join("");
-}
-function myHand() {
-  const v = S.view, me = S.you;
-  const legal = S.legal || [];
+function mySide() {
+  const v = S.view, me = S.you, legal = S.legal || [];
   const discards = new Map(legal.filter(a => a.type === "discard").map(a => [a.tile, a]));
-  const box = el("section", { class: "my-hand" });
-  const tiles = el("div", { class: "hand" });
-  let drawnShown = false;
+  const box = el("section", { class: "me", "data-seat": me });
+  box.append(el("div", { class: "me-head" }, seatChip(me), meldsOf(me)));
+  // prompt + buttons
+  const bar = el("div", { class: "actions", id: "actions" });
+  const ld = v.last_discard;
+  if ((v.phase === "claim") && legal.length && ld) bar.append(el("span", { class: "prompt", text: t("claim_prompt", who(ld[0]), tileLabel(ld[1])) }));
+  else if (v.phase === "rob" && legal.length && v.kong) bar.append(el("span", { class: "prompt", text: t("rob_prompt", who(v.kong[0]), tileLabel(v.kong[1])) }));
+  else if (discards.size) bar.append(el("span", { class: "prompt", text: selected !== null ? t("tap_again") : t("your_discard") }));
+  for (const a of legal) {
+    if (a.type === "discard") continue;
+    const b = el("button", { class: `act ${a.type}`, "data-action": a.action, onclick: () => act(a.action) }, el("span", { text: actionLabel(a) }));
+    if (a.tiles) a.tiles.forEach(k => b.append(tileImg(k, { small: true, bao: v.bao })));
+    else if (a.tile !== null && a.tile !== undefined) b.append(tileImg(a.tile, { small: true, bao: v.bao }));
+    bar.append(b);
+  }
+  if (v.phase === "claim" && ld && ld[0] !== me && S.waits && S.waits.some(w => w.kind === ld[1]))
+    bar.append(el("span", { class: "note", id: "no-win-note", text: t("no_win_note") }));
+  box.append(bar);
+  const tiles = el("div", { class: "hand", id: "hand" });
   const hand = [...v.hand];
   if (v.drawn !== null) { const i = hand.indexOf(v.drawn); if (i >= 0) hand.splice(i, 1); }
+  let pos = 0;
   const addTile = (k, extra) => {
     const img = tileImg(k, { bao: v.bao });
+    const here = pos++;
     if (extra) img.classList.add("drawn");
     const a = discards.get(k);
-    if (a) { img.classList.add("playable"); img.dataset.action = a.action; img.title = a.declines_win ? `${t("discard")} (${t("touji")})` : t("discard"); img.addEventListener("click", () => act(a.action)); }
-    const dw = S.discard_waits && S.discard_waits[tileCode(k)];
-    if (dw && a) img.classList.add("tenpai-discard");
+    if (a) {
+      img.classList.add("playable"); img.dataset.discard = a.action;
+      if (selected === k && selectedPos === here) img.classList.add("selected");
+      img.addEventListener("click", () => {
+        if (selected === k) { act(a.action); return; }  // tap again (any copy of the kind): discard
+        selected = k; selectedPos = here; render();
+      });
+      const dw = S.discard_waits && S.discard_waits[tileCode(k)];
+      if (dw) img.classList.add("tenpai-discard");
+    }
     tiles.append(img);
   };
   hand.forEach(k => addTile(k, false));
-  if (v.drawn !== null) { tiles.append(el("span", { class: "gap" })); addTile(v.drawn, true); drawnShown = true; }
+  if (v.drawn !== null) addTile(v.drawn, true);
   box.append(tiles);
-  const buttons = el("div", { class: "actions" });
-  for (const a of legal) {
-    if (a.type === "discard") continue;
-    const b = el("button", { class: `act ${a.type}`, "data-action": a.action, onclick: () => act(a.action) }, actionLabel(a));
-    if (a.tiles) a.tiles.forEach(k => b.append(tileImg(k, { small: true, bao: v.bao })));
-    else if (a.tile !== null && a.tile !== undefined) b.append(tileImg(a.tile, { small: true, bao: v.bao }));
-    buttons.append(b);
-  }
-  if (discards.size && v.current_seat === me) buttons.append(el("span", { class: "hint", text: t("discard_hint") }));
-  box.append(buttons);
+  const waits = el("div", { class: "waits" });
   if (S.waits && S.waits.length) {
-    box.append(el("div", { class: "waits" }, el("b", { text: t("waits") + ": " }),
-      ...S.waits.map(w => el("span", { class: "wait" }, tileImg(w.kind, { small: true, bao: v.bao }), el("small", { text: t("unseen", w.unseen) })))));
-  } else if (S.discard_waits && Object.keys(S.discard_waits).length) {
-    const row = el("div", { class: "waits" }, el("b", { text: t("waits") + ": " }));
-    for (const [code, ws_] of Object.entries(S.discard_waits)) {
-      row.append(el("span", { class: "dw" }, `${t("discard")} `, tileImg(kindOf(code), { small: true, bao: v.bao }), " → ",
-        ...ws_.map(w => el("span", { class: "wait" }, tileImg(w.kind, { small: true, bao: v.bao }), el("small", { text: t("unseen", w.unseen) })))));
+    waits.append(el("b", { text: t("waits") }), ...S.waits.map(w => el("span", { class: "wait" }, tileImg(w.kind, { small: true, bao: v.bao }), el("small", { text: t("unseen", w.unseen) }))));
+  } else if (selected !== null && S.discard_waits && S.discard_waits[tileCode(selected)]) {
+    waits.append(el("b", { text: `${t("discard")} ${tileLabel(selected)} → ${t("waits")}` }),
+      ...S.discard_waits[tileCode(selected)].map(w => el("span", { class: "wait" }, tileImg(w.kind, { small: true, bao: v.bao }), el("small", { text: t("unseen", w.unseen) }))));
+  }
+  box.append(waits, el("div", { id: "error", class: "error", text: lastError }));
+  return box;
+}
+// ------------------------------------------------------------------ 倒牌 settlement
+function winHow(w) {
+  if (w.heavenly) return t("heavenly");
+  if (w.win_by === "self_draw") return w.kong_chain > 0 ? t("gangkai") : t("self_draw");
+  if (w.win_by === "robbing_kong") return `${t("robbing_kong")} · ${t("from_seat", who(w.from))}`;
+  return `${t("dealer_first_discard")} · ${who(w.from)}`;
+}
+function groupTiles(w, bao) {
+  const row = el("div", { class: "reading" });
+  w.groups.forEach((g, gi) => {
+    const grp = el("span", { class: "group" });
+    g.tiles.forEach((k, ti) => {
+      const marked = w.mark && w.mark[0] === gi && w.mark[1] === ti;
+      const img = tileImg(k, { cls: (g.wild[ti] ? "as-bao" : "") + (marked ? " win-tile" : "") });
+      if (g.wild[ti]) { img.append(el("img", { class: "bao-badge", src: "/static/tiles/bao.svg", alt: "宝" })); img.title = t("stands_for", tileLabel(k)); img.append(el("small", { class: "as", text: t("stands_for", tileLabel(k)) })); }
+      if (marked) img.append(el("small", { class: "win-mark", text: t("win_tile") }));
+      grp.append(img);
+    });
+    row.append(grp);
+  });
+  for (const m of w.melds) row.append(meldTiles(m, bao));
+  return row;
+}
+function settlement() {
+  const s = S.settlement || {}, r = S.reveal, v = S.view, tb = S.table;
+  const box = el("div", { class: "settlement", id: "settlement" });
+  const card = el("div", { class: "card-s" });
+  box.append(card);
+  card.append(el("h2", { text: `${t("settlement")} · ${t("hand", S.hand_no + 1, tb.hands_total)}` }));
+  if (s.drawn) card.append(el("p", { class: "drawn", text: t("reveal_drawn") }));
+  for (const w of (r ? r.wins : [])) {
+    const win = el("div", { class: "win", "data-winner": w.seat });
+    win.append(el("h3", {}, `${t("winner")}：${who(w.seat)} · `, el("b", { text: winHow(w) })));
+    win.append(groupTiles(w, v ? v.bao : null));
+    const items = el("ul", { class: "items" });
+    items.append(el("li", {}, el("b", { text: `${w.pattern.name} ×${w.pattern.factor}` }), el("small", { text: ` （${w.pattern.clause}）` })));
+    for (const d of w.doublings) items.append(el("li", { text: `${d.name} ×${d.factor}${d.count > 1 ? ` (${d.count})` : ""}` }));
+    items.append(el("li", { text: `${t("hand_value")} ${w.hand_value}` }));
+    items.append(el("li", { text: `${t("payments")}：` + w.payers.map((p, i) => `${who(p)} ${w.win_payments[i]}`).join("，") }));
+    win.append(items);
+    card.append(win);
+  }
+  if (r) {
+    const all = el("div", { class: "all-hands" }, el("h3", { text: t("all_hands") }));
+    for (let q = 0; q < 4; q++) {
+      if (r.wins.some(w => w.seat === q)) continue;
+      all.append(el("div", { class: "rev", "data-seat": q }, el("span", { class: "who", text: who(q) }),
+        ...r.hands_down[q].map(k => tileImg(k, { small: true, bao: v.bao })), ...(v.melds[q] || []).map(m => meldTiles(m, v.bao))));
     }
-    box.append(row);
+    card.append(all);
+  }
+  if ((s.bonuses || []).length) card.append(el("p", { text: `${t("bonuses")}：` + s.bonuses.map(b => `${who(b.seat)} ${b.name}`).join("，") }));
+  const tr = el("table", { class: "transfers" }, el("tr", {}, el("th", { text: t("payer") }), el("th", { text: t("payee") }), el("th", { text: t("points") }), el("th", { text: t("clause") })));
+  for (const x of s.transfers || []) tr.append(el("tr", {}, el("td", { text: who(x.payer) }), el("td", { text: who(x.payee) }), el("td", { text: x.points }), el("td", { text: x.name })));
+  card.append(el("h3", { text: t("transfers") }), tr);
+  if (s.deltas) {
+    const dl = el("table", { class: "deltas" });
+    dl.append(el("tr", {}, el("th", { text: "" }), ...[0, 1, 2, 3].map(i => el("th", { text: who(i) }))));
+    dl.append(el("tr", {}, el("th", { text: t("delta") }), ...s.deltas.map(d => el("td", { text: fmtPoints(d), class: d > 0 ? "plus" : d < 0 ? "minus" : "" }))));
+    dl.append(el("tr", {}, el("th", { text: t("running") }), ...s.scores.map(d => el("td", { text: d }))));
+    card.append(dl);
+  }
+  if (tb.status !== "finished") {
+    card.append(el("div", { class: "buttons" }, el("button", { id: "next", class: "act primary", text: t("next"), onclick: () => send({ type: "ready" }) })));
+  } else {
+    card.append(matchEnd());
   }
   return box;
+}
+function matchEnd() {
+  const tb = S.table;
+  const box = el("div", { class: "match-end", id: "match-end" }, el("h2", { text: t("match_over") }));
+  const order = [0, 1, 2, 3].sort((a, b) => tb.scores[b] - tb.scores[a]);
+  box.append(el("ol", { class: "ranking" }, ...order.map(s => el("li", { text: `${who(s)}  ${tb.scores[s]}` }))));
+  const ph = el("table", { class: "per-hand" }, el("tr", {}, el("th", { text: t("hand_no") }), ...[0, 1, 2, 3].map(i => el("th", { text: who(i) }))));
+  (tb.history || []).forEach((d, i) => ph.append(el("tr", {}, el("th", { text: i + 1 }), ...d.map(x => el("td", { text: fmtPoints(x) })))));
+  ph.append(el("tr", {}, el("th", { text: t("running") }), ...tb.scores.map(x => el("td", { text: x }))));
+  box.append(el("h3", { text: t("per_hand") }), ph);
+  const btns = el("div", { class: "buttons" });
+  if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: `/join/${tb.rematch}`, text: t("new_match_link") + "#" + tb.rematch }));
+  else btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: rematch }));
+  btns.append(el("a", { class: "button", id: "back-lobby", href: "/", text: t("back_lobby") }));
+  box.append(btns);
+  return box;
+}
+async function rematch() {
+  const r = await fetch(`/api/tables/${TABLE_ID}/rematch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: TOKEN }) });
+  if (r.ok) { const d = await r.json(); location.href = d.url; }
 }
 function startTick() {
   if (tick) clearInterval(tick);
@@ -165,7 +272,7 @@ function startTick() {
     if (!c) return;
     if (deadlineAt == null) { c.textContent = ""; return; }
     const s = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    c.textContent = `${t("countdown")} ${s}s`;
+    c.textContent = `${s}s`;
     c.classList.toggle("urgent", s <= 5);
   };
   upd();

@@ -1,0 +1,53 @@
+"""`shangrao serve` prints the address to open and opens a browser only where a display is."""
+
+from __future__ import annotations
+
+import threading
+import webbrowser
+
+import uvicorn
+
+from shangrao.cli import serve_cmd
+
+
+class _NowTimer:
+    def __init__(self, _delay, fn):
+        self.fn = fn
+
+    def start(self):
+        self.fn()
+
+
+def _patch(monkeypatch, display: bool):
+    ran, opened = [], []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append(kw))
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url))
+    monkeypatch.setattr(threading, "Timer", _NowTimer)
+    monkeypatch.setattr(serve_cmd, "_has_display", lambda: display)
+    return ran, opened
+
+
+def test_serve_prints_the_address_and_opens_a_browser_where_a_display_is(cli, monkeypatch):
+    ran, opened = _patch(monkeypatch, display=True)
+    res = cli("serve", "--port", "8123")
+    assert res.exit_code == 0, res.output
+    assert "http://127.0.0.1:8123/" in res.output
+    assert ran == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning"}]
+    assert opened == ["http://127.0.0.1:8123/"]
+
+
+def test_serve_opens_no_browser_without_a_display_or_with_no_browser(cli, monkeypatch):
+    _, opened = _patch(monkeypatch, display=False)
+    assert cli("serve").exit_code == 0 and opened == []
+    _, opened = _patch(monkeypatch, display=True)
+    res = cli("serve", "--no-browser", "--host", "0.0.0.0")
+    assert res.exit_code == 0 and opened == [] and "http://127.0.0.1:8000/" in res.output
+
+
+def test_has_display_reads_the_environment(monkeypatch):
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert serve_cmd._has_display() is False
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert serve_cmd._has_display() is True

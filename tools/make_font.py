@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Write the web UI's font: src/shangrao/web/static/fonts/ui-sc.woff2, a subset of Noto Sans CJK SC
+Regular (SIL Open Font License 1.1, the licence text beside it in OFL.txt) holding only the
+characters the UI can show: every CJK character and full-width sign in the static files and in
+the Python sources (pattern, doubling, bonus and transfer names come from the engine).
+
+So Chinese UI text renders in a browser on a machine with no CJK font.  Building needs the font
+file (Debian's ``fonts-noto-cjk``: ``apt-get download fonts-noto-cjk && dpkg -x *.deb x`` is
+enough, no install) and ``pip install 'fonttools[woff]'``.  Run after changing UI text:
+
+    python tools/make_font.py [--font PATH/TO/NotoSansCJK-Regular.ttc]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "src" / "shangrao"
+OUT = PKG / "web" / "static" / "fonts" / "ui-sc.woff2"
+FONT_DIRS = ("/usr/share/fonts/opentype/noto", "/tmp/cjk/x/usr/share/fonts/opentype/noto")
+FACE = "Noto Sans CJK SC"
+# CJK ideographs, CJK punctuation, full-width forms, general punctuation (…, —, ·), arrows, box signs
+WANTED = re.compile(r"[\u2000-\u206f\u2190-\u21ff\u2460-\u24ff\u25a0-\u25ff\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def characters() -> str:
+    chars = set()
+    files = [p for p in (PKG / "web" / "static").rglob("*") if p.suffix in (".html", ".js", ".css")]
+    files += list(PKG.rglob("*.py"))
+    for p in files:
+        chars.update(WANTED.findall(p.read_text(encoding="utf-8")))
+    return "".join(sorted(chars))
+
+
+def main() -> None:
+    from fontTools import subset
+    from fontTools.ttLib import TTCollection
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--font", help="path of NotoSansCJK-Regular.ttc")
+    args = ap.parse_args()
+    path = Path(args.font) if args.font else next(
+        (Path(d) / "NotoSansCJK-Regular.ttc" for d in FONT_DIRS if (Path(d) / "NotoSansCJK-Regular.ttc").exists()),
+        None)
+    if path is None:
+        raise SystemExit("make_font: NotoSansCJK-Regular.ttc not found; pass --font (see the module doc)")
+    font = next(f for f in TTCollection(str(path)).fonts if f["name"].getDebugName(4) == FACE)
+    text = characters()
+    opts = subset.Options()
+    opts.flavor = "woff2"
+    opts.layout_features = ["*"]
+    opts.name_IDs = ["*"]
+    opts.name_languages = ["*"]
+    opts.notdef_outline = True
+    sub = subset.Subsetter(opts)
+    sub.populate(text=text)
+    sub.subset(font)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    font.flavor = "woff2"
+    font.recalcTimestamp = False  # the same input gives the same file
+    font.save(str(OUT))
+    print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB, {len(text)} characters)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Make the screenshots in docs/web.md: the phone table (390×844), the desktop table (1280×800) and
+a settlement, in Debian's chromium through Playwright (no CJK font needed).  Rerun:
+
+    PYTHONPATH=src python tools/screenshots.py
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def serve(db: str) -> tuple[object, str]:
+    import uvicorn
+
+    from shangrao.web import Settings
+    from shangrao.web.app import create_app
+
+    app = create_app(db, Settings(bot_delay=0.01, claim_pause=0.02, claim_timeout=15, turn_timeout=60,
+                                  absent_timeout=600, next_hand_timeout=600))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    threading.Thread(target=srv.run, daemon=True).start()
+    while not srv.started:
+        time.sleep(0.05)
+    return srv, f"http://127.0.0.1:{port}"
+
+
+def play(page, until_decisions: int | None, shot: Path | None) -> None:
+    """Tap through decisions (discard the drawn tile, pass claims, take wins)."""
+    n = 0
+    while not page.locator("#settlement").count():
+        b, t = page.locator("#actions [data-action]"), page.locator("#hand .tile.playable")
+        try:
+            if not b.count() and not t.count():
+                page.wait_for_timeout(20)
+                continue
+            n += 1
+            if until_decisions is not None and n >= until_decisions and t.count() > 3 and shot:
+                t.nth(3).click()  # show a selected tile
+                page.wait_for_timeout(150)
+                page.screenshot(path=str(shot))
+                return
+            win = [i for i in range(b.count()) if b.nth(i).get_attribute("data-action") == "win"]
+            if win:
+                b.nth(win[0]).click(timeout=1000)
+            elif b.count():
+                b.last.click(timeout=1000)
+            else:
+                t.last.click(timeout=1000)
+                t.last.click(timeout=1000)
+            page.wait_for_timeout(20)
+        except Exception:  # noqa: BLE001 - re-rendered under the tap
+            continue
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        srv, url = serve(f"sqlite:///{tmp}/shots.sqlite3")
+        with sync_playwright() as p:
+            br = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            for name, vw, vh in (("web-phone.png", 390, 844), ("web-desktop.png", 1280, 800)):
+                page = br.new_page(viewport={"width": vw, "height": vh})
+                page.goto(url + "/")
+                page.wait_for_selector("#seat3 option", state="attached")
+                page.fill("input[name=hands]", "4")
+                for i in (1, 2, 3):
+                    page.select_option(f"#seat{i}", "greedy")
+                page.click("#create-btn")
+                page.wait_for_selector("#hand .tile")
+                play(page, 4, DOCS / name)
+                if name == "web-desktop.png":  # play on to a won hand for the settlement
+                    for _ in range(6):
+                        play(page, None, None)
+                        if page.locator(".win").count() or not page.locator("#next").count():
+                            break
+                        page.click("#next")
+                        page.wait_for_selector("#settlement", state="detached")
+                    page.screenshot(path=str(DOCS / "web-settlement.png"))
+                page.close()
+            br.close()
+        srv.should_exit = True
+    print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
