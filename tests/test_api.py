@@ -26,8 +26,17 @@ def test_analyze_complete_hand_readings():
 def test_analyze_accepts_kinds_and_tiles_34_and_meld_strings():
     kinds = parse_tiles("123m456p789s55z")
     a = shangrao.analyze(kinds, bao=None, melds=["chow:123s"])
-    b = shangrao.analyze(to_34(kinds), bao=None, melds=[shangrao.parse_meld("chow:123s")])
+    b = shangrao.analyze(tiles_34=to_34(kinds), bao=None, melds=[shangrao.parse_meld("chow:123s")])
     assert a.winning and b.winning
+
+
+def test_analyze_list_hand_is_always_kinds():
+    """Issue 10 (4): one meaning per input form — a list is kinds, a count vector only as tiles_34=."""
+    vector = [1] * 14 + [0] * 20  # 34 entries: read as 34 tiles, not as counts
+    with pytest.raises(ValueError, match="20 copies of 1m"):
+        shangrao.analyze(vector, bao=None)
+    with pytest.raises(TypeError, match="one of them"):
+        shangrao.analyze("123m", tiles_34=[0] * 34)
 
 
 def test_analyze_waits_and_baodiao():

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baodiao_state, waits
+from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baodiao_state, unseen_counts, waits
 from .analysis import is_winning as _is_winning
 from .analysis import shanten as _shanten
+from .analysis.hand import validate_hand
 from .melds import Meld, MeldError, MeldKind, MeldType, parse_meld
 from .rules import DEFAULT_RULES, RuleSet
 from .scoring import ScoreResult, SituationError, WinBy, WinSituation
 from .scoring import score as _score
-from .tiles import TileParseError, bao_from_indicator, format_tiles, parse_tile, parse_tiles, to_34
+from .tiles import TileParseError, bao_from_indicator, format_tiles, indicator_of, parse_tile, parse_tiles, to_34
 
 __version__ = "0.1.0"
 
@@ -66,41 +67,69 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     return _is_winning(tiles_34, bao, declared_melds)
 
 
-def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> int:
+def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
+            *, unseen: Sequence[int] | None = None) -> int:
     """Shanten across all forms with wildcards (-1 complete, 0 ready).
 
-    See :func:`shangrao.analysis.shanten`.  Raises ``ValueError`` on a wrong tile count.
+    unseen: optional length-34 copies not in sight (:func:`shangrao.analysis.unseen_counts`);
+    then only tiles that still exist count.  See :func:`shangrao.analysis.shanten`.
+    Raises ``ValueError`` on a wrong tile count.
     """
-    return _shanten(tiles_34, bao, declared_melds)
+    return _shanten(tiles_34, bao, declared_melds, unseen=unseen)
 
 
 def _tiles(value, what: str) -> list[int]:
     if isinstance(value, str):
         return to_34(parse_tiles(value))
     if isinstance(value, (bytes, dict)) or not isinstance(value, Iterable):
-        raise TypeError(f"{what} must be a tile string, a list of kinds or a tiles_34 vector, "
-                        f"got {type(value).__name__}")
-    value = list(value)
-    if len(value) == 34:
-        return value
+        raise TypeError(f"{what} must be a tile string or a list of kinds 0..33, got {type(value).__name__}")
     return to_34(value)
 
 
-def analyze(hand, bao=None, melds: Sequence[Meld | str] = ()) -> Analysis:
+def _kind(value, what: str) -> int | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 34):
+        return value
+    if isinstance(value, str):
+        if value.strip().lower() in ("none", "null", "no", "-"):  # as score's "bao": "none"
+            return None
+        return parse_tile(value)
+    raise ValueError(f"{what} must be a tile string like '5m', a kind 0..33 or None, got {value!r}")
+
+
+def analyze(hand=None, bao=None, melds: Sequence[Meld | str] = (), *, indicator=None, seen=(),
+            tiles_34: Sequence[int] | None = None) -> Analysis:
     """Analyse a concealed hand: readings if complete, waits if one short, shanten always.
 
-    hand: tile string (any notation), a list of kinds, or a length-34 ``tiles_34``.
+    hand: tile string (any notation) or a list of kinds 0..33 (one entry per tile).
+    tiles_34: instead of ``hand``, the length-34 count vector (ints 0..4).
     bao: the 宝 as a kind 0..33, a tile string (``"5m"``), or None.
+    indicator: the flipped tile (kind or string) instead of ``bao``; it is out of play (R1).
     melds: :class:`Meld` objects or ``"KIND:TILES"`` strings.
+    seen: other tiles in sight (ponds, other players' melds), a tile string or kinds.
+
+    Waits and shanten count only tiles that still exist: the hand, the melds, the
+    indicator (given, or the one the 宝 implies) and ``seen`` are out of reach.
 
     Raises :class:`TileParseError`, :class:`MeldError` or ``ValueError`` (wrong
-    count, fifth copy) with a message naming the problem.
+    count, more than four copies of a kind in sight) with a message naming the problem.
     """
-    tiles_34 = _tiles(hand, "hand")
-    if isinstance(bao, str):
-        bao = parse_tile(bao)
+    if (hand is None) == (tiles_34 is None):
+        raise TypeError("give hand (a tile string or a list of kinds) or tiles_34 (34 counts), one of them")
+    counts = _tiles(hand, "hand") if tiles_34 is None else list(tiles_34)
+    bao = _kind(bao, "bao")
+    ind = _kind(indicator, "indicator")
+    if ind is not None:
+        derived = bao_from_indicator(ind)
+        if bao is not None and bao != derived:
+            raise ValueError(f"bao {format_tiles([bao])} does not follow the indicator {format_tiles([ind])}")
+        bao = derived
+    elif bao is not None:
+        ind = indicator_of(bao)
     ms = [m if isinstance(m, Meld) else parse_meld(m) for m in melds]
-    return analyze_34(tiles_34, bao, ms)
+    seen_kinds = parse_tiles(seen) if isinstance(seen, str) else list(seen)
+    counts = validate_hand(counts, ms)  # count errors first, then copies in sight
+    unseen = unseen_counts(counts, ms, ind, seen_kinds)
+    return analyze_34(counts, bao, ms, unseen=unseen)
 
 
 def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:

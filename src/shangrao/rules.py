@@ -8,10 +8,16 @@ written into every game record (:meth:`RuleSet.to_dict` / :meth:`RuleSet.from_di
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from .errors import InputError
 
 __all__ = ["RuleSet", "DEFAULT_RULES", "RuleSetError"]
+
+
+def _printable(name: str) -> str:
+    """A user-given name as it goes into a one-line message (``'a\\nb'`` rather than a line break)."""
+    return name if name.isprintable() else repr(name)
 
 
 class RuleSetError(InputError):
@@ -39,6 +45,19 @@ class RuleSet:
     four_bao_bonus: 四个宝 bonus from each other player (seed: 10).
     caught_bao_bonus: 接宝 bonus from each other player (seed: 10).
     hands_per_match: hands in a match (default 8).
+
+    House rules the seed leaves open or that tables play differently (docs/rules.md, next to
+    each clause; the default is the reading the engine has always used):
+
+    kong_after_pung: a kong (concealed, or added) right after 碰, before the discard
+        (default False, R6: the seed forbids it after 吃 and we read 碰 the same way).
+    added_kong_drawn_only: an added kong (碰杠 onto one's pung) only with the tile just drawn
+        ("抓进一张…也可报开杠"; default False: any held tile, at any own turn).
+    jiuyao_melds: 九幺 may hold declared melds of 1/9/honor tiles (default True, R7, as the
+        seed's largest example); False: 九幺 (form and 注 2 doubling) only with no declared melds.
+    win_on_bao_tile: 地糊 and 抢杠 may be won on a tile of the 宝 kind (default True, R4).
+    baodiao_bao_needs_touji: 宝吊宝/宝吊无宝 only after at least one 偷机 (the strict reading of
+        clauses (8)(9) "在偷机的时候"; default False: any win from the 宝吊 state that fits).
     """
 
     base_points: int = 1
@@ -53,6 +72,11 @@ class RuleSet:
     four_bao_bonus: int = 10
     caught_bao_bonus: int = 10
     hands_per_match: int = 8
+    kong_after_pung: bool = False
+    added_kong_drawn_only: bool = False
+    jiuyao_melds: bool = True
+    win_on_bao_tile: bool = True
+    baodiao_bao_needs_touji: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -66,8 +90,16 @@ class RuleSet:
         if self.hands_per_match < 1:
             raise RuleSetError("rule hands_per_match must be at least 1")
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    def to_dict(self, *, house_defaults: bool = True) -> dict[str, Any]:
+        """Every option by name.  ``house_defaults=False`` leaves out the house rules at their
+        defaults (the event log's deal does so: a game without house rules logs its rules exactly
+        as 0.1.0 did, and :meth:`from_dict` fills the defaults back in)."""
+        d = asdict(self)
+        if not house_defaults:
+            for name, default in _HOUSE_RULE_DEFAULTS.items():
+                if d[name] == default:
+                    del d[name]
+        return d
 
     @classmethod
     def from_dict(cls, data: dict) -> RuleSet:
@@ -75,13 +107,20 @@ class RuleSet:
         if not isinstance(data, dict):
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names)
+        unknown = sorted(str(k) for k in set(data) - names)
         if unknown:
-            raise RuleSetError(f"unknown rule option(s): {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+            raise RuleSetError(f"unknown rule option(s): {', '.join(_printable(x) for x in unknown)}; known: {', '.join(sorted(names))}")
         return cls(**data)
 
     def replace(self, **changes) -> RuleSet:
         return RuleSet.from_dict({**self.to_dict(), **changes})
 
+
+#: the options added after 0.1.0 (house rules) with their defaults; see :meth:`RuleSet.to_dict`
+_HOUSE_RULE_DEFAULTS: dict[str, Any] = {
+    name: getattr(RuleSet(), name)
+    for name in ("kong_after_pung", "added_kong_drawn_only", "jiuyao_melds", "win_on_bao_tile",
+                 "baodiao_bao_needs_touji")
+}
 
 DEFAULT_RULES = RuleSet()

@@ -62,6 +62,7 @@ __all__ = [
     "is_honor",
     "is_terminal_or_honor",
     "bao_from_indicator",
+    "indicator_of",
     "validate_tiles_34",
 ]
 
@@ -159,6 +160,15 @@ def bao_from_indicator(indicator: int) -> int:
     if indicator <= NORTH:
         return EAST + (indicator - EAST + 1) % 4
     return {RED: GREEN, GREEN: WHITE, WHITE: RED}[indicator]
+
+
+def indicator_of(bao: int) -> int:
+    """The indicator kind that shows ``bao`` (the inverse of :func:`bao_from_indicator`).
+
+    Raises ``ValueError`` if ``bao`` is not a kind 0..33.
+    """
+    _check_kind(bao)
+    return next(k for k in range(NUM_KINDS) if bao_from_indicator(k) == bao)
 
 
 def parse_tiles(text: str) -> list[int]:

@@ -286,3 +286,44 @@ def test_shanten_of_short_hands_agrees_with_reference(case):
     # ready (听牌) iff some kind completes the hand (fifth copies allowed)
     # (shanten ignores the four-copy limit, so count a fifth copy as a wait here)
     assert (s == 0) == bool(ref.ref_waits(t34, bao, melds, exclude_dead=False))
+
+
+# ----------------------------------------------------------------- availability (issue 10)
+
+
+@st.composite
+def hands_in_sight(draw):
+    """A hand of ``3*m+1`` tiles (0-1 宝) and the player's unseen counts, with many copies in
+    sight (the hand's own kinds and their neighbours most often), so availability binds."""
+    t34, bao, melds = draw(hands(size_extra=1, max_bao=1))
+    in_sight = list(t34)
+    for mm in melds:
+        for t in mm.tiles:
+            in_sight[t] += 1
+    near = sorted({j for k in range(34) if t34[k] for j in (k - 1, k, k + 1) if 0 <= j < 34})
+    for k in draw(st.lists(st.sampled_from(near), max_size=4, unique=True)):
+        in_sight[k] = 4  # every copy of a useful kind in sight
+    for k in draw(st.lists(st.one_of(st.sampled_from(near), kinds), max_size=12)):
+        if in_sight[k] < 4:
+            in_sight[k] += 1
+    return t34, bao, melds, [4 - c for c in in_sight]
+
+
+@_settings(40)
+@given(hands_in_sight())
+def test_available_shanten_and_waits_agree_with_reference(case):
+    """Shanten and waits counting only tiles that exist (hand, melds, indicator, ponds in sight)
+    agree with the search over draws of unseen tiles."""
+    t34, bao, melds, unseen = case
+    fast = shanten(t34, bao, melds, unseen=unseen)
+    want = ref.ref_available_shanten(t34, bao, melds, unseen, limit=2)
+    if want is None:
+        assert fast >= 2
+    else:
+        assert fast == want
+    got_waits = {k: _forms(f) for k, f in waits(t34, bao, melds, unseen=unseen).items()}
+    assert got_waits == ref.ref_available_waits(t34, bao, melds, unseen)
+    assert (fast == 0) == bool(got_waits)
+    plain = shanten(t34, bao, melds)
+    assert fast >= plain  # availability only ever adds draws
+    event(f"availability binds: {fast > plain}")

@@ -15,6 +15,7 @@ import pytest
 import typer.main
 
 from shangrao.cli import app
+from shangrao.records import Store
 
 CMD = typer.main.get_command(app)
 SITUATION = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"}
@@ -159,7 +160,8 @@ def test_simulate_db_not_a_database(tmp_path):
 def test_simulate_read_only_database_is_a_clear_error(tmp_path):
     path = tmp_path / "ro.sqlite3"
     sqlite3.connect(path).close()
-    assert run("games", "--db", str(path))[0] == 0  # creates the tables
+    assert run("games", "--db", str(path))[0] == 0  # read-only: an empty file reads as no games
+    Store(str(path)).close()  # creates the tables
     url = f"sqlite:///file:{path}?mode=ro&uri=true"
     one_line_error(run("simulate", "--hands", "1", "--db", url), "read")
 

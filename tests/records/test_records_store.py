@@ -173,3 +173,27 @@ def test_killed_between_hands_loses_nothing(tmp_path):
     store.finish_game(gid)
     assert store.load_game(gid).status == "finished"
     store.close()
+
+
+def test_read_only_store_reads_without_writing(tmp_path):
+    """Issue 10 (6): games/replay open the database read-only (no new file, no tables created,
+    writes refused), so a database on a read-only directory or medium can be read (checked by
+    hand on a read-only tmpfs: WAL then falls back to immutable)."""
+    from shangrao.records import RecordError
+
+    path = tmp_path / "r.sqlite3"
+    with Store(str(path)) as st:
+        gid = st.create_game("play", ["you", "a", "b", "c"], seed=1)
+    for extra in tmp_path.glob("r.sqlite3-*"):
+        extra.unlink()
+    ro = Store(str(path), read_only=True)
+    try:
+        assert [g.id for g in ro.list_games()] == [gid]
+        with pytest.raises(RecordError):
+            ro.create_game("play", ["x", "a", "b", "c"])
+    finally:
+        ro.close()
+    missing = tmp_path / "sub" / "none.sqlite3"
+    empty = Store(str(missing), read_only=True)
+    assert empty.list_games() == [] and not missing.parent.exists()
+    empty.close()

@@ -230,7 +230,7 @@ def test_pinghu_zimo_x2():
 def test_basic_1_when_bao_acts():
     # D3 / 基本分 1 分: a plain standard win in which a 宝 acts, none of the named patterns
     r = sc(hand="123m456m789m12p55z", win_tile="9p", bao="9p")
-    assert (r.pattern.name, r.pattern.factor) == ("基本分", 1) and r.payments == (1, 1, 1)
+    assert (r.pattern.name, r.pattern.factor) == ("有宝平糊", 1) and r.payments == (1, 1, 1)
 
 
 def test_qianggang_x6_paid_by_robbed():

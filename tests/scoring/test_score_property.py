@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from shangrao.analysis import is_winning
 from shangrao.scoring import WinBy, WinSituation, score
-from shangrao.tiles import to_34
+from shangrao.tiles import indicator_of, to_34
 
 
 def _load_hands():
@@ -33,14 +33,24 @@ def situations(draw):
     kongs = sum(1 for m in melds if m.is_kong)
     # 地糊 is on the dealer's first discard: nobody has declared a meld yet
     win_by = draw(st.sampled_from([w for w in WinBy if not melds or w is not WinBy.DEALER_FIRST_DISCARD]))
-    flown = draw(st.lists(st.integers(0, 2), min_size=4, max_size=4).filter(lambda f: sum(f) <= 4))
+    # only possible situations (issue 10): the 宝 in sight plus those flown never pass four,
+    # the indicator (R1) leaves three copies, 四个宝/接宝 leave the payers no/one 宝 to discard
+    flown = [0, 0, 0, 0]
+    four = caught = False
+    if bao is not None:
+        in_sight = (list(kinds) + [win_tile] + [t for m in melds for t in m.tiles]).count(bao)
+        ind = indicator_of(bao)
+        assume((list(kinds) + [win_tile] + [t for m in melds for t in m.tiles]).count(ind) <= 3)
+        flown = draw(st.lists(st.integers(0, 2), min_size=4, max_size=4).filter(lambda f: sum(f) <= 4 - in_sight))
+        four = draw(st.booleans()) and not any(flown[1:])
+        caught = draw(st.booleans()) and sum(flown[1:]) <= 1
     return WinSituation(
         hand=tuple(kinds), win_tile=win_tile, melds=melds, bao=bao, win_by=win_by,
         heavenly=win_by is WinBy.SELF_DRAW and not melds and draw(st.booleans()) and draw(st.booleans()),
         kong_chain=draw(st.integers(0, kongs)) if win_by is WinBy.SELF_DRAW else 0,
         winner_flown=flown[0], payers_flown=tuple(flown[1:]),
-        four_bao=bao is not None and draw(st.booleans()),
-        caught_bao=bao is not None and draw(st.booleans()),
+        four_bao=four,
+        caught_bao=caught,
         robbed=draw(st.integers(0, 2)) if win_by is WinBy.ROBBING_KONG else None,
     )
 

@@ -25,6 +25,7 @@ from typing import Any, TypeAlias
 from ..errors import InputError
 from ..melds import Meld
 from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
+from .availability import available_deficits, check_unseen
 from .readings import Form, Group, Reading, enumerate_readings
 from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
 from .tables import NEED0, Entry, N, deficits_entries, entries_34, is_win_entries, shanten_entries
@@ -44,6 +45,7 @@ __all__ = [
     "enumerate_readings",
     "is_baodiao_state",
     "INFINITE_SHANTEN",
+    "unseen_counts",
 ]
 
 
@@ -197,26 +199,81 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     return is_win_entries(*p)
 
 
-def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> dict[Form, int]:
+def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
+                 *, unseen: Sequence[int] | None = None) -> dict[Form, int]:
     """Shanten in each form (-1 complete, 0 ready); forms out of reach get ``INFINITE_SHANTEN``.
 
-    tiles_34 holds ``3*(4-declared)+1`` or ``+2`` tiles.  Raises ``ValueError`` otherwise.
+    tiles_34 holds ``3*(4-declared)+1`` or ``+2`` tiles.  unseen: optional length-34
+    counts of copies not in sight (see :func:`shanten`).  Raises ``ValueError`` otherwise.
     """
     _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
-    d = form_deficits(tiles_34, bao, declared_melds)
-    return {f: (d[f] - 1 if f in d else INFINITE_SHANTEN) for f in Form}
+    d: dict[Form, int | None]
+    if unseen is None:
+        d = dict(form_deficits(tiles_34, bao, declared_melds))
+    else:
+        d = _available(tiles_34, bao, declared_melds, unseen)
+    return {f: (v - 1 if (v := d.get(f)) is not None else INFINITE_SHANTEN) for f in Form}
 
 
-def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> int:
+def _available(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds,
+               unseen: Sequence[int]) -> dict[Form, int | None]:
+    n_melds, jiuyao_ok = _melds_info(declared_melds)
+    u = check_unseen(unseen, tiles_34)
+    d = available_deficits(list(tiles_34), bao, u, 4 - n_melds, jiuyao_ok)
+    return {Form(k): v for k, v in d.items()}
+
+
+def unseen_counts(tiles_34: Sequence[int], melds: Sequence[Meld] = (), indicator: int | None = None,
+                  seen: Sequence[int] = ()) -> list[int]:
+    """Copies of each kind not in sight: 4 less the hand, the melds, the indicator (out of
+    play, R1) and ``seen`` (kinds of other visible tiles: ponds, other players' melds).
+
+    Returns length-34 counts 0..4.  Raises ``ValueError`` naming the kind when the
+    tiles in sight hold more than four copies of it (an impossible hand).
+    """
+    from ..tiles import format_tile, tile_name
+
+    count = list(tiles_34)
+    parts = ["the hand"]
+    for m in melds:
+        for t in m.tiles:
+            count[t] += 1
+    if melds:
+        parts.append("the melds")
+    if indicator is not None:
+        count[indicator] += 1
+        parts.append("the indicator")
+    for k in seen:
+        count[k] += 1
+    if seen:
+        parts.append("the tiles seen")
+    for k, c in enumerate(count):
+        if c > 4:
+            raise ValueError(f"{' + '.join(parts)} hold {c} {format_tile(k)} ({tile_name(k)}); "
+                             "there are only 4")
+    return [4 - c for c in count]
+
+
+def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
+            *, unseen: Sequence[int] | None = None) -> int:
     """Shanten across all forms, wildcards included: -1 complete, 0 ready (听牌), ….
 
     tiles_34: length-34 counts of a concealed hand of ``3*(4-declared)+1`` or
     ``+2`` tiles, 宝 included.  Table-driven.  Raises ``ValueError`` for a
     wrong tile count.
+
+    unseen: optional length-34 counts (ints 0..4) of the copies the player has not
+    seen (:func:`unseen_counts`, ``Observation.unseen()``).  Without it the answer
+    ignores the four-copy limit (a fifth 东 counts); with it only tiles that can
+    still be drawn count (:mod:`.availability`, slower): ``123456789m1111z``
+    without 宝 is 1, not 0.  ``INFINITE_SHANTEN`` if no form can be reached.
     """
     p = (_fast_prepare(tiles_34, bao, declared_melds, 2) or _fast_prepare(tiles_34, bao, declared_melds, 1)
          or _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten"))
-    return shanten_entries(*p)
+    s = shanten_entries(*p)
+    if unseen is None or s < 0:
+        return s
+    return min(form_shanten(tiles_34, bao, declared_melds, unseen=unseen).values())
 
 
 def waits(
@@ -225,18 +282,22 @@ def waits(
     declared_melds: int | Sequence[Meld] = 0,
     *,
     exclude_dead: bool = True,
+    unseen: Sequence[int] | None = None,
 ) -> dict[int, list[Form]]:
     """Kinds that complete a hand one tile short, with the forms each completes.
 
     tiles_34: concealed hand of ``3*(4-declared)+1`` tiles.  Drawing the 宝
     kind adds a wildcard.  With ``exclude_dead`` a kind of which the hand and
     melds already hold all four copies is left out (it cannot be drawn).
+    unseen: optional length-34 counts of copies not in sight (:func:`unseen_counts`);
+    a kind with none left is left out (e.g. the indicator's fourth copy, R1).
 
     Returns ``{kind: [Form, ...]}`` in kind order.  Raises ``ValueError`` for
     a wrong tile count.
     """
     _n_melds, _ = _melds_info(declared_melds)
     _prepare(tiles_34, bao, declared_melds, (1,), "waits")
+    live = None if unseen is None else check_unseen(unseen, tiles_34)
     held = list(tiles_34)
     if not isinstance(declared_melds, int):
         for m in declared_melds:
@@ -245,7 +306,7 @@ def waits(
     out: dict[int, list[Form]] = {}
     hand = list(tiles_34)
     for k in range(NUM_KINDS):
-        if exclude_dead and held[k] >= 4:
+        if (exclude_dead and held[k] >= 4) or (live is not None and not live[k]):
             continue
         hand[k] += 1
         # a fifth copy (only asked for with exclude_dead=False) is beyond the tables
@@ -262,12 +323,15 @@ def waits_after_discards(
     bao: int | None,
     declared_melds: int | Sequence[Meld] = 0,
     discards: Iterable[int] | None = None,
+    *,
+    unseen: Sequence[int] | None = None,
 ) -> dict[int, dict[int, list[Form]]]:
     """What each discard leaves the hand waiting on: ``{discarded kind: {wait kind: [Form, ...]}}``.
 
     tiles_34: a concealed hand of ``3*(4-declared)+2`` tiles (one to discard).  discards: the kinds
-    to try (default: every kind held).  Only discards that leave the hand ready are listed.  Raises
-    ``ValueError`` for a wrong tile count.  The CLI's action list and the web view show these.
+    to try (default: every kind held).  unseen: as for :func:`waits` (waits with no copy left in
+    sight are left out).  Only discards that leave the hand ready are listed.  Raises ``ValueError``
+    for a wrong tile count.  The CLI's action list and the web view show these.
     """
     hand = list(tiles_34)
     kinds = [k for k in range(NUM_KINDS) if hand[k]] if discards is None else sorted(set(discards))
@@ -277,7 +341,7 @@ def waits_after_discards(
             continue
         hand[k] -= 1
         try:
-            w = waits(hand, bao, declared_melds)
+            w = waits(hand, bao, declared_melds, unseen=unseen)
         finally:
             hand[k] += 1
         if w:
@@ -340,12 +404,9 @@ class Analysis:
         }
 
 
-def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> Analysis:
-    """Full analysis of a concealed hand of ``3*(4-len(melds))+1`` or ``+2`` tiles.
-
-    Raises ``ValueError`` for a wrong tile count or more than four copies of a kind
-    across hand and melds.
-    """
+def validate_hand(tiles_34: Sequence[int], melds: Sequence[Meld] = ()) -> list[int]:
+    """The counts of a concealed hand checked for analysis: 34 ints 0..4, at most four copies
+    across hand and melds, ``3*(4-len(melds))+1`` or ``+2`` tiles.  Raises ``ValueError``."""
     from ..tiles import validate_tiles_34
 
     if len(melds) > 4:
@@ -356,14 +417,27 @@ def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] =
         for t in m.tiles:
             total[t] += 1
     validate_tiles_34(total, "hand and melds together")
+    _check_size(counts, len(melds), (1, 2), "hand")
+    return counts
+
+
+def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (),
+               *, unseen: Sequence[int] | None = None) -> Analysis:
+    """Full analysis of a concealed hand of ``3*(4-len(melds))+1`` or ``+2`` tiles.
+
+    unseen: optional copies not in sight (:func:`unseen_counts`); then waits and
+    shanten count only tiles that can still be drawn.
+    Raises ``ValueError`` for a wrong tile count or more than four copies of a kind
+    across hand and melds.
+    """
+    counts = validate_hand(tiles_34, melds)
     n = len(melds)
-    _check_size(counts, n, (1, 2), "hand")
-    fs = form_shanten(counts, bao, melds)
+    fs = form_shanten(counts, bao, melds, unseen=unseen)
     result = Analysis(tiles_34=counts, bao=bao, melds=list(melds), winning=False, shanten=min(fs.values()), form_shanten=fs)
     if sum(counts) == 3 * (4 - n) + 2:
         result.readings = enumerate_readings(counts, bao, melds)
         result.winning = bool(result.readings)
     else:
-        result.waits = waits(counts, bao, melds)
+        result.waits = waits(counts, bao, melds, unseen=unseen)
         result.baodiao = is_baodiao_state(counts, bao, melds)
     return result

@@ -81,6 +81,8 @@ __all__ = [
     "ref_is_baodiao_state",
     "ref_shanten",
     "ref_plain_shanten",
+    "ref_available_shanten",
+    "ref_available_waits",
 ]
 
 #: 1m 9m 1p 9p 1s 9s and the seven honors (written out, not imported)
@@ -488,3 +490,64 @@ def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] 
     if all(t in TERMINALS_HONORS for mm in melds for t in mm.tiles):
         out[JIUYAO] = min(_jiuyao_shanten(c, 3 * m + 2) for _, c in substitutions(real, w, sorted(TERMINALS_HONORS)))
     return out
+
+
+# ---------------------------------------------------------------- availability
+
+
+def ref_available_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld],
+                        unseen: Sequence[int]) -> dict[int, set[str]]:
+    """:func:`ref_waits` keeping only kinds with a copy left unseen (the rest cannot be drawn)."""
+    return {k: f for k, f in ref_waits(tiles_34, bao, melds, exclude_dead=False).items() if unseen[k] > 0}
+
+
+def ref_available_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld], unseen: Sequence[int],
+                          limit: int = 2) -> int | None:
+    """Shanten counting only tiles that exist, by its definition: the fewest draws of unseen
+    tiles (each followed by any discard) that reach a complete hand, less one.
+
+    A search over every draw of a kind with a copy unseen and every discard, depth-first
+    to ``limit`` draws (a 13-tile hand: shanten <= limit - 1).  Returns None beyond the
+    limit.  Exponential; for tests only.
+    """
+    m = 4 - len(melds)
+    memo: dict[tuple[object, ...], bool] = {}
+
+    def reach(hand: tuple[int, ...], left: tuple[int, ...], d: int) -> bool:
+        key = (hand, left, d)
+        if key in memo:
+            return memo[key]
+        ok = False
+        if sum(hand) == 3 * m + 2:
+            if ref_is_winning(hand, bao, melds):
+                ok = True
+            elif d > 0:
+                h = list(hand)
+                for x in range(34):
+                    if h[x]:
+                        h[x] -= 1
+                        if reach(tuple(h), left, d):
+                            ok = True
+                        h[x] += 1
+                        if ok:
+                            break
+        elif d > 0:
+            h = list(hand)
+            lf = list(left)
+            for k in range(34):
+                if lf[k]:
+                    h[k] += 1
+                    lf[k] -= 1
+                    if reach(tuple(h), tuple(lf), d - 1):
+                        ok = True
+                    h[k] -= 1
+                    lf[k] += 1
+                    if ok:
+                        break
+        memo[key] = ok
+        return ok
+
+    for d in range(limit + 1):
+        if reach(tuple(tiles_34), tuple(unseen), d):
+            return d - 1
+    return None

@@ -94,10 +94,53 @@ class ShangraoGroup(TyperGroup):
         return 0
 
 
+def _fit_help_to_80_columns() -> None:
+    """Two adjustments of typer's rich help so that every ``--help`` reads whole at 80 columns.
+
+    * An option's help is laid out as a rich ``Columns`` of one item, which crops a line it
+      measures too wide (with CJK text: ``'none' fo…``); it is printed as plain wrapped lines.
+    * A flag (``--json``) takes no value, so it shows no ``<bool>`` type as if it took one.
+
+    Both patch typer internals; if typer changes them the help is only less tidy.
+    """
+    try:
+        from rich.console import Group
+        from rich.text import Text
+        from typer import core, rich_utils
+    except ImportError:  # pragma: no cover
+        return
+    original_help = getattr(rich_utils, "_get_parameter_help", None)
+    if original_help is not None and not getattr(original_help, "_shangrao", False):
+        def _parameter_help(*args: Any, **kwargs: Any) -> Any:
+            columns = original_help(*args, **kwargs)
+            items = list(getattr(columns, "renderables", [columns]))
+            for item in items:
+                if isinstance(item, Text):
+                    item.overflow = "fold"
+            return Group(*items)
+
+        _parameter_help._shangrao = True  # type: ignore[attr-defined]
+        rich_utils._get_parameter_help = _parameter_help
+    option: Any = getattr(core, "TyperOption", None)
+    original_type = getattr(option, "display_type_rich", None)
+    if option is not None and original_type is not None and not getattr(original_type, "_shangrao", False):
+        def _display_type(self: Any, ctx: Any) -> Any:
+            if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+                return None
+            return original_type(self, ctx)
+
+        _display_type._shangrao = True  # type: ignore[attr-defined]
+        option.display_type_rich = _display_type
+
+
+_fit_help_to_80_columns()
+
 app = typer.Typer(
     cls=ShangraoGroup,
     name="shangrao",
     help="Shangrao Mahjong (上饶麻将): analyse hands, score wins, simulate and play games, browse records.",
+    epilog="Exit codes: 0 done; 1 replay mismatch or an internal error; 2 bad input (one 'error:' line); "
+           "3 serve could not start (e.g. the port is in use); 130 Ctrl-C.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

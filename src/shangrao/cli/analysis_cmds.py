@@ -10,6 +10,7 @@ import typer
 from .. import analyze as analyze_hand
 from ..analysis import Analysis
 from ..melds import parse_meld
+from ..rules import _printable as printable
 from ..scoring import ScoreResult, WinSituation
 from ..scoring import score as score_situation
 from ..tiles import TileParseError, bao_from_indicator, parse_tile, parse_tiles
@@ -45,18 +46,36 @@ def parse_bao(text: str | None, what: str = "--bao") -> int | None:
         raise CliError(f"{what}: {err}") from None
 
 
-def _analyze(hand: Any, melds: list, bao: int | None, where: str) -> Analysis:
-    if isinstance(hand, str):
+def _kinds_field(value: Any, what: str) -> list[int]:
+    """A list of tiles in a JSON line: a tile string or a list of kinds 0..33."""
+    if isinstance(value, str):
         try:
-            kinds = parse_tiles(hand)
+            return parse_tiles(value)
         except TileParseError as err:
-            raise CliError(f"{where}hand: {err}") from None
-    elif isinstance(hand, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in hand):
-        if any(not 0 <= k < 34 for k in hand):
-            raise CliError(f"{where}hand: tile kinds must be 0..33")
-        kinds = hand
+            raise CliError(f"{what}: {err}") from None
+    if isinstance(value, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in value):
+        if any(not 0 <= k < 34 for k in value):
+            raise CliError(f"{what}: tile kinds must be 0..33")
+        return value
+    raise CliError(f"{what}: must be a tile string like '123m456p' or a list of kinds 0..33")
+
+
+def _analyze(hand: Any, melds: list, bao: int | None, where: str, *, indicator: int | None = None,
+             seen: Any = None, tiles_34: Any = None) -> Analysis:
+    """One analysis from CLI/JSON values.  ``hand`` is a tile string or a list of kinds 0..33
+    (one entry per tile); a count vector only as ``tiles_34`` (34 counts)."""
+    counts = None
+    if tiles_34 is not None:
+        if hand is not None:
+            raise CliError(f"{where}give hand or tiles_34, not both")
+        if not (isinstance(tiles_34, list) and len(tiles_34) == 34
+                and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 4 for c in tiles_34)):
+            raise CliError(f"{where}tiles_34: must be a list of 34 counts 0..4 (kinds 0-33 in order)")
+        counts = tiles_34
+        kinds = None
     else:
-        raise CliError(f"{where}hand: must be a tile string like '123m456p' or a list of kinds 0..33")
+        kinds = _kinds_field(hand, f"{where}hand")
+    seen_kinds = [] if seen is None else _kinds_field(seen, f"{where}seen")
     parsed = []
     for i, m in enumerate(melds):
         if not isinstance(m, str):
@@ -66,7 +85,7 @@ def _analyze(hand: Any, melds: list, bao: int | None, where: str) -> Analysis:
         except ValueError as err:
             raise CliError(f"{where}meld {i + 1}: {err}") from None
     try:
-        return analyze_hand(kinds, bao, parsed)
+        return analyze_hand(kinds, bao, parsed, indicator=indicator, seen=seen_kinds, tiles_34=counts)
     except ValueError as err:
         raise CliError(f"{where}{err}") from None
 
@@ -77,16 +96,16 @@ def analysis_jsonl_record(a: Analysis) -> dict:
     return {"winning": d["winning"], "forms": d["forms"], "waits": d["waits"], "shanten": d["shanten"]}
 
 
-_ANALYZE_FIELDS = {"hand", "melds", "bao", "indicator"}
+_ANALYZE_FIELDS = {"hand", "tiles_34", "melds", "bao", "indicator", "seen"}
 
 
 def _analyze_line(obj: Any) -> dict:
     if not isinstance(obj, dict):
         raise CliError(f"each line must be a JSON object like {{\"hand\": \"...\", \"bao\": \"5p\"}}, got {type(obj).__name__}")
-    unknown = sorted(set(obj) - _ANALYZE_FIELDS)
+    unknown = sorted(str(k) for k in set(obj) - _ANALYZE_FIELDS)
     if unknown:
-        raise CliError(f"unknown field(s): {', '.join(unknown)}; known: bao, hand, indicator, melds")
-    if "hand" not in obj:
+        raise CliError(f"unknown field(s): {', '.join(printable(x) for x in unknown)}; known: {', '.join(sorted(_ANALYZE_FIELDS))}")
+    if "hand" not in obj and "tiles_34" not in obj:
         raise CliError("hand: missing")
     melds = obj.get("melds", [])
     if not isinstance(melds, list):
@@ -101,12 +120,14 @@ def _analyze_line(obj: Any) -> dict:
     else:
         raise CliError(f"bao: must be one tile like '5p' or null, got {bao!r}")
     ind = obj.get("indicator")
+    k = None
     if ind is not None:
         if not isinstance(ind, str):
             raise CliError("indicator: must be one tile like '4p'")
         k = parse_bao(ind, "indicator")
         bao = None if k is None else bao_from_indicator(k)
-    return analysis_jsonl_record(_analyze(obj["hand"], melds, bao, ""))
+    return analysis_jsonl_record(_analyze(obj.get("hand"), melds, bao, "", indicator=k, seen=obj.get("seen"),
+                                          tiles_34=obj.get("tiles_34")))
 
 
 def _run_jsonl(source: str | None, handle) -> int:
@@ -136,7 +157,7 @@ def _run_jsonl(source: str | None, handle) -> int:
 def analyze_cmd(
     hand: Annotated[str | None, typer.Argument(
         metavar="HAND",
-        help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万…, 东 or 🀇). "
+        help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万二万, 东 or 🀇). "
              "With --jsonl: the input file (default stdin).")] = None,
     meld: Annotated[list[str] | None, typer.Option(
         "--meld", "-m", metavar="KIND:TILES",
@@ -145,6 +166,9 @@ def analyze_cmd(
         "--bao", "-b", metavar="TILE", help="The 宝 (wildcard) tile, e.g. 5p; 'none' for a hand without 宝.")] = None,
     indicator: Annotated[str | None, typer.Option(
         "--indicator", metavar="TILE", help="Give the flipped indicator tile instead of --bao (宝 = the next tile).")] = None,
+    seen: Annotated[str | None, typer.Option(
+        "--seen", metavar="TILES",
+        help="Other tiles in sight (ponds, other players' melds), e.g. 5m5m1z: waits and shanten leave them out.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print shangrao.analyze(...).to_dict() as JSON.")] = False,
     jsonl: Annotated[bool, typer.Option(
         "--jsonl",
@@ -161,6 +185,8 @@ def analyze_cmd(
     if jsonl:
         if meld or bao is not None or indicator is not None or as_json:
             raise CliError("--jsonl takes melds and bao from each line; do not combine it with --meld, --bao, --indicator or --json")
+        if seen is not None:
+            raise CliError("--jsonl takes 'seen' from each line; do not combine it with --seen")
         raise typer.Exit(_run_jsonl(hand, _analyze_line))
     if hand is None:
         raise CliError("missing HAND, e.g. shangrao analyze 123m456p789s12s55z --bao 9p")
@@ -174,7 +200,7 @@ def analyze_cmd(
         bao_kind = parse_bao(bao)
     else:
         raise CliError("missing --bao TILE (the 宝), e.g. --bao 5p; use --bao none for a hand without 宝")
-    result = _analyze(hand, list(meld or []), bao_kind, "")
+    result = _analyze(hand, list(meld or []), bao_kind, "", indicator=ind_kind, seen=seen)
     if as_json:
         sys.stdout.write(dump_json(result.to_dict()) + "\n")
     else:

@@ -41,12 +41,12 @@ class CliError(InputError):
     """A bad input the user can fix; its message is the whole error line (without ``error: ``)."""
 
 
-def open_store(db: str | None):  # -> records.Store (imported lazily: the analysis commands need no database)
+def open_store(db: str | None, *, read_only: bool = False):  # -> records.Store (imported lazily)
     """The records store of ``--db``; a bad path or URL is a :class:`CliError` naming ``--db``."""
     from ..records import RecordError, Store
 
     try:
-        return Store(db)
+        return Store(db, read_only=read_only)
     except RecordError as err:
         raise CliError(f"--db: {err}") from None
 
@@ -81,22 +81,51 @@ def err_console() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-def read_text(source: str | None) -> tuple[str, str]:
-    """Read a whole input: a path, or ``-``/None for stdin.  Returns ``(text, name)``.
+#: the largest whole input ``read_text`` accepts (a JSON situation is a few hundred bytes)
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+#: the longest line of a ``--jsonl`` batch
+MAX_LINE_BYTES = 1024 * 1024
 
-    Raises ``OSError`` (reported as ``error: PATH: reason``) or :class:`CliError`.
-    """
+
+def _open_binary(source: str | None):
+    """(binary stream, name, close?) for a path or ``-``/None (stdin)."""
     if source in (None, "-"):
         if sys.stdin is None:
             raise CliError("no input: give a FILE or pipe data to stdin")
-        return sys.stdin.read(), "<stdin>"
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream without bytes (tests, embedding): its text as UTF-8
+            import io
+
+            stream = io.BytesIO(sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogateescape"))
+        return stream, "<stdin>", False
     path = Path(source)
     if path.is_dir():
         raise CliError(f"{source}: is a directory, expected a file")
+    return open(path, "rb"), source, True
+
+
+def _decode(data: bytes, name: str) -> str:
     try:
-        return path.read_text(encoding="utf-8-sig"), source  # a BOM (Windows editors) is not an error
+        return data.decode("utf-8").removeprefix("\ufeff")  # a BOM (Windows editors) is not an error
     except UnicodeDecodeError as err:
-        raise CliError(f"{source}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        raise CliError(f"{name}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def read_text(source: str | None) -> tuple[str, str]:
+    """Read a whole input: a path, or ``-``/None for stdin.  Returns ``(text, name)``.
+
+    At most :data:`MAX_INPUT_BYTES` are read (``/dev/zero`` is an error, not an
+    out-of-memory).  Raises ``OSError`` (reported as ``error: PATH: reason``) or :class:`CliError`.
+    """
+    stream, name, close = _open_binary(source)
+    try:
+        data = stream.read(MAX_INPUT_BYTES + 1)
+    finally:
+        if close:
+            stream.close()
+    if len(data) > MAX_INPUT_BYTES:
+        raise CliError(f"{name}: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB of input; expected one JSON situation")
+    return _decode(data, name), name
 
 
 _TOO_DEEP = "JSON nested too deeply"
@@ -115,27 +144,42 @@ def parse_json(text: str, name: str) -> Any:
 def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, value_or_exception)`` for each non-blank line of a JSON-lines input.
 
-    A line that is not JSON yields a :class:`CliError` (naming column) instead
-    of a value, so that batches go on.  Lines are numbered from 1; blank lines
-    are skipped.
+    A file and stdin are read the same way: as bytes, split on ``\\n`` only (a
+    U+2028 or form feed inside a line is not a line break), each line decoded as
+    UTF-8 on its own, so a line that is not JSON or not UTF-8 yields a
+    :class:`CliError` instead of a value and the batch goes on.  A line longer
+    than :data:`MAX_LINE_BYTES` yields an error and ends the batch (there may be
+    no next line: ``/dev/zero``).  Lines are numbered from 1; blank lines are skipped.
     """
-    if source in (None, "-"):
-        stream = sys.stdin
-        lines = iter(stream.readline, "")
-    else:
-        text, _ = read_text(source)
-        lines = iter(text.splitlines(keepends=True))
-    for n, line in enumerate(lines, start=1):
-        if n == 1:
-            line = line.removeprefix("\ufeff")
-        if not line.strip():
-            continue
-        try:
-            yield n, json.loads(line)
-        except json.JSONDecodeError as err:
-            yield n, CliError(f"bad JSON at column {err.colno}: {err.msg}")
-        except RecursionError:
-            yield n, CliError(_TOO_DEEP)
+    stream, _name, close = _open_binary(source)
+    try:
+        n = 0
+        while True:
+            raw = stream.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            n += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                yield n, CliError(f"line longer than {MAX_LINE_BYTES // 1024} KiB; stopped reading")
+                return
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                yield n, CliError(f"not UTF-8 text ({err.reason} at byte {err.start})")
+                continue
+            if n == 1:
+                line = line.removeprefix("\ufeff")
+            if not line.strip():
+                continue
+            try:
+                yield n, json.loads(line)
+            except json.JSONDecodeError as err:
+                yield n, CliError(f"bad JSON at column {err.colno}: {err.msg}")
+            except RecursionError:
+                yield n, CliError(_TOO_DEEP)
+    finally:
+        if close:
+            stream.close()
 
 
 def dump_json(value: Any, *, indent: int | None = 2) -> str:

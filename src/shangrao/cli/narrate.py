@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from ..analysis import is_baodiao_state, waits_after_discards
 from ..analysis import waits as waits_of
-from ..analysis import waits_after_discards
 from ..game import (
     Action,
     ActionType,
@@ -226,18 +226,15 @@ def order_actions(legal: list[Action]) -> list[Action]:
     return sorted(legal, key=lambda a: (_ACTION_ORDER[a.type], -1 if a.tile is None else a.tile))
 
 
-def action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
+def action_text(a: Action, obs, bao: int, can_win: bool = False, baodiao: bool = False) -> Text:
+    """One choice in words.  A discard shows what it would leave you waiting on (tiles left
+    only).  ``baodiao``: a win is on offer in the 宝吊头 state, so declining it is 偷机."""
     t = a.type
     if t is ActionType.DISCARD:
         text = Text(f"{t.label} {tile_name(a.kind)} ({format_tile(a.kind)})")
         if a.kind == bao:
             text.append("  飞宝", style=BAO_STYLE)
-        if can_win:
-            text.append("  (偷机: declines the win)", style="dim")
-        try:
-            w = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(a.kind,)).get(a.kind, {})
-        except ValueError:
-            w = {}
+        w = discard_waits(obs, bao, a.kind)
         if w:
             text.append("  → 听 " + " ".join(short_name(k) for k in w), style="green")
         return text
@@ -248,13 +245,83 @@ def action_text(a: Action, obs, bao: int, can_win: bool = False) -> Text:
     if t is ActionType.WIN:
         return Text(f"{t.label}!", style="bold green")
     if t is ActionType.PASS:
-        what = " (decline the win)" if can_win else ""
+        what = " (偷机: decline the 宝吊 win, draw on)" if can_win and baodiao else " (decline the win)" if can_win else ""
         return Text(f"{t.label}{what}")
     if t is ActionType.CATCH_BAO:
         return Text(t.label, style=BAO_STYLE)
     text = Text(f"{t.label} {tile_name(a.kind)} ({format_tile(a.kind)})")
     _flag_bao_use(text, a, obs, bao)
     return text
+
+
+def discard_waits(obs, bao: int | None, tile: int) -> dict:
+    """Waits after discarding ``tile`` from the player's hand, counting only tiles left unseen
+    (:func:`shangrao.analysis.waits_after_discards`)."""
+    try:
+        after = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(tile,),
+                                     unseen=_unseen(obs))
+    except ValueError:
+        return {}
+    return after.get(tile, {})
+
+
+def _unseen(obs) -> list[int] | None:
+    unseen = getattr(obs, "unseen", None)
+    return unseen() if callable(unseen) else None
+
+
+def win_offer_in_baodiao(obs, bao: int | None, actions: list[Action]) -> bool:
+    """Whether a self-drawn win on offer comes from the 宝吊头 state (declining it is 偷机)."""
+    if bao is None or not any(a.type is ActionType.WIN for a in actions) or getattr(obs, "drawn", None) is None:
+        return False
+    hand = list(obs.hand_34)
+    if sum(hand) != 14 - 3 * len(obs.melds[obs.seat]):
+        return False
+    hand[obs.drawn] -= 1
+    try:
+        return is_baodiao_state(hand, bao, list(obs.melds[obs.seat]))
+    except ValueError:
+        return False
+
+
+def render_choices(actions: list[Action], obs, bao: int, width: int = 80) -> list[Text]:
+    """The numbered choices, compact for 80 columns: discards as a grid of numbered tiles, other
+    actions one a line, then the discards that leave you ready with their waits (tiles left)."""
+    from rich.cells import cell_len
+
+    can_win = any(a.type is ActionType.WIN for a in actions)
+    baodiao = win_offer_in_baodiao(obs, bao, actions)
+    out: list[Text] = [Text("可选 choices:", style="bold")]
+    for i, a in enumerate(actions, 1):
+        if a.type is not ActionType.DISCARD:
+            out.append(Text(f"{i:>3}. ") + action_text(a, obs, bao, can_win, baodiao))
+    line = Text("  打")
+    for i, a in enumerate(actions, 1):
+        if a.type is not ActionType.DISCARD or a.tile is None:
+            continue
+        cell = Text(f" {i}.")
+        cell.append(short_name(a.tile), style=BAO_STYLE if a.tile == bao else "")
+        if cell_len(line.plain) + cell_len(cell.plain) > width - 1:
+            out.append(line)
+            line = Text("    ")
+        line.append_text(cell)
+    if line.plain.strip() not in ("", ActionType.DISCARD.chinese):
+        out.append(line)
+    ready = []
+    for a in actions:
+        if a.type is ActionType.DISCARD and a.tile is not None:
+            w = discard_waits(obs, bao, a.tile)
+            if w:
+                t = Text(f"  打 {short_name(a.tile)} → 听 ", style="green")
+                t.append(" ".join(short_name(k) for k in w), style="green")
+                ready.append(t)
+    out.extend(ready)
+    if can_win:
+        if baodiao:
+            out.append(Text("  宝吊头: 糊 is on offer; discarding or passing instead is 偷机 (draw on)", style="dim"))
+        elif any(a.type is ActionType.DISCARD for a in actions):
+            out.append(Text("  糊 is on offer; discarding instead declines the win", style="dim"))
+    return out
 
 
 def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
@@ -283,39 +350,45 @@ def _flag_bao_use(text: Text, a: Action, obs, bao: int | None) -> None:
         text.append(f"  (用宝 uses {count}your 宝 {tile_name(bao)})", style=BAO_STYLE)
 
 
+def short_seat(seat: int, me: int) -> str:
+    """``你`` / ``下家 1`` / ``对家 2`` / ``上家 3``: the seat column of the table at 80 columns."""
+    rel = (seat - me) % 4
+    return "你 you" if rel == 0 else f"{('下家', '对家', '上家')[rel - 1]} {seat}"
+
+
 def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> list:
-    """The player's screen: header, every seat's melds and discards, own hand, waits."""
+    """The player's screen for 80 columns: header, every seat's melds and discards (wrapped in
+    their column, never cut), own hand, waits (tiles left only)."""
     me = obs.seat
+    bao = obs.bao
+    parts: list = []
+    head = Text(f"第 {hand_no + 1}/{hands_total} 局  ", style="bold")
+    head.append(f"宝 {tile_name(bao)} {format_tile(bao)}", style=BAO_STYLE)
+    head.append(f"  指示牌 indicator {tile_name(obs.indicator)} {format_tile(obs.indicator)}")
+    head.append(f"  余 left {obs.tiles_left}  庄 {short_seat(obs.dealer, me)}")
+    parts.append(head)
+    t = Table(show_edge=False, box=None, padding=(0, 1), pad_edge=False)
+    t.add_column("seat", no_wrap=True)
+    t.add_column("score", justify="right", no_wrap=True)
+    t.add_column("张", justify="right", no_wrap=True)
+    t.add_column("melds 副露", overflow="fold", ratio=2)
+    t.add_column("discards 牌河", overflow="fold", ratio=3)
+    for i in [(me + k) % 4 for k in (1, 2, 3, 0)]:
+        discards = discards_text(obs.discards[i], bao)
+        name = short_seat(i, me) + (" 庄" if i == obs.dealer else "")
+        if obs.flown[i]:
+            discards.append(f" 飞宝×{obs.flown[i]}", style=BAO_STYLE)
+        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), short_melds_text(obs.melds[i], bao), discards)
+    parts.append(t)
+    hand = Text("你的手牌 hand  ", style="bold")
+    hand.append_text(tiles_text(obs.hand, bao))
+    if obs.drawn is not None:
+        hand.append(f"  摸 drew {tile_name(obs.drawn)}", style="bold")
+    parts.append(hand)
 
     def label(s: int) -> str:
         return seat_label(s, me, players)
 
-    bao = obs.bao
-    parts: list = []
-    head = Text(f"第 {hand_no + 1}/{hands_total} 局  ", style="bold")
-    head.append(f"宝 {tile_name(bao)} ({format_tile(bao)})", style=BAO_STYLE)
-    head.append(f"  indicator 指示牌 {tile_name(obs.indicator)} ({format_tile(obs.indicator)})")
-    head.append(f"  tiles left 余 {obs.tiles_left}  dealer 庄 {label(obs.dealer)}")
-    parts.append(head)
-    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    t.add_column("seat")
-    t.add_column("score", justify="right")
-    t.add_column("tiles", justify="right")
-    t.add_column("melds 副露", overflow="fold")
-    t.add_column("discards 牌河 (in order)", overflow="fold")
-    for i in [(me + k) % 4 for k in (1, 2, 3, 0)]:
-        discards = discards_text(obs.discards[i], bao)
-        name = label(i) + (" 庄" if i == obs.dealer else "")
-        flown = f" 飞宝×{obs.flown[i]}" if obs.flown[i] else ""
-        if flown:
-            discards.append(flown, style=BAO_STYLE)
-        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), short_melds_text(obs.melds[i], bao), discards)
-    parts.append(t)
-    hand = Text("你的手牌 your hand  ", style="bold")
-    hand.append_text(tiles_text(obs.hand, bao))
-    if obs.drawn is not None:
-        hand.append(f"   drew 摸 {tile_name(obs.drawn)} ({format_tile(obs.drawn)})", style="bold")
-    parts.append(hand)
     if obs.last_discard is not None and obs.phase == Phase.CLAIM:
         s, k = obs.last_discard
         parts.append(Text(f"on the table: {label(s)} discarded {tile_name(k)} ({format_tile(k)})", style="bold"))
@@ -326,9 +399,12 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
     n_melds = len(obs.melds[me])
     if len(obs.hand) == 13 - 3 * n_melds:
         try:
-            w = waits_of(list(obs.hand_34), bao, list(obs.melds[me]))
+            baodiao = is_baodiao_state(list(obs.hand_34), bao, list(obs.melds[me]))
+            w = {} if baodiao else waits_of(list(obs.hand_34), bao, list(obs.melds[me]), unseen=_unseen(obs))
         except ValueError:
-            w = {}
-        if w:
-            parts.append(Text("听牌 waits: " + ", ".join(f"{tile_name(k)} ({format_tile(k)})" for k in w), style="green"))
+            baodiao, w = False, {}
+        if baodiao:
+            parts.append(Text("听牌 waits: any tile (宝吊)", style="green"))
+        elif w:
+            parts.append(Text("听牌 waits: " + " ".join(f"{short_name(k)}({format_tile(k)})" for k in w), style="green"))
     return parts

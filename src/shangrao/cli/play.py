@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.prompt import Prompt
-from rich.table import Table
 from rich.text import Text
 
 from ..bots import BOTS, get_bot
@@ -17,7 +16,6 @@ from ..game import (
     ActionType,
     Game,
     Match,
-    parse_action,
     redact,
 )
 from ..records.summary import hand_summary
@@ -27,9 +25,18 @@ from .narrate import (
     action_text,
     event_lines,
     order_actions,
+    render_choices,
     render_settlement,
     render_table,
     seat_label,
+)
+from .play_input import (
+    CONFIRM_TYPES,
+    HELP_LINES,
+    ChoiceError,
+    Command,
+    hint_provider,
+    read_choice,
 )
 from .simulate import DbOption, parse_bots
 
@@ -52,33 +59,78 @@ def typing_hint(actions: list[Action]) -> str:
     return ", ".join(f"'{e}'" for e in examples[:3])
 
 
-def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
-    lines = Table(show_edge=False, box=None, padding=(0, 1), pad_edge=False, show_header=False)
-    lines.add_column(justify="right")
-    lines.add_column()
-    can_win = any(a.type is ActionType.WIN for a in actions)
-    for i, a in enumerate(actions, 1):
-        lines.add_row(f"{i}.", action_text(a, obs, bao, can_win))
-    console.print(Text("legal actions 可选:", style="bold"))
-    console.print(lines)
+_CONFIRM_WORDS = frozenset({"", "y", "yes", "ok", "是", "好", "确认", "确定", "send"})
+
+
+def _ask(console: Console, prompt: str) -> str:
+    return Prompt.ask(prompt, console=console, default="", show_default=False) or ""
+
+
+def _confirm(console: Console, action: Action, obs, bao: int) -> bool | None:
+    """A claim waits for Enter before it is sent: True send, False take back, None quit."""
     while True:
-        answer = Prompt.ask(f"choose 1-{len(actions)} (or e.g. {typing_hint(actions)}, q to quit)", console=console)
-        answer = (answer or "").strip()
-        if answer.lower() in ("q", "quit", "exit"):
-            raise EOFError
-        if answer.isdigit() and 1 <= int(answer) <= len(actions):
-            return actions[int(answer) - 1]
-        only = only_action_named(answer, actions)
-        if only is not None:
-            return only
+        console.print(Text.assemble(("→ ", "bold"), action_text(action, obs, bao)))
+        answer = _ask(console, "Enter sends it, 撤销/undo takes it back")
+        word = " ".join(answer.split()).lower()
+        if word in _CONFIRM_WORDS:
+            return True
         try:
-            a = parse_action(answer) if " " in answer or not answer[:1].isdigit() else parse_action("discard " + answer)
-        except ValueError as err:
-            console.print(Text(f"not understood: {err}. Type a number from 1 to {len(actions)}.", style="red"))
+            cmd = read_choice(word, [action])
+        except ChoiceError:
+            cmd = None
+        if cmd is Command.QUIT:
+            return None
+        if cmd is Command.UNDO or word in ("n", "no", "不"):
+            console.print(Text("taken back — choose again", style="yellow"))
+            return False
+        console.print(Text("press Enter to send, or type 撤销 (undo) to choose again", style="red"))
+
+
+def _hint(console: Console, obs, actions: list[Action]) -> None:
+    provider = hint_provider()
+    advice = provider(obs, actions) if provider is not None else None
+    if advice:
+        console.print(Text(f"提示 hint: {advice}", style="cyan"))
+    else:
+        console.print(Text("提示 hint: no advisor is installed yet", style="dim"))
+
+
+def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
+    """Ask until the player picks a legal action (see :mod:`.play_input` for what may be typed).
+
+    A claim (吃 碰 杠 糊 接宝, or a pass that declines a win) is echoed and sent on Enter;
+    ``撤销``/``undo`` takes it back.  Raises ``EOFError`` when the player quits.
+    """
+    for line in render_choices(actions, obs, bao, width=min(console.width, 80)):
+        console.print(line)
+    can_win = any(a.type is ActionType.WIN for a in actions)
+    while True:
+        answer = _ask(console, f"choose 1-{len(actions)} (or 打 南, 碰, 过; ? help)")
+        try:
+            choice = read_choice(answer, actions)
+        except ChoiceError as err:
+            console.print(Text(str(err), style="red"))
             continue
-        if a in actions:
-            return a
-        console.print(Text(f"{a} is not legal now. Type a number from 1 to {len(actions)}.", style="red"))
+        if choice is Command.QUIT:
+            raise EOFError
+        if choice is Command.HELP:
+            for help_line in HELP_LINES:
+                console.print(help_line)
+            continue
+        if choice is Command.HINT:
+            _hint(console, obs, actions)
+            continue
+        if choice is Command.UNDO:
+            console.print(Text("nothing to take back: a claim is confirmed before it is sent", style="dim"))
+            continue
+        assert isinstance(choice, Action)
+        if choice.type in CONFIRM_TYPES or (choice.type is ActionType.PASS and can_win):
+            ok = _confirm(console, choice, obs, bao)
+            if ok is None:
+                raise EOFError
+            if not ok:
+                continue
+        return choice
 
 
 def play(
@@ -88,7 +140,9 @@ def play(
 ) -> None:
     """Play seat 0 against three bots in the terminal.
 
-    Type the number of an action, or an action like 'discard 5m' or 'pung'.
+    Type a number, a tile to discard (南, 一万, 5m, 🀇, 打 南), or 碰 吃 杠 糊 过 (pung, chow, kong, win, pass).
+
+    A claim is sent on Enter; 撤销 (undo) takes it back. help, ? or 帮助 lists what you can type.
 
     The match is stored hand by hand: q, Ctrl-D or Ctrl-C leaves, and 'shangrao replay' shows it later.
     """
@@ -106,8 +160,9 @@ def play(
     match = Match(rules, seed=seed)
     bots = [None] + [get_bot(bot, seed=f"{seed}:{i}") for i in (1, 2, 3)]
     gid = store.create_game("play", players, seed=seed, rules=rules)
-    console.print(Text(f"上饶麻将 Shangrao Mahjong — game {gid}, seed {seed}. You are seat 0; "
-                       f"{rules.hands_per_match} hands. q or Ctrl-C leaves (the game is saved).", style="bold"))
+    console.print(Text(f"上饶麻将 Shangrao Mahjong — game {gid}, seed {seed}. You are seat 0 against "
+                       f"three {bot} bots; {rules.hands_per_match} hands. ? shows what to type; "
+                       "q or Ctrl-C leaves (the game is saved).", style="bold"))
     game: Game | None = None
     stored = 0
     try:
@@ -150,8 +205,9 @@ def play(
             for part in render_settlement(rec.result, label):
                 console.print(part)
             if not match.is_over:
-                Prompt.ask("press Enter for the next hand (q to quit)", console=console, default="",
-                           show_default=False)
+                answer = _ask(console, "press Enter for the next hand (q to quit)")
+                if " ".join(answer.split()).lower() in ("q", "quit", "exit", "退出"):
+                    raise EOFError
         store.finish_game(gid, list(match.scores))
         console.rule("match over 终局")
         for i in range(4):

@@ -42,7 +42,7 @@ def games(
     as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
     """List stored games: id, date, kind, players, hands, status, scores."""
-    store = open_store(db)
+    store = open_store(db, read_only=True)
     try:
         rows = store.list_games(limit=limit)
         total = store.count_games()
@@ -107,7 +107,7 @@ def replay_cmd(
 
     A hand left unfinished in 'play' is shown up to where it stopped, without a settlement.
     """
-    store = open_store(db)
+    store = open_store(db, read_only=True)
     try:
         rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
     finally:

@@ -144,6 +144,8 @@ def substitution_text(reading: Reading) -> str:
 
 
 def shanten_text(shanten: int) -> str:
+    if shanten >= 90:  # INFINITE_SHANTEN: no form can be completed with the tiles that exist
+        return "no complete hand can be reached with the tiles left"
     if shanten < 0:
         return f"{shanten} (complete 糊牌牌形)"
     if shanten == 0:
@@ -157,8 +159,8 @@ def render_analysis(a: Analysis, indicator: int | None = None) -> RenderableType
 
     hand = from_34(a.tiles_34)
     head = Table.grid(padding=(0, 2))
-    head.add_column(style="bold")
-    head.add_column()
+    head.add_column(style="bold", no_wrap=True)
+    head.add_column(overflow="fold")  # wrap long hands, never crop them (CJK widths)
     head.add_row(f"手牌 hand ({len(hand)})", tiles_text(hand, a.bao))
     if a.bao is None:
         head.add_row("宝 bao", Text("none", style="dim"))
@@ -177,10 +179,10 @@ def render_analysis(a: Analysis, indicator: int | None = None) -> RenderableType
         parts.append(Text.assemble(("糊牌 winning  ", "bold"), verdict))
         if a.readings:
             t = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 2))
-            t.add_column("#", justify="right")
-            t.add_column("form 牌型")
-            t.add_column("groups (* = 宝)")
-            t.add_column("宝 stands for")
+            t.add_column("#", justify="right", overflow="fold")
+            t.add_column("form 牌型", overflow="fold")
+            t.add_column("groups (* = 宝)", overflow="fold")
+            t.add_column("宝 stands for", overflow="fold")
             for i, r in enumerate(a.readings, 1):
                 form = FORM_NAMES[r.form]
                 extra = []
@@ -195,11 +197,14 @@ def render_analysis(a: Analysis, indicator: int | None = None) -> RenderableType
                 t.add_row(str(i), form, reading_text(r), substitution_text(r))
             parts.append(t)
     else:
-        if a.waits:
+        if a.baodiao:
+            # from the 宝吊 state every drawn tile wins: one line, not a 34-row table
+            parts.append(Text.assemble(("听牌 waits  ", "bold"), "any tile (宝吊)"))
+        elif a.waits:
             t = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 2))
-            t.add_column("wait 听")
-            t.add_column("name")
-            t.add_column("completes")
+            t.add_column("wait 听", overflow="fold")
+            t.add_column("name", overflow="fold")
+            t.add_column("completes", overflow="fold")
             for k, forms in a.waits.items():
                 name = tile_name(k) + ("(宝)" if k == a.bao else "")
                 t.add_row(format_tile(k), name, ", ".join(FORM_NAMES[f] for f in forms))
@@ -224,8 +229,8 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
     parts: list[RenderableType] = []
     if situation is not None:
         head = Table.grid(padding=(0, 2))
-        head.add_column(style="bold")
-        head.add_column()
+        head.add_column(style="bold", no_wrap=True)
+        head.add_column(overflow="fold")  # wrap long hands, never crop them (CJK widths)
         head.add_row("手牌 hand", tiles_text(situation.hand, situation.bao))
         win = Text(tile_name(situation.win_tile) + f" ({format_tile(situation.win_tile)})")
         win.append(f"   by {situation.win_by.value}", style="dim")
@@ -239,9 +244,9 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
         return RichGroup(*parts)
     p = result.pattern
     items = Table(show_edge=False, show_header=False, box=None, padding=(0, 2), pad_edge=False)
-    items.add_column("item 名目")
-    items.add_column("", justify="right")
-    items.add_column("clause", style="dim")
+    items.add_column("item 名目", overflow="fold")
+    items.add_column("", justify="right", overflow="fold")
+    items.add_column("clause", style="dim", overflow="fold")
     if p.flat:
         items.add_row(Text(f"牌型 {p.name}", style="bold"), f"{p.factor} 分 flat", p.clause)
     else:
@@ -257,11 +262,11 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
                                    "   ", substitution_text(result.reading)))
     parts.append(items)
     pay = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    pay.add_column("payer 付分")
-    pay.add_column("飞宝 factor", justify="right")
-    pay.add_column("win 糊", justify="right")
-    pay.add_column("bonus 奖励", justify="right")
-    pay.add_column("pays 付", justify="right")
+    pay.add_column("payer 付分", overflow="fold")
+    pay.add_column("飞宝 factor", justify="right", overflow="fold")
+    pay.add_column("win 糊", justify="right", overflow="fold")
+    pay.add_column("bonus 奖励", justify="right", overflow="fold")
+    pay.add_column("pays 付", justify="right", overflow="fold")
     for i in range(3):
         pay.add_row(payer_names[i], f"×{result.payer_factors[i]}", str(result.win_payments[i]),
                     str(result.bonus_payments[i]), Text(str(result.payments[i]), style="bold"))

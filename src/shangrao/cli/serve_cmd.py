@@ -25,6 +25,8 @@ def serve(
     """Serve the browser game.
 
     Open http://HOST:PORT/ to create a table and invite friends by link.
+
+    Exits 3 if the server cannot start (e.g. the port is in use).
     """
     try:
         import uvicorn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import sys
@@ -24,7 +25,7 @@ from rich.text import Text
 from ..bots import BOT_NAMES
 from ..records import Store
 from ..records.summary import Stats
-from ..rules import DEFAULT_RULES
+from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import WinBy
 from ..scoring.items import PATTERNS
 from .common import CliError, dump_json, err_console, open_store, out_console
@@ -33,7 +34,7 @@ __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulat
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", metavar="PATH|URL",
-    help="Records database: a file path (SQLite) or a SQLAlchemy URL (postgresql+psycopg://…). "
+    help="Records database: a file path (SQLite) or a SQLAlchemy URL (postgresql+psycopg://user@host/db). "
          "Default: $SHANGRAO_DB, else shangrao.sqlite3 in the user data directory.")]
 
 
@@ -50,8 +51,36 @@ def parse_bots(text: str, what: str = "--bots") -> list[str]:
     return names
 
 
+def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -> RuleSet:
+    """``--rule key=value`` options (repeatable) on top of ``base``: true/false for switches,
+    an int for points.  Raises :class:`CliError` naming the bad item and the known keys."""
+    if not items:
+        return base
+    changes: dict = {}
+    fields = {f.name: f for f in dataclasses.fields(RuleSet)}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in fields:
+            raise CliError(f"--rule {item!r}: expected KEY=VALUE with KEY one of {', '.join(fields)}")
+        if fields[key].type in ("bool", bool):
+            low = value.lower()
+            if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise CliError(f"--rule {item!r}: {key} is true or false")
+            changes[key] = low in ("true", "1", "yes", "on")
+        else:
+            try:
+                changes[key] = int(value)
+            except ValueError:
+                raise CliError(f"--rule {item!r}: {key} is an integer") from None
+    try:
+        return base.replace(**changes)
+    except ValueError as err:
+        raise CliError(f"--rule: {err}") from None
+
+
 def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress=None,
-                   workers: int = 1, ray_address: str | None = None) -> dict:
+                   workers: int = 1, ray_address: str | None = None, rules: RuleSet = DEFAULT_RULES) -> dict:
     """Play ``hands`` hands as matches of ``rules.hands_per_match``; store each hand; return the summary.
 
     The hands are played by :func:`shangrao.selfplay.iter_hands` — in this process
@@ -61,7 +90,6 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     """
     from ..selfplay import iter_hands
 
-    rules = DEFAULT_RULES
     per = rules.hands_per_match
     n_matches = math.ceil(hands / per)
     stats = Stats(bots)
@@ -180,13 +208,18 @@ def simulate(
                                          help="Processes to play in (0: one per CPU). Same results as 1.")] = 1,
     ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
                                                help="Play on a Ray cluster: 'auto', host:port, or 'local' "
-                                                    "(needs pip install '.[ray]'). Same results.")] = None,
+                                                    "(needs pip install '.\\[ray]'). Same results.")] = None,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", metavar="KEY=VALUE",
+        help="A rule option, repeatable, e.g. --rule kong_after_pung=true --rule base_points=2 "
+             "(RuleSet fields; docs/rules.md).")] = None,
 ) -> None:
     """Let bots play N hands and print a summary.
 
     The hands are played as matches of rules.hands_per_match hands, and every hand is stored.
     """
     names = parse_bots(bots)
+    rules = parse_rule_options(rule)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     store = open_store(db)
@@ -195,7 +228,8 @@ def simulate(
         with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=econ, transient=True,
                       disable=not econ.is_terminal) as progress:
-            summary = run_simulation(hands, seed, names, store, progress, workers=workers, ray_address=ray)
+            summary = run_simulation(hands, seed, names, store, progress, workers=workers, ray_address=ray,
+                                     rules=rules)
     finally:
         store.close()
     if as_json:

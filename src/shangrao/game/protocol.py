@@ -50,7 +50,7 @@ from enum import StrEnum
 from typing import Any, Literal, TypedDict, Union
 
 __all__ = [
-    "EventType", "Event", "EVENT_KEYS", "event_type",
+    "EventType", "Event", "EVENT_KEYS", "DISPLAY_KEYS", "event_type",
     "DealEvent", "DrawEvent", "DiscardEvent", "CallEvent", "PassEvent", "MeldEvent", "DeclareKongEvent",
     "KongStandsEvent", "CatchBaoEvent", "FourBaoEvent", "TransferEvent", "DeclareWinEvent", "WinEvent", "EndEvent",
 ]
@@ -203,6 +203,16 @@ _SHAPES: dict[EventType, type] = {
 
 #: the keys of each event type (a redacted deal has ``hand``/``seat`` instead of ``wall``/``seed``/``hands``)
 EVENT_KEYS: dict[EventType, frozenset[str]] = {t: frozenset(s.__annotations__) for t, s in _SHAPES.items()}
+
+
+#: keys that are labels for people, derived from ids the event also carries (``pattern_id``,
+#: ``reason``): a win's ``pattern`` (Chinese name) and ``breakdown`` (text), a transfer's ``name``.
+#: They follow the version that wrote the log (0.1.0 named the basic pattern 基本分, later 有宝平糊);
+#: :func:`~shangrao.game.replay` compares everything else.
+DISPLAY_KEYS: dict[str, tuple[str, ...]] = {
+    EventType.WIN: ("pattern", "breakdown"),
+    EventType.TRANSFER: ("name",),
+}
 
 
 def event_type(event: Mapping[str, Any]) -> EventType | None:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
+from ..analysis.hand import is_baodiao_state
 from ..analysis.tables import POW5, HandKey
 from ..errors import InputError, InternalError
 from ..melds import Meld, MeldType
@@ -307,6 +308,8 @@ class Game:
         self.flown = [0, 0, 0, 0]
         self.bao_drawn = [0, 0, 0, 0]
         self.caught = [False] * 4
+        self.touji = [0, 0, 0, 0]  # 宝吊 wins each seat declined (偷机)
+        self._after_pung: int | None = None  # the seat that just made a 碰 (kong_after_pung)
         self.transfers: list[Transfer] = []
         self.events: list[Event] = []
         self.actions_taken = 0
@@ -371,7 +374,10 @@ class Game:
     def _is_win(self, seat: int, extra: int | None = None) -> bool:
         """Whether ``seat``'s concealed hand (plus the kind ``extra``) wins, from its incremental key."""
         melds = self.melds[seat]
-        jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+        if self.rules.jiuyao_melds:
+            jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
+        else:
+            jiuyao_ok = not melds
         return self.keys[seat].is_win(4 - len(melds), jiuyao_ok, extra)
 
     def _transfer(self, payer: int, payee: int, points: int, reason: str, name: str | None = None) -> None:
@@ -401,7 +407,7 @@ class Game:
         self._emit({
             "type": EventType.DEAL,
             "hand_no": self.hand_no,
-            "rules": self.rules.to_dict(),
+            "rules": self.rules.to_dict(house_defaults=False),
             "seed": self.seed,
             "dealer": self.dealer,
             "scores": list(self.start_scores),
@@ -472,14 +478,21 @@ class Game:
                     for k in range(34):
                         if c[k] == 4:
                             out.append(_ACTIONS[A.CONCEALED_KONG][k])
+                drawn = self.last_draw[seat]
                 for m in self.melds[seat]:
-                    if m.type is MeldType.PUNG and c[m.tiles[0]]:
+                    if m.type is MeldType.PUNG and c[m.tiles[0]] and (
+                            not self.rules.added_kong_drawn_only or (drawn is not None and drawn >> 2 == m.tiles[0])):
                         out.append(_ACTIONS[A.ADDED_KONG][m.tiles[0]])
                 if len(out) > 1:
                     out.sort(key=Action.sort_key)
             out += compress(_DISCARDS, c)
             return out
         if self.phase == Phase.DISCARD:
+            if self._after_pung == seat and self.rules.kong_after_pung and self.tail >= self.head:
+                kongs = [_ACTIONS[A.CONCEALED_KONG][k] for k in range(34) if c[k] == 4]
+                kongs += [_ACTIONS[A.ADDED_KONG][m.tiles[0]] for m in self.melds[seat]
+                          if m.type is MeldType.PUNG and c[m.tiles[0]]]
+                return sorted(kongs, key=Action.sort_key) + list(compress(_DISCARDS, c))
             return list(compress(_DISCARDS, c))
         if self.phase == Phase.CLAIM:
             assert self.claim is not None
@@ -515,7 +528,8 @@ class Game:
             return _NO_OPTIONS  # no pung, kong, chow, 接宝 or 地糊 possible
         out: list[Action] = []
         if (self.first_discard and self.rules.earthly_win and seat != self.dealer
-                and discarder == self.dealer) and self._is_win(seat, k):
+                and discarder == self.dealer and (k != self.bao or self.rules.win_on_bao_tile)
+                and self._is_win(seat, k)):
             out.append(WIN)
         if c[k] >= 2:
             out.append(_ACTIONS[A.PUNG][k])
@@ -568,9 +582,12 @@ class Game:
         """Apply ``action`` for :attr:`current_seat` without checking it (fast path)."""
         seat = self.current_seat
         assert seat is not None
+        legal = self._legal
         self._legal = None
         self.actions_taken += 1
         t = action.type
+        if t is not A.WIN and self.phase == Phase.ACT and self._offered_win(seat, legal):
+            self._count_touji(seat)
         if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
                 tile = action.tile
@@ -591,8 +608,25 @@ class Game:
         else:
             raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
 
+    def _offered_win(self, seat: int, legal: list[Action] | None) -> bool:
+        if legal is not None:
+            return WIN in legal
+        return self._is_win(seat)
+
+    def _count_touji(self, seat: int) -> None:
+        """偷机: the seat declines a self-drawn win in the 宝吊 state (before the draw, less one 宝,
+        its hand was complete melds) and draws on."""
+        drawn = self.last_draw[seat]
+        if drawn is None or not self.counts[seat][self.bao]:
+            return
+        before = list(self.counts[seat])
+        before[drawn >> 2] -= 1
+        if is_baodiao_state(before, self.bao, self.melds[seat]):
+            self.touji[seat] += 1
+
     # ------------------------------------------------------------------ discard & claims
     def _do_discard(self, seat: int, k: int) -> None:
+        self._after_pung = None
         tid = self._remove(seat, k, prefer=self.last_draw[seat])
         self.last_draw[seat] = None
         self.discard_ids[seat].append(tid)
@@ -704,6 +738,7 @@ class Game:
             self.current_seat = seat
             self.kong_chain = 0
             self.phase = Phase.DISCARD
+            self._after_pung = seat if t is A.PUNG else None
             return
         self.first_discard = False
         if self.tiles_left == 0:
@@ -713,7 +748,11 @@ class Game:
 
     # ------------------------------------------------------------------ kongs
     def _declare_kong(self, seat: int, k: int, kind: MeldType, action: Action) -> None:
-        self._dealer_acted = self._dealer_acted or seat == self.dealer
+        # a concealed kong and its replacement draw do not change whose first discard it is
+        # (地糊 clause (3): "在第一轮庄家出牌时"); an added kong needs a pung, so a claim, before it
+        if kind is not MeldType.CONCEALED_KONG:
+            self._dealer_acted = self._dealer_acted or seat == self.dealer
+        self._after_pung = None
         self._emit({"type": EventType.CONCEALED_KONG if kind is MeldType.CONCEALED_KONG else EventType.ADDED_KONG,
                     "seat": seat, "kind": format_tile(k), "action": str(action)})
         if kind is MeldType.CONCEALED_KONG:
@@ -734,7 +773,7 @@ class Game:
         concealed = meld.type is MeldType.CONCEALED_KONG
         robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
         self.pending_kong = PendingKong(seat=seat, meld=meld, ids=ids, tile=robbed_tile, added=added, index=index)
-        if robbable:
+        if robbable and (k != self.bao or self.rules.win_on_bao_tile):
             for i in range(1, 4):
                 s = (seat + i) % 4
                 if self._is_win(s, k):
@@ -822,6 +861,7 @@ class Game:
                 four_bao=self.bao_drawn[w] == 4,
                 caught_bao=self.caught[w],
                 robbed=payers.index(source) if win_by is WinBy.ROBBING_KONG else None,
+                touji=self.touji[w],
             )
             res = score(sit, self.rules)
             pattern = res.pattern

@@ -91,6 +91,25 @@ def resolve_db(db: str | os.PathLike | None) -> str:
     return "sqlite:///" + str(Path(text).expanduser().resolve())
 
 
+def _read_only_creator(path: str):
+    """A sqlite3 connect function opening ``path`` read-only (``mode=ro``, else ``immutable=1``)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    uri = "file:" + quote(str(Path(path).resolve()))
+
+    def connect():
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30, check_same_thread=False)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+            return conn
+        except sqlite3.OperationalError:  # WAL on a read-only directory or medium: no -shm possible
+            conn.close()
+            return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=30, check_same_thread=False)
+
+    return connect
+
+
 def event_to_dict(ev: Any) -> dict:
     """An event as a JSON object: a dict, an object with ``to_dict()``, a dataclass, or JSON text."""
     if isinstance(ev, dict):
@@ -190,30 +209,42 @@ class Store:
     Raises :class:`RecordError` for a bad URL or an unreachable database.
     """
 
-    def __init__(self, url: str | os.PathLike | None = None, *, echo: bool = False) -> None:
+    def __init__(self, url: str | os.PathLike | None = None, *, echo: bool = False, read_only: bool = False) -> None:
         self.url = resolve_db(url)
+        self.read_only = read_only
         try:
             parsed = make_url(self.url)
         except ArgumentError as err:
             raise RecordError(f"not a database URL or path: {self.url!r} ({err})") from None
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         self._sqlite = parsed.get_backend_name() == "sqlite"
+        engine_url: Any = self.url
         if self._sqlite:
-            database = parsed.database
-            if database and database != ":memory:" and not database.startswith("file:"):
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            database = parsed.database or ""
+            plain_file = bool(database) and database != ":memory:" and not database.startswith("file:")
             kwargs["connect_args"] = {"timeout": 30}
+            if read_only and plain_file and not Path(database).exists():
+                database = ""  # nothing stored yet: an empty in-memory database, nothing created on disk
+                engine_url = "sqlite://"
+            elif read_only and plain_file:
+                # read-only commands (games, replay) open the file read-only, so a database on a
+                # read-only directory or medium can be read; WAL needs its -shm file, and when that
+                # cannot be created the file is opened as immutable (nobody can be writing it then)
+                engine_url = "sqlite://"
+                kwargs["creator"] = _read_only_creator(database)
+            elif plain_file:
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
             if not database or database == ":memory:":
                 from sqlalchemy.pool import StaticPool
 
                 kwargs["poolclass"] = StaticPool
                 kwargs["connect_args"]["check_same_thread"] = False
         try:
-            self.engine: Engine = create_engine(self.url, **kwargs)
+            self.engine: Engine = create_engine(engine_url, **kwargs)
         except (ArgumentError, ImportError, SQLAlchemyError) as err:
             raise RecordError(f"cannot open {self._safe_url()}: {err}") from None
         if self._sqlite:
-            file_db = bool(database) and database != ":memory:"
+            file_db = bool(database) and database != ":memory:" and not read_only
 
             @event.listens_for(self.engine, "connect")
             def _fk_on(dbapi_conn, _record):
@@ -230,7 +261,20 @@ class Store:
                         pass
                 cur.close()
         try:
-            Base.metadata.create_all(self.engine)
+            if read_only and not self._sqlite:
+                pass  # a server database: the tables exist or the queries say so
+            elif read_only and "creator" in kwargs:
+                with self.engine.connect() as conn:
+                    tables = conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'").all()
+                if "games" not in {t[0] for t in tables}:  # nothing stored yet: read as empty
+                    from sqlalchemy.pool import StaticPool
+
+                    self.engine.dispose()
+                    self.engine = create_engine("sqlite://", future=True, poolclass=StaticPool,
+                                                connect_args={"check_same_thread": False})
+                    Base.metadata.create_all(self.engine)
+            else:
+                Base.metadata.create_all(self.engine)
         except SQLAlchemyError as err:
             raise RecordError(f"cannot open the records database {self._safe_url()}: "
                               f"{' '.join(str(err.orig if hasattr(err, 'orig') else err).split())}") from None

@@ -31,7 +31,7 @@ class PatternDef:
 
 _P = PatternDef
 PATTERNS: dict[str, PatternDef] = {p.id: p for p in [
-    _P("basic", "基本分", 1, "基本分 1 分 (D3)", english="base points"),
+    _P("basic", "有宝平糊", 1, "基本分 1 分 (D3)", english="plain win with 宝"),  # players' name; 基本分 is its value
     _P("pinghu_zimo", "平糊自摸", 2, "计分方法 (1)", english="plain self-draw"),
     _P("baodiao", "宝吊头", 3, "计分方法 (3)", english="baodiao (宝 pair wait)"),
     _P("baodiao_wubao", "宝吊无宝", 6, "计分方法 (4)", english="baodiao, no 宝 used"),

@@ -89,6 +89,7 @@ class ScoreResult:
     bonus_payments: per payer, the bonus part.
     payments: per payer, win part + bonus part.  total: the winner's gain.
     alternatives: other patterns that fit, with their hand values (for the breakdown).
+    notes: why an input did not count (e.g. payers' 飞宝 when the winner never held a 宝, 注 1).
     """
 
     winning: bool
@@ -103,6 +104,7 @@ class ScoreResult:
     payments: tuple[int, int, int] = (0, 0, 0)
     total: int = 0
     alternatives: list[tuple[str, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -121,6 +123,7 @@ class ScoreResult:
             "payments": list(self.payments),
             "total": self.total,
             "alternatives": [{"name": n, "hand_value": v} for n, v in self.alternatives],
+            "notes": list(self.notes),
         }
 
     def breakdown(self) -> str:
@@ -133,11 +136,17 @@ class ScoreResult:
             text = f"{self.pattern.factor}({self.pattern.name})"
             for d in self.doublings:
                 text += f"*{d.factor}({d.name}{'' if d.count == 1 else '×' + str(d.count)})"
-        return f"{text} = {self.hand_value}"
+        text = f"{text} = {self.hand_value}"
+        return "; ".join([text, *self.notes])
 
 
-def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[PatternDef]:
-    """Candidate patterns of one reading of a self-drawn (or robbed, valued as self-drawn) win."""
+def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool, touji_ok: bool = True) -> list[PatternDef]:
+    """Candidate patterns of one reading of a self-drawn (or robbed, valued as self-drawn) win.
+
+    From the 宝吊 state: 宝吊宝 when the drawn tile is a 宝 (clause 8), 宝吊无宝 when no 宝 acts
+    (clause 9; e.g. three 宝 as a pung of their face), both when both fit; 宝吊头 otherwise, or
+    when ``touji_ok`` is False (rule ``baodiao_bao_needs_touji`` and no 偷机 yet).
+    """
     P = PATTERNS
     f = reading.form
     if f is Form.SEVEN_PAIRS:
@@ -158,9 +167,9 @@ def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool) -> list[Pattern
     else:
         out.append(P["qing_pengpenghu"] if reading.all_pungs else P["pinghu_zimo"])
     if baodiao:
-        if drew_bao:
+        if touji_ok and drew_bao:  # (8); when no 宝 acts (9) fits too: score() names both
             out.append(P["pengpenghu_baodiao_bao"] if reading.all_pungs else P["baodiao_bao"])
-        elif not reading.bao_acting:
+        elif touji_ok and not reading.bao_acting:
             out.append(P["pengpenghu_baodiao_wubao"] if reading.all_pungs else P["baodiao_wubao"])
         else:
             out.append(P["pengpenghu_baodiao"] if reading.all_pungs else P["baodiao"])
@@ -194,8 +203,13 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
     s = situation
     if s.win_by is WinBy.DEALER_FIRST_DISCARD and not rules.earthly_win:
         raise SituationError("win_by: 地糊 (dealer_first_discard) is switched off in these rules (earthly_win)")
+    if (s.win_by is not WinBy.SELF_DRAW and s.bao is not None and s.win_tile == s.bao
+            and not rules.win_on_bao_tile):
+        raise SituationError(f"win_tile: {s.win_by.value} on a 宝 tile is switched off in these rules (win_on_bao_tile)")
     hand34 = to_34(list(s.hand) + [s.win_tile])
     readings = enumerate_readings(hand34, s.bao, s.melds)
+    if s.melds and not rules.jiuyao_melds:  # 九幺 only with no declared melds (house rule)
+        readings = [r for r in readings if r.form is not Form.JIUYAO]
     if not readings:
         return ScoreResult(winning=False)
     base = rules.base_points
@@ -215,14 +229,16 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
         win = (flat_points, flat_points, flat_points)
         bonus = (bonus_each, bonus_each, bonus_each)
         payments = _add3(win, bonus)
+        notes = [f"注 1: payers' 飞宝 not counted: {flat.name} is paid flat"] if any(s.payers_flown) else []
         return ScoreResult(True, pattern, reading, [], bonuses, flat_points, (1, 1, 1), win, bonus,
-                           payments, sum(payments))
+                           payments, sum(payments), notes=notes)
 
     baodiao = is_baodiao_state(to_34(s.hand), s.bao, s.melds)
     drew_bao = s.bao is not None and s.win_tile == s.bao
+    touji_ok = not rules.baodiao_bao_needs_touji or s.touji > 0
     candidates = []
     for reading in readings:
-        for pdef in _pattern_of(reading, baodiao, drew_bao):
+        for pdef in _pattern_of(reading, baodiao, drew_bao, touji_ok):
             factor = pdef.factor * (2 ** reading.quads if pdef.per_quad else 1)
             doublings = _doublings(s, reading, rules)
             value = base * factor
@@ -238,10 +254,20 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
             seen.add(c[2].name)
             alternatives.append((c[2].name, c[0]))
 
+    notes = []
+    both = {"baodiao_bao": "baodiao_wubao", "pengpenghu_baodiao_bao": "pengpenghu_baodiao_wubao"}
+    if pdef.id in both and any(not r.bao_acting and r.form is Form.STANDARD for r in readings):
+        other = PATTERNS[both[pdef.id]]
+        notes.append(f"{pdef.name} (clause 8: the drawn tile is a 宝) and {other.name} "
+                     "(clause 9: no 宝 acts) both fit")
+    if baodiao and not touji_ok and (drew_bao or any(not r.bao_acting for r in readings)):
+        notes.append("宝吊宝/宝吊无宝 need a 偷机 first (rule baodiao_bao_needs_touji): scored as 宝吊头")
     payer_factors: tuple[int, int, int] = (1, 1, 1)
     if s.held_bao:
         f0, f1, f2 = s.payers_flown
         payer_factors = (2 ** f0, 2 ** f1, 2 ** f2)
+    elif any(s.payers_flown):
+        notes.append("注 1: payers' 飞宝 not counted: the winner never held a 宝 this hand")
     if s.win_by is WinBy.ROBBING_KONG:
         r = s.robbed
         win = (value * payer_factors[0] if r == 0 else 0, value * payer_factors[1] if r == 1 else 0,
@@ -263,6 +289,7 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
         payments=payments,
         total=sum(payments),
         alternatives=alternatives,
+        notes=notes,
     )
 
 
@@ -274,7 +301,7 @@ def _doublings(s: WinSituation, reading: Reading, rules: RuleSet) -> list[Doubli
         out.append(Doubling("dandiao", DOUBLING_NAMES["dandiao"], 1, 2))
     if s.winner_flown:
         out.append(Doubling("feibao", DOUBLING_NAMES["feibao"], s.winner_flown, 2 ** s.winner_flown))
-    if reading.all_terminal_honor and reading.form is not Form.JIUYAO:
+    if reading.all_terminal_honor and reading.form is not Form.JIUYAO and (rules.jiuyao_melds or not s.melds):
         out.append(Doubling("jiuyao", DOUBLING_NAMES["jiuyao"], 1, 2))
     if s.win_by is WinBy.ROBBING_KONG:
         out.append(Doubling("qianggang", DOUBLING_NAMES["qianggang"], 1, rules.robbing_kong_factor))

@@ -12,7 +12,8 @@ from enum import Enum
 from typing import Any
 
 from ..errors import InputError
-from ..melds import Meld, MeldError, parse_meld
+from ..melds import Meld, MeldError, MeldType, parse_meld
+from ..rules import _printable as printable
 from ..tiles import (
     TileParseError,
     format_tile,
@@ -23,6 +24,9 @@ from ..tiles import (
 )
 
 __all__ = ["SituationError", "WinBy", "WinSituation"]
+
+#: words for "no 宝" in a ``bao`` field (shared with ``analyze --bao``)
+_NO_BAO = frozenset({"none", "null", "no", "-"})
 
 
 class SituationError(InputError):
@@ -72,6 +76,8 @@ class WinSituation:
     four_bao: the winner drew all four 宝 this hand (四个宝).
     caught_bao: the winner declared 接宝 this hand.
     robbed: for 抢杠, the payer (0-2, seat order after the winner) whose kong was robbed.
+    touji: 偷机 — how many times this hand the winner declined a win in the 宝吊 state before
+        this one (only the rule ``baodiao_bao_needs_touji`` asks for it; the engine counts it).
     """
 
     hand: tuple[int, ...]
@@ -87,6 +93,7 @@ class WinSituation:
     four_bao: bool = False
     caught_bao: bool = False
     robbed: int | None = None
+    touji: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand", tuple(self.hand))
@@ -122,6 +129,8 @@ class WinSituation:
         for k, c in enumerate(counts):
             if c > 4:
                 raise SituationError(f"hand, win_tile and melds hold {c} copies of {format_tile(k)}; there are only 4")
+        if not isinstance(self.touji, int) or isinstance(self.touji, bool) or not 0 <= self.touji <= 136:
+            raise SituationError(f"touji: must be an int >= 0 (偷机 count), got {self.touji!r}")
         for name in ("kong_chain", "winner_flown"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 4:
@@ -146,10 +155,43 @@ class WinSituation:
             raise SituationError("heavenly: 天糊 is the dealer's first 14 tiles, self-drawn, with no melds")
         if self.win_by is WinBy.DEALER_FIRST_DISCARD and self.melds:
             raise SituationError("melds: 地糊 comes on the dealer's first discard, before anyone has declared a meld")
-        if self.winner_held_bao is False and self.winner_flown:
-            raise SituationError("winner_held_bao: false, but winner_flown says the winner discarded a 宝")
         if self.bao is None and (self.four_bao or self.caught_bao):
             raise SituationError("four_bao/caught_bao: need a bao")
+        if self.bao is None and (self.winner_flown or any(self.payers_flown)):
+            raise SituationError("winner_flown/payers_flown: 飞宝 needs a bao")
+        if self.bao is not None:
+            self._check_bao_copies(counts)
+
+    def _check_bao_copies(self, counts: list[int]) -> None:
+        """Copies of the 宝 kind and of the indicator (out of play, R1) can never pass four."""
+        from ..tiles import indicator_of, tile_name
+
+        bao = self.bao
+        assert bao is not None
+        ind = indicator_of(bao)
+        if counts[ind] > 3:
+            raise SituationError(f"hand, win_tile and melds hold 4 {format_tile(ind)} ({tile_name(ind)}), "
+                                 f"but one is the indicator of 宝 {format_tile(bao)}, out of play (R1)")
+        in_sight = counts[bao]
+        flown = self.winner_flown + sum(self.payers_flown)
+        # a flown 宝 may have been claimed into one of the winner's melds (as its face, R2):
+        # each meld made on a discard holds at most one claimed tile
+        claimable = sum(1 for m in self.melds if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG)
+        if in_sight + flown - min(claimable, flown) > 4:
+            raise SituationError(f"bao: {in_sight} 宝 ({format_tile(bao)}) in hand, win_tile and melds plus {flown} "
+                                 "flown (winner_flown + payers_flown) make more than the four 宝")
+        held = sum(1 for k in (*self.hand, self.win_tile) if k == bao)
+        if self.winner_held_bao is False:
+            if held:
+                raise SituationError(f"winner_held_bao: false, but the hand or win_tile holds a 宝 ({format_tile(bao)})")
+            for name in ("winner_flown", "four_bao", "caught_bao"):
+                if getattr(self, name):
+                    raise SituationError(f"winner_held_bao: false, but {name} says the winner held a 宝")
+        if self.four_bao and any(self.payers_flown):
+            raise SituationError("payers_flown: with four_bao the winner drew all four 宝, so no payer could discard one")
+        if self.caught_bao and sum(self.payers_flown) > 1:
+            raise SituationError("payers_flown: with caught_bao (接宝) the winner drew three 宝; "
+                                 "the payers can have discarded at most one")
 
     @property
     def held_bao(self) -> bool:
@@ -169,10 +211,10 @@ class WinSituation:
         if not isinstance(data, dict):
             raise SituationError(f"a situation must be a JSON object, got {type(data).__name__}")
         known = {"hand", "win_tile", "melds", "bao", "win_by", "heavenly", "kong_chain", "winner_flown",
-                 "payers_flown", "winner_held_bao", "four_bao", "caught_bao", "robbed"}
-        unknown = sorted(set(data) - known)
+                 "payers_flown", "winner_held_bao", "four_bao", "caught_bao", "robbed", "touji"}
+        unknown = sorted(str(k) for k in set(data) - known)
         if unknown:
-            raise SituationError(f"unknown field(s): {', '.join(unknown)}")
+            raise SituationError(f"unknown field(s): {', '.join(printable(x) for x in unknown)}")
         for req in ("hand", "win_tile"):
             if req not in data:
                 raise SituationError(f"{req}: missing")
@@ -192,6 +234,10 @@ class WinSituation:
             v = data.get(name)
             if v is None:
                 return None
+            if name == "bao" and isinstance(v, str) and v.strip().lower() in _NO_BAO:
+                return None  # as in analyze: "none" means no 宝
+            if isinstance(v, str) and not v.strip():
+                raise SituationError(f"{name}: empty; give one tile like 5p" + (", or 'none'" if name == "bao" else ""))
             if isinstance(v, int) and not isinstance(v, bool):
                 return v
             if isinstance(v, str):
@@ -260,6 +306,7 @@ class WinSituation:
             four_bao=flag("four_bao", False),
             caught_bao=flag("caught_bao", False),
             robbed=robbed,
+            touji=integer("touji", 0),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -277,4 +324,5 @@ class WinSituation:
             "four_bao": self.four_bao,
             "caught_bao": self.caught_bao,
             "robbed": self.robbed,
+            "touji": self.touji,
         }

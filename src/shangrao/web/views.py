@@ -47,7 +47,7 @@ def unseen_counts(obs) -> list[int]:
 
 def _waits(hand_34, bao, melds, unseen) -> list[dict]:
     try:
-        w = waits_of(list(hand_34), bao, list(melds))
+        w = waits_of(list(hand_34), bao, list(melds), unseen=unseen)  # tiles left only (issue 10)
     except ValueError:
         return []
     return [{"kind": k, "unseen": unseen[k]} for k in w]

@@ -8,6 +8,9 @@ const RULE_NAMES = {
   rob_exposed_kong: ["可抢明杠", "rob a kong on a discard"], earthly_win: ["地糊", "地糊 allowed"],
   pung_kong_bonus: ["碰杠奖励", "碰杠 bonus"], concealed_kong_bonus: ["自摸杠奖励", "自摸杠 bonus"],
   four_bao_bonus: ["四个宝奖励", "四个宝 bonus"], caught_bao_bonus: ["接宝奖励", "接宝 bonus"],
+  kong_after_pung: ["碰后可杠", "kong right after 碰"], added_kong_drawn_only: ["碰杠只用新摸的牌", "added kong only with the tile drawn"],
+  jiuyao_melds: ["九幺可有副露", "九幺 with declared melds"], win_on_bao_tile: ["宝牌可地糊/抢杠", "地糊/抢杠 on a 宝 tile"],
+  baodiao_bao_needs_touji: ["宝吊宝须偷机", "宝吊宝/宝吊无宝 only after 偷机"],
 };
 const seats = document.getElementById("seats");
 seats.append(el("p", { text: `${t("seat")} 0: ${t("you")}` }));
