@@ -186,35 +186,34 @@ class GreedyBot:
         c = list(obs.hand_34)
         bao = obs.bao
         h = _Hand(c, bao, obs.melds[obs.seat])
-        cands = [a for a in legal if a.type is A.DISCARD]
-        non_bao = [a for a in cands if a.kind != bao]
+        cands = [(a.kind, a) for a in legal if a.type is A.DISCARD]  # (the kind discarded, the action)
+        non_bao = [p for p in cands if p[0] != bao]
         if non_bao:
             cands = non_bao
-        scored = [(h.shanten(remove=(a.kind,)), a) for a in cands]
-        best = min(s for s, _ in scored)
-        tied = [a for s, a in scored if s == best]
+        scored = [(h.shanten(remove=(t,)), t, a) for t, a in cands]
+        best = min(s for s, _, _ in scored)
+        tied = [(t, a) for s, t, a in scored if s == best]
         if len(tied) == 1:
-            return tied[0]
+            return tied[0][1]
         if self.ukeire:
             unseen = obs.unseen()
             ranked = []
-            for a in tied:
-                c[a.kind] -= 1
+            for t, a in tied:
+                c[t] -= 1
                 useful = 0
                 for k in _neighbourhood(c):
-                    if unseen[k] and k != a.kind and h.shanten(remove=(a.kind,), add=(k,)) < best:
+                    if unseen[k] and k != t and h.shanten(remove=(t,), add=(k,)) < best:
                         useful += unseen[k]
-                c[a.kind] += 1
-                ranked.append((useful, a.kind, a))
+                c[t] += 1
+                ranked.append((useful, t, a))
             ranked.sort(key=lambda x: (x[0], x[1]), reverse=True)
             return ranked[0][2]
         ranked2 = []
-        for a in tied:
-            k = a.kind
-            c[k] -= 1
-            conn = _connectivity(c, k)
-            c[k] += 1
-            ranked2.append((conn, 0 if k in TERMINALS_AND_HONORS else 1, -k, a))
+        for t, a in tied:
+            c[t] -= 1
+            conn = _connectivity(c, t)
+            c[t] += 1
+            ranked2.append((conn, 0 if t in TERMINALS_AND_HONORS else 1, -t, a))
         ranked2.sort(key=lambda x: x[:3])
         return ranked2[0][3]
 
