@@ -62,8 +62,10 @@ import os
 import random
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from .bots import get_bot
+from .errors import InputError
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
@@ -112,16 +114,16 @@ def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSe
 
 def _check(n_hands: int, bots: Sequence[str], rules: RuleSet) -> list[str]:
     if not isinstance(n_hands, int) or n_hands < 0:
-        raise ValueError(f"n_hands must be an int >= 0, got {n_hands!r}")
+        raise InputError(f"n_hands must be an int >= 0, got {n_hands!r}")
     names = [bots] * 4 if isinstance(bots, str) else list(bots)
     if len(names) != 4:
-        raise ValueError(f"bots: give 4 bot names, got {len(names)}")
+        raise InputError(f"bots: give 4 bot names, got {len(names)}")
     for name in names:
         if not isinstance(name, str):
-            raise ValueError(f"bots: give bot names (workers build the bots), got {name!r}")
+            raise InputError(f"bots: give bot names (workers build the bots), got {name!r}")
         get_bot(name)  # UnknownBotError (ValueError) for a bad name
     if not isinstance(rules, RuleSet):
-        raise ValueError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        raise InputError(f"rules must be a RuleSet, got {type(rules).__name__}")
     return names
 
 
@@ -154,7 +156,7 @@ def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | Non
     if workers is None or workers == 0:
         workers = os.cpu_count() or 1
     if workers < 0:
-        raise ValueError(f"workers must be >= 0, got {workers}")
+        raise InputError(f"workers must be >= 0, got {workers}")
     workers = min(workers, len(jobs))
     if workers == 1:
         for job in jobs:
@@ -181,7 +183,7 @@ def _iter_ray(fn, jobs: list, address: str) -> Iterator:
             f"ray_address={address!r} needs Ray: pip install '.[ray]' ({err})") from None
     connected_here = False
     if not ray.is_initialized():
-        kwargs = {"include_dashboard": False, "log_to_driver": False}
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address == "local":
             ray.init(**kwargs)
         else:

@@ -26,7 +26,7 @@ def _grid(screen: str) -> dict[str, int]:
     out = {}
     block = screen.split("可选 choices:")[-1]
     for line in block.splitlines():
-        if line.lstrip().startswith("打") and "→" not in line or re.match(r"^\s+\d+\.\S", line):
+        if (line.lstrip().startswith("打") and "→" not in line) or re.match(r"^\s+\d+\.\S", line):
             for num, name in re.findall(r"(\d+)\.(\S+)", line):
                 out[name] = int(num)
     return out

@@ -12,10 +12,12 @@ pytest.importorskip("httpx")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient  # noqa: E402
+    from fastapi.testclient import TestClient
 
-from shangrao.web import Settings  # noqa: E402
-from shangrao.web.app import create_app  # noqa: E402
+import contextlib
+
+from shangrao.web import Settings
+from shangrao.web.app import create_app
 
 #: people never time out in these tests unless a test says so; bots act at once
 SLOW_PEOPLE = dict(bot_delay=0.0, claim_timeout=600, turn_timeout=600, absent_timeout=600,
@@ -155,12 +157,8 @@ def make_client(db_url):
 
     yield make
     while OPEN:
-        try:
+        with contextlib.suppress(Exception):
             OPEN.pop().close()
-        except Exception:  # noqa: BLE001
-            pass
     for c in opened:
-        try:
+        with contextlib.suppress(Exception):
             c.__exit__(None, None, None)
-        except Exception:  # noqa: BLE001 - already closed by the test
-            pass

@@ -158,10 +158,10 @@ def test_every_discard_shows_every_other_seat_an_open_window(make_client, db_url
                 continue
             v = m["view"]
             total = sum(len(d) for d in v["discards"])
-            if v["phase"] == "claim" and v["last_discard"] is not None and v["last_discard"][0] != s.seat:
-                if last_discards != (v["last_discard"], total):
-                    windows += 1
-                    last_discards = (v["last_discard"], total)
+            if (v["phase"] == "claim" and v["last_discard"] is not None and v["last_discard"][0] != s.seat
+                    and last_discards != (v["last_discard"], total)):
+                windows += 1
+                last_discards = (v["last_discard"], total)
         others = sum(e["type"] == "discard" and e["seat"] != s.seat for e in events)
         assert windows == others, (s.seat, windows, others, n_discards)
 
@@ -345,7 +345,7 @@ def test_lobby_offers_every_registry_bot_with_the_strongest_default(make_client)
 
 def test_error_pages_are_pages_with_a_way_back(make_client):
     c = make_client()
-    tid, tokens = new_table(c)  # all four seats taken
+    tid, _tokens = new_table(c)  # all four seats taken
     for path, status, code in ((f"/join/{tid}", 409, "full"), ("/join/99999", 404, "no-table"),
                                (f"/t/{tid}/not-a-token", 403, "bad-link"), ("/t/99999/x", 404, "no-table"),
                                ("/error/whatever", 404, "not-found")):

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from .common import CliError
+
 __all__ = ["register", "serve"]
 
 
@@ -32,7 +34,7 @@ def serve(
         from ..web import Settings
         from ..web.app import create_app
     except ImportError as err:
-        raise ValueError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
+        raise CliError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
     app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
                                   absent_timeout=absent_timeout))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

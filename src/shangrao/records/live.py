@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-
-from .store import Store, _dumps
 from .schema import utcnow
+from .store import Store, _dumps
 
 __all__ = ["append_events", "update_meta", "set_players"]
 

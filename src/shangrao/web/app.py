@@ -27,14 +27,23 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
-from ..game import Game, IllegalActionError, parse_action
+from ..game import EventType, Game, IllegalActionError, parse_action
 from ..game.actions import ActionParseError
+from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store
 from ..rules import DEFAULT_RULES, RuleSet
-from .messages import (ActionMsg, CreateTable, FillBotsMsg, PingMsg, ReadyMsg, RematchMsg, default_bot,
-                       parse_client_message)
-from .views import meld_info
+from .messages import (
+    ActionMsg,
+    CreateTable,
+    FillBotsMsg,
+    PingMsg,
+    ReadyMsg,
+    RematchMsg,
+    default_bot,
+    parse_client_message,
+)
 from .tables import KIND, Settings, TableError, TableManager
+from .views import meld_info
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -87,7 +96,7 @@ def _public_hand_events(events: list[dict], finished: bool) -> list[dict]:
         return events
     out = []
     for ev in events:
-        if ev.get("type") == "deal":
+        if ev.get("type") == EventType.DEAL:
             ev = {k: v for k, v in ev.items() if k != "seed"}
         out.append(ev)
     return out
@@ -160,15 +169,6 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def rules_page():
         return _page("rules.html")
 
-    @app.get("/api/labels")
-    async def labels():
-        """Chinese labels of the engine's enums, if the engine provides them (``labels_table``)."""
-        try:
-            from ..labels import labels_table  # type: ignore[import-not-found]
-        except ImportError:
-            return {}
-        return labels_table()
-
     @app.get("/api/patterns")
     async def patterns():
         """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
@@ -198,6 +198,11 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(404, str(err)) from None
         except (RecordError, ValueError) as err:
             raise HTTPException(404, f"table {table_id}: {err}") from None
+
+    @app.get("/api/labels")
+    async def labels():
+        """Every label of the game (:func:`shangrao.labels.labels_table`): the client shows these, not copies."""
+        return labels_table()
 
     @app.get("/api/rules")
     async def rules():
@@ -236,7 +241,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         if t.rematch is not None:
             return {"id": t.rematch, "url": f"/join/{t.rematch}"}
         rules = {k: v for k, v in t.rules.to_dict().items() if k != "hands_per_match"}
-        new, token = await manager.create(t.name, t.rules.hands_per_match, [s.kind for s in t.seats[1:]], rules)
+        new, token = await manager.create(t.name, t.rules.hands_per_match, [s.player for s in t.seats[1:]], rules)
         t.rematch = new.id
         t.changed.set()
         await t.broadcast()
@@ -267,13 +272,13 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(404, str(err)) from None
         finished = rec.status == "finished"
         out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
-                            "kind": rec.kind, "players": rec.players, "seed": rec.seed, "status": rec.status,
+                            "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
                             "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
                             "meta": rec.meta})
         out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
                          "events": _public_hand_events(h.events, finished)} for h in rec.hands]
         out["in_progress"] = bool(rec.pending)
-        out["web"] = rec.kind == KIND
+        out["web"] = rec.mode == KIND
         return out
 
     @app.get("/api/games/{game_id}/hands/{hand}/frames")
@@ -360,7 +365,7 @@ def replay_frames(events: list[dict]) -> list[dict]:
         if "action" in ev:
             n = len(g.events)
             g.apply(parse_action(ev["action"]), seat=ev["seat"])
-            shown = [e for e in g.events[n:] if e.get("type") not in ("pass",)]
+            shown = [e for e in g.events[n:] if e.get("type") not in (EventType.PASS,)]
             frames.append(_snapshot(g, {"seat": ev["seat"], "action": ev["action"], "events": shown}))
     return frames
 

@@ -23,6 +23,7 @@ SHA-256 is stored (``meta.web.token_hashes``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -32,8 +33,9 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from ..bots import BOT_NAMES, get_bot
-from ..game import Game, IllegalActionError, Match, parse_action, replay
+from ..bots import BOTS, get_bot
+from ..errors import InputError
+from ..game import Bot, Game, IllegalActionError, Match, Phase, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
 from ..records.live import append_events, set_players, update_meta
@@ -46,10 +48,10 @@ __all__ = ["Settings", "Table", "TableManager", "TableError", "hash_token"]
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
-BOT_KINDS = tuple(BOT_NAMES)
+BOT_PLAYERS = tuple(BOTS)  # the seat players that are bots: every registered bot
 
 
-class TableError(ValueError):
+class TableError(InputError):
     """A request about a table that cannot be served (unknown table, bad token, no free seat)."""
 
 
@@ -81,18 +83,18 @@ class Settings:
 
 @dataclass
 class Seat:
-    kind: str  # human | a bot name (shangrao.bots.BOT_NAMES)
+    player: str  # "human" or a bot name of bots.BOTS (written "kind" in the JSON sent and stored)
     claimed: bool = False
     token_hash: str | None = None
     conns: set = field(default_factory=set)
     gone_since: float = 0.0  # loop time since when the seat has had no connection
-    bot: object | None = None
-    standin: object | None = None
+    bot: Bot | None = None
+    standin: Bot | None = None
     ready: bool = False
 
     @property
     def is_bot(self) -> bool:
-        return self.kind in BOT_KINDS
+        return self.player in BOT_PLAYERS
 
 
 class Table:
@@ -131,7 +133,7 @@ class Table:
         for i, s in enumerate(seats):
             s.gone_since = now
             if s.is_bot:
-                s.bot = get_bot(s.kind, seed=f"{seed}:{i}")
+                s.bot = get_bot(s.player, seed=f"{seed}:{i}")
             s.standin = get_bot(self.settings.standin_bot, seed=f"{seed}:standin:{i}")
 
     # ------------------------------------------------------------------ facts
@@ -150,7 +152,7 @@ class Table:
         return "playing"
 
     def free_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.claimed]
+        return [i for i, s in enumerate(self.seats) if s.player == "human" and not s.claimed]
 
     def public_info(self) -> dict:
         now = time.monotonic()
@@ -158,8 +160,8 @@ class Table:
             "id": self.id, "name": self.name, "status": self.status, "hands_total": self.rules.hands_per_match,
             "hands_played": len(self.match.hands), "scores": list(self.match.scores),
             "rules": self.rules.to_dict(), "free_seats": self.free_seats(),
-            "players": [{"kind": s.kind, "claimed": s.claimed, "connected": bool(s.conns),
-                         "standin": s.kind == "human" and s.claimed and self._absent(s, now),
+            "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
+                         "standin": s.player == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
         }
@@ -176,12 +178,12 @@ class Table:
 
     # ------------------------------------------------------------------ persistence
     def _meta(self) -> dict:
-        return {"web": {"name": self.name, "seats": [s.kind for s in self.seats],
+        return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
                         "token_hashes": [s.token_hash for s in self.seats]}}
 
     def _players(self) -> list[str]:
-        return [s.kind for s in self.seats]
+        return [s.player for s in self.seats]
 
     def claim_seat(self, seat: int | None = None) -> tuple[int, str]:
         """Give a free human seat (or ``seat``) a new token; returns (seat, token)."""
@@ -202,8 +204,8 @@ class Table:
     def fill_bots(self) -> None:
         for i in self.free_seats():
             s = self.seats[i]
-            s.kind = self.settings.standin_bot if self.settings.standin_bot in BOT_KINDS else "greedy"
-            s.bot = get_bot(s.kind, seed=f"{self.seed}:{i}")
+            s.player = self.settings.standin_bot if self.settings.standin_bot in BOT_PLAYERS else "greedy"
+            s.bot = get_bot(s.player, seed=f"{self.seed}:{i}")
         set_players(self.store, self.id, self._players(), self._meta())
         self.changed.set()
 
@@ -255,7 +257,7 @@ class Table:
                 self.window_deadline = self.window_started + self.settings.claim_timeout
         try:
             self._persist(n)
-        except (RecordError, Exception) as err:  # noqa: BLE001 - never broadcast what is not stored
+        except (RecordError, Exception) as err:
             log.exception("table %s: cannot store an action, rebuilding from the database", self.id)
             self._recover()
             raise IllegalActionError(f"the server could not store the action ({err}); nothing changed") from None
@@ -274,7 +276,7 @@ class Table:
     # ------------------------------------------------------------------ messages
     def _deadline_for(self, seat: int) -> float | None:
         g = self.game
-        if g is not None and g.phase in ("claim", "rob"):
+        if g is not None and g.phase in (Phase.CLAIM, Phase.ROB):
             if self.window_deadline is None or seat in self.answers or seat not in g.window_options():
                 return None
             return round(max(0.0, self.window_deadline - time.monotonic()), 1)
@@ -320,7 +322,7 @@ class Table:
                     continue
                 try:
                     await ws.send_json(msg)
-                except Exception:  # noqa: BLE001 - a closed socket; its handler removes it
+                except Exception:
                     s.conns.discard(ws)
 
     # ------------------------------------------------------------------ connections
@@ -349,7 +351,7 @@ class Table:
                 raise IllegalActionError("the table is waiting for claims; look again")
             if (seq is not None and seq != view_seq(g, seat)) or (hand is not None and hand != g.hand_no):
                 raise IllegalActionError("the table has moved on since that state; look again")
-            if g.phase in ("claim", "rob"):
+            if g.phase in (Phase.CLAIM, Phase.ROB):
                 opts = g.window_options().get(seat)
                 if not opts or seat in self.answers:
                     raise IllegalActionError("not your decision: the table is waiting for claims")
@@ -371,7 +373,7 @@ class Table:
         """Apply the held window answers while the engine asks a seat that has answered (in the
         engine's order; an answer that an earlier declaration made illegal becomes 过)."""
         g = self.game
-        while g is not None and g.phase in ("claim", "rob") and g.current_seat in self.answers:
+        while g is not None and g.phase in (Phase.CLAIM, Phase.ROB) and g.current_seat in self.answers:
             seat = g.current_seat
             action = self.answers.pop(seat)
             legal = g.legal_actions()
@@ -404,10 +406,8 @@ class Table:
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001
-                pass
             self.task = None
 
     async def _wait(self, timeout: float | None) -> None:
@@ -416,7 +416,7 @@ class Table:
                 await self.changed.wait()
             else:
                 await asyncio.wait_for(self.changed.wait(), max(0.0, timeout))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
     async def _run(self) -> None:
@@ -426,7 +426,7 @@ class Table:
                 timeout = await self._step()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - keep the table alive; log the problem
+            except Exception:
                 log.exception("table %s: runner step failed", self.id)
                 timeout = 1.0
             if timeout == "done":
@@ -446,14 +446,15 @@ class Table:
         if self.decision_key == key:
             return
         st = self.settings
+        assert g.current_seat is not None  # the hand is not over
         s = self.seats[g.current_seat]
         n_legal = len(g.legal_actions())
-        if g.phase in ("claim", "rob") and (s.is_bot or n_legal == 1):
+        if g.phase in (Phase.CLAIM, Phase.ROB) and (s.is_bot or n_legal == 1):
             d = min(st.bot_delay, st.claim_pause) / 2  # inside the window everyone waits for anyway
         elif s.is_bot or n_legal == 1:
             d = st.bot_delay if n_legal > 1 else min(st.bot_delay, 0.05)
         else:
-            d = st.claim_timeout if g.phase in ("claim", "rob") else st.turn_timeout
+            d = st.claim_timeout if g.phase in (Phase.CLAIM, Phase.ROB) else st.turn_timeout
         self.decision_key = key
         self.decision_started = time.monotonic()
         self.decision_deadline = self.decision_started + d
@@ -477,7 +478,7 @@ class Table:
             if self.status == "waiting":
                 return None
             if self.game is None or self.game.is_over:
-                humans = [s for s in self.seats if s.kind == "human"]
+                humans = [s for s in self.seats if s.player == "human"]
                 all_ready = all(s.ready or not s.conns for s in humans)
                 since = self.between_since if self.between_since is not None else now - st.next_hand_timeout
                 if self.game is None or all_ready or now - since >= st.next_hand_timeout:
@@ -485,15 +486,17 @@ class Table:
                     await self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
-            if self.game.phase in ("claim", "rob"):
+            if self.game.phase in (Phase.CLAIM, Phase.ROB):
                 return await self._window_step(now)
             self._arm()
             g = self.game
             seat = g.current_seat
+            assert seat is not None  # the hand is not over
             s = self.seats[seat]
             legal = g.legal_actions()
-            person = s.kind == "human" and len(legal) > 1
+            person = s.player == "human" and len(legal) > 1
             due = self.decision_deadline
+            assert due is not None  # _arm() set it
             if person and self._absent(s, now):
                 due = min(due, max(self.decision_started, s.gone_since + st.absent_timeout) + st.bot_delay)
             if now < due:
@@ -504,10 +507,12 @@ class Table:
             if len(legal) == 1:
                 action = legal[0]
             elif s.is_bot:
+                assert s.bot is not None  # a bot seat has its bot
                 action = s.bot.choose(g.observation(seat), legal)
-            elif g.phase in ("claim", "rob") and not self._absent(s, now):
+            elif g.phase in (Phase.CLAIM, Phase.ROB) and not self._absent(s, now):
                 action = next(a for a in legal if a.type is ActionType.PASS)  # the countdown ran out: 过
             else:
+                assert s.standin is not None  # every seat has a stand-in bot
                 action = s.standin.choose(g.observation(seat), legal)
             self._apply(action, seat)
             await self.broadcast()
@@ -529,9 +534,11 @@ class Table:
                 continue
             s = self.seats[seat]
             if s.is_bot:
+                assert s.bot is not None  # a bot seat has its bot
                 self.answers[seat] = s.bot.choose(g.observation(seat), opts)
-            elif s.kind == "human" and self._absent(s, now):
+            elif s.player == "human" and self._absent(s, now):
                 if now >= self.window_started + st.bot_delay:
+                    assert s.standin is not None  # every seat has a stand-in bot
                     self.answers[seat] = s.standin.choose(g.observation(seat), opts)
                 else:
                     waits.append(self.window_started + st.bot_delay - now)
@@ -563,7 +570,7 @@ class TableManager:
         kinds = ["human", *seats]
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
-        st = [Seat(kind=k) for k in kinds]
+        st = [Seat(player=k) for k in kinds]
         meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4}}
         gid = self.store.create_game(KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st)
@@ -574,9 +581,9 @@ class TableManager:
 
     def _build(self, rec) -> Table:
         web = (rec.meta or {}).get("web")
-        if rec.kind != KIND or not web:
+        if rec.mode != KIND or not web:
             raise TableError(f"game {rec.id} is not a web table")
-        seats = [Seat(kind=k, claimed=bool(c), token_hash=h)
+        seats = [Seat(player=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
         table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats)
         for h in rec.hands:
@@ -617,7 +624,7 @@ class TableManager:
 
     async def resume_all(self) -> list[int]:
         """Load every unfinished web table from the database and start its runner."""
-        ids = [g.id for g in self.store.list_games(kind=KIND, status="unfinished")]
+        ids = [g.id for g in self.store.list_games(mode=KIND, status="unfinished")]
         out = []
         for gid in ids:
             try:

@@ -8,13 +8,16 @@ for the seat, the redacted events and public table facts.
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from typing import Any
 
 from ..analysis import waits as waits_of
-from ..game import Action, ActionType, Game, redact
+from ..analysis import waits_after_discards
+from ..game import Action, ActionType, EventType, Game, PendingClaim, redact
 from ..game.phase import Phase
-from ..melds import Meld
+from ..melds import Meld, MeldType
 from ..tiles import format_tile
 
 __all__ = ["LOG_TAIL", "WINDS", "action_info", "may_open_window", "meld_info", "reveal", "seat_view",
@@ -25,7 +28,7 @@ LOG_TAIL = 30  # redacted events sent with each state (the table's event log pan
 
 
 def meld_info(m: Meld) -> dict:
-    return {"kind": m.kind.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
+    return {"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
 
 
 def action_info(a, can_win: bool) -> dict:
@@ -69,9 +72,9 @@ def may_open_window(game: Game, action: Action) -> bool:
 def window_key(g: Game):
     """Which window is open: ("claim", discarder, tile id) / ("rob", kong seat, tile id), or None."""
     if g.phase == Phase.CLAIM and g.claim is not None:
-        return ("claim", g.claim["discarder"], g.claim["tile"])
+        return ("claim", g.claim.discarder, g.claim.tile)
     if g.phase == Phase.ROB and g.pending_kong is not None:
-        return ("rob", g.pending_kong["seat"], g.pending_kong["tile"])
+        return ("rob", g.pending_kong.seat, g.pending_kong.tile)
     return None
 
 
@@ -99,25 +102,24 @@ def window_game(game: Game, action: Action) -> Game | None:
 
     def stop_claim(orig):
         def stop(*args, **kw):
-            ev = g.events[-1]
-            if ev.get("type") != "discard":  # not straight after a discard: no window here
+            ev: Mapping[str, Any] = g.events[-1]
+            if ev.get("type") != EventType.DISCARD:  # not straight after a discard: no window here
                 return orig(*args, **kw)
             tid = ev["tile"]
-            g.claim = {"discarder": ev["seat"], "tile": tid, "kind": tid >> 2, "queue": [], "options": {},
-                       "declared": {}, "best": 0}
+            g.claim = PendingClaim(discarder=ev["seat"], tile=tid, kind=tid >> 2, queue=[], options={})
             g.phase = Phase.CLAIM
             g.first_discard = first  # as in a window someone can claim (地糊 needs it)
             raise _Stop
         return stop
 
     def kong_window(seat, meld, ids, robbed_tile, added, index=None):
-        concealed = meld.kind.value == "concealed_kong"
+        concealed = meld.type is MeldType.CONCEALED_KONG
         robbable["now"] = added or (g.rules.rob_concealed_kong if concealed else g.rules.rob_exposed_kong)
         return orig_kong(seat, meld, ids, robbed_tile, added, index)
 
     def stop_rob():
         pk = g.pending_kong
-        if robbable["now"] and pk is not None and not pk["queue"] and not pk["robbers"]:
+        if robbable["now"] and pk is not None and not pk.queue and not pk.robbers:
             g.phase = Phase.ROB
             raise _Stop
         return orig_rob()
@@ -126,10 +128,8 @@ def window_game(game: Game, action: Action) -> Game | None:
     g._finish_drawn = stop_claim(orig_finish)  # type: ignore[method-assign]
     g._kong_window = kong_window  # type: ignore[method-assign]
     g._advance_rob = stop_rob  # type: ignore[method-assign]
-    try:
+    with contextlib.suppress(_Stop):
         g.apply(action, seat=game.current_seat)
-    except _Stop:
-        pass
     after = window_key(g)
     if after is None or after == before:
         return None
@@ -150,7 +150,8 @@ def reveal(game: Game) -> dict | None:
     r = game.result
     if r is None:
         return None
-    win_events = {e["seat"]: e for e in game.events if e.get("type") == "win"}
+    events: list[Mapping[str, Any]] = list(game.events)
+    win_events = {e["seat"]: e for e in events if e.get("type") == EventType.WIN}
     wins = []
     for w in r.wins:
         sc, sit = w.score, w.situation
@@ -158,11 +159,11 @@ def reveal(game: Game) -> dict | None:
         mark = None
         if sc.reading is not None:
             for gi, g in enumerate(sc.reading.groups):
-                groups.append({"kind": g.kind, "tiles": list(g.tiles), "wild": list(g.wild)})
+                groups.append({"kind": g.shape, "tiles": list(g.tiles), "wild": list(g.wild)})
                 for ti, (t, wild) in enumerate(zip(g.tiles, g.wild)):
                     if mark is None and ((not wild and t == sit.win_tile) or (wild and sit.win_tile == sit.bao)):
                         mark = [gi, ti]
-        ev = win_events.get(w.seat, {})
+        ev: Mapping[str, Any] = win_events.get(w.seat, {})
         pat = sc.pattern
         assert pat is not None  # a recorded win always has its pattern
         wins.append({
@@ -201,14 +202,9 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
     if n_concealed == 13 - 3 * len(melds_me):
         waits = _waits(obs.hand_34, obs.bao, melds_me, unseen)
     elif n_concealed == 14 - 3 * len(melds_me) and legal and obs.current_seat == me:
-        discard_waits = {}
-        for a in legal:
-            if a.type is ActionType.DISCARD:
-                h = list(obs.hand_34)
-                h[a.tile] -= 1
-                w = _waits(h, obs.bao, melds_me, unseen)
-                if w:
-                    discard_waits[format_tile(a.tile)] = w
+        kinds = [a.kind for a in legal if a.type is ActionType.DISCARD]
+        after = waits_after_discards(obs.hand_34, obs.bao, melds_me, discards=kinds)
+        discard_waits = {format_tile(k): [{"kind": x, "unseen": unseen[x]} for x in w] for k, w in after.items()}
     view = obs.to_dict()
     if window:
         view["current_seat"] = seat if legal else None
