@@ -99,6 +99,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..analysis.readings import Form
 from ..analysis.tables import (
     N,
     _conv,
@@ -111,6 +112,7 @@ from ..game.actions import Action, ActionType
 from ..game.state import Observation
 from ..melds import Meld, MeldKind
 from ..scoring import PATTERNS, WinBy, WinSituation, score
+from ..scoring.items import DOUBLINGS
 from ..tiles import TERMINALS_AND_HONORS, format_tile
 from .greedy import GreedyBot
 
@@ -126,9 +128,9 @@ FORM_NAMES = {
     "pinghu": (PATTERNS["pinghu_zimo"].name, "plain self-draw (no 宝 acting)"),
     "qidui": (PATTERNS["qidui"].name, "seven pairs"),
     "qing_qidui": (PATTERNS["qing_qidui"].name, "pure seven pairs"),
-    "shisanlang": ("十三浪", "shisanlang"),
+    "shisanlang": (Form.SHISANLANG.chinese, "shisanlang"),
     "qing_shisanlang": (PATTERNS["qing_shisanlang"].name, "shisanlang without 宝"),
-    "jiuyao": ("九幺", "jiuyao"),
+    "jiuyao": (Form.JIUYAO.chinese, "jiuyao"),
     "qing_jiuyao": (PATTERNS["qing_jiuyao"].name, "jiuyao without 宝"),
     "pengpenghu": (PATTERNS["pengpenghu"].name, "all pungs"),
     "qing_pengpenghu": (PATTERNS["qing_pengpenghu"].name, "all pungs without 宝"),
@@ -278,7 +280,7 @@ class ExpertBot:
             # 抢杠 (×6, paid by the kong maker) and 地糊 (10 flat from each): always worth it
             for a in legal:
                 if a.type is A.WIN:
-                    cands.append(Candidate(a, 1e6, 1.0, 0.0, "win", "糊", -1, "抢杠/地糊"))
+                    cands.append(Candidate(a, 1e6, 1.0, 0.0, "win", A.WIN.chinese, -1, "抢杠/地糊"))
                 else:
                     cands.append(Candidate(a, -1e6, 0.0, 0.0, "", "", 99))
             return self._sorted(cands)
@@ -587,7 +589,7 @@ class ExpertBot:
             for k, e in discard_est.items():
                 key = (0 if k == chosen else 1, -e.ev, speed[k][0], -speed[k][1])
                 cands.append((key, Candidate(Action(A.DISCARD, k), e.ev, e.p, e.gain, e.aim, e.aim_name, e.shanten,
-                                             "飞宝" if k == ctx.bao else "")))
+                                             DOUBLINGS["feibao"].name if k == ctx.bao else "")))
         chosen_ev = min((cd.ev for key, cd in cands if key[0] == 0), default=-1e9)
         for a in legal:
             t = a.type
@@ -607,7 +609,7 @@ class ExpertBot:
                     and obs.tiles_left == 135 - 52)
         k = obs.drawn
         if heavenly or k is None:
-            return Candidate(a, 1e6, 1.0, 30.0, "heavenly" if heavenly else "win", "天糊" if heavenly else "糊", -1)
+            return Candidate(a, 1e6, 1.0, 30.0, "heavenly" if heavenly else "win", PATTERNS["heavenly"].name if heavenly else A.WIN.chinese, -1)
         c = list(obs.hand_34)
         c[k] -= 1
         hand = tuple(x for x in range(34) for _ in range(c[x]))
@@ -676,7 +678,7 @@ class ExpertBot:
             if t is A.PASS:
                 out.append(Candidate(a, e_pass.ev, e_pass.p, e_pass.gain, e_pass.aim, e_pass.aim_name, e_pass.shanten))
             elif t is A.CATCH_BAO:
-                out.append(Candidate(a, 1e5, e_pass.p, e_pass.gain, "caught_bao", "接宝", e_pass.shanten, "+10 each"))
+                out.append(Candidate(a, 1e5, e_pass.p, e_pass.gain, "caught_bao", A.CATCH_BAO.chinese, e_pass.shanten, "+10 each"))
             elif t in (A.PUNG, A.CHOW):
                 c2 = list(c)
                 if t is A.PUNG:

@@ -158,7 +158,7 @@ app.command("play")(play.play)
 app.command("games")(records_cmds.games)
 app.command("replay")(records_cmds.replay_cmd)
 
-from . import advise_cmd, arena_cmd, serve_cmd  # noqa: E402  (serve imports the web stack only when it runs)
+from . import advise_cmd, arena_cmd, serve_cmd
 
 arena_cmd.register(app)
 advise_cmd.register(app)

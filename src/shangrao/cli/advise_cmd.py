@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -245,8 +245,7 @@ def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
     return obs, legal
 
 
-_ACT_ZH = {"discard": "打", "chow": "吃", "pung": "碰", "kong": "杠", "added_kong": "加杠", "concealed_kong": "暗杠",
-           "win": "糊", "pass": "过", "catch_bao": "接宝"}
+_ACT_ZH = {t.value: t.chinese for t in ActionType}  # labels from their home (game.actions)
 
 
 def _action_text(a: Action, lang: str) -> str:
@@ -266,7 +265,7 @@ def _aim_text(c: Candidate, lang: str) -> str:
 
 
 def advise_cmd(
-    source: Annotated[Optional[str], typer.Argument(metavar="[FILE]", help="JSON situation; '-' or none: stdin.")]
+    source: Annotated[str | None, typer.Argument(metavar="[FILE]", help="JSON situation; '-' or none: stdin.")]
     = None,
     top: Annotated[int, typer.Option("--top", "-k", min=1, max=50, help="How many candidates to show.")] = 5,
     lang: Annotated[str, typer.Option("--lang", help="zh (default) or en.")] = "zh",
@@ -300,7 +299,7 @@ def advise_cmd(
     for i, c in enumerate(cands, 1):
         ev = "必选" if zh and c.ev >= 1e5 else ("always" if c.ev >= 1e5 else f"{c.ev:+.2f}")
         t.add_row(str(i), _action_text(c.action, lang), ev, f"{100 * c.p_win:.0f}%", f"{c.gain:.1f}",
-                  _aim_text(c, lang), "糊" if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)))
+                  _aim_text(c, lang), ActionType.WIN.chinese if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)))
     console.print(Text("专家建议 (expert bot)" if zh else "expert's advice", style="bold"))
     console.print(t)
 

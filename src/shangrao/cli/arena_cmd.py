@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -23,6 +23,7 @@ from ..arena import MAX_DEALS, lineup_from_bots, run_arena
 from ..bots import BOT_NAMES
 from ..records import Store
 from ..rules import DEFAULT_RULES
+from ..scoring.items import BONUSES, DOUBLINGS
 from .common import CliError, dump_json, err_console, out_console
 
 __all__ = ["arena", "register"]
@@ -79,7 +80,7 @@ def render(res: dict, console: Console) -> None:
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     for col, just in (("bot", "left"), ("pts/hand", "right"), ("95% CI", "right"),
                       ("win%", "right"), ("win pts", "right"), ("value", "right"), ("偷机", "right"),
-                      ("飞宝", "right"), ("接宝", "right"), ("kongs", "right"), ("robbed", "right"),
+                      (DOUBLINGS["feibao"].name, "right"), (BONUSES["caught_bao"].name, "right"), ("kongs", "right"), ("robbed", "right"),
                       ("dec/s", "right")):
         t.add_column(col, justify="left" if just == "left" else "right", no_wrap=True)
     timing = res.get("timing", {}).get("bots", {})
@@ -107,22 +108,22 @@ def render(res: dict, console: Console) -> None:
 
 
 def arena(
-    bots: Annotated[Optional[str], typer.Option("--bots", metavar="A,B",
+    bots: Annotated[str | None, typer.Option("--bots", metavar="A,B",
                                                 help="The bot under test and its opponent: A plays one seat "
                                                      "against three B.")] = None,
-    lineup: Annotated[Optional[str], typer.Option("--lineup", metavar="A,B,C,D",
+    lineup: Annotated[str | None, typer.Option("--lineup", metavar="A,B,C,D",
                                                   help="Four bots instead of --bots; each deal is played once per "
                                                        "rotation of the lineup.")] = None,
     deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_DEALS,
                                        help="Deals (walls); each is played 4 times.")] = 100,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed; the same seed gives the same numbers. "
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed; the same seed gives the same numbers. "
                                                 "Default: random (printed).")] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=0,
                                          help="Processes to play in (0: one per CPU). Same numbers as 1.")] = 1,
-    ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS",
+    ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
                                                help="Play on a Ray cluster ('auto', host:port, 'local'). "
                                                     "Same numbers.")] = None,
-    db: Annotated[Optional[str], typer.Option("--db", metavar="PATH|URL",
+    db: Annotated[str | None, typer.Option("--db", metavar="PATH|URL",
                                               help="Records database (as for simulate).")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the hands.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
