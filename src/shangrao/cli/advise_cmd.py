@@ -264,6 +264,16 @@ def _aim_text(c: Candidate, lang: str) -> str:
     return c.aim_name or "—"
 
 
+def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:
+    """The ``提示 hint`` of ``shangrao play``: the expert's ``top`` choices for this decision, one
+    line each, best first, with its expected points (points), win chance and the pattern aimed at."""
+    parts = []
+    for i, c in enumerate(advise(obs, legal, top=top), 1):
+        ev = "必选 always" if c.ev >= 1e5 else f"期望 {c.ev:+.2f}"
+        parts.append(f"{i}. {_action_text(c.action, 'zh')}  {ev}  糊率 {100 * c.p_win:.0f}%  → {_aim_text(c, 'zh')}")
+    return "\n".join(parts)
+
+
 def advise_cmd(
     source: Annotated[str | None, typer.Argument(metavar="[FILE]", help="JSON situation; '-' or none: stdin.")]
     = None,

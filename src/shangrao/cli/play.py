@@ -20,6 +20,7 @@ from ..game import (
 )
 from ..records.summary import hand_summary
 from ..rules import DEFAULT_RULES
+from .advise_cmd import hint_line
 from .common import open_store, out_console
 from .narrate import (
     action_text,
@@ -87,12 +88,14 @@ def _confirm(console: Console, action: Action, obs, bao: int) -> bool | None:
 
 
 def _hint(console: Console, obs, actions: list[Action]) -> None:
-    provider = hint_provider()
-    advice = provider(obs, actions) if provider is not None else None
+    """``提示``/``hint``: the installed advisor's answer, by default the expert's top choices."""
+    provider = hint_provider() or hint_line
+    advice = provider(obs, actions)
     if advice:
-        console.print(Text(f"提示 hint: {advice}", style="cyan"))
+        console.print(Text("提示 hint (expert):", style="bold cyan"))
+        console.print(Text(advice, style="cyan"))
     else:
-        console.print(Text("提示 hint: no advisor is installed yet", style="dim"))
+        console.print(Text("提示 hint: no advice for this decision", style="dim"))
 
 
 def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:

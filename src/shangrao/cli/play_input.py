@@ -78,7 +78,7 @@ HELP_LINES = (
     "                add a tile when several fit: 吃 345m, 杠 南",
     "  接宝          catch the 宝 (a player who drew three 宝)",
     "  撤销 / undo   take back a claim before it is sent (claims ask Enter to confirm)",
-    "  提示 / hint   advice, when an advisor is installed",
+    "  提示 / hint   the expert's top choices for this decision",
     "  q / 退出      leave (the game is saved); help / ? / 帮助 shows this",
 )
 
