@@ -23,8 +23,10 @@ _PHASES = {"act": ("摸牌后", "turn"), "discard": ("出牌", "discard"), "clai
 
 def labels_table() -> dict[str, Any]:
     """``{section: {id: {"zh": Chinese, "en": English}}}`` for sections ``actions``, ``melds``,
-    ``win_by``, ``patterns`` (also ``factor``), ``doublings``, ``bonuses``, ``bots`` (``label``) and
-    ``phases``.  Ids are the wire names (action types, meld kinds, pattern/doubling/bonus ids, bot names).
+    ``win_by``, ``patterns`` (also ``factor``), ``doublings``, ``bonuses``, ``bots`` (also ``label``,
+    the registry's whole line) and ``phases``.  Ids are the wire names (action types, meld kinds,
+    pattern/doubling/bonus ids, bot names).  A bot's words are read off its registry label
+    ``"<Chinese name> <name>: <what it plays>"``: ``zh`` the Chinese name, ``en`` the bot's name.
     """
     from .bots import BOTS
     from .game import ActionType, Phase
@@ -39,6 +41,6 @@ def labels_table() -> dict[str, Any]:
         "patterns": {p.id: {"zh": p.name, "en": p.english, "factor": p.factor} for p in PATTERNS.values()},
         "doublings": {d.id: {"zh": d.name, "en": d.english} for d in DOUBLINGS.values()},
         "bonuses": {b.id: {"zh": b.name, "en": b.english} for b in BONUSES.values()},
-        "bots": {name: {"label": e.label} for name, e in BOTS.items()},
+        "bots": {name: {"zh": e.label.split(" ", 1)[0], "en": name, "label": e.label} for name, e in BOTS.items()},
         "phases": {p.value: {"zh": _PHASES[p.value][0], "en": _PHASES[p.value][1]} for p in Phase},
     }

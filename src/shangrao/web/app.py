@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
+import json
 from importlib import resources
 from pathlib import Path
 
@@ -51,8 +53,25 @@ STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 MAX_MESSAGE = 4096
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC_DIR / name, media_type="text/html; charset=utf-8")
+@functools.cache
+def labels_script() -> str:
+    """The labels table (:func:`shangrao.labels.labels_table`) as the JSON block every page carries
+    (``<script id="labels" type="application/json">``): ``common.js`` builds its words from it, so the
+    client holds no copy of a label and needs no extra request.  ``<`` is escaped so no label can end
+    the block."""
+    data = json.dumps(labels_table(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return f'<script id="labels" type="application/json">{data}</script>'
+
+
+@functools.cache
+def _page_html(name: str) -> str:
+    html = (STATIC_DIR / name).read_text(encoding="utf-8")
+    return html.replace("</head>", labels_script() + "</head>", 1)
+
+
+def _page(name: str) -> HTMLResponse:
+    """A page of the UI: its static HTML with the labels block (:func:`labels_script`) in its head."""
+    return HTMLResponse(_page_html(name))
 
 
 #: error pages of the UI: (status, Chinese, English)
@@ -74,7 +93,7 @@ def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
                  else "")
     html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>上饶麻将 · {zh}</title>
-<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml"></head>
+<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml">{labels_script()}</head>
 <body><div id="nav"></div><main class="errpage card" data-error="{code}"><h1>{zh}</h1><p>{en}</p>{extra}
 <p><a class="button primary" href="/">回到大厅 · Back to the lobby</a></p></main>
 <script src="/static/common.js"></script><script>document.getElementById("nav").append(navBar(""));</script>
