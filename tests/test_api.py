@@ -110,7 +110,7 @@ def test_fifth_copy_in_analyze():
 
 
 def test_fifth_copy_across_hand_and_melds():
-    with pytest.raises(ValueError, match="hand and melds together.*5 copies of 5p"):
+    with pytest.raises(ValueError, match=r"hand and melds together.*5 copies of 5p"):
         shangrao.analyze("55p234m567s11z", bao=None, melds=["pung:555p"])
 
 
@@ -120,12 +120,12 @@ def test_fifth_copy_in_score():
 
 
 def test_wrong_tile_count_for_melds_in_analyze():
-    with pytest.raises(ValueError, match="1 declared meld.*10 or 11 concealed tiles, got 14"):
+    with pytest.raises(ValueError, match=r"1 declared meld.*10 or 11 concealed tiles, got 14"):
         shangrao.analyze("123m456p789s123s55z", bao=None, melds=["pung:111z"])
 
 
 def test_wrong_tile_count_for_melds_in_score():
-    with pytest.raises(SituationError, match="hand: with 1 meld.*10 tiles, got 13"):
+    with pytest.raises(SituationError, match=r"hand: with 1 meld.*10 tiles, got 13"):
         shangrao.score({"hand": "123m456p789s123s5z", "win_tile": "5z", "melds": ["pung:111z"]})
 
 
@@ -146,9 +146,9 @@ def test_unknown_meld_kind_in_analyze_and_score():
 def test_bad_tile_strings():
     with pytest.raises(TileParseError, match="position 2"):
         shangrao.analyze("12x")
-    with pytest.raises(SituationError, match="win_tile.*8z"):
+    with pytest.raises(SituationError, match=r"win_tile.*8z"):
         shangrao.score({"hand": "123m456p789s123s5z", "win_tile": "8z"})
-    with pytest.raises(SituationError, match="hand.*position"):
+    with pytest.raises(SituationError, match=r"hand.*position"):
         shangrao.score({"hand": "123m456p789s123q5z", "win_tile": "5z"})
 
 

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from shangrao.melds import Meld, MeldError, MeldKind, parse_meld
+from shangrao.melds import Meld, MeldError, MeldType, parse_meld
 from shangrao.tiles import parse_tiles
 
 
 @pytest.mark.parametrize("text,kind,tiles", [
-    ("chow:123m", MeldKind.CHOW, "123m"),
-    ("chow:798p", MeldKind.CHOW, "789p"),
-    ("pung:555p", MeldKind.PUNG, "555p"),
-    ("kong:7777s", MeldKind.KONG, "7777s"),
-    ("concealed_kong:1111z", MeldKind.CONCEALED_KONG, "1111z"),
-    ("pung:中中中", MeldKind.PUNG, "777z"),
-    ("PUNG: 2 2 2 m", MeldKind.PUNG, "222m"),
+    ("chow:123m", MeldType.CHOW, "123m"),
+    ("chow:798p", MeldType.CHOW, "789p"),
+    ("pung:555p", MeldType.PUNG, "555p"),
+    ("kong:7777s", MeldType.KONG, "7777s"),
+    ("concealed_kong:1111z", MeldType.CONCEALED_KONG, "1111z"),
+    ("pung:中中中", MeldType.PUNG, "777z"),
+    ("PUNG: 2 2 2 m", MeldType.PUNG, "222m"),
 ])
 def test_parse_meld(text, kind, tiles):
     m = parse_meld(text)
-    assert m.kind is kind and m.tiles == tuple(parse_tiles(tiles))
+    assert m.type is kind and m.tiles == tuple(parse_tiles(tiles))
     assert parse_meld(str(m)) == m
     assert Meld.parse(text) == m
 
@@ -28,7 +28,7 @@ def test_meld_properties():
     assert parse_meld("kong:5555p").is_kong and parse_meld("concealed_kong:5555p").is_kong
     assert not parse_meld("pung:555p").is_kong
     assert parse_meld("pung:555p").is_pung_like and not parse_meld("chow:345p").is_pung_like
-    assert MeldKind.KONG.chinese == "碰杠" and MeldKind.CONCEALED_KONG.chinese == "自摸杠"
+    assert MeldType.KONG.chinese == "碰杠" and MeldType.CONCEALED_KONG.chinese == "自摸杠"
     assert parse_meld("chow:345p").to_json() == "chow:345p"
 
 
@@ -73,4 +73,15 @@ def test_meld_bad_tile_string_is_meld_error_with_position():
 
 def test_meld_rejects_kinds_out_of_range():
     with pytest.raises(MeldError):
-        Meld(MeldKind.PUNG, (40, 40, 40))
+        Meld(MeldType.PUNG, (40, 40, 40))
+
+
+def test_meld_repr_round_trips_with_claimed_and_from_seat():
+    from shangrao.melds import Meld, MeldType
+
+    for m in (Meld.parse("pung:555p"), Meld(MeldType.PUNG, (13, 13, 13), claimed=13, from_seat=2),
+              Meld(MeldType.CHOW, (3, 4, 5), claimed=4, from_seat=0), Meld(MeldType.KONG, (30,) * 4, claimed=30)):
+        assert eval(repr(m), {"Meld": Meld}) == m
+    a = Meld(MeldType.PUNG, (13, 13, 13), claimed=13, from_seat=2)
+    b = Meld(MeldType.PUNG, (13, 13, 13), claimed=13, from_seat=1)
+    assert a != b and repr(a) != repr(b)

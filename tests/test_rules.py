@@ -28,7 +28,7 @@ def test_round_trip_and_replace():
 
 
 def test_unknown_option_named():
-    with pytest.raises(RuleSetError, match="unknown rule option.*bogus"):
+    with pytest.raises(RuleSetError, match=r"unknown rule option.*bogus"):
         RuleSet.from_dict({"bogus": 1})
 
 

@@ -119,7 +119,7 @@ def test_to_34_from_34():
 
 
 def test_terminals_and_honors():
-    assert TERMINALS_AND_HONORS == frozenset(parse_tiles("19m19p19s1234567z"))
+    assert frozenset(parse_tiles("19m19p19s1234567z")) == TERMINALS_AND_HONORS
 
 
 # ------------------------------------------------------------------ bad strings

@@ -2,7 +2,7 @@
 """Write the web UI's font: src/shangrao/web/static/fonts/ui-sc.woff2, a subset of Noto Sans CJK SC
 Regular (SIL Open Font License 1.1, the licence text beside it in OFL.txt) holding only the
 characters the UI can show: every CJK character and full-width sign in the static files and in
-the Python sources (pattern, doubling, bonus and transfer names come from the engine).
+the Python sources outside ``cli/`` (pattern, doubling, bonus and transfer names come from the engine).
 
 So Chinese UI text renders in a browser on a machine with no CJK font.  Building needs the font
 file (Debian's ``fonts-noto-cjk``: ``apt-get download fonts-noto-cjk && dpkg -x *.deb x`` is
@@ -29,7 +29,7 @@ WANTED = re.compile(r"[\u2000-\u206f\u2190-\u21ff\u2460-\u24ff\u25a0-\u25ff\u300
 def characters() -> str:
     chars = set()
     files = [p for p in (PKG / "web" / "static").rglob("*") if p.suffix in (".html", ".js", ".css")]
-    files += list(PKG.rglob("*.py"))
+    files += [p for p in PKG.rglob("*.py") if "cli" not in p.relative_to(PKG).parts]  # the terminal's text is not shown
     for p in files:
         chars.update(WANTED.findall(p.read_text(encoding="utf-8")))
     return "".join(sorted(chars))

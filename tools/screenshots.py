@@ -61,7 +61,7 @@ def play(page, until_decisions: int | None, shot: Path | None) -> None:
                 t.last.click(timeout=1000)
                 t.last.click(timeout=1000)
             page.wait_for_timeout(20)
-        except Exception:  # noqa: BLE001 - re-rendered under the tap
+        except Exception:
             continue
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baodiao_state, unseen_counts, waits
-from .analysis.hand import validate_hand
 from .analysis import is_winning as _is_winning
 from .analysis import shanten as _shanten
-from .melds import Meld, MeldError, MeldKind, parse_meld
+from .analysis.hand import validate_hand
+from .melds import Meld, MeldError, MeldKind, MeldType, parse_meld
 from .rules import DEFAULT_RULES, RuleSet
 from .scoring import ScoreResult, SituationError, WinBy, WinSituation
 from .scoring import score as _score
@@ -40,6 +40,7 @@ __all__ = [
     "Form",
     "Reading",
     "Meld",
+    "MeldType",
     "MeldKind",
     "MeldError",
     "RuleSet",

@@ -8,6 +8,9 @@ written into every game record (:meth:`RuleSet.to_dict` / :meth:`RuleSet.from_di
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from .errors import InputError
 
 __all__ = ["RuleSet", "DEFAULT_RULES", "RuleSetError"]
 
@@ -17,7 +20,7 @@ def _printable(name: str) -> str:
     return name if name.isprintable() else repr(name)
 
 
-class RuleSetError(ValueError):
+class RuleSetError(InputError):
     """A rule-set option has an unknown name or a bad value."""
 
 
@@ -87,8 +90,16 @@ class RuleSet:
         if self.hands_per_match < 1:
             raise RuleSetError("rule hands_per_match must be at least 1")
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    def to_dict(self, *, house_defaults: bool = True) -> dict[str, Any]:
+        """Every option by name.  ``house_defaults=False`` leaves out the house rules at their
+        defaults (the event log's deal does so: a game without house rules logs its rules exactly
+        as 0.1.0 did, and :meth:`from_dict` fills the defaults back in)."""
+        d = asdict(self)
+        if not house_defaults:
+            for name, default in _HOUSE_RULE_DEFAULTS.items():
+                if d[name] == default:
+                    del d[name]
+        return d
 
     @classmethod
     def from_dict(cls, data: dict) -> RuleSet:
@@ -104,5 +115,12 @@ class RuleSet:
     def replace(self, **changes) -> RuleSet:
         return RuleSet.from_dict({**self.to_dict(), **changes})
 
+
+#: the options added after 0.1.0 (house rules) with their defaults; see :meth:`RuleSet.to_dict`
+_HOUSE_RULE_DEFAULTS: dict[str, Any] = {
+    name: getattr(RuleSet(), name)
+    for name in ("kong_after_pung", "added_kong_drawn_only", "jiuyao_melds", "win_on_bao_tile",
+                 "baodiao_bao_needs_touji")
+}
 
 DEFAULT_RULES = RuleSet()

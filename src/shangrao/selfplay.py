@@ -62,12 +62,14 @@ import os
 import random
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from .bots import get_bot
+from .errors import InputError
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
-__all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "simulate_hands"]
+__all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "run_jobs", "simulate_hands"]
 
 
 class RayUnavailableError(ImportError):
@@ -112,16 +114,16 @@ def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSe
 
 def _check(n_hands: int, bots: Sequence[str], rules: RuleSet) -> list[str]:
     if not isinstance(n_hands, int) or n_hands < 0:
-        raise ValueError(f"n_hands must be an int >= 0, got {n_hands!r}")
+        raise InputError(f"n_hands must be an int >= 0, got {n_hands!r}")
     names = [bots] * 4 if isinstance(bots, str) else list(bots)
     if len(names) != 4:
-        raise ValueError(f"bots: give 4 bot names, got {len(names)}")
+        raise InputError(f"bots: give 4 bot names, got {len(names)}")
     for name in names:
         if not isinstance(name, str):
-            raise ValueError(f"bots: give bot names (workers build the bots), got {name!r}")
+            raise InputError(f"bots: give bot names (workers build the bots), got {name!r}")
         get_bot(name)  # UnknownBotError (ValueError) for a bad name
     if not isinstance(rules, RuleSet):
-        raise ValueError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        raise InputError(f"rules must be a RuleSet, got {type(rules).__name__}")
     return names
 
 
@@ -136,31 +138,44 @@ def _play_job(args: tuple) -> list[dict]:
     return play_match_records(seed, m, bots, rules, limit)
 
 
+def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | None = None,
+             mp_context=None) -> Iterator:
+    """``fn(job)`` for every job, results yielded in job order: in this process (``workers=1``),
+    in ``workers`` processes (``0``/None: one per CPU), or as Ray tasks (``ray_address``).
+
+    ``fn`` must be a picklable module-level function.  The way of running does not change
+    the results (each job depends only on its arguments).  Used by :func:`iter_hands` and
+    :mod:`shangrao.arena`.
+    """
+    jobs = list(jobs)
+    if not jobs:
+        return
+    if ray_address is not None:
+        yield from _iter_ray(fn, jobs, ray_address)
+        return
+    if workers is None or workers == 0:
+        workers = os.cpu_count() or 1
+    if workers < 0:
+        raise InputError(f"workers must be >= 0, got {workers}")
+    workers = min(workers, len(jobs))
+    if workers == 1:
+        for job in jobs:
+            yield fn(job)
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context) as pool:
+        yield from pool.map(fn, jobs)
+
+
 def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
                workers: int | None = 1, ray_address: str | None = None, mp_context=None) -> Iterator[dict]:
     """Yield the hand records of :func:`simulate_hands`, in order, as matches finish."""
     names = _check(n_hands, bots, rules)
     jobs = [(seed, m, names, rules, limit) for m, limit in _jobs(n_hands, rules)]
-    if not jobs:
-        return
-    if ray_address is not None:
-        yield from _iter_ray(jobs, ray_address)
-        return
-    if workers is None or workers == 0:
-        workers = os.cpu_count() or 1
-    if workers < 0:
-        raise ValueError(f"workers must be >= 0, got {workers}")
-    workers = min(workers, len(jobs))
-    if workers == 1:
-        for job in jobs:
-            yield from _play_job(job)
-        return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context) as pool:
-        for recs in pool.map(_play_job, jobs):
-            yield from recs
+    for recs in run_jobs(_play_job, jobs, workers, ray_address, mp_context):
+        yield from recs
 
 
-def _iter_ray(jobs: list[tuple], address: str) -> Iterator[dict]:
+def _iter_ray(fn, jobs: list, address: str) -> Iterator:
     try:
         import ray
     except ImportError as err:  # pragma: no cover - depends on the installation
@@ -168,17 +183,17 @@ def _iter_ray(jobs: list[tuple], address: str) -> Iterator[dict]:
             f"ray_address={address!r} needs Ray: pip install '.[ray]' ({err})") from None
     connected_here = False
     if not ray.is_initialized():
-        kwargs = {"include_dashboard": False, "log_to_driver": False}
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address == "local":
             ray.init(**kwargs)
         else:
             ray.init(address=address, **kwargs)
         connected_here = True
     try:
-        task = ray.remote(num_cpus=1)(_play_job)
+        task = ray.remote(num_cpus=1)(fn)
         refs = [task.remote(job) for job in jobs]
         for ref in refs:
-            yield from ray.get(ref)
+            yield ray.get(ref)
     finally:
         if connected_here:
             ray.shutdown()

@@ -27,6 +27,9 @@ Notation accepted by :func:`parse_tiles` (freely mixed, separators ignored):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeAlias
+
+from .errors import InputError
 
 __all__ = [
     "NUM_KINDS",
@@ -43,6 +46,8 @@ __all__ = [
     "GREEN",
     "RED",
     "TERMINALS_AND_HONORS",
+    "TileKind",
+    "TileId",
     "TileParseError",
     "parse_tiles",
     "parse_tile",
@@ -60,6 +65,13 @@ __all__ = [
     "indicator_of",
     "validate_tiles_34",
 ]
+
+#: a tile kind: an index 0..33 (0-8 1m-9m, 9-17 1p-9p, 18-26 1s-9s, 27-33 东南西北白发中).  In code,
+#: "kind" alone always means this; the other things once called kind have their own names (a meld's
+#: :class:`~shangrao.melds.MeldType`, a reading group's ``shape``, a seat's ``player``, a stored game's ``mode``).
+TileKind: TypeAlias = int
+#: a physical tile: an id 0..135 (its kind is ``id // 4``)
+TileId: TypeAlias = int
 
 NUM_KINDS = 34
 NUM_TILES = 136
@@ -92,7 +104,7 @@ _HONOR_WORDS = {
 }
 
 
-class TileParseError(ValueError):
+class TileParseError(InputError):
     """A tile string could not be read.
 
     Attributes: ``text`` (the whole input), ``position`` (0-based character
@@ -128,7 +140,7 @@ def is_terminal_or_honor(kind: int) -> bool:
 
 def _check_kind(kind: int) -> int:
     if not isinstance(kind, int) or isinstance(kind, bool) or not 0 <= kind < NUM_KINDS:
-        raise ValueError(f"tile kind must be an int 0..33, got {kind!r}")
+        raise InputError(f"tile kind must be an int 0..33, got {kind!r}")
     return kind
 
 
@@ -277,12 +289,12 @@ def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand") -> list[int]:
     """
     counts = list(tiles_34)
     if len(counts) != NUM_KINDS:
-        raise ValueError(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
+        raise InputError(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
     for k, c in enumerate(counts):
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise ValueError(f"{what}: count of {format_tile(k)} must be an int >= 0, got {c!r}")
+            raise InputError(f"{what}: count of {format_tile(k)} must be an int >= 0, got {c!r}")
         if c > 4:
-            raise ValueError(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
+            raise InputError(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
     return counts
 
 
@@ -321,7 +333,7 @@ def format_tiles(kinds: Iterable[int], style: str = "mpsz", sort: bool = True) -
     if style == "unicode":
         return "".join(unicode_tile(k) for k in ks)
     if style != "mpsz":
-        raise ValueError(f"unknown tile style {style!r}; use 'mpsz', 'zh' or 'unicode'")
+        raise InputError(f"unknown tile style {style!r}; use 'mpsz', 'zh' or 'unicode'")
     if not sort:
         return "".join(format_tile(k) for k in ks)
     for k in ks:  # a kind outside 0..33 would vanish from the text below

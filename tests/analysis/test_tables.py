@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shangrao.analysis import Form, is_baodiao_state, is_winning, shanten
-from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis import reference as ref
+from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis.shapes import standard_overlap
-from shangrao.melds import Meld, MeldKind
-from shangrao.analysis.tables import HandKey, hand_codes, standard_need, suit_code
+from shangrao.analysis.tables import HandKey, entries_codes, hand_codes, need_standard, suit_code
+from shangrao.melds import Meld, MeldType
 
 
 @st.composite
@@ -51,7 +51,7 @@ def test_tables_equal_brute_force_reference(case):
     """is_winning, shanten and the 宝吊 state from the tables equal the substitution reference."""
     counts, bao, declared = case
     # declared melds stand in as pungs of 5m: not 1/9/honor, so (as with a count) 九幺 is out
-    melds = [Meld(MeldKind.PUNG, (4, 4, 4))] * declared
+    melds = [Meld(MeldType.PUNG, (4, 4, 4))] * declared
     size = sum(counts) - 3 * (4 - declared)
     if size == 2:
         assert is_winning(counts, bao, declared) == ref.ref_is_winning(counts, bao, melds)
@@ -71,7 +71,7 @@ def test_standard_need_matches_overlap_on_complete_hands():
         for k in wall[:n_real]:
             c[k] += 1
         w = 3 * m + 2 - n_real
-        assert (standard_need(hand_codes(c)) <= w) == (standard_overlap(c, m) + w >= 3 * m + 2)
+        assert (need_standard(*entries_codes(hand_codes(c))) <= w) == (standard_overlap(c, m) + w >= 3 * m + 2)
 
 
 def test_hand_key_incremental_equals_fresh_encoding():
@@ -90,19 +90,50 @@ def test_hand_key_incremental_equals_fresh_encoding():
     assert suit_code([1, 0, 0, 0, 0, 0, 0, 0, 2]) == 1 + 2 * 5**8
 
 
+def test_hand_key_with_bao_answers_as_the_public_functions():
+    """HandKey keeps the 宝 apart; its win check and shanten equal is_winning / shanten, after changes too."""
+    rng = random.Random(11)
+    for _ in range(400):
+        bao = rng.randrange(34)
+        wall = [k for k in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        counts = [0] * 34
+        for k in wall[:14]:
+            counts[k] += 1
+        key = HandKey(counts, bao)
+        assert key.bao_count == counts[bao]
+        assert key.is_win(4, True) == is_winning(counts, bao)
+        assert key.shanten(4, True) == shanten(counts, bao)
+        out, new = wall[0], wall[20]
+        after = list(counts)
+        after[out] -= 1
+        assert key.is_win(4, True, extra=None) == is_winning(counts, bao)  # unchanged by the query
+        after13 = list(after)
+        after[new] += 1
+        if after[new] <= 4:
+            assert key.shanten(4, True, remove=(out,), add=(new,)) == shanten(after, bao)
+            assert key.is_win(4, True) == is_winning(counts, bao)
+            k2 = HandKey(after13, bao)
+            assert k2.is_win(4, True, extra=new) == is_winning(after, bao)
+        key.remove(out)
+        key.add(new)
+        assert key.codes == HandKey(after, bao).codes and key.bao_count == after[bao]
+
+
 def test_engine_incremental_win_check_equals_is_winning():
     """The engine's win check from its incremental keys equals shangrao.is_winning at every decision."""
     from shangrao.bots import get_bot
-    from shangrao.game import Game
+    from shangrao.game import Action, ActionType, Game, Phase
 
     for seed in range(30):
         g = Game(seed=seed)
         bots = [get_bot("random", seed * 4 + i) for i in range(4)]
         while not g.is_over:
             seat = g.current_seat
-            if g.phase == "act":
-                assert g._is_win(seat) == is_winning(g.counts[seat], g.bao, g.melds[seat])
             legal = g.legal_actions()
+            if g.phase == Phase.ACT:
+                can_win = Action(ActionType.WIN) in legal
+                assert can_win == is_winning(g.counts[seat], g.bao, g.melds[seat])
             g.push(bots[seat].choose(None, legal))
 
 
@@ -112,7 +143,7 @@ def test_fifth_copy_is_rejected_with_a_clear_error():
     c = [0] * 34
     c[0] = 5
     c[1] = 9
-    with pytest.raises(ValueError, match="above 4|copies"):
+    with pytest.raises(ValueError, match=r"above 4|copies"):
         shanten(c, None)
 
 
@@ -134,3 +165,18 @@ def test_numpy_counts_are_read_as_counts():
     assert shanten(np.array(h, dtype=np.int8), None) == -1
     h13 = to_34(parse_tiles("123m456p789s12s5z9p"))
     assert shanten(np.array(h13), 17) == shanten(h13, 17) == 0
+
+
+def test_waits_after_each_discard_equal_waits_of_the_hand_left():
+    from shangrao.analysis import waits, waits_after_discards
+    from shangrao.tiles import parse_tiles, to_34
+
+    hand = to_34(parse_tiles("123m456p789s12s55z9p"))
+    after = waits_after_discards(hand, 17)
+    assert after  # the hand is ready after some discard
+    for k in range(34):
+        if hand[k]:
+            left = list(hand)
+            left[k] -= 1
+            assert after.get(k, {}) == waits(left, 17)
+    assert set(waits_after_discards(hand, 17, discards=[0, 1])) <= {0, 1}

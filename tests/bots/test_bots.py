@@ -102,8 +102,8 @@ def test_greedy_passes_pung_that_breaks_hand():
     now = shanten(list(obs.hand_34), obs.bao, [])
     c = list(obs.hand_34)
     c[4] -= 2
-    from shangrao.melds import Meld, MeldKind
-    after = shanten(c, obs.bao, [Meld(MeldKind.PUNG, (4, 4, 4))])
+    from shangrao.melds import Meld, MeldType
+    after = shanten(c, obs.bao, [Meld(MeldType.PUNG, (4, 4, 4))])
     assert (a.type is ActionType.PUNG) == (after <= now)
 
 

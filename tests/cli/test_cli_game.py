@@ -128,7 +128,7 @@ def test_play_eof_leaves_cleanly_and_saves(run, tmp_path):
     assert "Traceback" not in p.stderr + p.stdout
     assert "saved as game 1 (unfinished" in p.stdout
     g = Store(db).load_game(1)
-    assert g.kind == "play" and g.status == "unfinished" and g.players[0] == "human"
+    assert g.mode == "play" and g.status == "unfinished" and g.players[0] == "human"
     assert g.pending and g.pending[0][0]["type"] == "deal"   # the hand in progress is kept as live events
 
 

@@ -26,7 +26,7 @@ def _grid(screen: str) -> dict[str, int]:
     out = {}
     block = screen.split("可选 choices:")[-1]
     for line in block.splitlines():
-        if line.lstrip().startswith("打") and "→" not in line or re.match(r"^\s+\d+\.\S", line):
+        if (line.lstrip().startswith("打") and "→" not in line) or re.match(r"^\s+\d+\.\S", line):
             for num, name in re.findall(r"(\d+)\.(\S+)", line):
                 out[name] = int(num)
     return out
@@ -169,19 +169,26 @@ def test_several_fits_are_listed():
         read_choice("吃", [CLAIM[0], CLAIM[3]])
 
 
-def test_hint_hook(monkeypatch):
-    """The advisor (issue 9) plugs in with set_hint_provider; play prints its line for 提示."""
+def test_hint_hook():
+    """提示 in play: by default the expert's top choices (issue 9); another advisor plugs in with
+    set_hint_provider and play prints its answer."""
     from rich.console import Console
 
+    from shangrao.cli.advise_cmd import situation_to_observation
     from shangrao.cli.play import _hint
 
+    # a clear decision: five pairs and a 宝 — the expert keeps the pairs and aims at 七对
+    obs, legal = situation_to_observation({"hand": "1133m2255p88s167z5s", "bao": "5s", "tiles_left": 60})
     console = Console(record=True, width=80, color_system=None)
     set_hint_provider(None)
-    _hint(console, None, ACTS)
+    _hint(console, obs, legal)
     set_hint_provider(lambda obs, actions: f"打 {actions[-1]}")
     try:
-        _hint(console, None, ACTS)
+        _hint(console, obs, ACTS)
     finally:
         set_hint_provider(None)
     text = console.export_text()
-    assert "no advisor" in text and "提示 hint: 打 discard 7z" in text
+    first = text.splitlines()[1]
+    assert "提示 hint (expert):" in text and first.startswith("1. 打 ") and "七对" in first
+    assert any(f"({k})" in first for k in ("1z", "6z", "7z"))
+    assert "打 discard 7z" in text

@@ -16,8 +16,8 @@ A = ActionType
 
 def test_action_table_layout():
     assert senv.N_ACTIONS == 110
-    assert [senv.DISCARD, senv.CHOW, senv.PUNG, senv.KONG, senv.ADDED_KONG, senv.CONCEALED_KONG,
-            senv.WIN, senv.PASS, senv.CATCH_BAO] == [0, 34, 37, 38, 39, 73, 107, 108, 109]
+    assert [senv.DISCARD_INDEX, senv.CHOW_INDEX, senv.PUNG_INDEX, senv.KONG_INDEX, senv.ADDED_KONG_INDEX, senv.CONCEALED_KONG_INDEX,
+            senv.WIN_INDEX, senv.PASS_INDEX, senv.CATCH_BAO_INDEX] == [0, 34, 37, 38, 39, 73, 107, 108, 109]
     assert senv.index_to_action(5) == Action(A.DISCARD, 5)
     assert senv.index_to_action(34, claimed=4) == Action(A.CHOW, 4)   # 567m... claimed lowest
     assert senv.index_to_action(35, claimed=4) == Action(A.CHOW, 3)   # claimed in the middle
@@ -85,9 +85,9 @@ def test_catch_bao_and_chow_positions_on_a_scripted_wall():
     g = Game(rules, dealer=0, **w)
     g.apply("discard 6z")
     legal = senv.legal_index_map(g)
-    assert senv.CATCH_BAO in legal and senv.PUNG in legal and senv.PASS in legal
-    g.push(legal[senv.CATCH_BAO])
-    assert senv.CATCH_BAO not in senv.legal_index_map(g)
+    assert senv.CATCH_BAO_INDEX in legal and senv.PUNG_INDEX in legal and senv.PASS_INDEX in legal
+    g.push(legal[senv.CATCH_BAO_INDEX])
+    assert senv.CATCH_BAO_INDEX not in senv.legal_index_map(g)
 
     # seat 1 can chow 3m three ways: 123m, 234m, 345m
     w = script_wall({0: "3m9m9m9p9p9p1z1z1z2z2z2z5z", 1: "1m2m4m5m7p8p9p7s8s9s3z3z4z"}, draws="6z",
@@ -95,7 +95,7 @@ def test_catch_bao_and_chow_positions_on_a_scripted_wall():
     g = Game(rules, dealer=0, **w)
     g.apply("discard 3m")
     legal = senv.legal_index_map(g)
-    assert {i: str(a) for i, a in legal.items() if senv.CHOW <= i < senv.PUNG} == {
+    assert {i: str(a) for i, a in legal.items() if senv.CHOW_INDEX <= i < senv.PUNG_INDEX} == {
         34: "chow 345m", 35: "chow 234m", 36: "chow 123m"}
 
 

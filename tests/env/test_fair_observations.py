@@ -17,7 +17,7 @@ def _window(g):
     if g.phase == "claim":
         return ("claim", sum(e["type"] == "discard" for e in g.events))
     if g.phase == "rob":
-        return ("rob", g.pending_kong["seat"], g.pending_kong["meld"].tiles[0])
+        return ("rob", g.pending_kong.seat, g.pending_kong.meld.tiles[0])
     return None
 
 
@@ -49,11 +49,11 @@ def test_aec_observations_hide_who_decides_in_windows():
             mask = obs["action_mask"]
             # prefer windows that stay open: pass when possible half of the time
             choices = np.flatnonzero(mask)
-            action = int(enc.PASS) if mask[enc.PASS] and rng.random() < 0.5 else int(rng.choice(choices))
+            action = int(enc.PASS_INDEX) if mask[enc.PASS_INDEX] and rng.random() < 0.5 else int(rng.choice(choices))
             hand_before = len(e.match.hands)
             e.step(action)
             if e.agents and len(e.match.hands) == hand_before and wid is not None and _window(e.game) == wid \
-                    and action != enc.CATCH_BAO:
+                    and action != enc.CATCH_BAO_INDEX:
                 hidden += 1
                 for s, a in enumerate(senv.AGENTS):
                     if s in (decider, e.game.current_seat):
@@ -68,7 +68,7 @@ def test_aec_observations_hide_who_decides_in_windows():
 
 def test_gym_observation_is_the_learner_view():
     env = senv.ShangraoGymEnv(opponents=("greedy", "random", "greedy"), hands=3)
-    obs, info = env.reset(seed=7)
+    obs, _info = env.reset(seed=7)
     steps = 0
     done = False
     while not done and steps < 2000:

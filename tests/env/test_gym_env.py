@@ -87,9 +87,9 @@ def test_illegal_action_modes():
 
 def test_fallback_is_the_most_passive_action():
     e = senv.ShangraoGymEnv(seat=0, dealer=0)
-    obs, _ = e.reset(seed=3)
+    _obs, _ = e.reset(seed=3)
     drawn = e.game.observation(0).drawn
-    assert e._fallback() == e.legal_actions()[senv.DISCARD + drawn]
+    assert e.passive_action() == e.legal_actions()[senv.DISCARD_INDEX + drawn]
 
 
 def test_opponent_objects_and_bad_options():

@@ -7,7 +7,7 @@ from shangrao.env import AGENTS
 
 
 def _play_episode(e, rng, totals):
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
         if term or trunc:
             e.step(None)

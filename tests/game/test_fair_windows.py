@@ -27,7 +27,7 @@ def _window_id(g: Game):
     if g.phase == "claim":
         return ("claim", len([e for e in g.events if e["type"] == "discard"]))
     if g.phase == "rob":
-        return ("rob", g.pending_kong["seat"], g.pending_kong["meld"].tiles[0])
+        return ("rob", g.pending_kong.seat, g.pending_kong.meld.tiles[0])
     return None
 
 
@@ -145,7 +145,7 @@ def test_issue_example_rob_window_names_no_robber():
 
 def test_fair_windows_over_whole_hands_with_claims_and_robs():
     totals = {"hands": 0, "windows": 0, "claims": 0, "rob_windows": 0, "hidden_steps": 0}
-    for name, g, steps in scripted_rob_hands():
+    for _name, g, steps in scripted_rob_hands():
         for step in steps:
             if step == "*":
                 pass_windows(g)

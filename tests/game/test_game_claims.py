@@ -1,10 +1,10 @@
 """Claims on a discard: kinds, priority, and what is refused (seed 行牌, 开杠; R6)."""
 
 import pytest
-
 from game_helpers import do, legal_strs, make_game, pass_windows
+
 from shangrao.game import ActionParseError, IllegalActionError, parse_action
-from shangrao.melds import MeldKind
+from shangrao.melds import MeldType
 
 SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"          # dealer; discards 5m
 SEAT1 = "4m6m1m9m2p5p9p3s5s9s1z2z3z"          # next seat: chow 456m possible
@@ -21,7 +21,7 @@ def test_chow_by_next_seat():
     do(g, "1:chow 456m")
     assert g.phase == "discard" and g.current_seat == 1
     m = g.melds[1][0]
-    assert m.kind is MeldKind.CHOW and m.tiles == (3, 4, 5) and m.claimed == 4 and m.from_seat == 0
+    assert m.type is MeldType.CHOW and m.tiles == (3, 4, 5) and m.claimed == 4 and m.from_seat == 0
     assert all(a.startswith("discard") for a in legal_strs(g))
 
 

@@ -7,8 +7,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shangrao.bots import get_bot
-from shangrao.game import (Action, ActionType, Game, events_from_jsonl, events_to_jsonl, parse_action,
-                           play_match, redact, replay)
+from shangrao.game import (
+    Action,
+    ActionType,
+    Game,
+    events_from_jsonl,
+    events_to_jsonl,
+    parse_action,
+    play_match,
+    redact,
+    replay,
+)
 
 PUBLIC_KEYS = {"seat", "phase", "current_seat", "hand", "drawn", "hand_sizes", "melds", "discards", "bao",
                "indicator", "tiles_left", "dealer", "scores", "flown", "bao_drawn", "last_discard", "kong",

@@ -2,11 +2,12 @@
 and the dealer rotation after each (seed 糊牌的规定, 糊牌的方式, 奖励分; D1, D8, D9)."""
 
 import pytest
-
 from game_helpers import do, legal_strs, make_game, pass_windows, reasons, tsumogiri_to_end
+
 from shangrao.game import Game, IllegalActionError, Match, script_wall
 from shangrao.rules import DEFAULT_RULES
 from shangrao.scoring import WinBy
+
 
 def _tsumogiri(g, seat):
     assert g.current_seat == seat and g.phase == "act"

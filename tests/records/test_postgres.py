@@ -62,7 +62,7 @@ def pg_server() -> str:
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         pytest.fail(f"{ENV_VAR}={url!r}: cannot connect: {' '.join(str(err).split())[:300]}", pytrace=False)
     finally:
         engine.dispose()
@@ -132,7 +132,7 @@ def test_pg_store_round_trip(store, pg_url):
 
     g = store.load_game(gid)
     assert g.seed == max_seed and store.load_game(other).seed == min_seed
-    assert g.kind == "simulate" and g.status == "unfinished" and g.players == ["greedy", "greedy", "random", "random"]
+    assert g.mode == "simulate" and g.status == "unfinished" and g.players == ["greedy", "greedy", "random", "random"]
     assert g.rules == DEFAULT_RULES.to_dict() and g.meta == {"run": "宝", "n": 1, "schema": 1}
     assert [h.index for h in g.hands] == [0, 1, 2] and [h.dealer for h in g.hands] == [0, 1, 1]
     assert g.hands[0].events == _EVENTS[:2]
@@ -146,7 +146,7 @@ def test_pg_store_round_trip(store, pg_url):
     assert [h.index for h in store.load_game(gid, hand=1).hands] == [1]
 
     assert [s.id for s in store.list_games()] == [other, gid]
-    assert [s.id for s in store.list_games(kind="simulate")] == [gid]
+    assert [s.id for s in store.list_games(mode="simulate")] == [gid]
     assert store.list_games(status="finished") == []
     store.finish_game(gid, meta={"done": True})
     assert [s.id for s in store.list_games(status="finished")] == [gid]
@@ -271,7 +271,7 @@ def _stored(url: str, ids: list[int]) -> list[tuple]:
         out = []
         for gid in ids:
             g = s.load_game(gid)
-            out.append((g.kind, g.players, g.seed, g.rules, g.status, g.hands_played, g.scores,
+            out.append((g.mode, g.players, g.seed, g.rules, g.status, g.hands_played, g.scores,
                         {k: v for k, v in g.meta.items()},
                         [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in g.hands]))
         return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -31,7 +30,7 @@ def test_create_append_finish_load(store):
     store.append_hand(gid, 1, dealer=0, events=[{"type": "deal"}], result=_result([-1, 3, -1, -1]))
     store.finish_game(gid)
     g = store.load_game(gid)
-    assert g.kind == "simulate" and g.seed == 7 and g.status == "finished"
+    assert g.mode == "simulate" and g.seed == 7 and g.status == "finished"
     assert g.rules == DEFAULT_RULES.to_dict()
     assert g.hands_played == 2 and [h.index for h in g.hands] == [0, 1]
     assert g.hands[0].events == [{"type": "deal", "n": 1}, {"type": "draw"}]

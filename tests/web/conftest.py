@@ -14,6 +14,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+import contextlib
+
 from shangrao.web import Settings
 from shangrao.web.app import create_app
 
@@ -157,12 +159,8 @@ def make_client(db_url):
 
     yield make
     while OPEN:
-        try:
+        with contextlib.suppress(Exception):
             OPEN.pop().close()
-        except Exception:  # noqa: BLE001
-            pass
     for c in opened:
-        try:
+        with contextlib.suppress(Exception):
             c.__exit__(None, None, None)
-        except Exception:  # noqa: BLE001 - already closed by the test
-            pass

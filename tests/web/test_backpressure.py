@@ -25,11 +25,11 @@ import pytest
 uvicorn = pytest.importorskip("uvicorn")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-from shangrao.web import Settings
-from shangrao.web.app import create_app
-from shangrao.web.connections import Connection
+from shangrao.web import Settings  # noqa: E402 - after the importorskip above
+from shangrao.web.app import create_app  # noqa: E402 - after the importorskip above
+from shangrao.web.connections import Connection  # noqa: E402 - after the importorskip above
 
-from .conftest import SLOW_PEOPLE
+from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
 
 
 def _free_port() -> int:
@@ -131,7 +131,7 @@ def test_a_seat_that_never_reads_does_not_delay_the_others_and_is_disconnected(l
                     with lock:
                         sent[seat] = (k, time.monotonic())
                     ws.send(json.dumps({"type": "action", "action": a, "hand": k[0], "seq": k[1]}))
-        except Exception:  # noqa: BLE001 - the socket closed at the end
+        except Exception:
             return
 
     threads = [threading.Thread(target=reader, args=(i, ws), daemon=True) for i, ws in readers.items()]

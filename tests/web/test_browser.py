@@ -220,3 +220,33 @@ def test_a_closed_tab_gets_its_seat_back_from_the_lobby(server, browser):
     page2.wait_for_selector("#hand .tile.playable", timeout=20000)
     assert page2.locator("#hand .tile").evaluate_all("els => els.map(e => e.dataset.kind)") == hand
     ctx.close()
+
+
+def test_the_ui_words_come_from_the_server_labels(server, browser):
+    """The lobby offers every registered bot, the strongest preselected, by the registry's words; the
+    action words are the engine's (碰杠/自摸杠), in both languages."""
+    from shangrao.bots import BOTS, STRONGEST
+    from shangrao.labels import labels_table
+
+    table = labels_table()
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    w = Watch(page)
+    page.goto(server + "/")
+    page.wait_for_selector("#seat3 option", state="attached")
+    assert page.locator("#seat1").input_value() == STRONGEST
+    options = page.locator("#seat1 option").evaluate_all("os => os.map(o => [o.value, o.textContent, o.title])")
+    bots = {v: (text, title) for v, text, title in options if v != "human"}
+    assert list(bots) == list(reversed(BOTS))
+    for name, (text, title) in bots.items():
+        assert text == table["bots"][name]["zh"] + "机器人" and title == BOTS[name].label
+    words = "() => [t('added_kong'), t('concealed_kong'), t('kong'), t('win'), t('four_bao'), t('expert_s')]"
+    assert page.evaluate(words) == [table["actions"]["added_kong"]["zh"], table["actions"]["concealed_kong"]["zh"],
+                                    table["actions"]["kong"]["zh"], table["actions"]["win"]["zh"],
+                                    table["bonuses"]["four_bao"]["zh"], table["bots"]["expert"]["zh"]]
+    page.click("#lang")  # English: the same table's English words
+    page.wait_for_selector("#seat3 option", state="attached")
+    assert page.evaluate("() => [t('concealed_kong'), t('expert')]") == ["Concealed kong", "Expert bot"]
+    page.click("#lang")  # back to Chinese for the other tests of this browser
+    assert not w.problems, w.problems
+    ctx.close()

@@ -175,7 +175,7 @@ def test_no_error_names_the_database(backend, make_client, db_url, tmp_path, cap
 
         try:
             app = create_app(url, Settings(**SLOW_PEOPLE), resume=False)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             pytest.skip(f"PostgreSQL not reachable: {type(err).__name__}")
         c = TestClient(app)
         c.__enter__()

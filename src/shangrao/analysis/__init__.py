@@ -17,6 +17,7 @@ from __future__ import annotations
 from .hand import (
     INFINITE_SHANTEN,
     Analysis,
+    HandError,
     analyze_34,
     form_shanten,
     is_baodiao_state,
@@ -24,6 +25,7 @@ from .hand import (
     shanten,
     unseen_counts,
     waits,
+    waits_after_discards,
     winning_forms,
 )
 from .readings import Form, Group, Reading, enumerate_readings
@@ -31,6 +33,7 @@ from .readings import Form, Group, Reading, enumerate_readings
 __all__ = [
     "INFINITE_SHANTEN",
     "Analysis",
+    "HandError",
     "Form",
     "Group",
     "Reading",
@@ -42,5 +45,6 @@ __all__ = [
     "shanten",
     "unseen_counts",
     "waits",
+    "waits_after_discards",
     "winning_forms",
 ]

@@ -90,7 +90,8 @@ def _targets(n: int, honors: bool) -> tuple[tuple[int, int, tuple[int, ...]], ..
 
 
 @lru_cache(maxsize=4096)
-def _suit_frontier(real: tuple[int, ...], cap: tuple[int, ...], honors: bool, m: int, wmax: int):
+def _suit_frontier(real: tuple[int, ...], cap: tuple[int, ...], honors: bool, m: int,
+                   wmax: int) -> dict[tuple[int, int], dict[int, int]]:
     """{(j, p): {shortage: max overlap}} over this suit's targets with j <= m, shortage <= wmax."""
     best: dict[tuple[int, int], dict[int, int]] = {}
     n = len(real)
@@ -107,7 +108,7 @@ def _suit_frontier(real: tuple[int, ...], cap: tuple[int, ...], honors: bool, m:
                 if tk > c:
                     sh += tk - c
                 r = real[k]
-                ov += tk if tk < r else r  # noqa: FURB136 - a hot loop: no call
+                ov += tk if tk < r else r
         if sh > wmax:
             continue
         d = best.setdefault((j, p), {})

@@ -20,15 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
+from ..errors import InputError
 from ..melds import Meld
 from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
 from .availability import available_deficits, check_unseen
 from .readings import Form, Group, Reading, enumerate_readings
 from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
-from .tables import N, NEED0, deficits_entries, entries_34, is_win_entries, shanten_entries
+from .tables import NEED0, Entry, N, deficits_entries, entries_34, is_win_entries, shanten_entries
 
 __all__ = [
+    "HandError",
     "Form",
     "Group",
     "Reading",
@@ -37,12 +40,17 @@ __all__ = [
     "shanten",
     "form_shanten",
     "waits",
+    "waits_after_discards",
     "winning_forms",
     "enumerate_readings",
     "is_baodiao_state",
     "INFINITE_SHANTEN",
     "unseen_counts",
 ]
+
+
+class HandError(InputError):
+    """A ``tiles_34`` vector, 宝 or meld list that is not a hand: says what is wrong (a ValueError)."""
 
 #: shanten reported for a form the hand can never reach (e.g. 七对 with a declared meld)
 INFINITE_SHANTEN = 99
@@ -53,13 +61,13 @@ def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
     if isinstance(declared_melds, int) and not isinstance(declared_melds, bool):
         n = declared_melds
         if not 0 <= n <= 4:
-            raise ValueError(f"declared_melds must be 0..4, got {n}")
+            raise HandError(f"declared_melds must be 0..4, got {n}")
         return n, n == 0
     if isinstance(declared_melds, (str, bytes)) or not isinstance(declared_melds, Iterable):
         raise TypeError(f"declared_melds must be a count 0..4 or a list of Meld, got {type(declared_melds).__name__}")
     melds = list(declared_melds)
     if len(melds) > 4:
-        raise ValueError(f"at most 4 declared melds, got {len(melds)}")
+        raise HandError(f"at most 4 declared melds, got {len(melds)}")
     for m in melds:
         if not isinstance(m, Meld):
             raise TypeError(f"declared_melds must hold Meld objects, got {m!r}; "
@@ -69,7 +77,7 @@ def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
 
 def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     if len(tiles_34) != NUM_KINDS:
-        raise ValueError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
+        raise HandError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
     real = list(tiles_34)
     if bao is None:
         return real, 0
@@ -78,56 +86,64 @@ def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     return real, w
 
 
-def _entries(tiles_34: Sequence[int], bao: int | None):
+#: declared melds as the entry points take them: a count, or the melds (九幺 with melds needs them)
+DeclaredMelds: TypeAlias = int | Sequence[Meld]
+#: what :func:`_prepare` returns: the four entries, the 宝 count, melds still to make, 九幺 possible
+Prepared: TypeAlias = tuple[Entry, Entry, Entry, Entry, int, int, bool]
+
+
+def _entries(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, Entry, Entry, int]:
     """Table entries of the real tiles and the 宝 count; clear errors for bad input."""
     try:
         if len(tiles_34) != NUM_KINDS:
-            raise ValueError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
+            raise HandError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
         if bao is not None and (bao.__class__ is not int or not 0 <= bao < NUM_KINDS):
-            raise ValueError(f"bao must be a kind 0..33 or None, got {bao!r}")
+            raise HandError(f"bao must be a kind 0..33 or None, got {bao!r}")
         return entries_34(tiles_34, bao)
     except TypeError:
-        raise ValueError("tiles_34 must be a sequence of 34 ints 0..4") from None
+        raise HandError("tiles_34 must be a sequence of 34 ints 0..4") from None
     except ValueError as err:
         if "range(0, 256)" in str(err):
-            raise ValueError("tiles_34 counts must be ints 0..4") from None
+            raise HandError("tiles_34 counts must be ints 0..4") from None
         raise
 
 
-def _prepare(tiles_34, bao, declared_melds, sizes: tuple[int, ...], what: str):
+def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds, sizes: tuple[int, ...],
+             what: str) -> Prepared:
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     e0, e1, e2, e3, w = _entries(tiles_34, bao)
     m = 4 - n_melds
     size = e0[N] + e1[N] + e2[N] + e3[N] + w
     if size - 3 * m not in sizes:
         want = " or ".join(str(3 * m + s) for s in sizes)
-        raise ValueError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+        raise HandError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
     return e0, e1, e2, e3, w, m, jiuyao_ok
 
 
-def _fast_prepare(tiles_34, bao, declared_melds, extra: int):
+def _fast_prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds,
+                  extra: int) -> Prepared | None:
     """:func:`_prepare` for plain arguments (a count of melds, a list of 34 counts, a hand of
     ``3*m + extra`` tiles); None for anything else, which then goes through :func:`_prepare`
     for its clear error message."""
     if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
-            bao is None or bao.__class__ is int and 0 <= bao < 34):
+            bao is None or (bao.__class__ is int and 0 <= bao < 34)):
         try:
             e0, e1, e2, e3, w = entries_34(tiles_34, bao)
         except (TypeError, ValueError):
             return None
         m = 4 - declared_melds
-        if e0[20] + e1[20] + e2[20] + e3[20] + w == 3 * m + extra:
+        if e0[N] + e1[N] + e2[N] + e3[N] + w == 3 * m + extra:
             return e0, e1, e2, e3, w, m, m == 4
     return None
 
 
-def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
+def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds) -> dict[Form, int]:
     """Tiles lacking to complete each reachable form (0 = complete)."""
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     e0, e1, e2, e3, w = _entries(tiles_34, bao)
     std, sp, sl, jy = deficits_entries(e0, e1, e2, e3, w, 4 - n_melds, jiuyao_ok)
     out = {Form.STANDARD: std}
-    if sp is not None:
+    if sp is not None and sl is not None:
         out[Form.SEVEN_PAIRS] = sp
         out[Form.SHISANLANG] = sl
     if jy is not None:
@@ -135,7 +151,7 @@ def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds) -> d
     return out
 
 
-def form_deficits_plain(tiles_34: Sequence[int], bao: int | None, declared_melds) -> dict[Form, int]:
+def form_deficits_plain(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds) -> dict[Form, int]:
     """:func:`form_deficits` by the plain recursive decomposition (:mod:`.shapes`), any counts."""
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     real, w = _split(tiles_34, bao)
@@ -154,7 +170,7 @@ def _check_size(tiles_34: Sequence[int], n_melds: int, sizes: tuple[int, ...], w
     size = sum(tiles_34)
     if size - 3 * (4 - n_melds) not in sizes:
         want = " or ".join(str(3 * (4 - n_melds) + s) for s in sizes)
-        raise ValueError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+        raise HandError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
     return size
 
 
@@ -199,7 +215,8 @@ def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int |
     return {f: (v - 1 if (v := d.get(f)) is not None else INFINITE_SHANTEN) for f in Form}
 
 
-def _available(tiles_34, bao, declared_melds, unseen) -> dict[Form, int | None]:
+def _available(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds,
+               unseen: Sequence[int]) -> dict[Form, int | None]:
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     u = check_unseen(unseen, tiles_34)
     d = available_deficits(list(tiles_34), bao, u, 4 - n_melds, jiuyao_ok)
@@ -278,7 +295,7 @@ def waits(
     Returns ``{kind: [Form, ...]}`` in kind order.  Raises ``ValueError`` for
     a wrong tile count.
     """
-    n_melds, _ = _melds_info(declared_melds)
+    _n_melds, _ = _melds_info(declared_melds)
     _prepare(tiles_34, bao, declared_melds, (1,), "waits")
     live = None if unseen is None else check_unseen(unseen, tiles_34)
     held = list(tiles_34)
@@ -289,7 +306,7 @@ def waits(
     out: dict[int, list[Form]] = {}
     hand = list(tiles_34)
     for k in range(NUM_KINDS):
-        if exclude_dead and held[k] >= 4 or live is not None and not live[k]:
+        if (exclude_dead and held[k] >= 4) or (live is not None and not live[k]):
             continue
         hand[k] += 1
         # a fifth copy (only asked for with exclude_dead=False) is beyond the tables
@@ -301,6 +318,37 @@ def waits(
     return out
 
 
+def waits_after_discards(
+    tiles_34: Sequence[int],
+    bao: int | None,
+    declared_melds: int | Sequence[Meld] = 0,
+    discards: Iterable[int] | None = None,
+    *,
+    unseen: Sequence[int] | None = None,
+) -> dict[int, dict[int, list[Form]]]:
+    """What each discard leaves the hand waiting on: ``{discarded kind: {wait kind: [Form, ...]}}``.
+
+    tiles_34: a concealed hand of ``3*(4-declared)+2`` tiles (one to discard).  discards: the kinds
+    to try (default: every kind held).  unseen: as for :func:`waits` (waits with no copy left in
+    sight are left out).  Only discards that leave the hand ready are listed.  Raises ``ValueError``
+    for a wrong tile count.  The CLI's action list and the web view show these.
+    """
+    hand = list(tiles_34)
+    kinds = [k for k in range(NUM_KINDS) if hand[k]] if discards is None else sorted(set(discards))
+    out: dict[int, dict[int, list[Form]]] = {}
+    for k in kinds:
+        if not hand[k]:
+            continue
+        hand[k] -= 1
+        try:
+            w = waits(hand, bao, declared_melds, unseen=unseen)
+        finally:
+            hand[k] += 1
+        if w:
+            out[k] = w
+    return out
+
+
 def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> bool:
     """宝吊 state (宝吊头, D5): the hand before the draw, less one 宝, is complete melds.
 
@@ -309,11 +357,12 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     half, the rest splits into complete melds (other 宝 may act).  From this
     state any drawn tile wins.
     """
-    e0, e1, e2, e3, w, m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
+    e0, e1, e2, e3, w, _m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
     if bao is None:
         return False
     # melds only: the fewest 宝 completing the real tiles into melds must leave the one 宝 over
-    return w > 0 and e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0] <= w - 1
+    need: int = e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0]
+    return w > 0 and need <= w - 1
 
 
 @dataclass
@@ -340,7 +389,7 @@ class Analysis:
     def forms(self) -> list[Form]:
         return sorted({r.form for r in self.readings}, key=list(Form).index)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "winning": self.winning,
             "forms": [f.value for f in self.forms],
@@ -361,7 +410,7 @@ def validate_hand(tiles_34: Sequence[int], melds: Sequence[Meld] = ()) -> list[i
     from ..tiles import validate_tiles_34
 
     if len(melds) > 4:
-        raise ValueError(f"at most 4 declared melds, got {len(melds)}")
+        raise HandError(f"at most 4 declared melds, got {len(melds)}")
     counts = validate_tiles_34(tiles_34)
     total = list(counts)
     for m in melds:

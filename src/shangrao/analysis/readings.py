@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from ..melds import Meld
 from ..tiles import TERMINALS_AND_HONORS, format_tile, format_tiles, suit_of
@@ -40,12 +41,13 @@ class Form(str, Enum):
 class Group:
     """One concealed group of a reading.
 
-    kind: ``'pair'``, ``'pung'``, ``'chow'``, ``'quad'`` (七对's four of a kind) or ``'single'`` (十三浪/九幺).
+    shape: ``'pair'``, ``'pung'``, ``'chow'``, ``'quad'`` (七对's four of a kind) or ``'single'`` (十三浪/九幺);
+    written ``"kind"`` in :meth:`Reading.to_dict` (the JSON of 0.1.0).
     tiles: the faces the group shows, 宝 replaced by what they stand for.
     wild: for each tile, True where it is a 宝.
     """
 
-    kind: str
+    shape: str
     tiles: tuple[int, ...]
     wild: tuple[bool, ...]
 
@@ -85,10 +87,10 @@ class Reading:
         head = f"{self.form.value}: " + " ".join(str(g) for g in self.groups)
         return head + (f" (宝→{subs})" if subs else "")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "form": self.form.value,
-            "groups": [{"kind": g.kind, "tiles": format_tiles(g.tiles, sort=False), "wild": list(g.wild)} for g in self.groups],
+            "groups": [{"kind": g.shape, "tiles": format_tiles(g.tiles, sort=False), "wild": list(g.wild)} for g in self.groups],
             "substitutions": [format_tile(s) for s in self.substitutions],
             "bao_acting": self.bao_acting,
             "all_pungs": self.all_pungs,
@@ -172,16 +174,16 @@ def _standard(real: list[int], jokers: int, melds_needed: int, bao: int | None) 
                                 if real[s] > 0:
                                     nxt.append(o + [False])
                             options = nxt
-                    for wild in options:
-                        nw = sum(wild)
+                    for wilds in options:
+                        nw = sum(wilds)
                         if nw > j or nw == 3:
                             continue
-                        for s, wl in zip(slots, wild):
+                        for s, wl in zip(slots, wilds):
                             if not wl:
                                 real[s] -= 1
                         for rest in rec(k, j - nw, melds_left - 1, pair_left):
-                            yield [Group("chow", slots, tuple(wild))] + rest
-                        for s, wl in zip(slots, wild):
+                            yield [Group("chow", slots, tuple(wilds))] + rest
+                        for s, wl in zip(slots, wilds):
                             if not wl:
                                 real[s] += 1
 
@@ -240,10 +242,11 @@ def _seven_pairs(real: list[int], jokers: int, bao: int | None) -> Iterator[list
                     wild = (False,) * n_real + (True,) * (n - n_real)
                     groups.append(Group("quad" if n == 4 else "pair", (k,) * n, wild))
                 for n in layout:
+                    assert face is not None  # a layout of 宝-only pairs comes with a face
                     groups.append(Group("quad" if n == 4 else "pair", (face,) * n, (True,) * n))
                 if sum(len(g.tiles) for g in groups) != 14:
                     continue
-                key = tuple((g.kind, g.tiles, g.wild) for g in groups)
+                key = tuple((g.shape, g.tiles, g.wild) for g in groups)
                 if key not in seen:
                     seen.add(key)
                     yield groups
@@ -262,10 +265,7 @@ def _shisanlang(real: list[int], jokers: int) -> Iterator[tuple[int, ...]]:
     out: set[tuple[int, ...]] = set()
 
     def ok(kinds: set[int]) -> bool:
-        for s in range(3):
-            if tuple(sorted(k - 9 * s for k in kinds if suit_of(k) == s)) not in _VALID_SETS:
-                return False
-        return True
+        return all(tuple(sorted(k - 9 * s for k in kinds if suit_of(k) == s)) in _VALID_SETS for s in range(3))
 
     def rec(idx: int, chosen: list[int], kinds: set[int]) -> None:
         if len(chosen) == jokers:
@@ -315,10 +315,10 @@ def enumerate_readings(
     declared_all_pungs = all(m.is_pung_like for m in melds)
     declared_chow = any(not m.is_pung_like for m in melds)
     result: list[Reading] = []
-    seen: set = set()
+    seen: set[tuple[Any, ...]] = set()
 
     def add(reading: Reading) -> None:
-        key = (reading.form, tuple(sorted((g.kind, g.tiles, g.wild) for g in reading.groups)))
+        key = (reading.form, tuple(sorted((g.shape, g.tiles, g.wild) for g in reading.groups)))
         if key not in seen:
             seen.add(key)
             result.append(reading)
@@ -335,8 +335,8 @@ def enumerate_readings(
             substitutions=subs,
             bao=bao,
             bao_acting=acting(subs),
-            all_pungs=declared_all_pungs and all(g.kind != "chow" for g in groups),
-            has_chow=declared_chow or any(g.kind == "chow" for g in groups),
+            all_pungs=declared_all_pungs and all(g.shape != "chow" for g in groups),
+            has_chow=declared_chow or any(g.shape == "chow" for g in groups),
             all_terminal_honor=melds_th and all(t in TERMINALS_AND_HONORS for t in faces),
         ))
     if not melds:
@@ -349,15 +349,15 @@ def enumerate_readings(
                 substitutions=subs,
                 bao=bao,
                 bao_acting=acting(subs),
-                quads=sum(1 for g in groups if g.kind == "quad"),
+                quads=sum(1 for g in groups if g.shape == "quad"),
                 all_terminal_honor=all(t in TERMINALS_AND_HONORS for t in faces),
             ))
         for subs in _shisanlang(real, jokers):
             kinds = sorted([k for k in range(34) if real[k]] + list(subs))
-            groups = tuple(Group("single", (k,), (k in subs,)) for k in kinds)
+            singles = tuple(Group("single", (k,), (k in subs,)) for k in kinds)
             add(Reading(
                 form=Form.SHISANLANG,
-                groups=groups,
+                groups=singles,
                 substitutions=tuple(sorted(subs)),
                 bao=bao,
                 bao_acting=acting(subs),

@@ -58,12 +58,17 @@ exponential in the number of 宝, so use it for 0-2 宝.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache, lru_cache
+from itertools import combinations, combinations_with_replacement, pairwise
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for annotations: the reference uses nothing of the fast path
+    from ..melds import Meld
 
 __all__ = [
     "TERMINALS_HONORS",
+    "split_bao",
     "plain_standard",
     "plain_melds_only",
     "plain_seven_pairs",
@@ -89,7 +94,7 @@ STANDARD, SEVEN_PAIRS, SHISANLANG, JIUYAO = "standard", "seven_pairs", "shisanla
 # ---------------------------------------------------------------- plain checks
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_melds(counts: tuple[int, ...], honors: bool) -> bool:
     """Can this one-suit count vector be split into pungs and chows (chows not for honors)?"""
     i = next((k for k, c in enumerate(counts) if c), None)
@@ -110,7 +115,7 @@ def _suit_melds(counts: tuple[int, ...], honors: bool) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_melds_pair(counts: tuple[int, ...], honors: bool) -> bool:
     """Can this one-suit count vector be split into one pair plus pungs and chows?"""
     for k, c in enumerate(counts):
@@ -165,7 +170,7 @@ def plain_shisanlang(counts: Sequence[int]) -> bool:
         return False
     for s in range(3):
         ranks = [r for r in range(9) if counts[9 * s + r]]
-        for a, b in zip(ranks, ranks[1:]):
+        for a, b in pairwise(ranks):
             if b - a < 3:
                 return False
     return True
@@ -177,7 +182,7 @@ def _no_clash(counts: Sequence[int]) -> bool:
         return False
     for s in range(3):
         ranks = [r for r in range(9) if counts[9 * s + r]]
-        if any(b - a < 3 for a, b in zip(ranks, ranks[1:])):
+        if any(b - a < 3 for a, b in pairwise(ranks)):
             return False
     return True
 
@@ -189,7 +194,7 @@ def plain_jiuyao(counts: Sequence[int], meld_tiles: Iterable[int] = ()) -> bool:
     )
 
 
-def plain_forms(counts: Sequence[int], melds: Sequence) -> set[str]:
+def plain_forms(counts: Sequence[int], melds: Sequence[Meld]) -> set[str]:
     """Forms a plain complete hand (``3*(4-len(melds))+2`` tiles) wins in."""
     n = len(melds)
     meld_tiles = [t for m in melds for t in m.tiles]
@@ -208,7 +213,7 @@ def plain_forms(counts: Sequence[int], melds: Sequence) -> set[str]:
 # ---------------------------------------------------------------- substitution
 
 
-def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
+def split_bao(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     real = list(tiles_34)
     if bao is None:
         return real, 0
@@ -235,7 +240,7 @@ def near_candidates(real: Sequence[int], bao: int | None) -> list[int]:
     return sorted(out)
 
 
-def substitutions(real: Sequence[int], w: int, candidates: Sequence[int]):
+def substitutions(real: Sequence[int], w: int, candidates: Sequence[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """Every substituted plain hand: yields (subs, counts)."""
     for subs in combinations_with_replacement(candidates, w):
         counts = list(real)
@@ -248,7 +253,7 @@ def _suit_ranges() -> list[tuple[int, int, bool]]:
     return [(0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_fill(counts: tuple[int, ...], honors: bool, wild: int, pair: bool) -> bool:
     """Some substitution of ``wild`` 宝 by kinds of this suit makes it melds (+ a pair if ``pair``)."""
     for subs in combinations_with_replacement(range(len(counts)), wild):
@@ -262,7 +267,7 @@ def _suit_fill(counts: tuple[int, ...], honors: bool, wild: int, pair: bool) -> 
     return False
 
 
-def _allocations(w: int, parts: int = 4):
+def _allocations(w: int, parts: int = 4) -> Iterator[tuple[int, ...]]:
     """Every way to give ``w`` 宝 to ``parts`` suits."""
     if parts == 1:
         yield (w,)
@@ -290,13 +295,13 @@ def ref_standard(real: Sequence[int], w: int, melds_needed: int, pair: bool = Tr
     return False
 
 
-def ref_winning_forms(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> set[str]:
+def ref_winning_forms(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> set[str]:
     """Forms in which some substitution of the 宝 makes a complete plain hand."""
     n = len(melds)
     m = 4 - n
     if sum(tiles_34) != 3 * m + 2:
         return set()
-    real, w = _split(tiles_34, bao)
+    real, w = split_bao(tiles_34, bao)
     meld_tiles = [t for mm in melds for t in mm.tiles]
     out = set()
     if ref_standard(real, w, m):
@@ -330,11 +335,11 @@ def ref_winning_forms(tiles_34: Sequence[int], bao: int | None, melds: Sequence 
     return out
 
 
-def ref_is_winning(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> bool:
+def ref_is_winning(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> bool:
     return bool(ref_winning_forms(tiles_34, bao, melds))
 
 
-def ref_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence = (), exclude_dead: bool = True) -> dict[int, set[str]]:
+def ref_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (), exclude_dead: bool = True) -> dict[int, set[str]]:
     """{kind: forms} for each kind whose draw completes the hand (dead kinds left out if asked)."""
     held = list(tiles_34)
     for mm in melds:
@@ -352,14 +357,14 @@ def ref_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence = (), ex
     return out
 
 
-def ref_is_baodiao_state(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> bool:
+def ref_is_baodiao_state(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> bool:
     """The hand before the draw, less one 宝, can be substituted into complete melds."""
     if bao is None or tiles_34[bao] == 0:
         return False
     m = 4 - len(melds)
     rest = list(tiles_34)
     rest[bao] -= 1
-    real, w = _split(rest, bao)
+    real, w = split_bao(rest, bao)
     return ref_standard(real, w, m, pair=False)
 
 
@@ -369,11 +374,11 @@ _SUITED_RANK_SETS = [
     s
     for size in range(4)
     for s in combinations(range(9), size)
-    if all(b - a >= 3 for a, b in zip(s, s[1:]))
+    if all(b - a >= 3 for a, b in pairwise(s))
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _std_search(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
     """All (melds, partial melds, pairs≤1) decompositions of one suit (classic search)."""
     i = next((k for k, c in enumerate(counts) if c), None)
@@ -423,7 +428,7 @@ def _seven_pairs_shanten(counts: Sequence[int]) -> int:
     return seeded + 2 * (need - seeded) - 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_rank_overlap(present: tuple[bool, ...]) -> tuple[int, ...]:
     """For sizes 0-3: the most present ranks a valid 十三浪 rank set of that size holds."""
     by_size = [0] * 4
@@ -450,7 +455,7 @@ def _jiuyao_shanten(counts: Sequence[int], size: int) -> int:
     return size - min(size, th) - 1
 
 
-def ref_plain_shanten(counts: Sequence[int], melds: Sequence = ()) -> dict[str, int]:
+def ref_plain_shanten(counts: Sequence[int], melds: Sequence[Meld] = ()) -> dict[str, int]:
     """Plain shanten per reachable form (-1 complete, 0 ready); copy limits ignored.
 
     Standard: ``2*m - 2*melds - min(partials, m - melds) - pair`` minimised over
@@ -470,9 +475,9 @@ def ref_plain_shanten(counts: Sequence[int], melds: Sequence = ()) -> dict[str, 
     return out
 
 
-def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) -> dict[str, int]:
+def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = ()) -> dict[str, int]:
     """Per-form shanten with 宝: min over substitutions of the plain per-form shanten."""
-    real, w = _split(tiles_34, bao)
+    real, w = split_bao(tiles_34, bao)
     n = len(melds)
     m = 4 - n
     near = near_candidates(real, bao)
@@ -490,12 +495,13 @@ def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence = ()) 
 # ---------------------------------------------------------------- availability
 
 
-def ref_available_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence, unseen: Sequence[int]) -> dict[int, set[str]]:
+def ref_available_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld],
+                        unseen: Sequence[int]) -> dict[int, set[str]]:
     """:func:`ref_waits` keeping only kinds with a copy left unseen (the rest cannot be drawn)."""
     return {k: f for k, f in ref_waits(tiles_34, bao, melds, exclude_dead=False).items() if unseen[k] > 0}
 
 
-def ref_available_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence, unseen: Sequence[int],
+def ref_available_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld], unseen: Sequence[int],
                           limit: int = 2) -> int | None:
     """Shanten counting only tiles that exist, by its definition: the fewest draws of unseen
     tiles (each followed by any discard) that reach a complete hand, less one.
@@ -505,7 +511,7 @@ def ref_available_shanten(tiles_34: Sequence[int], bao: int | None, melds: Seque
     limit.  Exponential; for tests only.
     """
     m = 4 - len(melds)
-    memo: dict[tuple, bool] = {}
+    memo: dict[tuple[object, ...], bool] = {}
 
     def reach(hand: tuple[int, ...], left: tuple[int, ...], d: int) -> bool:
         key = (hand, left, d)

@@ -17,8 +17,9 @@ cached by the suit's count vector (a table filled on first use).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 from ..tiles import TERMINALS_AND_HONORS
 
@@ -31,7 +32,7 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_blocks(counts: tuple[int, ...], chows: bool) -> frozenset[tuple[int, int, int]]:
     """All (melds, partials, pair) splits of one suit's count vector.
 
@@ -78,7 +79,7 @@ def _suit_blocks(counts: tuple[int, ...], chows: bool) -> frozenset[tuple[int, i
     return frozenset(out)
 
 
-def _suit_parts(tiles_34: Sequence[int]):
+def _suit_parts(tiles_34: Sequence[int]) -> tuple[frozenset[tuple[int, int, int]], ...]:
     return (
         _suit_blocks(tuple(tiles_34[0:9]), True),
         _suit_blocks(tuple(tiles_34[9:18]), True),
@@ -101,7 +102,7 @@ def standard_overlap(tiles_34: Sequence[int], melds_needed: int, pair: bool = Tr
         for a, b, p in states:
             for a2, b2, p2 in part:
                 A, B, P = a + a2, b + b2, p + p2
-                if A + B <= melds_needed and P <= (1 if pair else 0):
+                if melds_needed >= A + B and (1 if pair else 0) >= P:
                     nxt.add((A, B, P))
         states = nxt
     best = 0
@@ -132,7 +133,7 @@ def seven_pairs_overlap(tiles_34: Sequence[int]) -> int:
 
 
 def _valid_suit_set(ranks: tuple[int, ...]) -> bool:
-    return all(b - a >= 3 for a, b in zip(ranks, ranks[1:]))
+    return all(b - a >= 3 for a, b in itertools.pairwise(ranks))
 
 
 #: every set of ranks (0-based) that one suit may hold in 十三浪
@@ -148,7 +149,7 @@ SHISANLANG_SUIT_SETS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shisanlang_suit_best(present: frozenset[int]) -> tuple[int, int, int, int]:
     """For one suit: best overlap with a valid rank set of size 0, 1, 2, 3."""
     best = [0, 0, 0, 0]

@@ -16,15 +16,18 @@ the life of the process (tables built at first use, in memory; importing the
 package builds nothing).  :mod:`shangrao.analysis.reference` is the slow,
 obvious implementation the tests compare these answers with.
 
-Hand keys are the four codes ``(man, pin, sou, honors)``; the game engine keeps
-them up to date incrementally on every draw and discard (:class:`HandKey`),
-so a win check after a draw does not re-encode the hand.
+Hand keys are the four codes ``(man, pin, sou, honors)`` of the real tiles plus the count of 宝;
+:class:`HandKey` keeps them up to date incrementally (the game engine on every draw and discard,
+the bots while trying discards and claims), so a win check or a shanten after a change does not
+re-encode the hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, TypeAlias
 
+from ..errors import InputError
 from .shapes import _shisanlang_suit_best, _suit_blocks
 
 __all__ = [
@@ -32,8 +35,13 @@ __all__ = [
     "suit_code",
     "hand_codes",
     "entry",
-    "standard_need",
-    "standard_overlap_codes",
+    "entries_codes",
+    "entries_34",
+    "need_standard",
+    "overlap_standard",
+    "is_win_entries",
+    "shanten_entries",
+    "deficits_entries",
     "HandKey",
 ]
 
@@ -68,13 +76,18 @@ def _decode(code: int, width: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: a table entry: a flat tuple for speed (ints, then the two tuples of (groups, tiles) pairs U0/U1)
+Entry: TypeAlias = tuple[Any, ...]
+#: the running (no pair, pair) best-tiles arrays of :func:`_conv`
+Row: TypeAlias = Sequence[int]
+
 # An entry is a flat tuple for speed:
 # (need0, need1, best0[0..4] (5 values), best1[0..4] (5 values))
-_SUITS: dict[int, tuple[int, ...]] = {}
-_HONORS: dict[int, tuple[int, ...]] = {}
+_SUITS: dict[int, Entry] = {}
+_HONORS: dict[int, Entry] = {}
 
 
-def _build(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+def _build(counts: tuple[int, ...], chows: bool) -> Entry:
     blocks = _suit_blocks(counts, chows)
     n = sum(counts)
     need0 = need1 = 99
@@ -121,7 +134,7 @@ NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1 = (
     0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24)
 
 
-def entry(code: int, honors: bool = False) -> tuple[int, ...]:
+def entry(code: int, honors: bool = False) -> Entry:
     """The table entry of a suit code (or an honors code): see the module docstring."""
     table = _HONORS if honors else _SUITS
     e = table.get(code)
@@ -130,7 +143,7 @@ def entry(code: int, honors: bool = False) -> tuple[int, ...]:
     return e
 
 
-def _entries(codes: Sequence[int]):
+def _entries(codes: Sequence[int]) -> tuple[Entry, Entry, Entry, Entry]:
     s = _SUITS
     h = _HONORS
     e0 = s.get(codes[0]) or entry(codes[0])
@@ -140,19 +153,7 @@ def _entries(codes: Sequence[int]):
     return e0, e1, e2, e3
 
 
-def standard_need(codes: Sequence[int]) -> int:
-    """Fewest 宝 that complete the real tiles of ``codes`` into melds and a pair.
-
-    A hand of ``3*m + 2`` tiles with ``w`` 宝 is a standard win iff this is <= w
-    (leftover 宝 then form whole melds of 宝).
-    """
-    e0, e1, e2, e3 = _entries(codes)
-    n0 = e0[0] + e1[0] + e2[0] + e3[0]
-    extra = min(2, e0[1] - e0[0], e1[1] - e1[0], e2[1] - e2[0], e3[1] - e3[0])
-    return n0 + extra
-
-
-def _conv(a0, a1, e, m):
+def _conv(a0: Row, a1: Row, e: Entry, m: int) -> tuple[list[int], list[int]]:
     """Max-plus convolution of the running (no pair, pair) arrays with one suit's entry.
 
     a0[g] / a1[g]: most tiles in at most g groups so far without / with the pair.
@@ -160,7 +161,7 @@ def _conv(a0, a1, e, m):
     """
     n0 = list(a0)
     n1 = list(a1)
-    for j, y in e[23]:
+    for j, y in e[U0]:
         for g in range(j, m + 1):
             v = a0[g - j] + y
             if v > n0[g]:
@@ -168,7 +169,7 @@ def _conv(a0, a1, e, m):
             v = a1[g - j] + y
             if v > n1[g]:
                 n1[g] = v
-    for j, y in e[24]:
+    for j, y in e[U1]:
         for g in range(j, m + 1):
             v = a0[g - j] + y
             if v > n1[g]:
@@ -176,76 +177,93 @@ def _conv(a0, a1, e, m):
     return n0, n1
 
 
-def standard_overlap_codes(codes: Sequence[int], n: int, m: int) -> int:
-    """Largest part of the real tiles (``n`` of them, keyed by ``codes``) that fits a standard hand of ``m`` melds + pair."""
-    e0, e1, e2, e3 = _entries(codes)
-    a0 = list(e0[2:2 + m + 1])
-    a1 = list(e0[7:7 + m + 1])
-    for e in (e1, e2, e3):
-        if e[23] or e[24]:
-            a0, a1 = _conv(a0, a1, e, m)
-    best = 0
-    for g in range(m + 1):
-        slots = m - g
-        s = a0[g]
-        if s >= 0:
-            left = n - s
-            seeds = left if left < slots else slots
-            v = s + seeds + (1 if left - seeds >= 1 else 0)
-            if v > best:
-                best = v
-        s = a1[g]
-        if s >= 0:
-            left = n - s
-            v = s + (left if left < slots else slots)
-            if v > best:
-                best = v
-    return best
-
-
 class HandKey:
-    """Incremental hand key: the four suit codes of a concealed hand, kept up to date.
+    """Incremental key of one concealed hand: the codes of its real tiles and its count of 宝.
 
-    ``add(kind)`` / ``remove(kind)`` cost one addition each; :attr:`codes` is
-    what :func:`standard_need` and :func:`standard_overlap_codes` take.
+    HandKey(tiles_34=None, bao=None).  ``add(kind)`` / ``remove(kind)`` cost one addition each (a
+    tile of the 宝 kind counts in :attr:`bao_count`, not in :attr:`codes`).  :meth:`is_win` and
+    :meth:`shanten` answer for the hand with ``m`` melds still to make (``4 - declared melds``) and
+    ``jiuyao_ok`` (every declared meld is of terminals and honors), optionally after taking tiles
+    out / putting tiles in, without changing the key.  The engine (``Game._is_win``) and the
+    ``greedy`` bot use it; the answers equal :func:`shangrao.analysis.is_winning` / ``shanten``.
     """
 
-    __slots__ = ("codes",)
+    __slots__ = ("bao", "bao_count", "codes")
 
-    def __init__(self, tiles_34: Sequence[int] | None = None) -> None:
-        self.codes = list(hand_codes(tiles_34)) if tiles_34 is not None else [0, 0, 0, 0]
+    def __init__(self, tiles_34: Sequence[int] | None = None, bao: int | None = None) -> None:
+        self.bao = bao
+        self.bao_count = 0
+        self.codes = [0, 0, 0, 0]
+        if tiles_34 is not None:
+            real = list(tiles_34)
+            if bao is not None:
+                self.bao_count = real[bao]
+                real[bao] = 0
+            self.codes = list(hand_codes(real))
 
     def add(self, kind: int, n: int = 1) -> None:
-        self.codes[kind // 9] += n * POW5[kind % 9]
+        if kind == self.bao:
+            self.bao_count += n
+        else:
+            self.codes[kind // 9] += n * POW5[kind % 9]
 
     def remove(self, kind: int, n: int = 1) -> None:
-        self.codes[kind // 9] -= n * POW5[kind % 9]
+        if kind == self.bao:
+            self.bao_count -= n
+        else:
+            self.codes[kind // 9] -= n * POW5[kind % 9]
 
-    def real_codes(self, bao: int | None, bao_count: int) -> list[int]:
-        """Codes with the 宝 kind removed (the real tiles)."""
-        codes = list(self.codes)
-        if bao is not None and bao_count:
-            codes[bao // 9] -= bao_count * POW5[bao % 9]
-        return codes
+    def is_win(self, m: int, jiuyao_ok: bool, extra: int | None = None) -> bool:
+        """Whether the hand (plus the kind ``extra``, if given) is a complete winning hand."""
+        codes = self.codes
+        w = self.bao_count
+        if extra is not None:
+            if extra == self.bao:
+                w += 1
+            else:
+                codes = codes.copy()
+                codes[extra // 9] += POW5[extra % 9]
+        e0, e1, e2, e3 = _entries(codes)
+        return is_win_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
+
+    def shanten(self, m: int, jiuyao_ok: bool, remove: Sequence[int] = (), add: Sequence[int] = ()) -> int:
+        """Shanten across forms (-1 complete, 0 ready) after taking ``remove`` out and putting ``add`` in."""
+        codes = self.codes
+        w = self.bao_count
+        if remove or add:  # the loops written out: the bots call this for every candidate
+            codes = codes.copy()
+            bao = self.bao
+            for k in remove:
+                if k == bao:
+                    w -= 1
+                else:
+                    codes[k // 9] -= POW5[k % 9]
+            for k in add:
+                if k == bao:
+                    w += 1
+                else:
+                    codes[k // 9] += POW5[k % 9]
+        e0, e1, e2, e3 = _entries(codes)
+        return shanten_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
 
 
 # ---------------------------------------------------------------- bytes-keyed view
 # The same entries keyed by the bytes of a suit's counts: the cheapest key to make
 # from a tiles_34 list (``bytes(tiles_34)[0:9]``).
-_SUITS_B: dict[bytes, tuple[int, ...]] = {}
-_HONORS_B: dict[bytes, tuple[int, ...]] = {}
+_SUITS_B: dict[bytes, Entry] = {}
+_HONORS_B: dict[bytes, Entry] = {}
 
 
-def _entry_b(key: bytes, honors: bool) -> tuple[int, ...]:
+def _entry_b(key: bytes, honors: bool) -> Entry:
     if max(key, default=0) > 4:
-        raise ValueError("a tiles_34 count is above 4 (there are four copies of each kind)")
+        raise InputError("a tiles_34 count is above 4 (there are four copies of each kind)")
     code = suit_code(key)
     e = entry(code, honors)
     (_HONORS_B if honors else _SUITS_B)[key] = e
     return e
 
 
-def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[tuple, tuple, tuple, tuple, int]:
+def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, Entry, Entry, int]:
     """Entries of the real tiles of a hand and the number of 宝 in it.
 
     Raises ``ValueError`` if a count is outside 0..255 (bytes), ``IndexError``
@@ -278,32 +296,37 @@ def entries_34(tiles_34: Sequence[int], bao: int | None) -> tuple[tuple, tuple, 
     )
 
 
-def entries_codes(codes: Sequence[int]) -> tuple[tuple, tuple, tuple, tuple]:
+def entries_codes(codes: Sequence[int]) -> tuple[Entry, Entry, Entry, Entry]:
     """Entries of four real codes (see :class:`HandKey.real_codes`)."""
     return _entries(codes)
 
 
 # ---------------------------------------------------------------- per-form arithmetic on entries
-def need_standard(e0, e1, e2, e3) -> int:
-    """Fewest 宝 completing the real tiles into melds + pair (see :func:`standard_need`)."""
-    return (e0[0] + e1[0] + e2[0] + e3[0]
-            + min(2, e0[1] - e0[0], e1[1] - e1[0], e2[1] - e2[0], e3[1] - e3[0]))
+def need_standard(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
+    """Fewest 宝 that complete the real tiles into melds + pair.
+
+    A hand of ``3*m + 2`` tiles with ``w`` 宝 is a standard win iff this is <= w (leftover 宝 then
+    form whole melds of 宝).
+    """
+    need: int = (e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0]
+            + min(2, e0[NEED1] - e0[NEED0], e1[NEED1] - e1[NEED0], e2[NEED1] - e2[NEED0], e3[NEED1] - e3[NEED0]))
+    return need
 
 
-def overlap_standard(e0, e1, e2, e3, m: int) -> int:
+def overlap_standard(e0: Entry, e1: Entry, e2: Entry, e3: Entry, m: int) -> int:
     """Largest part of the real tiles that fits ``m`` melds + pair (overlap formula)."""
     if m == 4:
         return _overlap_standard_4(e0, e1, e2, e3)
     n = e0[N] + e1[N] + e2[N] + e3[N]
-    a0 = list(e0[2:2 + m + 1])
-    a1 = list(e0[7:7 + m + 1])
+    a0 = list(e0[BEST0:BEST0 + m + 1])
+    a1 = list(e0[BEST1:BEST1 + m + 1])
     for e in (e1, e2, e3):
-        if e[23] or e[24]:
+        if e[U0] or e[U1]:
             a0, a1 = _conv(a0, a1, e, m)
     return _best_overlap(a0, a1, n, m)
 
 
-def _best_overlap(a0, a1, n: int, m: int) -> int:
+def _best_overlap(a0: Row, a1: Row, n: int, m: int) -> int:
     """The overlap formula: groups, then seeds of the missing groups, then the pair (or its seed)."""
     best = 0
     for g in range(m + 1):
@@ -324,15 +347,15 @@ def _best_overlap(a0, a1, n: int, m: int) -> int:
     return best
 
 
-def _overlap_standard_4(e0, e1, e2, e3) -> int:
+def _overlap_standard_4(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     """:func:`overlap_standard` for a concealed hand (m = 4), the hot case, unrolled."""
-    n = e0[20] + e1[20] + e2[20] + e3[20]
-    a = e0[2:12]
-    if e1[23] or e1[24]:
+    n = e0[N] + e1[N] + e2[N] + e3[N]
+    a = e0[BEST0:BEST1 + 5]
+    if e1[U0] or e1[U1]:
         a = _conv4(a, e1)
-    if e2[23] or e2[24]:
+    if e2[U0] or e2[U1]:
         a = _conv4(a, e2)
-    if e3[23] or e3[24]:
+    if e3[U0] or e3[U1]:
         a = _conv4(a, e3)
     if n >= 14:
         # enough tiles that every missing group and the pair have a seed: the classic formula
@@ -348,11 +371,11 @@ def _overlap_standard_4(e0, e1, e2, e3) -> int:
     return _best_overlap(a[0:5], a[5:10], n, 4)
 
 
-def _conv4(a, e):
+def _conv4(a: Row, e: Entry) -> tuple[int, ...]:
     """:func:`_conv` for m = 4 on a flat 10-tuple (a0[0..4], a1[0..4]), unrolled."""
-    a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = a
+    a00, a01, a02, a03, a04, a10, a11, a12, a13, _a14 = a
     n00, n01, n02, n03, n04, n10, n11, n12, n13, n14 = a
-    for j, y in e[23]:
+    for j, y in e[U0]:
         if j == 1:
             v = a00 + y; n01 = v if v > n01 else n01  # noqa: E702
             v = a01 + y; n02 = v if v > n02 else n02  # noqa: E702
@@ -377,7 +400,7 @@ def _conv4(a, e):
         else:
             v = a00 + y; n04 = v if v > n04 else n04  # noqa: E702
             v = a10 + y; n14 = v if v > n14 else n14  # noqa: E702
-    for j, y in e[24]:
+    for j, y in e[U1]:
         if j == 0:
             v = a00 + y; n10 = v if v > n10 else n10  # noqa: E702
             v = a01 + y; n11 = v if v > n11 else n11  # noqa: E702
@@ -401,7 +424,7 @@ def _conv4(a, e):
     return (n00, n01, n02, n03, n04, n10, n11, n12, n13, n14)
 
 
-def overlap_seven_pairs(e0, e1, e2, e3) -> int:
+def overlap_seven_pairs(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     twos = e0[TWOS] + e1[TWOS] + e2[TWOS] + e3[TWOS]
     ones = e0[ONES] + e1[ONES] + e2[ONES] + e3[ONES]
     t = twos if twos < 7 else 7
@@ -409,7 +432,7 @@ def overlap_seven_pairs(e0, e1, e2, e3) -> int:
     return 2 * t + (ones if ones < r else r)
 
 
-def overlap_shisanlang(e0, e1, e2, e3) -> int:
+def overlap_shisanlang(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     """Largest part of the real tiles that fits a 十三浪.
 
     A 十三浪 has at most 3 tiles per suit and at most 7 honors, 14 in all, so the
@@ -422,19 +445,21 @@ def overlap_shisanlang(e0, e1, e2, e3) -> int:
     h7 = d if d < 7 else 7
     h6 = d if d < 6 else 6
     h5 = d if d < 5 else 5
-    return max(
+    best: int = max(
         s0[3] + s1[3] + s2[1] + h7, s0[3] + s1[1] + s2[3] + h7, s0[1] + s1[3] + s2[3] + h7,
         s0[3] + s1[2] + s2[2] + h7, s0[2] + s1[3] + s2[2] + h7, s0[2] + s1[2] + s2[3] + h7,
         s0[3] + s1[3] + s2[2] + h6, s0[3] + s1[2] + s2[3] + h6, s0[2] + s1[3] + s2[3] + h6,
         s0[3] + s1[3] + s2[3] + h5,
     )
+    return best
 
 
-def overlap_jiuyao(e0, e1, e2, e3) -> int:
-    return e0[TH] + e1[TH] + e2[TH] + e3[TH]
+def overlap_jiuyao(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
+    th: int = e0[TH] + e1[TH] + e2[TH] + e3[TH]
+    return th
 
 
-def is_win_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> bool:
+def is_win_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int, jiuyao_ok: bool) -> bool:
     """Win check of a complete hand (``3*m + 2`` tiles) from its entries and 宝 count."""
     if need_standard(e0, e1, e2, e3) <= w:
         return True
@@ -443,12 +468,11 @@ def is_win_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> bool:
             return True
         if e0[OK13] and e1[OK13] and e2[OK13] and e3[OK13] and overlap_shisanlang(e0, e1, e2, e3) + w >= 14:
             return True
-    if jiuyao_ok and overlap_jiuyao(e0, e1, e2, e3) + w >= 3 * m + 2:
-        return True
-    return False
+    return bool(jiuyao_ok and overlap_jiuyao(e0, e1, e2, e3) + w >= 3 * m + 2)
 
 
-def deficits_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> tuple[int, int | None, int | None, int | None]:
+def deficits_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int,
+                     jiuyao_ok: bool) -> tuple[int, int | None, int | None, int | None]:
     """Tiles lacking per form: (standard, 七对 or None, 十三浪 or None, 九幺 or None)."""
     target = 3 * m + 2
     std = target - min(target, overlap_standard(e0, e1, e2, e3, m) + w)
@@ -461,7 +485,7 @@ def deficits_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> tuple[i
     return std, sp, sl, jy
 
 
-def shanten_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> int:
+def shanten_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int, jiuyao_ok: bool) -> int:
     """Shanten across forms from entries (-1 complete, 0 ready)."""
     target = 3 * m + 2
     best = overlap_standard(e0, e1, e2, e3, m)
@@ -473,7 +497,7 @@ def shanten_entries(e0, e1, e2, e3, w: int, m: int, jiuyao_ok: bool) -> int:
         if v > best:
             best = v
     if jiuyao_ok:
-        v = e0[18] + e1[18] + e2[18] + e3[18]
+        v = e0[TH] + e1[TH] + e2[TH] + e3[TH]
         if v > best:
             best = v
     best += w

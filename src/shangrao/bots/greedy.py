@@ -13,7 +13,7 @@ Rules it follows, in order, using only its observation:
       EV = survival * sum_k p_k * value_k
 
   where ``p_k`` is the share of unseen tiles of kind k (unseen = 136 minus the
-  indicator, its own hand, all melds and all ponds), ``value_k`` the hand value
+  indicator, its own hand, all melds and all discards), ``value_k`` the hand value
   of the win the draw of k would give (every draw wins from the 宝吊 state:
   宝吊宝 for a 宝, 宝吊无宝 when a reading needs no 宝, else 宝吊头), and
   ``survival`` (default 0.9) the chance no other seat ends the hand before its
@@ -40,22 +40,25 @@ Rules it follows, in order, using only its observation:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..analysis import is_baodiao_state
-from ..analysis.tables import POW5, entries_codes, hand_codes, shanten_entries
+from ..analysis.tables import HandKey
 from ..game.actions import Action, ActionType
+from ..game.phase import Phase
 from ..game.state import Observation
+from ..melds import Meld
 from ..scoring import WinBy, WinSituation, score
+from ..tiles import TERMINALS_AND_HONORS
 
 __all__ = ["GreedyBot"]
 
 A = ActionType
-_TERMS = frozenset([0, 8, 9, 17, 18, 26, *range(27, 34)])
 
 
 def _neighbourhood(c: list[int]) -> list[int]:
     """Kinds that can lower the shanten of hand ``c`` (near tiles, terminals/honors for 十三浪/九幺)."""
-    ks = set(_TERMS)
+    ks = set(TERMINALS_AND_HONORS)
     for k in range(27):
         if c[k]:
             base = k - k % 9
@@ -69,38 +72,20 @@ def _neighbourhood(c: list[int]) -> list[int]:
 
 
 class _Hand:
-    """One decision's hand, for quick shanten of small changes (table entries, no re-encoding)."""
+    """One decision's hand: its :class:`~shangrao.analysis.tables.HandKey` with the melds it has."""
 
-    __slots__ = ("bao", "w", "codes", "m", "jiuyao_ok")
+    __slots__ = ("jiuyao_ok", "key", "m")
 
-    def __init__(self, c: list[int], bao: int, melds) -> None:
-        real = list(c)
-        self.bao = bao
-        self.w = real[bao]
-        real[bao] = 0
-        self.codes = list(hand_codes(real))
+    def __init__(self, c: Sequence[int], bao: int, melds: Sequence[Meld]) -> None:
+        self.key = HandKey(c, bao)
         self.m = 4 - len(melds)
-        self.jiuyao_ok = all(t in _TERMS for m in melds for t in m.tiles)
+        self.jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
 
     def shanten(self, remove: tuple[int, ...] = (), add: tuple[int, ...] = (), melds_added: int = 0,
                 meld_tiles: tuple[int, ...] = ()) -> int:
         """Shanten after taking the kinds ``remove`` out and putting ``add`` in (and declaring melds)."""
-        codes = list(self.codes)
-        w = self.w
-        bao = self.bao
-        for k in remove:
-            if k == bao:
-                w -= 1
-            else:
-                codes[k // 9] -= POW5[k % 9]
-        for k in add:
-            if k == bao:
-                w += 1
-            else:
-                codes[k // 9] += POW5[k % 9]
-        e0, e1, e2, e3 = entries_codes(codes)
-        jiuyao_ok = self.jiuyao_ok and all(t in _TERMS for t in meld_tiles)
-        return shanten_entries(e0, e1, e2, e3, w, self.m - melds_added, jiuyao_ok)
+        jiuyao_ok = self.jiuyao_ok and all(t in TERMINALS_AND_HONORS for t in meld_tiles)
+        return self.key.shanten(self.m - melds_added, jiuyao_ok, remove, add)
 
 
 def _connectivity(c: list[int], k: int) -> int:
@@ -133,9 +118,9 @@ class GreedyBot:
     # ------------------------------------------------------------------ choose
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         types = {a.type for a in legal}
-        if obs.phase == "rob":
+        if obs.phase == Phase.ROB:
             return Action(A.WIN) if A.WIN in types else Action(A.PASS)
-        if obs.phase == "claim":
+        if obs.phase == Phase.CLAIM:
             if A.WIN in types:
                 return Action(A.WIN)
             if A.CATCH_BAO in types:
@@ -160,14 +145,14 @@ class GreedyBot:
             return False
         hand = tuple(k for k in range(34) for _ in range(before[k]))
         seat = obs.seat
-        payers_flown = tuple(obs.flown[(seat + i) % 4] for i in range(1, 4))
+        payers_flown = (obs.flown[(seat + 1) % 4], obs.flown[(seat + 2) % 4], obs.flown[(seat + 3) % 4])
 
         def value(k: int) -> tuple[str, int]:
             sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=obs.bao, win_by=WinBy.SELF_DRAW,
                                winner_flown=obs.flown[seat], payers_flown=payers_flown,
                                winner_held_bao=True)
             r = score(sit)
-            return (r.pattern.id if r.winning else "", r.hand_value)
+            return (r.pattern.id if r.winning and r.pattern is not None else "", r.hand_value)
 
         pid, now = value(obs.drawn)
         if pid not in ("baodiao", "pengpenghu_baodiao"):
@@ -189,48 +174,46 @@ class GreedyBot:
         h = _Hand(list(obs.hand_34), obs.bao, obs.melds[obs.seat])
         now = h.shanten()
         for a in legal:
-            if a.type is A.CONCEALED_KONG and a.tile != obs.bao:
+            if a.type is A.CONCEALED_KONG and a.kind != obs.bao:
                 # after the kong a replacement is drawn: compare ready-ness of the 3m+1 hand
-                if h.shanten(remove=(a.tile,) * 4, melds_added=1, meld_tiles=(a.tile,)) <= now:
+                if h.shanten(remove=(a.kind,) * 4, melds_added=1, meld_tiles=(a.kind,)) <= now:
                     return a
-            elif a.type is A.ADDED_KONG and a.tile != obs.bao:
-                if h.shanten(remove=(a.tile,)) <= now:
-                    return a
+            elif a.type is A.ADDED_KONG and a.kind != obs.bao and h.shanten(remove=(a.kind,)) <= now:
+                return a
         return None
 
     def _discard(self, obs: Observation, legal: list[Action]) -> Action:
         c = list(obs.hand_34)
         bao = obs.bao
         h = _Hand(c, bao, obs.melds[obs.seat])
-        cands = [a for a in legal if a.type is A.DISCARD]
-        non_bao = [a for a in cands if a.tile != bao]
+        cands = [(a.kind, a) for a in legal if a.type is A.DISCARD]  # (the kind discarded, the action)
+        non_bao = [p for p in cands if p[0] != bao]
         if non_bao:
             cands = non_bao
-        scored = [(h.shanten(remove=(a.tile,)), a) for a in cands]
-        best = min(s for s, _ in scored)
-        tied = [a for s, a in scored if s == best]
+        scored = [(h.shanten(remove=(t,)), t, a) for t, a in cands]
+        best = min(s for s, _, _ in scored)
+        tied = [(t, a) for s, t, a in scored if s == best]
         if len(tied) == 1:
-            return tied[0]
+            return tied[0][1]
         if self.ukeire:
             unseen = obs.unseen()
             ranked = []
-            for a in tied:
-                c[a.tile] -= 1
+            for t, a in tied:
+                c[t] -= 1
                 useful = 0
                 for k in _neighbourhood(c):
-                    if unseen[k] and k != a.tile and h.shanten(remove=(a.tile,), add=(k,)) < best:
+                    if unseen[k] and k != t and h.shanten(remove=(t,), add=(k,)) < best:
                         useful += unseen[k]
-                c[a.tile] += 1
-                ranked.append((useful, a.tile, a))
+                c[t] += 1
+                ranked.append((useful, t, a))
             ranked.sort(key=lambda x: (x[0], x[1]), reverse=True)
             return ranked[0][2]
         ranked2 = []
-        for a in tied:
-            k = a.tile
-            c[k] -= 1
-            conn = _connectivity(c, k)
-            c[k] += 1
-            ranked2.append((conn, 0 if k in _TERMS else 1, -k, a))
+        for t, a in tied:
+            c[t] -= 1
+            conn = _connectivity(c, t)
+            c[t] += 1
+            ranked2.append((conn, 0 if t in TERMINALS_AND_HONORS else 1, -t, a))
         ranked2.sort(key=lambda x: x[:3])
         return ranked2[0][3]
 
@@ -250,7 +233,7 @@ class GreedyBot:
                 s = h.shanten(remove=(k,) * n, melds_added=1, meld_tiles=(k,))
                 rank = 1 if t is A.PUNG else 0
             elif t is A.CHOW:
-                tiles = (a.tile, a.tile + 1, a.tile + 2)
+                tiles = (a.kind, a.kind + 1, a.kind + 2)
                 if any(x == bao for x in tiles if x != k):
                     continue
                 s = h.shanten(remove=tuple(x for x in tiles if x != k), melds_added=1, meld_tiles=tiles)

@@ -4,15 +4,17 @@ Commands: ``analyze``, ``score`` (:mod:`.analysis_cmds`); ``simulate``
 (:mod:`.simulate`); ``play`` (:mod:`.play`, narration in :mod:`.narrate`);
 ``games``, ``replay`` (:mod:`.records_cmds`); ``serve`` (:mod:`.serve_cmd`).
 
-Errors: a bad input prints ONE line ``error: <what and where>`` on stderr and
-exits 2, never a traceback (:class:`ShangraoGroup`).  Ctrl-C exits 130.
-An unexpected internal error prints one line and exits 1; set
-``SHANGRAO_DEBUG=1`` to see its traceback.
+Errors: a bad input (:class:`shangrao.errors.InputError`, bad JSON, an unreadable file, a usage
+error) prints ONE line ``error: <what and where>`` on stderr and exits 2, never a traceback
+(:class:`ShangraoGroup`).  Ctrl-C exits 130.  Anything else — an
+:class:`~shangrao.errors.InternalError` or an unexpected exception, even a plain ``ValueError`` — is a
+bug: one line saying so, with a hint to file it, and exit 1; ``SHANGRAO_DEBUG=1`` shows the traceback.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import sys
 import traceback
 from collections.abc import Sequence
@@ -24,8 +26,9 @@ from typer.core import TyperGroup
 try:  # typer >= 0.22 vendors click privately; older typer depends on click
     from typer._click import exceptions as _cx
 except ImportError:  # pragma: no cover
-    from click import exceptions as _cx
+    from click import exceptions as _cx  # type: ignore[no-redef]
 
+from ..errors import InputError
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, debug_enabled, error_line
 
 __all__ = ["app", "main"]
@@ -42,7 +45,7 @@ def _err(line: str) -> None:
 class ShangraoGroup(TyperGroup):
     """Runs a command and turns every failure into one stderr line and an exit code."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         code = self._run(args, prog_name, complete_var, **extra)
         if standalone_mode:
@@ -73,7 +76,7 @@ class ShangraoGroup(TyperGroup):
         except BrokenPipeError:
             sys.stderr = open(__import__("os").devnull, "w")  # noqa: SIM115
             return 1
-        except (ValueError, OSError, UnicodeError) as err:  # bad input (JSONDecodeError is a ValueError)
+        except (InputError, json.JSONDecodeError, OSError, UnicodeError) as err:  # bad input
             if isinstance(err, OSError) and err.errno == errno.EPIPE:
                 return 1
             if debug_enabled():
@@ -83,7 +86,8 @@ class ShangraoGroup(TyperGroup):
         except Exception as err:  # an internal error: one line unless SHANGRAO_DEBUG
             if debug_enabled():
                 traceback.print_exc()
-            _err(f"internal error: {type(err).__name__}: {error_line(err)} (SHANGRAO_DEBUG=1 shows the traceback)")
+            _err(f"internal error (a bug in shangrao, please file it with the command you ran and the output of "
+                 f"SHANGRAO_DEBUG=1): {type(err).__name__}: {error_line(err)}")
             return 1
         if isinstance(rv, int) and not isinstance(rv, bool):
             return rv
@@ -147,14 +151,17 @@ from . import analysis_cmds
 
 analysis_cmds.register(app)
 
-from . import play, records_cmds, simulate  # noqa: E402
+from . import play, records_cmds, simulate
 
 app.command("simulate")(simulate.simulate)
 app.command("play")(play.play)
 app.command("games")(records_cmds.games)
 app.command("replay")(records_cmds.replay_cmd)
 
-from . import serve_cmd
+from . import advise_cmd, arena_cmd, serve_cmd
+
+arena_cmd.register(app)
+advise_cmd.register(app)
 
 serve_cmd.register(app)
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from rich.console import Console
 
+from ..errors import InputError
+
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_OK",
@@ -35,8 +37,18 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
 
-class CliError(ValueError):
+class CliError(InputError):
     """A bad input the user can fix; its message is the whole error line (without ``error: ``)."""
+
+
+def open_store(db: str | None, *, read_only: bool = False):  # -> records.Store (imported lazily)
+    """The records store of ``--db``; a bad path or URL is a :class:`CliError` naming ``--db``."""
+    from ..records import RecordError, Store
+
+    try:
+        return Store(db, read_only=read_only)
+    except RecordError as err:
+        raise CliError(f"--db: {err}") from None
 
 
 def error_line(exc: BaseException) -> str:

@@ -5,16 +5,21 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis import is_baodiao_state
+from ..analysis import is_baodiao_state, waits_after_discards
 from ..analysis import waits as waits_of
 from ..game import (
     Action,
     ActionType,
+    EventType,
+    Phase,
 )
+from ..melds import MeldType
+from ..scoring import WinBy
+from ..scoring.items import PATTERNS
 from ..tiles import format_tile, tile_name
 from .render import (
     BAO_STYLE,
-    pond_text,
+    discards_text,
     render_score,
     short_melds_text,
     short_name,
@@ -48,7 +53,12 @@ def tile_words(kind_text: str) -> str:
     return f"{tile_name(k)} ({kind_text})"
 
 
-_CLAIM_ZH = {"chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong", "win": "糊 win", "catch_bao": "接宝 catch_bao"}
+def _claim_words(word: str) -> str:
+    """``碰 pung`` for a call's action word (the labels of :class:`ActionType`)."""
+    try:
+        return ActionType(word).label
+    except ValueError:
+        return word
 
 
 def _meld_words(meld_str: str) -> str:
@@ -59,12 +69,12 @@ def _meld_words(meld_str: str) -> str:
         m = parse_meld(meld_str)
     except ValueError:
         return meld_str
-    zh = {"chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong", "concealed_kong": "自摸杠 concealed kong"}
-    names = " ".join(tile_name(k) for k in m.tiles) if m.kind.value == "chow" else tile_name(m.tiles[0])
-    return f"{zh.get(m.kind.value, m.kind.value)} {names} ({meld_str.split(':', 1)[-1]})"
+    names = " ".join(tile_name(k) for k in m.tiles) if m.type is MeldType.CHOW else tile_name(m.tiles[0])
+    return f"{m.type.chinese} {m.type.english} {names} ({meld_str.split(':', 1)[-1]})"
 
 
-_CLAIM_END = frozenset({"draw", "end", "discard", "kong_stands", "concealed_kong", "added_kong"})
+_CLAIM_END = frozenset({EventType.DRAW, EventType.END, EventType.DISCARD, EventType.KONG_STANDS, EventType.CONCEALED_KONG,
+                        EventType.ADDED_KONG})
 
 
 def _call_outcome(events: list[dict], i: int) -> tuple[str, dict | None]:
@@ -82,13 +92,13 @@ def _call_outcome(events: list[dict], i: int) -> tuple[str, dict | None]:
     first = None
     for ev in events[i + 1:]:
         t = ev.get("type")
-        if t in ("chow", "pung", "kong"):
+        if t in (EventType.CHOW, EventType.PUNG, EventType.KONG):
             if first is None:
                 first = ev
             if word != "win":
                 return ("done" if ev.get("seat") == seat and t == word else "overridden", ev)
             return ("overridden", first)
-        if t == "win":
+        if t == EventType.WIN:
             if word == "win" and ev.get("seat") == seat:
                 return ("done", ev)
             first = first or ev
@@ -104,17 +114,18 @@ def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_
     A call that is carried out is not repeated (the meld or win line says it, unless
     ``show_passes``); a call beaten by a higher claim is marked ``(overridden by …)``.
     """
-    out = []
+    out: list[Text] = []
     for i in range(start, len(events)):
         ev = events[i]
-        if ev.get("type") == "call":
+        if ev.get("type") == EventType.CALL:
             outcome, by = _call_outcome(events, i)
             if outcome == "done" and not show_passes:
                 continue
             line = event_line(ev, bao, label, show_passes=show_passes)
+            assert line is not None  # a call always has a line
             if outcome == "overridden" and by is not None:
-                t = "win" if by.get("type") == "win" else by["type"]
-                line.append(f"  (overridden by {label(by['seat'])}'s {_CLAIM_ZH[t]})", style="dim")
+                t = "win" if by.get("type") == EventType.WIN else by["type"]
+                line.append(f"  (overridden by {label(by['seat'])}'s {_claim_words(t)})", style="dim")
             out.append(line)
             continue
         line = event_line(ev, bao, label, show_passes=show_passes)
@@ -128,44 +139,43 @@ def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -
     t = ev.get("type")
     s = ev.get("seat")
     who = label(s) if s is not None else ""
-    if t == "draw":
+    if t == EventType.DRAW:
         if ev.get("kind") is None:
             return Text(f"  {who} {verb(who, 'draw')}" + (" a kong replacement" if ev.get("source") == "tail" else ""),
                         style="dim")
         extra = " (kong replacement from the tail)" if ev.get("source") == "tail" else ""
         style = BAO_STYLE if bao is not None and ev["kind"] == format_tile(bao) else "dim"
         return Text(f"  {who} {verb(who, 'draw')} {tile_words(ev['kind'])}{extra}", style=style)
-    if t == "discard":
+    if t == EventType.DISCARD:
         fly = "  飞宝!" if bao is not None and ev["kind"] == format_tile(bao) else ""
         return Text(f"  {who} 打 {verb(who, 'discard')} {tile_words(ev['kind'])}{fly}")
-    if t == "pass":
+    if t == EventType.PASS:
         return Text(f"  {who} {verb(who, 'pass', 'passes')} 过", style="dim") if show_passes else None
-    if t == "call":
+    if t == EventType.CALL:
         word, _, rest = str(ev["action"]).partition(" ")
-        return Text(f"  {who} {verb(who, 'call')} {_CLAIM_ZH.get(word, word)}{' ' + rest if rest else ''}",
+        return Text(f"  {who} {verb(who, 'call')} {_claim_words(word)}{' ' + rest if rest else ''}",
                     style="bold")
-    if t in ("chow", "pung", "kong"):
+    if t in (EventType.CHOW, EventType.PUNG, EventType.KONG):
         return Text(f"  {who} {_meld_words(ev['meld'])} from {label(ev['from'])}", style="bold")
-    if t in ("concealed_kong", "added_kong"):
-        zh = "自摸杠 concealed kong" if t == "concealed_kong" else "碰杠 added kong"
-        return Text(f"  {who} {zh} {tile_words(ev['kind'])}", style="bold")
-    if t == "kong_stands":
+    if t in (EventType.CONCEALED_KONG, EventType.ADDED_KONG):
+        return Text(f"  {who} {ActionType(t).label} {tile_words(ev['kind'])}", style="bold")
+    if t == EventType.KONG_STANDS:
         whose = "你的 your" if who == YOU else f"{who}'s"
         return Text(f"  {whose} kong {ev['meld']} stands", style="dim")
-    if t == "catch_bao":
+    if t == EventType.CATCH_BAO:
         return Text(f"  {who} 接宝 {verb(who, 'catch', 'catches')} the 宝", style="bold magenta")
-    if t == "four_bao":
+    if t == EventType.FOUR_BAO:
         return Text(f"  {who} 四个宝: {verb(who, 'have', 'has')} drawn all four 宝", style="bold magenta")
-    if t == "transfer":
+    if t == EventType.TRANSFER:
         payer = label(ev["payer"])
         return Text(f"  {payer} {verb(payer, 'pay')} {label(ev['payee'])} {ev['points']} ({ev['name']})", style="cyan")
-    if t == "declare_win":
+    if t == EventType.DECLARE_WIN:
         return Text(f"  {who} 糊! {verb(who, 'declare')} a win", style="bold green")
-    if t == "win":
-        how = {"self_draw": "自摸", "robbing_kong": "抢杠", "dealer_first_discard": "地糊"}.get(ev["win_by"], ev["win_by"])
+    if t == EventType.WIN:
+        how = WinBy(ev["win_by"]).chinese
         return Text(f"  {who} {verb(who, 'win')} {how} on {tile_words(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}",
                     style="bold green")
-    if t == "end":
+    if t == EventType.END:
         if ev["drawn"]:
             return Text("  荒牌 drawn hand: the wall is empty", style="bold")
         return None
@@ -179,10 +189,10 @@ def render_settlement(game_result, label, players_scores_label=None) -> list:
     if r.drawn:
         parts.append(Text("荒牌 drawn hand — no win; bonuses already paid stay paid.", style="bold"))
     for w in r.wins:
-        how = {"self_draw": "自摸 self-draw", "robbing_kong": "抢杠 robbing the kong",
-               "dealer_first_discard": "地糊"}[w.situation.win_by.value]
+        wb = w.situation.win_by
+        how = f"{wb.chinese} {wb.english}"
         if w.situation.heavenly:
-            how = "天糊 heavenly"
+            how = f"{PATTERNS['heavenly'].name} {PATTERNS['heavenly'].english}"
         who = label(w.seat)
         parts.append(Text(f"{who} 糊 {verb(who, 'win')} — {how}", style="bold green"))
         parts.append(render_score(w.score, w.situation, payer_names=[label(p) for p in w.payers]))
@@ -221,39 +231,38 @@ def action_text(a: Action, obs, bao: int, can_win: bool = False, baodiao: bool =
     only).  ``baodiao``: a win is on offer in the 宝吊头 state, so declining it is 偷机."""
     t = a.type
     if t is ActionType.DISCARD:
-        text = Text(f"打 discard {tile_name(a.tile)} ({format_tile(a.tile)})")
-        if a.tile == bao:
+        text = Text(f"{t.label} {tile_name(a.kind)} ({format_tile(a.kind)})")
+        if a.kind == bao:
             text.append("  飞宝", style=BAO_STYLE)
-        w = discard_waits(obs, bao, a.tile)
+        w = discard_waits(obs, bao, a.kind)
         if w:
             text.append("  → 听 " + " ".join(short_name(k) for k in w), style="green")
         return text
     if t is ActionType.CHOW:
-        text = Text(f"吃 chow {tile_name(a.tile)} {tile_name(a.tile + 1)} {tile_name(a.tile + 2)} ({a})")
+        text = Text(f"{t.label} {tile_name(a.kind)} {tile_name(a.kind + 1)} {tile_name(a.kind + 2)} ({a})")
         _flag_bao_use(text, a, obs, bao)
         return text
     if t is ActionType.WIN:
-        return Text("糊 win!", style="bold green")
+        return Text(f"{t.label}!", style="bold green")
     if t is ActionType.PASS:
         what = " (偷机: decline the 宝吊 win, draw on)" if can_win and baodiao else " (decline the win)" if can_win else ""
-        return Text(f"过 pass{what}")
+        return Text(f"{t.label}{what}")
     if t is ActionType.CATCH_BAO:
-        return Text("接宝 catch the 宝", style=BAO_STYLE)
-    zh = {ActionType.PUNG: "碰 pung", ActionType.KONG: "杠 kong", ActionType.ADDED_KONG: "碰杠 added kong",
-          ActionType.CONCEALED_KONG: "自摸杠 concealed kong"}[t]
-    text = Text(f"{zh} {tile_name(a.tile)} ({format_tile(a.tile)})")
+        return Text(t.label, style=BAO_STYLE)
+    text = Text(f"{t.label} {tile_name(a.kind)} ({format_tile(a.kind)})")
     _flag_bao_use(text, a, obs, bao)
     return text
 
 
 def discard_waits(obs, bao: int | None, tile: int) -> dict:
-    """Waits after discarding ``tile`` from the player's hand, counting only tiles left unseen."""
-    hand = list(obs.hand_34)
-    hand[tile] -= 1
+    """Waits after discarding ``tile`` from the player's hand, counting only tiles left unseen
+    (:func:`shangrao.analysis.waits_after_discards`)."""
     try:
-        return waits_of(hand, bao, list(obs.melds[obs.seat]), unseen=_unseen(obs))
+        after = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(tile,),
+                                     unseen=_unseen(obs))
     except ValueError:
         return {}
+    return after.get(tile, {})
 
 
 def _unseen(obs) -> list[int] | None:
@@ -296,7 +305,7 @@ def render_choices(actions: list[Action], obs, bao: int, width: int = 80) -> lis
             out.append(line)
             line = Text("    ")
         line.append_text(cell)
-    if line.plain.strip() not in ("", "打"):
+    if line.plain.strip() not in ("", ActionType.DISCARD.chinese):
         out.append(line)
     ready = []
     for a in actions:
@@ -324,7 +333,7 @@ def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
     """
     if bao is None or a.tile is None:
         return 0
-    claimed = obs.last_discard[1] if obs.last_discard is not None and obs.phase == "claim" else None
+    claimed = obs.last_discard[1] if obs.last_discard is not None and obs.phase == Phase.CLAIM else None
     t = a.type
     if t is ActionType.CHOW:
         own = [k for k in (a.tile, a.tile + 1, a.tile + 2) if k != claimed]
@@ -336,7 +345,7 @@ def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
 
 def _flag_bao_use(text: Text, a: Action, obs, bao: int | None) -> None:
     n = bao_tiles_used(a, obs, bao)
-    if n:
+    if n and bao is not None:
         count = "" if n == 1 else f"{n} of "
         text.append(f"  (用宝 uses {count}your 宝 {tile_name(bao)})", style=BAO_STYLE)
 
@@ -365,23 +374,26 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
     t.add_column("melds 副露", overflow="fold", ratio=2)
     t.add_column("discards 牌河", overflow="fold", ratio=3)
     for i in [(me + k) % 4 for k in (1, 2, 3, 0)]:
-        pond = pond_text(obs.discards[i], bao)
+        discards = discards_text(obs.discards[i], bao)
         name = short_seat(i, me) + (" 庄" if i == obs.dealer else "")
         if obs.flown[i]:
-            pond.append(f" 飞宝×{obs.flown[i]}", style=BAO_STYLE)
-        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), short_melds_text(obs.melds[i], bao), pond)
+            discards.append(f" 飞宝×{obs.flown[i]}", style=BAO_STYLE)
+        t.add_row(name, str(obs.scores[i]), str(obs.hand_sizes[i]), short_melds_text(obs.melds[i], bao), discards)
     parts.append(t)
     hand = Text("你的手牌 hand  ", style="bold")
     hand.append_text(tiles_text(obs.hand, bao))
     if obs.drawn is not None:
         hand.append(f"  摸 drew {tile_name(obs.drawn)}", style="bold")
     parts.append(hand)
-    label = lambda s: seat_label(s, me, players)
-    if obs.last_discard is not None and obs.phase == "claim":
+
+    def label(s: int) -> str:
+        return seat_label(s, me, players)
+
+    if obs.last_discard is not None and obs.phase == Phase.CLAIM:
         s, k = obs.last_discard
         parts.append(Text(f"on the table: {label(s)} discarded {tile_name(k)} ({format_tile(k)})", style="bold"))
     if obs.kong is not None:
-        s, k, kind = obs.kong
+        s, k, _kind = obs.kong
         who = label(s)
         parts.append(Text(f"{who} {verb(who, 'declare')} a kong of {tile_name(k)}: rob it (抢杠)?", style="bold"))
     n_melds = len(obs.melds[me])

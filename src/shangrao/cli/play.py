@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.prompt import Prompt
 from rich.text import Text
 
-from ..bots import get_bot
+from ..bots import BOTS, get_bot
 from ..game import (
     Action,
     ActionType,
@@ -18,10 +18,10 @@ from ..game import (
     Match,
     redact,
 )
-from ..records import Store
 from ..records.summary import hand_summary
 from ..rules import DEFAULT_RULES
-from .common import out_console
+from .advise_cmd import hint_line
+from .common import open_store, out_console
 from .narrate import (
     action_text,
     event_lines,
@@ -88,12 +88,14 @@ def _confirm(console: Console, action: Action, obs, bao: int) -> bool | None:
 
 
 def _hint(console: Console, obs, actions: list[Action]) -> None:
-    provider = hint_provider()
-    advice = provider(obs, actions) if provider is not None else None
+    """``提示``/``hint``: the installed advisor's answer, by default the expert's top choices."""
+    provider = hint_provider() or hint_line
+    advice = provider(obs, actions)
     if advice:
-        console.print(Text(f"提示 hint: {advice}", style="cyan"))
+        console.print(Text("提示 hint (expert):", style="bold cyan"))
+        console.print(Text(advice, style="cyan"))
     else:
-        console.print(Text("提示 hint: no advisor is installed yet", style="dim"))
+        console.print(Text("提示 hint: no advice for this decision", style="dim"))
 
 
 def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
@@ -137,7 +139,7 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
 def play(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the match (default: random).")] = None,
     db: DbOption = None,
-    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3 (greedy, ukeire or random).")] = "greedy",
+    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3: " + ", ".join(BOTS) + ".")] = "greedy",
 ) -> None:
     """Play seat 0 against three bots in the terminal.
 
@@ -153,8 +155,11 @@ def play(
     console = out_console()
     rules = DEFAULT_RULES
     players = ["human", bot, bot, bot]
-    label = lambda s: seat_label(s, 0, players)
-    store = Store(db)
+
+    def label(s: int) -> str:
+        return seat_label(s, 0, players)
+
+    store = open_store(db)
     match = Match(rules, seed=seed)
     bots = [None] + [get_bot(bot, seed=f"{seed}:{i}") for i in (1, 2, 3)]
     gid = store.create_game("play", players, seed=seed, rules=rules)
@@ -172,7 +177,10 @@ def play(
                 seat = game.current_seat
                 legal = game.legal_actions()
                 if seat != 0 or len(legal) == 1:
-                    action = legal[0] if len(legal) == 1 else bots[seat].choose(game.observation(seat), legal)
+                    assert seat is not None  # the hand is not over
+                    seat_bot = bots[seat]
+                    action = (legal[0] if seat_bot is None or len(legal) == 1
+                              else seat_bot.choose(game.observation(seat), legal))
                     game.apply(action)
                     continue
                 for ev in game.events[stored:]:
@@ -213,11 +221,11 @@ def play(
             try:
                 for ev in game.events[stored:]:
                     store.append_event(gid, game.hand_no, ev)
-            except Exception:  # noqa: BLE001 - leaving anyway; completed hands are already stored
+            except Exception:
                 pass
         try:
             n_stored = store.load_game(gid).hands_played
-        except Exception:  # noqa: BLE001
+        except Exception:
             n_stored = len(match.hands)
         console.print()
         console.print(Text(f"left the match: saved as game {gid} (unfinished, {n_stored} hand(s) stored). "

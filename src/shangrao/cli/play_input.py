@@ -19,6 +19,7 @@ from collections.abc import Callable
 from enum import Enum
 
 from ..game import Action, ActionType
+from ..scoring import WinBy
 from ..tiles import TileParseError, parse_tiles
 
 __all__ = [
@@ -51,22 +52,20 @@ _COMMANDS = {
     "undo": Command.UNDO, "u": Command.UNDO, "撤销": Command.UNDO, "悔": Command.UNDO, "back": Command.UNDO,
 }
 
-#: words for each action type (Chinese first); a word may name several types (杠)
-_WORDS: dict[str, tuple[ActionType, ...]] = {
-    "打": (ActionType.DISCARD,), "出": (ActionType.DISCARD,), "discard": (ActionType.DISCARD,),
-    "吃": (ActionType.CHOW,), "chow": (ActionType.CHOW,),
-    "碰": (ActionType.PUNG,), "pung": (ActionType.PUNG,),
-    "杠": (ActionType.KONG, ActionType.ADDED_KONG, ActionType.CONCEALED_KONG),
-    "kong": (ActionType.KONG, ActionType.ADDED_KONG, ActionType.CONCEALED_KONG),
-    "明杠": (ActionType.KONG,), "碰杠": (ActionType.KONG, ActionType.ADDED_KONG),
-    "补杠": (ActionType.ADDED_KONG,), "加杠": (ActionType.ADDED_KONG,), "added_kong": (ActionType.ADDED_KONG,),
-    "暗杠": (ActionType.CONCEALED_KONG,), "自摸杠": (ActionType.CONCEALED_KONG,),
-    "concealed_kong": (ActionType.CONCEALED_KONG,),
-    "糊": (ActionType.WIN,), "胡": (ActionType.WIN,), "和": (ActionType.WIN,), "自摸": (ActionType.WIN,),
-    "win": (ActionType.WIN,),
-    "过": (ActionType.PASS,), "不要": (ActionType.PASS,), "pass": (ActionType.PASS,), "p": (ActionType.PASS,),
-    "接宝": (ActionType.CATCH_BAO,), "catch_bao": (ActionType.CATCH_BAO,),
-}
+#: words for each action type; a word may name several types (杠).  The seed's names and the action
+#: words come from ActionType (碰杠 names both a kong on a discard and an added kong); the rest are what
+#: players also type.
+_WORDS: dict[str, tuple[ActionType, ...]] = {}
+for _t in ActionType:
+    _WORDS[_t.chinese] = (*_WORDS.get(_t.chinese, ()), _t)
+    _WORDS[_t.value] = (_t,)
+_KONGS = (ActionType.KONG, ActionType.ADDED_KONG, ActionType.CONCEALED_KONG)
+_WORDS.update({
+    "出": (ActionType.DISCARD,), "杠": _KONGS, "kong": _KONGS, "明杠": (ActionType.KONG,),
+    "补杠": (ActionType.ADDED_KONG,), "加杠": (ActionType.ADDED_KONG,), "暗杠": (ActionType.CONCEALED_KONG,),
+    "胡": (ActionType.WIN,), "和": (ActionType.WIN,), WinBy.SELF_DRAW.chinese: (ActionType.WIN,),
+    "不要": (ActionType.PASS,), "p": (ActionType.PASS,),
+})
 
 #: claims that are confirmed before they are sent (a mistyped one can be taken back)
 CONFIRM_TYPES = frozenset({ActionType.CHOW, ActionType.PUNG, ActionType.KONG, ActionType.WIN, ActionType.CATCH_BAO})
@@ -79,7 +78,7 @@ HELP_LINES = (
     "                add a tile when several fit: 吃 345m, 杠 南",
     "  接宝          catch the 宝 (a player who drew three 宝)",
     "  撤销 / undo   take back a claim before it is sent (claims ask Enter to confirm)",
-    "  提示 / hint   advice, when an advisor is installed",
+    "  提示 / hint   the expert's top choices for this decision",
     "  q / 退出      leave (the game is saved); help / ? / 帮助 shows this",
 )
 

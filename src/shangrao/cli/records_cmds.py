@@ -6,16 +6,16 @@ import sys
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
 from ..game import (
+    EventType,
     ReplayError,
     replay,
 )
-from ..records import Store
-from .common import CliError, dump_json, out_console
+from .common import CliError, dump_json, open_store, out_console
 from .narrate import event_lines, render_settlement, seat_label, tile_words
 from .render import (
     BAO_STYLE,
@@ -42,7 +42,7 @@ def games(
     as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
     """List stored games: id, date, kind, players, hands, status, scores."""
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         rows = store.list_games(limit=limit)
         total = store.count_games()
@@ -56,11 +56,13 @@ def games(
         console.print(f"no stored games in {store._safe_url()}")
         return
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    for col, just in (("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
-                      ("status", "left"), ("scores", "left"), ("seed", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
+        ("status", "left"), ("scores", "left"), ("seed", "right"))
+    for col, just in columns:
         t.add_column(col, justify=just, overflow="fold")
     for r in rows:
-        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.kind, _players_text(r.players),
+        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.mode, _players_text(r.players),
                   str(r.hands_played), r.status, " ".join(f"{x:+d}" for x in r.scores),
                   "" if r.seed is None else str(r.seed))
     console.print(t)
@@ -73,7 +75,7 @@ def _print_hand(console: Console, index: int, dealer: int | None, events: list[d
     """Rule, deal (dealer, dice, 宝, the four hands) and every event line of one hand."""
     from ..tiles import parse_tile
 
-    deal = events[0] if events and events[0].get("type") == "deal" else {}
+    deal = events[0] if events and events[0].get("type") == EventType.DEAL else {}
     bao_text = deal.get("bao")
     bao = parse_tile(bao_text) if bao_text else None
     console.rule(f"第 {index + 1} 局 hand {index + 1}{title_note}")
@@ -82,7 +84,7 @@ def _print_hand(console: Console, index: int, dealer: int | None, events: list[d
             dealer = deal.get("dealer")
         head = Text(f"dealer 庄 {label(dealer)} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
                     f"{tile_words(deal['indicator_kind'])} → ")
-        head.append(f"宝 {tile_words(bao_text)}", style=BAO_STYLE)
+        head.append(f"宝 {tile_words(bao_text)}" if bao_text else "宝 ?", style=BAO_STYLE)
         console.print(head)
         for s in range(4):
             kinds = [tid // 4 for tid in deal["hands"][s]]
@@ -105,7 +107,7 @@ def replay_cmd(
 
     A hand left unfinished in 'play' is shown up to where it stopped, without a settlement.
     """
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
     finally:
@@ -115,8 +117,11 @@ def replay_cmd(
         raise CliError(f"game {game_id} has {rec.hands_played} stored hand(s); there is no hand {hand}")
     console = out_console()
     players = rec.players
-    label = lambda s: seat_label(s, None, players)
-    console.print(Text(f"game {rec.id} · {rec.kind} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
+
+    def label(s: int) -> str:
+        return seat_label(s, None, players)
+
+    console.print(Text(f"game {rec.id} · {rec.mode} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
                        f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
     failures = []
     for h in rec.hands:

@@ -18,7 +18,7 @@ __all__ = [
     "FORM_NAMES",
     "PAYER_NAMES",
     "meld_text",
-    "pond_text",
+    "discards_text",
     "reading_text",
     "render_analysis",
     "render_score",
@@ -69,8 +69,8 @@ def short_name(kind: int) -> str:
     return _SHORT_HONORS[kind - 27] if kind >= 27 else tile_name(kind)
 
 
-def pond_text(kinds: Sequence[int], bao: int | None = None) -> Text:
-    """A discard pond in order, compact Chinese names (``中 白 西 八万``); a 宝 (飞宝) is highlighted."""
+def discards_text(kinds: Sequence[int], bao: int | None = None) -> Text:
+    """A seat's discards in order, compact Chinese names (``中 白 西 八万``); a 宝 (飞宝) is highlighted."""
     if not kinds:
         return Text("—", style="dim")
     text = Text()
@@ -83,7 +83,7 @@ def pond_text(kinds: Sequence[int], bao: int | None = None) -> Text:
 
 def meld_text(meld: Meld) -> Text:
     """``碰 五筒×3 (pung:555p)``; a chow lists its three tiles."""
-    t = Text(meld.kind.chinese + " ", style="bold")
+    t = Text(meld.type.chinese + " ", style="bold")
     if len(set(meld.tiles)) == 1:
         t.append(f"{tile_name(meld.tiles[0])}×{len(meld.tiles)}")
     else:
@@ -94,7 +94,7 @@ def meld_text(meld: Meld) -> Text:
 
 def short_meld_text(meld: Meld, bao: int | None = None) -> Text:
     """Compact Chinese for the table: ``吃 五六七筒``, ``碰 七万×3``, ``碰杠 南×4``."""
-    t = Text(meld.kind.chinese + " ", style="bold")
+    t = Text(meld.type.chinese + " ", style="bold")
     ks = meld.tiles
     if len(set(ks)) == 1:
         t.append(f"{short_name(ks[0])}×{len(ks)}", style=BAO_STYLE if ks[0] == bao else "")

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from .common import CliError
+
 __all__ = ["register", "serve"]
 
 
@@ -15,22 +17,36 @@ def serve(
     db: Annotated[str | None, typer.Option("--db", help="Records database: a path (SQLite) or a URL "
                                               "such as postgresql+psycopg://user@host/db (default: the CLI's database).")] = None,
     bot_delay: Annotated[float, typer.Option("--bot-delay", min=0, help="Seconds a bot waits before it acts.")] = 0.6,
-    claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1, help="Seconds to claim a discard (then 过).")] = 15.0,
-    turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1, help="Seconds for a turn (then a bot plays it).")] = 60.0,
-    absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
-    claim_pause: Annotated[float, typer.Option("--claim-pause", min=0, help="Seconds every discard shows all seats an open claim window, claimable or not.")] = 0.8,
-    tables_per_minute: Annotated[int, typer.Option("--tables-per-minute", min=1, help="Tables one client address may create per minute.")] = 10,
-    max_live_tables: Annotated[int, typer.Option("--max-live-tables", min=1, help="Tables the server holds in memory at once.")] = 500,
-    messages_per_second: Annotated[float, typer.Option("--messages-per-second", min=0.1, help="Messages one connection may send per second.")] = 20.0,
+    claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1,
+        help="Seconds to claim a discard (then 过).")] = 15.0,
+    turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1,
+        help="Seconds for a turn (then a bot plays it).")] = 60.0,
+    absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0,
+        help="Seconds before a bot plays for a player who left.")] = 30.0,
+    claim_pause: Annotated[float, typer.Option("--claim-pause", min=0,
+        help="Seconds every discard shows all seats an open claim window, claimable or not.")] = 0.8,
+    tables_per_minute: Annotated[int, typer.Option("--tables-per-minute", min=1,
+        help="Tables one client address may create per minute.")] = 10,
+    max_live_tables: Annotated[int, typer.Option("--max-live-tables", min=1,
+        help="Tables the server holds in memory at once.")] = 500,
+    messages_per_second: Annotated[float, typer.Option("--messages-per-second", min=0.1,
+        help="Messages one connection may send per second.")] = 20.0,
     max_body: Annotated[int, typer.Option("--max-body", min=256, help="Bytes of an HTTP request body.")] = 16384,
     max_name: Annotated[int, typer.Option("--max-name", min=1, max=200, help="Characters of a table name.")] = 40,
-    send_queue: Annotated[int, typer.Option("--send-queue", min=1, help="Messages waiting for a client before it is dropped as too slow.")] = 64,
-    send_timeout: Annotated[float, typer.Option("--send-timeout", min=0.1, help="Seconds a write to a client may block before it is dropped.")] = 10.0,
-    idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=1, help="Seconds a table waiting for players stays in memory unwatched.")] = 600.0,
-    ping_interval: Annotated[float, typer.Option("--ping-interval", min=0.1, help="Seconds between WebSocket pings.")] = 20.0,
-    ping_timeout: Annotated[float, typer.Option("--ping-timeout", min=0.1, help="Seconds for a pong before the client is disconnected.")] = 20.0,
-    ws_deflate: Annotated[bool, typer.Option("--ws-deflate", help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
-    no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open a browser (one is opened only where a display is).")] = False,
+    send_queue: Annotated[int, typer.Option("--send-queue", min=1,
+        help="Messages waiting for a client before it is dropped as too slow.")] = 64,
+    send_timeout: Annotated[float, typer.Option("--send-timeout", min=0.1,
+        help="Seconds a write to a client may block before it is dropped.")] = 10.0,
+    idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=1,
+        help="Seconds a table waiting for players stays in memory unwatched.")] = 600.0,
+    ping_interval: Annotated[float, typer.Option("--ping-interval", min=0.1,
+        help="Seconds between WebSocket pings.")] = 20.0,
+    ping_timeout: Annotated[float, typer.Option("--ping-timeout", min=0.1,
+        help="Seconds for a pong before the client is disconnected.")] = 20.0,
+    ws_deflate: Annotated[bool, typer.Option("--ws-deflate",
+        help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
+    no_browser: Annotated[bool, typer.Option("--no-browser",
+        help="Do not open a browser (one is opened only where a display is).")] = False,
 ) -> None:
     """Serve the browser game.
 
@@ -44,7 +60,7 @@ def serve(
         from ..web import Settings
         from ..web.app import create_app
     except ImportError as err:
-        raise ValueError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
+        raise CliError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
     app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
                                   absent_timeout=absent_timeout, claim_pause=claim_pause,
                                   tables_per_minute=tables_per_minute,

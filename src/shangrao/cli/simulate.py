@@ -10,7 +10,7 @@ import time
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -26,7 +26,9 @@ from ..bots import BOT_NAMES
 from ..records import Store
 from ..records.summary import Stats
 from ..rules import DEFAULT_RULES, RuleSet
-from .common import CliError, dump_json, err_console, out_console
+from ..scoring import WinBy
+from ..scoring.items import PATTERNS
+from .common import CliError, dump_json, err_console, open_store, out_console
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
@@ -113,6 +115,7 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
                                         meta={"run_seed": seed, "match": current})
                 game_ids.append(gid)
         if store is not None:
+            assert gid is not None  # the match's game was created with its first hand
             store.append_hand(gid, rec["hand_no"], rec["dealer"], rec["events"], rec["summary"],
                               scores_after=list(rec["result"]["scores"]))
         stats.add(rec["summary"])
@@ -142,8 +145,9 @@ def _count_table(title: str, counts: dict, hands: int, key_name: str) -> Table:
     return t
 
 
-_WIN_BY_NAMES = {"self_draw": "自摸 self-draw", "robbing_kong": "抢杠 robbing the kong",
-                 "dealer_first_discard": "地糊 dealer's first discard", "天糊": "天糊 heavenly"}
+_HEAVENLY = PATTERNS["heavenly"]
+_WIN_BY_NAMES = {**{w.value: f"{w.chinese} {w.english}" for w in WinBy},
+                 _HEAVENLY.name: f"{_HEAVENLY.name} {_HEAVENLY.english}"}
 
 
 def render_summary(s: dict, console: Console) -> None:
@@ -151,8 +155,10 @@ def render_summary(s: dict, console: Console) -> None:
     console.print(Text(f"shangrao simulate: {h} hands in {s['matches']} match(es) of {s['hands_per_match']}, "
                        f"seed {s['seed']}, bots {','.join(s['bots'])}", style="bold"))
     seats = Table(title="seats", title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    for col, just in (("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"),
-                      ("points", "right"), ("points/hand", "right"), ("dealt", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"), ("points", "right"),
+        ("points/hand", "right"), ("dealt", "right"))
+    for col, just in columns:
         seats.add_column(col, justify=just)
     for r in s["seats"]:
         seats.add_row(str(r["seat"]), r["bot"], str(r["wins"]), f"{100 * r['win_rate']:.1f}",
@@ -216,7 +222,7 @@ def simulate(
     rules = parse_rule_options(rule)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    store = Store(db)
+    store = open_store(db)
     try:
         econ = err_console()
         with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),

@@ -101,14 +101,14 @@ Row    Name               Max   Content
 2-5    melds_{r}          4     tiles in each relative seat's declared melds, counts per kind
 6-9    kongs_{r}          2     kongs of each relative seat: 1 = exposed (on a discard or
                                 added), 2 = concealed (自摸杠)
-10-13  pond_{r}           4     each relative seat's discards still in its pond (claimed ones
+10-13  discards_{r}       4     each relative seat's discards still in front of it (claimed
                                 removed), counts per kind
 14     bao                1     one-hot of the 宝 kind
 15     indicator          1     one-hot of the indicator kind (its tile is out of play)
 16     claim_tile         1     one-hot of the discard on the table (phase claim)
 17     rob_tile           1     one-hot of the kong tile that may be robbed (phase rob)
 18     seen               4     copies of each kind the observer can account for (own hand,
-                                all melds and ponds, the indicator, a kong being declared)
+                                all melds and discards, the indicator, a kong being declared)
 19     scalars            -     the columns below
 =====  =================  ====  ===========================================================
 
@@ -191,21 +191,21 @@ except ImportError as _err:  # pragma: no cover - depends on the installation
 
 from .aec import AGENTS, NORMALIZE_POINTS, ShangraoAECEnv, env, raw_env
 from .encoding import (
-    ADDED_KONG,
-    CATCH_BAO,
-    CHOW,
-    CONCEALED_KONG,
-    DISCARD,
-    KONG,
+    ADDED_KONG_INDEX,
+    CATCH_BAO_INDEX,
+    CHOW_INDEX,
+    CONCEALED_KONG_INDEX,
+    DISCARD_INDEX,
+    KONG_INDEX,
     N_ACTIONS,
     N_PLANES,
     OBS_HIGH,
     OBS_SHAPE,
-    PASS,
+    PASS_INDEX,
     PLANE_NAMES,
-    PUNG,
+    PUNG_INDEX,
     SCALAR,
-    WIN,
+    WIN_INDEX,
     action_mask,
     action_name,
     action_to_index,
@@ -216,24 +216,24 @@ from .encoding import (
 from .gym_env import ShangraoGymEnv
 
 __all__ = [
-    "ADDED_KONG",
+    "ADDED_KONG_INDEX",
     "AGENTS",
-    "CATCH_BAO",
-    "CHOW",
-    "CONCEALED_KONG",
-    "DISCARD",
+    "CATCH_BAO_INDEX",
+    "CHOW_INDEX",
+    "CONCEALED_KONG_INDEX",
+    "DISCARD_INDEX",
     "GYM_ID",
-    "KONG",
+    "KONG_INDEX",
     "NORMALIZE_POINTS",
     "N_ACTIONS",
     "N_PLANES",
     "OBS_HIGH",
     "OBS_SHAPE",
-    "PASS",
+    "PASS_INDEX",
     "PLANE_NAMES",
-    "PUNG",
+    "PUNG_INDEX",
     "SCALAR",
-    "WIN",
+    "WIN_INDEX",
     "ShangraoAECEnv",
     "ShangraoGymEnv",
     "action_mask",

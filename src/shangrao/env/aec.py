@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -41,7 +41,7 @@ class ShangraoAECEnv(AECEnv, EzPickle):
     ShangraoAECEnv(hands=1, rules=DEFAULT_RULES, dealer=None, normalize=False, render_mode=None)
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "shangrao_v0", "is_parallelizable": False,
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "shangrao_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, hands: int = 1, rules: RuleSet = DEFAULT_RULES, dealer: int | None = None,
@@ -88,7 +88,7 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._select()
 
     def _select(self) -> None:
@@ -164,7 +164,7 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         for s in range(4):
             o = g.observation(s)
             melds = " ".join(str(m) for m in o.melds[s])
-            lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  pond {format_tiles(list(o.discards[s]))}")
+            lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  discards {format_tiles(list(o.discards[s]))}")
         if not g.is_over:
             lines.append(f"to act: {self.agent_selection}: "
                          + ", ".join(f"{i}={a}" for i, a in sorted(self._legal.items())))

@@ -12,25 +12,25 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..game import Action, ActionType, Game, Observation
-from ..melds import MeldKind
+from ..melds import MeldType
 
 __all__ = [
-    "ADDED_KONG",
-    "CATCH_BAO",
-    "CHOW",
-    "CONCEALED_KONG",
-    "DISCARD",
-    "KONG",
+    "ADDED_KONG_INDEX",
+    "CATCH_BAO_INDEX",
+    "CHOW_INDEX",
+    "CONCEALED_KONG_INDEX",
+    "DISCARD_INDEX",
+    "KONG_INDEX",
     "N_ACTIONS",
     "N_PLANES",
     "OBS_HIGH",
     "OBS_SHAPE",
-    "PASS",
+    "PASS_INDEX",
     "PLANE_HIGH",
     "PLANE_NAMES",
-    "PUNG",
+    "PUNG_INDEX",
     "SCALAR",
-    "WIN",
+    "WIN_INDEX",
     "action_mask",
     "action_name",
     "action_to_index",
@@ -41,26 +41,26 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------------- actions
-DISCARD = 0          # 0..33: discard kind k
-CHOW = 34            # 34, 35, 36: chow with the claimed tile lowest / middle / highest
-PUNG = 37
-KONG = 38            # kong on a discard (碰杠 with a concealed triplet)
-ADDED_KONG = 39      # 39..72: added kong of kind k
-CONCEALED_KONG = 73  # 73..106: concealed kong of kind k
-WIN = 107
-PASS = 108           # also declines a win: 偷机
-CATCH_BAO = 109      # 接宝
+DISCARD_INDEX = 0          # 0..33: discard kind k
+CHOW_INDEX = 34            # 34, 35, 36: chow with the claimed tile lowest / middle / highest
+PUNG_INDEX = 37
+KONG_INDEX = 38            # kong on a discard (碰杠 with a concealed triplet)
+ADDED_KONG_INDEX = 39      # 39..72: added kong of kind k
+CONCEALED_KONG_INDEX = 73  # 73..106: concealed kong of kind k
+WIN_INDEX = 107
+PASS_INDEX = 108           # also declines a win: 偷机
+CATCH_BAO_INDEX = 109      # 接宝
 N_ACTIONS = 110
 
 _A = ActionType
-_SIMPLE = {_A.WIN: WIN, _A.PASS: PASS, _A.CATCH_BAO: CATCH_BAO, _A.PUNG: PUNG, _A.KONG: KONG}
+_SIMPLE = {_A.WIN: WIN_INDEX, _A.PASS: PASS_INDEX, _A.CATCH_BAO: CATCH_BAO_INDEX, _A.PUNG: PUNG_INDEX, _A.KONG: KONG_INDEX}
 _SIMPLE_INV = {v: k for k, v in _SIMPLE.items()}
 
 
 def claimed_kind(game: Game) -> int | None:
     """The kind of the discard on the table (claim phase), else None."""
     cl = game.claim
-    return None if cl is None else cl["kind"]
+    return None if cl is None else cl.kind
 
 
 def action_to_index(action: Action, claimed: int | None = None) -> int:
@@ -71,18 +71,18 @@ def action_to_index(action: Action, claimed: int | None = None) -> int:
     """
     t = action.type
     if t is _A.DISCARD:
-        return DISCARD + action.tile
+        return DISCARD_INDEX + action.kind
     if t is _A.CHOW:
         if claimed is None:
             raise ValueError(f"{action}: a chow's flat index needs the claimed kind")
-        pos = claimed - action.tile
+        pos = claimed - action.kind
         if not 0 <= pos <= 2:
             raise ValueError(f"{action} does not contain the claimed kind {claimed}")
-        return CHOW + pos
+        return CHOW_INDEX + pos
     if t is _A.ADDED_KONG:
-        return ADDED_KONG + action.tile
+        return ADDED_KONG_INDEX + action.kind
     if t is _A.CONCEALED_KONG:
-        return CONCEALED_KONG + action.tile
+        return CONCEALED_KONG_INDEX + action.kind
     return _SIMPLE[t]
 
 
@@ -91,16 +91,16 @@ def index_to_action(index: int, claimed: int | None = None) -> Action:
     i = int(index)
     if not 0 <= i < N_ACTIONS:
         raise ValueError(f"flat action {index!r} out of range 0..{N_ACTIONS - 1}")
-    if i < CHOW:
+    if i < CHOW_INDEX:
         return Action(_A.DISCARD, i)
-    if i < PUNG:
+    if i < PUNG_INDEX:
         if claimed is None:
             raise ValueError(f"flat action {i} (chow) needs a discard on the table")
-        return Action(_A.CHOW, claimed - (i - CHOW))
-    if ADDED_KONG <= i < CONCEALED_KONG:
-        return Action(_A.ADDED_KONG, i - ADDED_KONG)
-    if CONCEALED_KONG <= i < WIN:
-        return Action(_A.CONCEALED_KONG, i - CONCEALED_KONG)
+        return Action(_A.CHOW, claimed - (i - CHOW_INDEX))
+    if ADDED_KONG_INDEX <= i < CONCEALED_KONG_INDEX:
+        return Action(_A.ADDED_KONG, i - ADDED_KONG_INDEX)
+    if CONCEALED_KONG_INDEX <= i < WIN_INDEX:
+        return Action(_A.CONCEALED_KONG, i - CONCEALED_KONG_INDEX)
     t = _SIMPLE_INV[i]
     if t in (_A.PUNG, _A.KONG):
         if claimed is None:
@@ -114,14 +114,14 @@ def action_name(index: int) -> str:
     from ..tiles import format_tile
 
     i = int(index)
-    if i < CHOW:
+    if i < CHOW_INDEX:
         return f"discard {format_tile(i)}"
-    if i < PUNG:
-        return f"chow (claimed {('lowest', 'middle', 'highest')[i - CHOW]})"
-    if ADDED_KONG <= i < CONCEALED_KONG:
-        return f"added_kong {format_tile(i - ADDED_KONG)}"
-    if CONCEALED_KONG <= i < WIN:
-        return f"concealed_kong {format_tile(i - CONCEALED_KONG)}"
+    if i < PUNG_INDEX:
+        return f"chow (claimed {('lowest', 'middle', 'highest')[i - CHOW_INDEX]})"
+    if ADDED_KONG_INDEX <= i < CONCEALED_KONG_INDEX:
+        return f"added_kong {format_tile(i - ADDED_KONG_INDEX)}"
+    if CONCEALED_KONG_INDEX <= i < WIN_INDEX:
+        return f"concealed_kong {format_tile(i - CONCEALED_KONG_INDEX)}"
     return _SIMPLE_INV[i].value
 
 
@@ -148,7 +148,7 @@ PLANE_NAMES = (
     "hand", "drawn",
     "melds_self", "melds_next", "melds_opposite", "melds_previous",
     "kongs_self", "kongs_next", "kongs_opposite", "kongs_previous",
-    "pond_self", "pond_next", "pond_opposite", "pond_previous",
+    "discards_self", "discards_next", "discards_opposite", "discards_previous",
     "bao", "indicator", "claim_tile", "rob_tile", "seen", "scalars",
 )
 N_PLANES = len(PLANE_NAMES)
@@ -179,7 +179,7 @@ for _name, _h in (("hand", 4), ("drawn", 1), ("bao", 1), ("indicator", 1), ("cla
 for _r in range(4):
     _high[_P["melds_self"] + _r] = 4
     _high[_P["kongs_self"] + _r] = 2
-    _high[_P["pond_self"] + _r] = 4
+    _high[_P["discards_self"] + _r] = 4
 _sc = _high[_P["scalars"]]
 _sc[:] = 1
 _sc[SCALAR["tiles_left"]] = 127
@@ -193,8 +193,8 @@ OBS_HIGH.setflags(write=False)
 PLANE_HIGH = {name: int(OBS_HIGH[i].max()) for i, name in enumerate(PLANE_NAMES)}
 
 
-_KONG = MeldKind.KONG
-_CKONG = MeldKind.CONCEALED_KONG
+_KONG = MeldType.KONG
+_CKONG = MeldType.CONCEALED_KONG
 _SC0 = 19 * 34
 _S_FLOWN = _SC0 + SCALAR["flown"]
 _S_SIZE = _SC0 + SCALAR["hand_size"]
@@ -217,9 +217,9 @@ def encode_observation(obs: Observation, hands_left: int = 1) -> np.ndarray:
             for k in m.tiles:
                 out[mbase + k] += 1
                 seen[k] += 1
-            if m.kind is _KONG:
+            if m.type is _KONG:
                 out[kbase + m.tiles[0]] = 1
-            elif m.kind is _CKONG:
+            elif m.type is _CKONG:
                 out[kbase + m.tiles[0]] = 2
         pbase = (10 + r) * 34
         for k in obs.discards[s]:

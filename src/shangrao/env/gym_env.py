@@ -27,7 +27,7 @@ class ShangraoGymEnv(gym.Env):
                    normalize=False, illegal_action="fallback", illegal_reward=-1.0, render_mode=None)
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it on Env
 
     def __init__(self, opponents: Sequence[str | Bot] | str = ("random", "random", "random"),
                  seat: int | None = None, hands: int = 1, rules: RuleSet = DEFAULT_RULES,
@@ -113,17 +113,17 @@ class ShangraoGymEnv(gym.Env):
             else:
                 g.apply(action)  # raises IllegalActionError naming the bot's mistake
 
-    def _fallback(self) -> Action:
+    def passive_action(self) -> Action:
         """The most passive legal action: pass, else discard the drawn tile, else the last legal discard."""
         legal = self._legal
-        if enc.PASS in legal:
-            return legal[enc.PASS]
+        if enc.PASS_INDEX in legal:
+            return legal[enc.PASS_INDEX]
         g = self.game
         assert g is not None
         drawn = g.observation(self.seat).drawn
-        if drawn is not None and enc.DISCARD + drawn in legal:
-            return legal[enc.DISCARD + drawn]
-        discards = [i for i in legal if i < enc.CHOW]
+        if drawn is not None and enc.DISCARD_INDEX + drawn in legal:
+            return legal[enc.DISCARD_INDEX + drawn]
+        discards = [i for i in legal if i < enc.CHOW_INDEX]
         return legal[max(discards)] if discards else legal[min(legal)]
 
     # ------------------------------------------------------------------ gym API
@@ -170,7 +170,7 @@ class ShangraoGymEnv(gym.Env):
                 self._done = True
                 info = self._info() | info_extra
                 return self._obs(), self.illegal_reward, True, False, info
-            engine_action = self._fallback()
+            engine_action = self.passive_action()
         g.push(engine_action)
         reward = self._advance() / self.reward_divisor
         terminated = self.match.is_over

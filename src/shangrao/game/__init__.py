@@ -1,4 +1,4 @@
-"""The four-player game engine of Shangrao Mahjong (上饶麻将).
+r"""The four-player game engine of Shangrao Mahjong (上饶麻将).
 
 Public API:
 
@@ -7,14 +7,15 @@ Public API:
   ``phase`` (:class:`Phase`, a str enum), ``legal_actions(seat=None) -> list[Action]``, ``apply(action, seat=None)``
   (validating; raises :class:`IllegalActionError`), ``push(action)`` (unchecked),
   ``observation(seat) -> Observation``, ``is_over``, ``result -> HandResult``,
-  ``events`` (list of JSON-able dicts), ``transfers``, ``scores``, ``tile_locations()``.
+  ``events`` (list of JSON-able dicts, typed :data:`Event`), ``transfers``, ``scores``, ``tile_locations()``;
+  ``claim`` (:class:`PendingClaim`) and ``pending_kong`` (:class:`PendingKong`) while a window is open.
 * :class:`Action` / :class:`ActionType` / :func:`parse_action`: ``str(Action)`` is the
   compact form (``discard 5m``, ``chow 345m``, ``pung 5m``, ``kong 5m``,
   ``added_kong 5m``, ``concealed_kong 5m``, ``win``, ``pass``, ``catch_bao``).
 * :class:`HandResult`, :class:`WinRecord`, :class:`Transfer`, :class:`Observation`.
-* Events: :func:`events_to_jsonl`, :func:`events_from_jsonl`, :func:`replay`
-  (``replay(events) -> Game``), :func:`redact` (one seat's view); format in
-  :mod:`shangrao.game.events`.
+* Events: :class:`EventType` and the event shapes (``TypedDict``\ s; the schema, documented once,
+  is :mod:`shangrao.game.protocol`); :func:`events_to_jsonl`, :func:`events_from_jsonl`, :func:`replay`
+  (``replay(events) -> Game``), :func:`redact` (one seat's view) in :mod:`shangrao.game.events`.
 * Matches: :class:`Match`, :func:`play_match`, :func:`play_hand`, :class:`Bot`
   (``choose(observation, legal_actions) -> Action``), :class:`HandRecord`, :class:`MatchResult`.
 * Tests: :func:`script_wall` builds a wall that forces a situation.
@@ -53,12 +54,14 @@ from .actions import (
 from .events import ReplayError, events_from_jsonl, events_to_jsonl, redact, replay
 from .match import Bot, HandRecord, Match, MatchResult, play_hand, play_match
 from .phase import Phase
-from .state import EngineError, Game, HandResult, Observation, Transfer, WinRecord
+from .protocol import EVENT_KEYS, Event, EventType, event_type
+from .state import EngineError, Game, HandResult, Observation, PendingClaim, PendingKong, Transfer, WinRecord
 from .wall import WallError, script_wall
 
 __all__ = [
     "Action", "ActionType", "ActionParseError", "IllegalActionError", "parse_action",
     "Game", "Phase", "Observation", "HandResult", "WinRecord", "Transfer", "EngineError",
+    "PendingClaim", "PendingKong", "EventType", "Event", "EVENT_KEYS", "event_type",
     "events_to_jsonl", "events_from_jsonl", "replay", "redact", "ReplayError",
     "Bot", "HandRecord", "Match", "MatchResult", "play_hand", "play_match",
     "script_wall", "WallError",

@@ -20,16 +20,17 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
-from ..tiles import TileParseError, format_tile, format_tiles, parse_tiles
+from ..errors import InputError
+from ..tiles import TileKind, TileParseError, format_tile, format_tiles, parse_tiles
 
 __all__ = ["ActionType", "Action", "IllegalActionError", "ActionParseError", "parse_action"]
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(InputError):
     """An action that is not legal now; the message says why and what is legal."""
 
 
-class ActionParseError(ValueError):
+class ActionParseError(InputError):
     """An action string could not be read."""
 
 
@@ -46,13 +47,32 @@ class ActionType(str, Enum):
 
     @property
     def chinese(self) -> str:
-        return _CHINESE[self]
+        """The seed's name: 打, 吃, 碰, 碰杠 (kong on a discard and added kong), 自摸杠, 糊, 过, 接宝."""
+        return _LABELS[self][0]
+
+    @property
+    def english(self) -> str:
+        """A short English label: ``discard``, ``chow``, ``added kong``, ``catch the 宝`` …"""
+        return _LABELS[self][1]
+
+    @property
+    def label(self) -> str:
+        """Chinese then English, as the terminal shows it: ``碰 pung``, ``自摸杠 concealed kong``."""
+        zh, en = _LABELS[self]
+        return f"{zh} {en}"
 
 
-_CHINESE = {
-    ActionType.DISCARD: "打", ActionType.CHOW: "吃", ActionType.PUNG: "碰", ActionType.KONG: "碰杠",
-    ActionType.ADDED_KONG: "碰杠", ActionType.CONCEALED_KONG: "自摸杠", ActionType.WIN: "糊",
-    ActionType.PASS: "过", ActionType.CATCH_BAO: "接宝",
+#: (Chinese, English) per action type: the one place these labels are written
+_LABELS: dict[ActionType, tuple[str, str]] = {
+    ActionType.DISCARD: ("打", "discard"),
+    ActionType.CHOW: ("吃", "chow"),
+    ActionType.PUNG: ("碰", "pung"),
+    ActionType.KONG: ("碰杠", "kong"),
+    ActionType.ADDED_KONG: ("碰杠", "added kong"),
+    ActionType.CONCEALED_KONG: ("自摸杠", "concealed kong"),
+    ActionType.WIN: ("糊", "win"),
+    ActionType.PASS: ("过", "pass"),
+    ActionType.CATCH_BAO: ("接宝", "catch the 宝"),
 }
 
 _TILED = frozenset({ActionType.DISCARD, ActionType.CHOW, ActionType.PUNG, ActionType.KONG,
@@ -69,7 +89,7 @@ class Action(NamedTuple):
     """
 
     type: ActionType
-    tile: int | None = None
+    tile: TileKind | None = None
 
     def __str__(self) -> str:
         if self.tile is None:
@@ -80,6 +100,15 @@ class Action(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+    @property
+    def kind(self) -> TileKind:
+        """The tile kind of a tiled action (for CHOW the lowest); :class:`IllegalActionError` for
+        ``win``, ``pass`` and ``catch_bao``, which have none.  ``tile`` typed for what it holds."""
+        tile = self.tile
+        if tile is None:
+            raise IllegalActionError(f"action {self.type.value!r} has no tile")
+        return tile
 
     def sort_key(self) -> tuple[int, int]:
         return (_ORDER[self.type], -1 if self.tile is None else self.tile)

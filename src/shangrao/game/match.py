@@ -17,10 +17,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
+from ..errors import InputError
 from ..rules import DEFAULT_RULES, RuleSet
 from .actions import Action
+from .protocol import Event
 from .state import Game, HandResult, Observation
 
 __all__ = ["Bot", "HandRecord", "MatchResult", "Match", "play_hand", "play_match"]
@@ -46,12 +48,14 @@ def play_hand(game: Game, bots: Sequence[Bot], check: bool = False) -> HandResul
     """
     while not game.is_over:
         seat = game.current_seat
+        assert seat is not None  # the hand is not over
         legal = game.legal_actions()
         if len(legal) == 1:
             action = legal[0]
         else:
             bot = bots[seat]
-            obs = game.observation(seat) if getattr(bot, "needs_observation", True) else None
+            # a bot with needs_observation = False is called with None
+            obs = game.observation(seat) if getattr(bot, "needs_observation", True) else cast(Observation, None)
             action = bot.choose(obs, legal)
         if check or action not in legal:
             game.apply(action)
@@ -69,7 +73,7 @@ class HandRecord:
     seed: str
     dealer: int
     result: HandResult
-    events: list[dict]
+    events: list[Event]
 
 
 @dataclass
@@ -96,7 +100,7 @@ class Match:
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
         if bots is not None and len(bots) != 4:
-            raise ValueError(f"a match needs 4 bots, got {len(bots)}")
+            raise InputError(f"a match needs 4 bots, got {len(bots)}")
         self.rules = rules
         self.seed = seed
         self.bots = list(bots) if bots is not None else None
@@ -114,14 +118,14 @@ class Match:
     def new_hand(self) -> Game:
         """The next hand's :class:`Game` (dealer and scores carried over)."""
         if self.is_over:
-            raise ValueError("the match is over")
+            raise InputError("the match is over")
         n = len(self.hands)
         return Game(self.rules, seed=self.hand_seed(n), dealer=self.dealer, scores=self.scores, hand_no=n)
 
     def finish_hand(self, game: Game) -> HandRecord:
         """Record a finished hand; rotates the dealer and carries the scores."""
         if not game.is_over or game.result is None:
-            raise ValueError("the hand is not over")
+            raise InputError("the hand is not over")
         rec = HandRecord(game.hand_no, str(game.seed), game.dealer, game.result, game.events)
         self.hands.append(rec)
         self.dealer = game.result.next_dealer
@@ -130,7 +134,7 @@ class Match:
 
     def __iter__(self) -> Iterator[HandRecord]:
         if self.bots is None:
-            raise ValueError("Match without bots: drive hands with new_hand()/finish_hand()")
+            raise InputError("Match without bots: drive hands with new_hand()/finish_hand()")
         while not self.is_over:
             game = self.new_hand()
             play_hand(game, self.bots)

@@ -31,20 +31,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
+from typing import Any
 
 from ..analysis.hand import is_baodiao_state
-from ..analysis.tables import POW5, entries_codes, is_win_entries
-from ..melds import Meld, MeldKind
+from ..analysis.tables import POW5, HandKey
+from ..errors import InputError, InternalError
+from ..melds import Meld, MeldType
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
-from ..tiles import TERMINALS_AND_HONORS, bao_from_indicator, format_tile
+from ..scoring.items import BONUS_NAMES
+from ..tiles import TERMINALS_AND_HONORS, TileId, TileKind, bao_from_indicator, format_tile
 from .actions import Action, ActionType, IllegalActionError
 from .phase import Phase
+from .protocol import Event, EventType
 from .wall import check_dice, normalize_wall, roll_dice, shuffled_wall, split_wall
 
-__all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "EngineError"]
+__all__ = ["Game", "Observation", "HandResult", "Transfer", "WinRecord", "PendingClaim", "PendingKong", "EngineError"]
 
 A = ActionType
 PASS = Action(A.PASS)
@@ -59,16 +63,49 @@ _MPSZ = tuple(format_tile(k) for k in range(34))
 
 _PRIO = {A.WIN: 3, A.KONG: 2, A.PUNG: 2, A.CHOW: 1, A.PASS: 0, A.CATCH_BAO: 0}
 
-REASON_NAMES = {
-    "pung_kong": "碰杠",
-    "concealed_kong": "自摸杠",
-    "four_bao": "四个宝",
-    "caught_bao": "接宝",
-    "win": "糊",
-}
+#: the Chinese name of each transfer reason (bonuses from scoring.items; a win is named by its pattern)
+REASON_NAMES = {**BONUS_NAMES, "win": ActionType.WIN.chinese}
 
 
-class EngineError(RuntimeError):
+@dataclass(slots=True)
+class PendingClaim:
+    """The claim window on a discard (:attr:`Game.claim`, phase ``claim``).
+
+    discarder: the seat that discarded.  tile: the discard's id; kind: its kind.
+    queue: seats still to be asked, in turn order.  options: each asked seat's legal actions.
+    declared: the best declaration so far (seat -> action; at most one).  best: its priority
+    (win 3 > kong/pung 2 > chow 1 > none 0).
+    """
+
+    discarder: int
+    tile: TileId
+    kind: TileKind
+    queue: list[int]
+    options: dict[int, list[Action]]
+    declared: dict[int, Action] = field(default_factory=dict)
+    best: int = 0
+
+
+@dataclass(slots=True)
+class PendingKong:
+    """A kong waiting in the rob window (:attr:`Game.pending_kong`, phase ``rob``).
+
+    seat: the kong maker.  meld: the kong as it will stand.  ids: its tile ids.  tile: the id that
+    can be robbed.  added: an added kong (碰杠 on a declared pung; ``index`` is that pung's place
+    in the seat's melds).  queue: seats still to be asked.  robbers: seats that said WIN.
+    """
+
+    seat: int
+    meld: Meld
+    ids: tuple[TileId, ...]
+    tile: TileId
+    added: bool
+    index: int | None = None
+    queue: list[int] = field(default_factory=list)
+    robbers: list[int] = field(default_factory=list)
+
+
+class EngineError(InternalError):
     """An internal inconsistency (e.g. analysis and scoring disagree on a win)."""
 
 
@@ -86,7 +123,7 @@ class Transfer:
     reason: str
     name: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "points": self.points,
                 "reason": self.reason, "name": self.name}
 
@@ -103,7 +140,7 @@ class WinRecord:
     score: ScoreResult
     payers: tuple[int, int, int]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "payers": list(self.payers), "situation": self.situation.to_dict(),
                 "score": self.score.to_dict(), "breakdown": self.score.breakdown()}
 
@@ -127,7 +164,7 @@ class HandResult:
     dealer: int
     next_dealer: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"winners": list(self.winners), "wins": [w.to_dict() for w in self.wins],
                 "transfers": [t.to_dict() for t in self.transfers], "deltas": list(self.deltas),
                 "scores": list(self.scores), "drawn": self.drawn, "dealer": self.dealer,
@@ -144,7 +181,7 @@ class Observation:
     hand: the observer's concealed kinds, sorted.  hand_34: the same as counts.
     drawn: the kind the observer just drew (in phase act), else None.
     hand_sizes: concealed tile count per seat.  melds: per seat.  discards: per seat,
-    the kinds still in its pond (claimed tiles left out), in order.
+    the kinds still in front of it (claimed tiles left out), in order.
     bao, indicator: kinds.  tiles_left: live wall.  dealer.  scores: cumulative.
     flown: 宝 discarded per seat (飞宝).  bao_drawn: 宝 the observer drew this hand.
     last_discard: (seat, kind) of the discard on the table, or None.
@@ -175,20 +212,20 @@ class Observation:
     first_discard: bool
 
     def unseen(self) -> list[int]:
-        """Per kind (length 34): copies this seat has not seen — not in its hand, any meld or pond,
+        """Per kind (length 34): copies this seat has not seen — not in its hand, any meld or discards,
         nor the indicator.  What waits and draw odds are counted against."""
         seen = list(self.hand_34)
         for ms in self.melds:
             for m in ms:
                 for k in m.tiles:
                     seen[k] += 1
-        for pond in self.discards:
-            for k in pond:
+        for ds in self.discards:
+            for k in ds:
                 seen[k] += 1
         seen[self.indicator] += 1
         return [max(0, 4 - n) for n in seen]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "phase": self.phase, "current_seat": self.current_seat,
             "hand": list(self.hand), "drawn": self.drawn, "hand_sizes": list(self.hand_sizes),
@@ -202,14 +239,14 @@ class Observation:
         }
 
 
-def _check_seat(seat) -> int:
+def _check_seat(seat: object) -> int:
     """A seat argument: an int 0..3 (``ValueError``/``TypeError`` naming it otherwise)."""
     if isinstance(seat, bool) or not hasattr(seat, "__index__"):
         raise TypeError(f"seat must be an int 0..3, got {seat!r}")
-    seat = seat.__index__()  # numpy integers too
-    if not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, got {seat}")
-    return seat
+    index: int = seat.__index__()  # numpy integers too
+    if not 0 <= index < 4:
+        raise InputError(f"seat must be 0..3, got {index}")
+    return index
 
 
 class Game:
@@ -236,10 +273,10 @@ class Game:
         hand_no: int = 0,
     ) -> None:
         if not isinstance(dealer, int) or not 0 <= dealer < 4:
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+            raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
         scores = tuple(scores)
         if len(scores) != 4:
-            raise ValueError(f"scores must hold 4 ints, got {scores!r}")
+            raise InputError(f"scores must hold 4 ints, got {scores!r}")
         if isinstance(rules, dict):
             rules = RuleSet.from_dict(rules)
         elif not isinstance(rules, RuleSet):
@@ -261,20 +298,20 @@ class Game:
 
         self.hand_ids: list[list[list[int]]] = [[[] for _ in range(34)] for _ in range(4)]
         self.counts: list[list[int]] = [[0] * 34 for _ in range(4)]
-        # incremental hand keys (analysis.tables): per seat, the base-5 codes of man/pin/sou/honors
-        self.codes: list[list[int]] = [[0, 0, 0, 0] for _ in range(4)]
+        # incremental hand keys (analysis.tables.HandKey): per seat, real-tile codes and 宝 count
+        self.keys: list[HandKey] = [HandKey(bao=self.bao) for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.meld_ids: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
-        self.river: list[list[int]] = [[] for _ in range(4)]
+        self.discard_ids: list[list[int]] = [[] for _ in range(4)]  # every discard's id, claimed ones too
         self.claimed_ids: set[int] = set()
-        self.ponds: list[list[int]] = [[] for _ in range(4)]  # kinds still in each pond
+        self.discards: list[list[int]] = [[] for _ in range(4)]  # kinds still in front of each seat
         self.flown = [0, 0, 0, 0]
         self.bao_drawn = [0, 0, 0, 0]
         self.caught = [False] * 4
         self.touji = [0, 0, 0, 0]  # 宝吊 wins each seat declined (偷机)
         self._after_pung: int | None = None  # the seat that just made a 碰 (kong_after_pung)
         self.transfers: list[Transfer] = []
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.actions_taken = 0
         self.last_draw: list[int | None] = [None] * 4
         self.kong_chain = 0
@@ -283,8 +320,8 @@ class Game:
         self.phase = Phase.ACT
         self.turn = dealer
         self.current_seat: int | None = dealer
-        self.claim: dict | None = None
-        self.pending_kong: dict | None = None
+        self.claim: PendingClaim | None = None
+        self.pending_kong: PendingKong | None = None
         self.won_tile: int | None = None
         self.result: HandResult | None = None
         self._legal: list[Action] | None = None
@@ -305,14 +342,18 @@ class Game:
         c = self.counts[seat]
         return [k for k in range(34) for _ in range(c[k])]
 
-    def _emit(self, ev: dict) -> None:
+    def _emit(self, ev: Event) -> None:
         self.events.append(ev)
 
     def _add(self, seat: int, tid: int) -> None:
         k = tid >> 2
         self.hand_ids[seat][k].append(tid)
         self.counts[seat][k] += 1
-        self.codes[seat][k // 9] += POW5[k % 9]
+        key = self.keys[seat]  # HandKey.add, inlined: the engine's hottest path
+        if k == key.bao:
+            key.bao_count += 1
+        else:
+            key.codes[k // 9] += POW5[k % 9]
 
     def _remove(self, seat: int, kind: int, prefer: int | None = None) -> int:
         ids = self.hand_ids[seat][kind]
@@ -323,27 +364,21 @@ class Game:
             ids.sort()
             tid = ids.pop(0)
         self.counts[seat][kind] -= 1
-        self.codes[seat][kind // 9] -= POW5[kind % 9]
+        key = self.keys[seat]  # HandKey.remove, inlined
+        if kind == key.bao:
+            key.bao_count -= 1
+        else:
+            key.codes[kind // 9] -= POW5[kind % 9]
         return tid
 
     def _is_win(self, seat: int, extra: int | None = None) -> bool:
-        """Whether ``seat``'s concealed hand (plus the kind ``extra``) wins, from the incremental keys."""
-        bao = self.bao
-        codes = list(self.codes[seat])
-        w = self.counts[seat][bao]
-        codes[bao // 9] -= w * POW5[bao % 9]
-        if extra is not None:
-            if extra == bao:
-                w += 1
-            else:
-                codes[extra // 9] += POW5[extra % 9]
+        """Whether ``seat``'s concealed hand (plus the kind ``extra``) wins, from its incremental key."""
         melds = self.melds[seat]
-        e0, e1, e2, e3 = entries_codes(codes)
         if self.rules.jiuyao_melds:
             jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
         else:
             jiuyao_ok = not melds
-        return is_win_entries(e0, e1, e2, e3, w, 4 - len(melds), jiuyao_ok)
+        return self.keys[seat].is_win(4 - len(melds), jiuyao_ok, extra)
 
     def _transfer(self, payer: int, payee: int, points: int, reason: str, name: str | None = None) -> None:
         if points <= 0:
@@ -352,7 +387,8 @@ class Game:
         self.transfers.append(t)
         self.scores[payer] -= points
         self.scores[payee] += points
-        self._emit({"type": "transfer", **t.to_dict()})
+        self._emit({"type": EventType.TRANSFER, "payer": payer, "payee": payee, "points": points,
+                    "reason": reason, "name": t.name})
 
     def _bonus_all(self, seat: int, points: int, reason: str) -> None:
         for i in range(1, 4):
@@ -369,9 +405,9 @@ class Game:
                 self._add(seat, t)
             hands.append((seat, ids))
         self._emit({
-            "type": "deal",
+            "type": EventType.DEAL,
             "hand_no": self.hand_no,
-            "rules": self.rules.to_dict(),
+            "rules": self.rules.to_dict(house_defaults=False),
             "seed": self.seed,
             "dealer": self.dealer,
             "scores": list(self.start_scores),
@@ -390,7 +426,7 @@ class Game:
         self._draw(self.dealer, from_tail=False)
 
     def _four_bao(self, seat: int) -> None:
-        self._emit({"type": "four_bao", "seat": seat})
+        self._emit({"type": EventType.FOUR_BAO, "seat": seat})
         self._bonus_all(seat, self.rules.four_bao_bonus, "four_bao")
 
     def _draw(self, seat: int, from_tail: bool) -> None:
@@ -403,7 +439,7 @@ class Game:
             self.kong_chain = 0
         self._add(seat, tid)
         self.last_draw[seat] = tid
-        self._emit({"type": "draw", "seat": seat, "tile": tid, "kind": _MPSZ[tid >> 2],
+        self._emit({"type": EventType.DRAW, "seat": seat, "tile": tid, "kind": _MPSZ[tid >> 2],
                     "source": "tail" if from_tail else "head"})
         if tid >> 2 == self.bao:
             self.bao_drawn[seat] += 1
@@ -444,8 +480,8 @@ class Game:
                             out.append(_ACTIONS[A.CONCEALED_KONG][k])
                 drawn = self.last_draw[seat]
                 for m in self.melds[seat]:
-                    if m.kind is MeldKind.PUNG and c[m.tiles[0]] and (
-                            not self.rules.added_kong_drawn_only or drawn is not None and drawn >> 2 == m.tiles[0]):
+                    if m.type is MeldType.PUNG and c[m.tiles[0]] and (
+                            not self.rules.added_kong_drawn_only or (drawn is not None and drawn >> 2 == m.tiles[0])):
                         out.append(_ACTIONS[A.ADDED_KONG][m.tiles[0]])
                 if len(out) > 1:
                     out.sort(key=Action.sort_key)
@@ -455,12 +491,12 @@ class Game:
             if self._after_pung == seat and self.rules.kong_after_pung and self.tail >= self.head:
                 kongs = [_ACTIONS[A.CONCEALED_KONG][k] for k in range(34) if c[k] == 4]
                 kongs += [_ACTIONS[A.ADDED_KONG][m.tiles[0]] for m in self.melds[seat]
-                          if m.kind is MeldKind.PUNG and c[m.tiles[0]]]
+                          if m.type is MeldType.PUNG and c[m.tiles[0]]]
                 return sorted(kongs, key=Action.sort_key) + list(compress(_DISCARDS, c))
             return list(compress(_DISCARDS, c))
         if self.phase == Phase.CLAIM:
             assert self.claim is not None
-            return list(self.claim["options"][seat])
+            return list(self.claim.options[seat])
         if self.phase == Phase.ROB:
             return [WIN, PASS]
         return []
@@ -476,14 +512,14 @@ class Game:
         if self.phase == Phase.CLAIM and self.claim is not None:
             cl = self.claim
             out: dict[int, list[Action]] = {}
-            for s in cl["queue"]:
-                opts = [a for a in cl["options"][s]
-                        if _PRIO[a.type] > cl["best"] or a.type is A.CATCH_BAO or a.type is A.PASS]
+            for s in cl.queue:
+                opts = [a for a in cl.options[s]
+                        if _PRIO[a.type] > cl.best or a.type is A.CATCH_BAO or a.type is A.PASS]
                 if len(opts) > 1:
                     out[s] = opts
             return out
         if self.phase == Phase.ROB and self.pending_kong is not None:
-            return {s: [WIN, PASS] for s in self.pending_kong["queue"]}
+            return {s: [WIN, PASS] for s in self.pending_kong.queue}
         return {}
 
     def _claim_options(self, seat: int, discarder: int, k: int) -> list[Action]:
@@ -492,9 +528,9 @@ class Game:
             return _NO_OPTIONS  # no pung, kong, chow, 接宝 or 地糊 possible
         out: list[Action] = []
         if (self.first_discard and self.rules.earthly_win and seat != self.dealer
-                and discarder == self.dealer and (k != self.bao or self.rules.win_on_bao_tile)):
-            if self._is_win(seat, k):
-                out.append(WIN)
+                and discarder == self.dealer and (k != self.bao or self.rules.win_on_bao_tile)
+                and self._is_win(seat, k)):
+            out.append(WIN)
         if c[k] >= 2:
             out.append(_ACTIONS[A.PUNG][k])
             if c[k] >= 3 and self.tiles_left > 0:
@@ -554,13 +590,15 @@ class Game:
             self._count_touji(seat)
         if self.phase in (Phase.ACT, Phase.DISCARD):
             if t is A.DISCARD:
-                self._do_discard(seat, action.tile)
+                tile = action.tile
+                assert tile is not None  # a DISCARD always has its tile (Action.kind, without the call)
+                self._do_discard(seat, tile)
             elif t is A.WIN:
                 self._self_draw_win(seat)
             elif t is A.CONCEALED_KONG:
-                self._declare_kong(seat, action.tile, MeldKind.CONCEALED_KONG, action)
+                self._declare_kong(seat, action.kind, MeldType.CONCEALED_KONG, action)
             elif t is A.ADDED_KONG:
-                self._declare_kong(seat, action.tile, MeldKind.KONG, action)
+                self._declare_kong(seat, action.kind, MeldType.KONG, action)
             else:
                 raise IllegalActionError(f"{action} is not possible in phase {self.phase}")
         elif self.phase == Phase.CLAIM:
@@ -591,13 +629,13 @@ class Game:
         self._after_pung = None
         tid = self._remove(seat, k, prefer=self.last_draw[seat])
         self.last_draw[seat] = None
-        self.river[seat].append(tid)
-        self.ponds[seat].append(k)
+        self.discard_ids[seat].append(tid)
+        self.discards[seat].append(k)
         first = seat == self.dealer and not self._dealer_acted
         self._dealer_acted = self._dealer_acted or seat == self.dealer
         if k == self.bao:
             self.flown[seat] += 1
-        self._emit({"type": "discard", "seat": seat, "tile": tid, "kind": _MPSZ[k],
+        self._emit({"type": EventType.DISCARD, "seat": seat, "tile": tid, "kind": _MPSZ[k],
                     "action": "discard " + _MPSZ[k]})
         self.kong_chain = 0
         self.first_discard = first
@@ -616,22 +654,21 @@ class Game:
             else:
                 self._draw((seat + 1) % 4, from_tail=False)
             return
-        self.claim = {"discarder": seat, "tile": tid, "kind": k, "queue": queue, "options": options,
-                      "declared": {}, "best": 0}
+        self.claim = PendingClaim(discarder=seat, tile=tid, kind=k, queue=queue, options=options)
         self.phase = Phase.CLAIM
         self._advance_claim()
 
     def _advance_claim(self) -> None:
         cl = self.claim
         assert cl is not None
-        queue = cl["queue"]
+        queue = cl.queue
         # drop what cannot beat the best declaration so far; a seat left with only PASS is not asked
-        best = cl["best"]
+        best = cl.best
         while queue:
             s = queue[0]
-            opts = [a for a in cl["options"][s] if _PRIO[a.type] > best or a.type is A.CATCH_BAO or a.type is A.PASS]
+            opts = [a for a in cl.options[s] if _PRIO[a.type] > best or a.type is A.CATCH_BAO or a.type is A.PASS]
             if len(opts) > 1:
-                cl["options"][s] = opts
+                cl.options[s] = opts
                 break
             queue.pop(0)
         if queue:
@@ -643,31 +680,34 @@ class Game:
     def _claim_decision(self, seat: int, action: Action) -> None:
         cl = self.claim
         assert cl is not None
-        self._emit({"type": "call" if action.type is not A.PASS else "pass", "seat": seat, "action": str(action)})
+        if action.type is A.PASS:
+            self._emit({"type": EventType.PASS, "seat": seat, "action": str(action)})
+        else:
+            self._emit({"type": EventType.CALL, "seat": seat, "action": str(action)})
         if action.type is A.CATCH_BAO:
             self.caught[seat] = True
-            self._emit({"type": "catch_bao", "seat": seat, "tile": cl["tile"]})
+            self._emit({"type": EventType.CATCH_BAO, "seat": seat, "tile": cl.tile})
             self._bonus_all(seat, self.rules.caught_bao_bonus, "caught_bao")
-            cl["options"][seat] = [a for a in cl["options"][seat] if a.type is not A.CATCH_BAO]
+            cl.options[seat] = [a for a in cl.options[seat] if a.type is not A.CATCH_BAO]
             self._advance_claim()
             return
-        cl["queue"].pop(0)
+        cl.queue.pop(0)
         if action.type is not A.PASS:
             p = _PRIO[action.type]
-            if p > cl["best"]:
-                cl["best"] = p
-                cl["declared"] = {seat: action}
+            if p > cl.best:
+                cl.best = p
+                cl.declared = {seat: action}
         self._advance_claim()
 
     def _resolve_claim(self) -> None:
         cl = self.claim
         assert cl is not None
         self.claim = None
-        discarder, tid, k = cl["discarder"], cl["tile"], cl["kind"]
-        if cl["declared"]:
-            (seat, action), = cl["declared"].items()
+        discarder, tid, k = cl.discarder, cl.tile, cl.kind
+        if cl.declared:
+            (seat, action), = cl.declared.items()
             t = action.type
-            self.ponds[discarder].pop()
+            self.discards[discarder].pop()
             if t is A.WIN:
                 self.claimed_ids.add(tid)
                 self.won_tile = tid
@@ -676,23 +716,24 @@ class Game:
             self.claimed_ids.add(tid)
             self.first_discard = False
             if t is A.CHOW:
-                low = action.tile
+                low = action.kind
                 ids = [self._remove(seat, x) for x in (low, low + 1, low + 2) if x != k] + [tid]
-                meld = Meld(MeldKind.CHOW, (low, low + 1, low + 2), claimed=k, from_seat=discarder)
+                meld = Meld(MeldType.CHOW, (low, low + 1, low + 2), claimed=k, from_seat=discarder)
             elif t is A.PUNG:
                 ids = [self._remove(seat, k) for _ in range(2)] + [tid]
-                meld = Meld(MeldKind.PUNG, (k, k, k), claimed=k, from_seat=discarder)
+                meld = Meld(MeldType.PUNG, (k, k, k), claimed=k, from_seat=discarder)
             else:  # KONG on the discard
                 ids = [self._remove(seat, k) for _ in range(3)] + [tid]
-                meld = Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)
-                self._emit({"type": "kong", "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
+                meld = Meld(MeldType.KONG, (k, k, k, k), claimed=k, from_seat=discarder)
+                self._emit({"type": EventType.KONG, "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
                 self.turn = seat
                 self.kong_chain = 0
                 self._kong_window(seat, meld, tuple(ids), tid, added=False)
                 return
             self.melds[seat].append(meld)
             self.meld_ids[seat].append(tuple(ids))
-            self._emit({"type": t.value, "seat": seat, "from": discarder, "meld": str(meld), "tiles": ids})
+            self._emit({"type": EventType.CHOW if t is A.CHOW else EventType.PUNG, "seat": seat, "from": discarder,
+                        "meld": str(meld), "tiles": ids})
             self.turn = seat
             self.current_seat = seat
             self.kong_chain = 0
@@ -706,69 +747,70 @@ class Game:
         self._draw((discarder + 1) % 4, from_tail=False)
 
     # ------------------------------------------------------------------ kongs
-    def _declare_kong(self, seat: int, k: int, kind: MeldKind, action: Action) -> None:
+    def _declare_kong(self, seat: int, k: int, kind: MeldType, action: Action) -> None:
         # a concealed kong and its replacement draw do not change whose first discard it is
         # (地糊 clause (3): "在第一轮庄家出牌时"); an added kong needs a pung, so a claim, before it
-        if kind is not MeldKind.CONCEALED_KONG:
+        if kind is not MeldType.CONCEALED_KONG:
             self._dealer_acted = self._dealer_acted or seat == self.dealer
         self._after_pung = None
-        self._emit({"type": action.type.value, "seat": seat, "kind": format_tile(k), "action": str(action)})
-        if kind is MeldKind.CONCEALED_KONG:
+        self._emit({"type": EventType.CONCEALED_KONG if kind is MeldType.CONCEALED_KONG else EventType.ADDED_KONG,
+                    "seat": seat, "kind": format_tile(k), "action": str(action)})
+        if kind is MeldType.CONCEALED_KONG:
             ids = tuple(self._remove(seat, k) for _ in range(4))
-            meld = Meld(MeldKind.CONCEALED_KONG, (k, k, k, k))
+            meld = Meld(MeldType.CONCEALED_KONG, (k, k, k, k))
             self._kong_window(seat, meld, ids, ids[-1], added=False)
         else:
             tid = self._remove(seat, k, prefer=self.last_draw[seat])
-            i = next(i for i, m in enumerate(self.melds[seat]) if m.kind is MeldKind.PUNG and m.tiles[0] == k)
+            i = next(i for i, m in enumerate(self.melds[seat]) if m.type is MeldType.PUNG and m.tiles[0] == k)
             old = self.melds[seat][i]
-            meld = Meld(MeldKind.KONG, (k, k, k, k), claimed=old.claimed, from_seat=old.from_seat)
+            meld = Meld(MeldType.KONG, (k, k, k, k), claimed=old.claimed, from_seat=old.from_seat)
             ids = self.meld_ids[seat][i] + (tid,)
             self._kong_window(seat, meld, ids, tid, added=True, index=i)
 
     def _kong_window(self, seat: int, meld: Meld, ids: tuple[int, ...], robbed_tile: int,
                      added: bool, index: int | None = None) -> None:
         k = meld.tiles[0]
-        concealed = meld.kind is MeldKind.CONCEALED_KONG
+        concealed = meld.type is MeldType.CONCEALED_KONG
         robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
-        self.pending_kong = {"seat": seat, "meld": meld, "ids": ids, "tile": robbed_tile, "added": added,
-                             "index": index, "queue": [], "robbers": []}
+        self.pending_kong = PendingKong(seat=seat, meld=meld, ids=ids, tile=robbed_tile, added=added, index=index)
         if robbable and (k != self.bao or self.rules.win_on_bao_tile):
             for i in range(1, 4):
                 s = (seat + i) % 4
                 if self._is_win(s, k):
-                    self.pending_kong["queue"].append(s)
+                    self.pending_kong.queue.append(s)
         self._advance_rob()
 
     def _advance_rob(self) -> None:
         pk = self.pending_kong
         assert pk is not None
-        if pk["queue"]:
+        if pk.queue:
             self.phase = Phase.ROB
-            self.current_seat = pk["queue"][0]
+            self.current_seat = pk.queue[0]
             return
         self.pending_kong = None
-        seat, meld, ids = pk["seat"], pk["meld"], pk["ids"]
+        seat, meld, ids = pk.seat, pk.meld, pk.ids
         k = meld.tiles[0]
-        if pk["robbers"]:
+        if pk.robbers:
             # the kong does not stand: its tiles go back, the robbed tile goes to the winner(s)
-            tid = pk["tile"]
-            if pk["added"]:
+            tid = pk.tile
+            if pk.added:
                 pass  # the pung stays as it was; the added tile is robbed
             else:
                 for x in ids:  # for a kong on a discard the robbed tile is the (claimed) discard
                     if x != tid:
                         self._add(seat, x)
             self.won_tile = tid
-            self._finish_wins(pk["robbers"], k, WinBy.ROBBING_KONG, seat)
+            self._finish_wins(pk.robbers, k, WinBy.ROBBING_KONG, seat)
             return
-        if pk["added"]:
-            self.melds[seat][pk["index"]] = meld
-            self.meld_ids[seat][pk["index"]] = ids
+        if pk.added:
+            assert pk.index is not None  # an added kong replaces the pung at this place
+            self.melds[seat][pk.index] = meld
+            self.meld_ids[seat][pk.index] = ids
         else:
             self.melds[seat].append(meld)
             self.meld_ids[seat].append(ids)
-        self._emit({"type": "kong_stands", "seat": seat, "meld": str(meld), "tiles": list(ids)})
-        if meld.kind is MeldKind.CONCEALED_KONG:
+        self._emit({"type": EventType.KONG_STANDS, "seat": seat, "meld": str(meld), "tiles": list(ids)})
+        if meld.type is MeldType.CONCEALED_KONG:
             self._bonus_all(seat, self.rules.concealed_kong_bonus, "concealed_kong")
         else:
             self._bonus_all(seat, self.rules.pung_kong_bonus, "pung_kong")
@@ -778,10 +820,13 @@ class Game:
     def _rob_decision(self, seat: int, action: Action) -> None:
         pk = self.pending_kong
         assert pk is not None
-        self._emit({"type": "call" if action.type is A.WIN else "pass", "seat": seat, "action": str(action)})
-        pk["queue"].pop(0)
         if action.type is A.WIN:
-            pk["robbers"].append(seat)
+            self._emit({"type": EventType.CALL, "seat": seat, "action": str(action)})
+        else:
+            self._emit({"type": EventType.PASS, "seat": seat, "action": str(action)})
+        pk.queue.pop(0)
+        if action.type is A.WIN:
+            pk.robbers.append(seat)
         self._advance_rob()
 
     # ------------------------------------------------------------------ wins and the end
@@ -790,7 +835,7 @@ class Game:
         assert tid is not None
         k = tid >> 2
         heavenly = seat == self.dealer and self.actions_taken == 1  # the dealer's initial 14 tiles
-        self._emit({"type": "declare_win", "seat": seat, "action": "win"})
+        self._emit({"type": EventType.DECLARE_WIN, "seat": seat, "action": "win"})
         self._remove(seat, k, prefer=tid)
         self.won_tile = tid
         self._finish_wins([seat], k, WinBy.SELF_DRAW, None, heavenly=heavenly)
@@ -811,7 +856,7 @@ class Game:
                 heavenly=heavenly,
                 kong_chain=self.kong_chain if win_by is WinBy.SELF_DRAW else 0,
                 winner_flown=self.flown[w],
-                payers_flown=tuple(self.flown[p] for p in payers),
+                payers_flown=(self.flown[payers[0]], self.flown[payers[1]], self.flown[payers[2]]),
                 winner_held_bao=held,
                 four_bao=self.bao_drawn[w] == 4,
                 caught_bao=self.caught[w],
@@ -819,18 +864,21 @@ class Game:
                 touji=self.touji[w],
             )
             res = score(sit, self.rules)
-            if not res.winning:
+            pattern = res.pattern
+            if not res.winning or pattern is None:
                 raise EngineError(f"seat {w}: analysis says win but scoring says no win: {sit.to_dict()}")
             records.append(WinRecord(w, sit, res, payers))
-            self._emit({"type": "win", "seat": w, "win_by": win_by.value, "tile": self.won_tile,
+            self._emit({"type": EventType.WIN, "seat": w, "win_by": win_by.value, "tile": self.won_tile,
                         "kind": format_tile(k), "from": source, "hand": list(hand),
-                        "melds": [str(m) for m in self.melds[w]], "pattern": res.pattern.name,
-                        "pattern_id": res.pattern.id, "hand_value": res.hand_value,
+                        "melds": [str(m) for m in self.melds[w]], "pattern": pattern.name,
+                        "pattern_id": pattern.id, "hand_value": res.hand_value,
                         "win_payments": list(res.win_payments), "breakdown": res.breakdown()})
             for p, pts in zip(payers, res.win_payments):
-                self._transfer(p, w, pts, "win", res.pattern.name)
+                self._transfer(p, w, pts, "win", pattern.name)
         if win_by is WinBy.ROBBING_KONG:
-            order = sorted(winners, key=lambda s: (s - source) % 4)
+            robbed = source
+            assert robbed is not None
+            order = sorted(winners, key=lambda s: (s - robbed) % 4)
         else:
             order = list(winners)
         self._end(tuple(order), tuple(records), drawn=False, next_dealer=order[0])
@@ -838,14 +886,15 @@ class Game:
     def _finish_drawn(self) -> None:
         self._end((), (), drawn=True, next_dealer=(self.dealer + 1) % 4)
 
-    def _end(self, winners, records, drawn: bool, next_dealer: int) -> None:
-        deltas = tuple(self.scores[i] - self.start_scores[i] for i in range(4))
-        self.result = HandResult(winners, records, tuple(self.transfers), deltas, tuple(self.scores),
+    def _end(self, winners: tuple[int, ...], records: tuple[WinRecord, ...], drawn: bool, next_dealer: int) -> None:
+        s, s0 = self.scores, self.start_scores
+        deltas = (s[0] - s0[0], s[1] - s0[1], s[2] - s0[2], s[3] - s0[3])
+        self.result = HandResult(winners, records, tuple(self.transfers), deltas, (s[0], s[1], s[2], s[3]),
                                  drawn, self.dealer, next_dealer)
         self.phase = Phase.OVER
         self.current_seat = None
         self._legal = None
-        self._emit({"type": "end", "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
+        self._emit({"type": EventType.END, "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
                     "scores": list(self.scores), "next_dealer": next_dealer})
 
     # ------------------------------------------------------------------ views
@@ -857,14 +906,15 @@ class Game:
         c = self.counts[seat]
         last = None
         if self.claim is not None:
-            last = (self.claim["discarder"], self.claim["kind"])
+            last = (self.claim.discarder, self.claim.kind)
         kong = None
         if self.pending_kong is not None:
             pk = self.pending_kong
-            kong = (pk["seat"], pk["meld"].tiles[0], pk["meld"].kind.value)
+            kong = (pk.seat, pk.meld.tiles[0], pk.meld.type.value)
         drawn = None
-        if self.phase == Phase.ACT and self.current_seat == seat and self.last_draw[seat] is not None:
-            drawn = self.last_draw[seat] >> 2
+        last_draw = self.last_draw[seat]
+        if self.phase == Phase.ACT and self.current_seat == seat and last_draw is not None:
+            drawn = last_draw >> 2
         current = self.current_seat
         if current != seat and (self.phase == Phase.CLAIM or self.phase == Phase.ROB):
             current = None  # a window is open; who may claim or rob is not shown to the others
@@ -877,7 +927,7 @@ class Game:
             drawn=drawn,
             hand_sizes=tuple(sum(x) for x in self.counts),  # type: ignore[arg-type]
             melds=tuple(tuple(m) for m in self.melds),
-            discards=tuple(tuple(p) for p in self.ponds),
+            discards=tuple(tuple(p) for p in self.discards),
             bao=self.bao,
             indicator=self.indicator,
             tiles_left=self.tiles_left,
@@ -892,7 +942,7 @@ class Game:
         )
 
     def tile_locations(self) -> dict[str, list[int]]:
-        """Every tile id by place (wall, indicator, hands, melds, ponds, pending kong, won tile).
+        """Every tile id by place (wall, indicator, hands, melds, discards, pending kong, won tile).
 
         The lists together hold each id 0..135 exactly once (checked by the tests).
         """
@@ -903,15 +953,15 @@ class Game:
         for s in range(4):
             out[f"hand{s}"] = [t for ids in self.hand_ids[s] for t in ids]
             out[f"melds{s}"] = [t for ids in self.meld_ids[s] for t in ids]
-            out[f"pond{s}"] = [t for t in self.river[s] if t not in self.claimed_ids]
+            out[f"discards{s}"] = [t for t in self.discard_ids[s] if t not in self.claimed_ids]
         pend: list[int] = []
         if self.pending_kong is not None:
-            pend = list(self.pending_kong["ids"])
-            if self.pending_kong["added"]:
-                pend = [self.pending_kong["tile"]]  # the pung's three are still in melds
+            pend = list(self.pending_kong.ids)
+            if self.pending_kong.added:
+                pend = [self.pending_kong.tile]  # the pung's three are still in melds
         out["pending"] = pend
         won = [] if self.won_tile is None else [self.won_tile]
-        # a 地糊 / robbed tile may also sit in a pond/claimed set; list it once
+        # a 地糊 / robbed tile may also sit among the claimed discards; list it once
         out["won"] = won
         return out
 
@@ -922,7 +972,8 @@ class Game:
             "phase": self.phase, "current": self.current_seat, "head": self.head, "tail": self.tail,
             "hands": [sorted(t for ids in h for t in ids) for h in self.hand_ids],
             "melds": [[str(m) for m in ms] for ms in self.melds], "meld_ids": [list(map(list, x)) for x in self.meld_ids],
-            "river": self.river, "claimed": sorted(self.claimed_ids), "scores": self.scores,
+            # "river": the key of 0.1.0 (the canonical form is compared across versions)
+            "river": self.discard_ids, "claimed": sorted(self.claimed_ids), "scores": self.scores,
             "flown": self.flown, "bao_drawn": self.bao_drawn, "caught": self.caught,
             "transfers": [t.to_dict() for t in self.transfers],
             "result": None if self.result is None else self.result.to_dict(),

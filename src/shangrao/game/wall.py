@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from ..errors import InputError
 from ..tiles import NUM_TILES, parse_tile, parse_tiles
 
 __all__ = ["shuffled_wall", "roll_dice", "normalize_wall", "script_wall", "split_wall", "WallError"]
 
 
-class WallError(ValueError):
+class WallError(InputError):
     """A wall or dice given to the game is malformed."""
 
 
@@ -67,7 +69,7 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     dice = tuple(dice)
     if len(dice) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
         raise WallError(f"dice must be two ints 1..6, got {dice!r}")
-    return dice  # type: ignore[return-value]
+    return dice
 
 
 def split_wall(wall: Sequence[int], dice: Sequence[int]) -> tuple[int, list[int]]:
@@ -87,7 +89,7 @@ def script_wall(
     indicator: int | str = 27,
     dice: Sequence[int] = (1, 1),
     dealer: int = 0,
-) -> dict:
+) -> dict[str, Any]:
     """Build a wall (as 136 kinds) that forces a situation; returns ``{"wall": ..., "dice": ...}``.
 
     hands: absolute seat -> its 13 dealt tiles (missing seats get filler).

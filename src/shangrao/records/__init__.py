@@ -14,24 +14,27 @@
 from __future__ import annotations
 
 from .store import (
-    GAME_KINDS,
+    GAME_KINDS as GAME_KINDS,  # the 0.1.0 name of GAME_MODES
+)
+from .store import (
+    GAME_MODES,
     GameNotFound,
     GameRecord,
     GameSummary,
-    HandRecord,
     RecordError,
     Store,
+    StoredHand,
     default_db_url,
     event_to_dict,
     resolve_db,
 )
 
 __all__ = [
-    "GAME_KINDS",
+    "GAME_MODES",
     "GameNotFound",
     "GameRecord",
     "GameSummary",
-    "HandRecord",
+    "StoredHand",
     "RecordError",
     "Store",
     "default_db_url",

@@ -30,7 +30,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, is_dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..errors import InputError
 from .schema import SCHEMA_VERSION, Base, EventRow, GameRow, HandRow, utcnow
 
 __all__ = [
@@ -47,18 +48,20 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "GameSummary",
-    "HandRecord",
+    "StoredHand",
     "default_db_url",
     "resolve_db",
     "event_to_dict",
-    "GAME_KINDS",
+    "GAME_MODES",
 ]
 
-GAME_KINDS = ("simulate", "play")
+#: how a stored game was played (its ``mode``; the column and the JSON key are ``kind``, as in 0.1.0)
+GAME_MODES = ("simulate", "play")
+GAME_KINDS = GAME_MODES  # the 0.1.0 name
 _MAX_SEED = 2**63 - 1
 
 
-class RecordError(ValueError):
+class RecordError(InputError):
     """A records operation failed: bad argument, duplicate hand, unreadable database."""
 
 
@@ -84,7 +87,7 @@ def resolve_db(db: str | os.PathLike | None) -> str:
     if "://" in text:
         return text
     if not text.strip():
-        raise RecordError("--db: empty path")
+        raise RecordError("empty database path")
     return "sqlite:///" + str(Path(text).expanduser().resolve())
 
 
@@ -138,12 +141,12 @@ def _dumps(obj: Any) -> str:
 
 def _aware(dt: datetime | None) -> datetime | None:
     if dt is not None and dt.tzinfo is None:
-        return dt.replace(tzinfo=timezone.utc)
+        return dt.replace(tzinfo=UTC)
     return dt
 
 
 @dataclass
-class HandRecord:
+class StoredHand:
     """One stored hand: index (0-based), dealer seat, events (dicts), result summary, scores after it."""
 
     index: int
@@ -161,7 +164,7 @@ class GameSummary:
     id: int
     created: datetime
     updated: datetime
-    kind: str
+    mode: str  # 'simulate' | 'play' | 'web' …: how the game was played (stored as ``kind``)
     players: list[str]
     seed: int | None
     status: str
@@ -170,8 +173,14 @@ class GameSummary:
     rules: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
 
+    @property
+    def kind(self) -> str:
+        """The 0.1.0 name of :attr:`mode`."""
+        return self.mode
+
     def to_dict(self) -> dict:
         d = asdict(self)
+        d = {("kind" if k == "mode" else k): v for k, v in d.items()}  # the JSON key of 0.1.0
         d["created"] = self.created.isoformat() if self.created else None
         d["updated"] = self.updated.isoformat() if self.updated else None
         return d
@@ -181,14 +190,14 @@ class GameSummary:
 class GameRecord(GameSummary):
     """A whole stored game: the summary, its completed hands, and live events of unfinished hands."""
 
-    hands: list[HandRecord] = field(default_factory=list)
+    hands: list[StoredHand] = field(default_factory=list)
     #: hand index -> events appended by append_event for a hand not yet completed
     pending: dict[int, list[dict]] = field(default_factory=dict)
 
 
 def _summary(row: GameRow) -> dict:
     return dict(
-        id=row.id, created=_aware(row.created), updated=_aware(row.updated), kind=row.kind,
+        id=row.id, created=_aware(row.created), updated=_aware(row.updated), mode=row.kind,
         players=list(row.players), seed=row.seed, status=row.status, hands_played=row.hands_played,
         scores=list(row.scores), rules=dict(row.rules or {}), meta=dict(row.meta or {}),
     )
@@ -206,7 +215,7 @@ class Store:
         try:
             parsed = make_url(self.url)
         except ArgumentError as err:
-            raise RecordError(f"--db: not a database URL or path: {self.url!r} ({err})") from None
+            raise RecordError(f"not a database URL or path: {self.url!r} ({err})") from None
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         self._sqlite = parsed.get_backend_name() == "sqlite"
         engine_url: Any = self.url
@@ -233,12 +242,12 @@ class Store:
         try:
             self.engine: Engine = create_engine(engine_url, **kwargs)
         except (ArgumentError, ImportError, SQLAlchemyError) as err:
-            raise RecordError(f"--db: cannot open {self._safe_url()}: {err}") from None
+            raise RecordError(f"cannot open {self._safe_url()}: {err}") from None
         if self._sqlite:
             file_db = bool(database) and database != ":memory:" and not read_only
 
             @event.listens_for(self.engine, "connect")
-            def _fk_on(dbapi_conn, _record):  # noqa: ANN001
+            def _fk_on(dbapi_conn, _record):
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA foreign_keys=ON")
                 if file_db:
@@ -248,7 +257,7 @@ class Store:
                     try:
                         cur.execute("PRAGMA journal_mode=WAL")
                         cur.execute("PRAGMA synchronous=NORMAL")
-                    except Exception:  # noqa: BLE001 - e.g. a read-only file: keep the defaults
+                    except Exception:
                         pass
                 cur.close()
         try:
@@ -312,16 +321,16 @@ class Store:
         self.close()
 
     # -- writing -------------------------------------------------------------------
-    def create_game(self, kind: str, players: Sequence[str], seed: int | None = None,
+    def create_game(self, mode: str, players: Sequence[str], seed: int | None = None,
                     rules: Any = None, meta: dict | None = None, scores: Sequence[int] | None = None) -> int:
         """Store a new, unfinished game and return its id (one transaction).
 
-        kind: 'simulate' or 'play' (other short names are accepted for servers).
+        mode: how it is played, 'simulate' or 'play' (other short names are accepted for servers).
         players: a name per seat (bot names or 'human').  seed: the game's seed.
         rules: a RuleSet or its dict.  scores: starting scores (default zeros).
         """
-        if not isinstance(kind, str) or not kind or len(kind) > 32 or "\x00" in kind:
-            raise RecordError(f"kind must be a short string such as 'simulate' or 'play' (no NUL), got {kind!r}")
+        if not isinstance(mode, str) or not mode or len(mode) > 32 or "\x00" in mode:
+            raise RecordError(f"game mode must be a short string such as 'simulate' or 'play' (no NUL), got {mode!r}")
         players = [str(p) for p in players]
         if seed is not None and (not isinstance(seed, int) or not -_MAX_SEED - 1 <= seed <= _MAX_SEED):
             raise RecordError(f"seed must be a 64-bit integer, got {seed!r}")
@@ -337,7 +346,7 @@ class Store:
         _dumps(scores)
         now = utcnow()
         with self._write() as s:
-            row = GameRow(kind=kind, players=players, seed=seed, rules=rules, status="unfinished",
+            row = GameRow(kind=mode, players=players, seed=seed, rules=rules, status="unfinished",
                           hands_played=0, scores=scores, meta=meta, created=now, updated=now)
             s.add(row)
             s.flush()
@@ -437,12 +446,14 @@ class Store:
             game.updated = utcnow()
 
     # -- reading -------------------------------------------------------------------
-    def list_games(self, *, limit: int | None = None, offset: int = 0, kind: str | None = None,
-                   status: str | None = None, newest_first: bool = True) -> list[GameSummary]:
-        """Stored games (newest first by default), optionally filtered by kind and status."""
+    def list_games(self, *, limit: int | None = None, offset: int = 0, mode: str | None = None,
+                   status: str | None = None, newest_first: bool = True, kind: str | None = None) -> list[GameSummary]:
+        """Stored games (newest first by default), optionally filtered by mode and status (``kind``: 0.1.0's
+        name of ``mode``)."""
+        mode = kind if mode is None else mode
         q = select(GameRow)
-        if kind is not None:
-            q = q.where(GameRow.kind == kind)
+        if mode is not None:
+            q = q.where(GameRow.kind == mode)
         if status is not None:
             q = q.where(GameRow.status == status)
         q = q.order_by(GameRow.id.desc() if newest_first else GameRow.id.asc()).offset(min(offset, _MAX_SEED))
@@ -466,7 +477,7 @@ class Store:
             if hand is not None:
                 q = q.where(HandRow.hand_index == (hand if 0 <= hand <= _MAX_SEED else -1))
             hands = [
-                HandRecord(index=h.hand_index, dealer=h.dealer,
+                StoredHand(index=h.hand_index, dealer=h.dealer,
                            events=[json.loads(line) for line in h.events.splitlines() if line.strip()],
                            result=dict(h.result), scores_after=list(h.scores_after), created=_aware(h.created))
                 for h in s.scalars(q)

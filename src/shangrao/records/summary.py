@@ -8,30 +8,34 @@ be computed while simulating or later from the database.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from ..game.protocol import EventType
+from ..melds import MeldType
+from ..scoring.items import BONUS_NAMES, PATTERNS
+
+HEAVENLY = PATTERNS["heavenly"]  # 天糊 counts as its own way to win in the statistics
 
 __all__ = ["hand_summary", "bonus_events", "Stats"]
 
-_BONUS_NAMES = {"pung_kong": "碰杠", "concealed_kong": "自摸杠", "four_bao": "四个宝", "caught_bao": "接宝"}
-
-
-def bonus_events(events: Iterable[dict]) -> list[dict]:
+def bonus_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The bonus (奖励分) occurrences of a hand: ``{"seat", "reason", "name"}`` each, in order."""
     out = []
     for ev in events:
         t = ev.get("type")
-        if t == "kong_stands":
-            reason = "concealed_kong" if str(ev.get("meld", "")).startswith("concealed_kong") else "pung_kong"
-        elif t in ("four_bao", "catch_bao"):
-            reason = "four_bao" if t == "four_bao" else "caught_bao"
+        if t == EventType.KONG_STANDS:
+            concealed = str(ev.get("meld", "")).startswith(MeldType.CONCEALED_KONG.value + ":")
+            reason = "concealed_kong" if concealed else "pung_kong"
+        elif t in (EventType.FOUR_BAO, EventType.CATCH_BAO):
+            reason = "four_bao" if t == EventType.FOUR_BAO else "caught_bao"
         else:
             continue
-        out.append({"seat": ev["seat"], "reason": reason, "name": _BONUS_NAMES[reason]})
+        out.append({"seat": ev["seat"], "reason": reason, "name": BONUS_NAMES[reason]})
     return out
 
 
-def hand_summary(result: Any, events: Sequence[dict]) -> dict:
+def hand_summary(result: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The ``hands.result`` JSON of a finished hand.
 
     result: a :class:`shangrao.game.HandResult`.  Keys: winners, drawn, dealer,
@@ -99,7 +103,7 @@ class Stats:
         for w in summary["wins"]:
             self.wins[w["seat"]] += 1
             self.patterns[w["pattern"]] += 1
-            self.win_by["天糊" if w.get("heavenly") else w["win_by"]] += 1
+            self.win_by[HEAVENLY.name if w.get("heavenly") else w["win_by"]] += 1
             for d in w["doublings"]:
                 self.doublings[d["name"]] += d["count"]
             gain = sum(w["win_payments"])

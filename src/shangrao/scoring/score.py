@@ -19,9 +19,10 @@ All amounts are points.  The calculator follows the seed's 计分方法, its not
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..analysis import Form, Reading, enumerate_readings, is_baodiao_state
-from ..melds import MeldKind
+from ..melds import MeldType
 from ..rules import DEFAULT_RULES, RuleSet
 from ..tiles import (
     to_34,
@@ -105,7 +106,7 @@ class ScoreResult:
     alternatives: list[tuple[str, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "winning": self.winning,
             "pattern": None if self.pattern is None else {
@@ -175,7 +176,11 @@ def _pattern_of(reading: Reading, baodiao: bool, drew_bao: bool, touji_ok: bool 
     return out
 
 
-def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
+def _add3(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
     """Score one win (seed 计分方法, 注 1-2, 奖励分; decisions D1-D9).
 
     situation: a :class:`WinSituation` (or its JSON dict).  rules: a :class:`~shangrao.rules.RuleSet`.
@@ -222,8 +227,8 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
         reading = readings[0]
         pattern = PatternScore(flat.id, flat.name, flat_points, True, flat.clause)
         win = (flat_points, flat_points, flat_points)
-        bonus = (bonus_each,) * 3
-        payments = tuple(w + b for w, b in zip(win, bonus))
+        bonus = (bonus_each, bonus_each, bonus_each)
+        payments = _add3(win, bonus)
         notes = [f"注 1: payers' 飞宝 not counted: {flat.name} is paid flat"] if any(s.payers_flown) else []
         return ScoreResult(True, pattern, reading, [], bonuses, flat_points, (1, 1, 1), win, bonus,
                            payments, sum(payments), notes=notes)
@@ -257,18 +262,20 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
                      "(clause 9: no 宝 acts) both fit")
     if baodiao and not touji_ok and (drew_bao or any(not r.bao_acting for r in readings)):
         notes.append("宝吊宝/宝吊无宝 need a 偷机 first (rule baodiao_bao_needs_touji): scored as 宝吊头")
+    payer_factors: tuple[int, int, int] = (1, 1, 1)
     if s.held_bao:
-        payer_factors = tuple(2 ** n for n in s.payers_flown)
-    else:
-        payer_factors = (1, 1, 1)
-        if any(s.payers_flown):
-            notes.append("注 1: payers' 飞宝 not counted: the winner never held a 宝 this hand")
+        f0, f1, f2 = s.payers_flown
+        payer_factors = (2 ** f0, 2 ** f1, 2 ** f2)
+    elif any(s.payers_flown):
+        notes.append("注 1: payers' 飞宝 not counted: the winner never held a 宝 this hand")
     if s.win_by is WinBy.ROBBING_KONG:
-        win = tuple(value * payer_factors[i] if i == s.robbed else 0 for i in range(3))
+        r = s.robbed
+        win = (value * payer_factors[0] if r == 0 else 0, value * payer_factors[1] if r == 1 else 0,
+               value * payer_factors[2] if r == 2 else 0)
     else:
-        win = tuple(value * f for f in payer_factors)
-    bonus = (bonus_each,) * 3
-    payments = tuple(w + b for w, b in zip(win, bonus))
+        win = (value * payer_factors[0], value * payer_factors[1], value * payer_factors[2])
+    bonus = (bonus_each, bonus_each, bonus_each)
+    payments = _add3(win, bonus)
     return ScoreResult(
         winning=True,
         pattern=PatternScore(pdef.id, pdef.name, factor, False, pdef.clause),
@@ -276,10 +283,10 @@ def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> Sco
         doublings=doublings,
         bonuses=bonuses,
         hand_value=value,
-        payer_factors=payer_factors,  # type: ignore[arg-type]
-        win_payments=win,  # type: ignore[arg-type]
-        bonus_payments=bonus,  # type: ignore[arg-type]
-        payments=payments,  # type: ignore[arg-type]
+        payer_factors=payer_factors,
+        win_payments=win,
+        bonus_payments=bonus,
+        payments=payments,
         total=sum(payments),
         alternatives=alternatives,
         notes=notes,
@@ -303,8 +310,8 @@ def _doublings(s: WinSituation, reading: Reading, rules: RuleSet) -> list[Doubli
 
 def _bonuses(s: WinSituation, rules: RuleSet) -> list[Bonus]:
     out = []
-    exposed = sum(1 for m in s.melds if m.kind is MeldKind.KONG)
-    concealed = sum(1 for m in s.melds if m.kind is MeldKind.CONCEALED_KONG)
+    exposed = sum(1 for m in s.melds if m.type is MeldType.KONG)
+    concealed = sum(1 for m in s.melds if m.type is MeldType.CONCEALED_KONG)
     if exposed:
         out.append(Bonus("pung_kong", BONUS_NAMES["pung_kong"], exposed, exposed * rules.pung_kong_bonus))
     if concealed:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from ..melds import Meld, MeldError, MeldKind, parse_meld
+from ..errors import InputError
+from ..melds import Meld, MeldError, MeldType, parse_meld
 from ..rules import _printable as printable
 from ..tiles import (
     TileParseError,
@@ -27,7 +29,7 @@ __all__ = ["SituationError", "WinBy", "WinSituation"]
 _NO_BAO = frozenset({"none", "null", "no", "-"})
 
 
-class SituationError(ValueError):
+class SituationError(InputError):
     """A win situation is malformed: says which field and what is wrong."""
 
 
@@ -37,6 +39,22 @@ class WinBy(str, Enum):
     SELF_DRAW = "self_draw"
     ROBBING_KONG = "robbing_kong"
     DEALER_FIRST_DISCARD = "dealer_first_discard"
+
+    @property
+    def chinese(self) -> str:
+        """自摸, 抢杠, 地糊."""
+        return _WIN_BY_LABELS[self.value][0]
+
+    @property
+    def english(self) -> str:
+        return _WIN_BY_LABELS[self.value][1]
+
+
+_WIN_BY_LABELS: dict[str, tuple[str, str]] = {
+    "self_draw": ("自摸", "self-draw"),
+    "robbing_kong": ("抢杠", "robbing the kong"),
+    "dealer_first_discard": ("地糊", "dealer's first discard"),
+}
 
 
 @dataclass(frozen=True)
@@ -86,7 +104,7 @@ class WinSituation:
 
     def validate(self) -> None:
         """Raise :class:`SituationError` if the situation is impossible."""
-        def kind(v) -> bool:
+        def kind(v: object) -> bool:
             return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 34
 
         for k in self.hand:
@@ -158,7 +176,7 @@ class WinSituation:
         flown = self.winner_flown + sum(self.payers_flown)
         # a flown 宝 may have been claimed into one of the winner's melds (as its face, R2):
         # each meld made on a discard holds at most one claimed tile
-        claimable = sum(1 for m in self.melds if bao in m.tiles and m.kind is not MeldKind.CONCEALED_KONG)
+        claimable = sum(1 for m in self.melds if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG)
         if in_sight + flown - min(claimable, flown) > 4:
             raise SituationError(f"bao: {in_sight} 宝 ({format_tile(bao)}) in hand, win_tile and melds plus {flown} "
                                  "flown (winner_flown + payers_flown) make more than the four 宝")
@@ -185,7 +203,7 @@ class WinSituation:
         return self.winner_flown > 0 or self.four_bao or self.caught_bao or self.bao in tiles
 
     @classmethod
-    def from_dict(cls, data: dict) -> WinSituation:
+    def from_dict(cls, data: dict[str, Any]) -> WinSituation:
         """Build from the JSON situation object of ``shangrao score`` (tiles in any notation).
 
         Raises :class:`SituationError` naming the field.
@@ -244,7 +262,7 @@ class WinSituation:
             except (MeldError, ValueError) as err:
                 raise SituationError(f"melds[{i}]: {err}") from None
 
-        def flag(name: str, default):
+        def flag(name: str, default: bool | None) -> Any:
             v = data.get(name, default)
             if v is None and default is not None:  # only winner_held_bao has a null (derive it)
                 raise SituationError(f"{name}: must be true or false, got null")
@@ -271,9 +289,12 @@ class WinSituation:
         robbed = data.get("robbed")
         if robbed is not None and (not isinstance(robbed, int) or isinstance(robbed, bool)):
             raise SituationError(f"robbed: must be 0, 1 or 2, got {robbed!r}")
+        win_tile = tile("win_tile")
+        if win_tile is None:
+            raise SituationError("win_tile: must be a tile kind 0..33, got None")
         return cls(
             hand=tuple(tiles("hand")),
-            win_tile=tile("win_tile"),
+            win_tile=win_tile,
             melds=tuple(melds),
             bao=tile("bao"),
             win_by=win_by,
@@ -288,7 +309,7 @@ class WinSituation:
             touji=integer("touji", 0),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "hand": format_tiles(self.hand),
             "win_tile": format_tile(self.win_tile),

@@ -30,6 +30,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
+import functools
+import json
 import time
 from importlib import resources
 from pathlib import Path
@@ -54,8 +56,9 @@ from fastapi.responses import (
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
-from ..game import Game, IllegalActionError, ReplayError, parse_action
+from ..game import EventType, Game, IllegalActionError, ReplayError, parse_action
 from ..game.actions import ActionParseError
+from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import (
@@ -88,8 +91,25 @@ STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 MAX_MESSAGE = 4096
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC_DIR / name, media_type="text/html; charset=utf-8")
+@functools.cache
+def labels_script() -> str:
+    """The labels table (:func:`shangrao.labels.labels_table`) as the JSON block every page carries
+    (``<script id="labels" type="application/json">``): ``common.js`` builds its words from it, so the
+    client holds no copy of a label and needs no extra request.  ``<`` is escaped so no label can end
+    the block."""
+    data = json.dumps(labels_table(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return f'<script id="labels" type="application/json">{data}</script>'
+
+
+@functools.cache
+def _page_html(name: str) -> str:
+    html = (STATIC_DIR / name).read_text(encoding="utf-8")
+    return html.replace("</head>", labels_script() + "</head>", 1)
+
+
+def _page(name: str) -> HTMLResponse:
+    """A page of the UI: its static HTML with the labels block (:func:`labels_script`) in its head."""
+    return HTMLResponse(_page_html(name))
 
 
 #: error pages of the UI: (status, Chinese, English)
@@ -111,7 +131,7 @@ def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
                  else "")
     html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>上饶麻将 · {zh}</title>
-<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml"></head>
+<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml">{labels_script()}</head>
 <body><div id="nav"></div><main class="errpage card" data-error="{code}"><h1>{zh}</h1><p>{en}</p>{extra}
 <p><a class="button primary" href="/">回到大厅 · Back to the lobby</a></p></main>
 <script src="/static/common.js"></script><script>document.getElementById("nav").append(navBar(""));</script>
@@ -133,7 +153,7 @@ def _public_hand_events(events: list[dict], finished: bool) -> list[dict]:
         return events
     out = []
     for ev in events:
-        if ev.get("type") == "deal":
+        if ev.get("type") == EventType.DEAL:
             ev = {k: v for k, v in ev.items() if k != "seed"}
         out.append(ev)
     return out
@@ -304,15 +324,6 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def rules_page():
         return _page("rules.html")
 
-    @app.get("/api/labels")
-    async def labels():
-        """Chinese labels of the engine's enums, if the engine provides them (``labels_table``)."""
-        try:
-            from ..labels import labels_table  # type: ignore[import-not-found]
-        except ImportError:
-            return {}
-        return labels_table()
-
     @app.get("/api/patterns")
     async def patterns():
         """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
@@ -360,6 +371,11 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(503, str(err)) from None
         except TableError as err:
             raise HTTPException(409, str(err)) from None
+
+    @app.get("/api/labels")
+    async def labels():
+        """Every label of the game (:func:`shangrao.labels.labels_table`): the client shows these, not copies."""
+        return labels_table()
 
     @app.get("/api/rules")
     async def rules():
@@ -421,7 +437,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
                 try:
                     new, token = await manager.create(t.name, t.rules.hands_per_match,
-                                                      [s.kind for s in t.seats[1:]], rules)
+                                                      [s.player for s in t.seats[1:]], rules)
                     await t.set_rematch(new.id)
                 except ServerFull as err:
                     raise HTTPException(503, str(err)) from None
@@ -485,13 +501,13 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(503, "the records database cannot be read now; try again") from None
         finished = rec.status == "finished"
         out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
-                            "kind": rec.kind, "players": rec.players, "seed": rec.seed, "status": rec.status,
+                            "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
                             "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
                             "meta": rec.meta})
         out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
                          "events": _public_hand_events(h.events, finished)} for h in rec.hands]
         out["in_progress"] = bool(rec.pending)
-        out["web"] = rec.kind == KIND
+        out["web"] = rec.mode == KIND
         return out
 
     @app.get("/api/games/{game_id}/hands/{hand}/frames")
@@ -609,7 +625,7 @@ def replay_frames(events: list[dict]) -> list[dict]:
         if "action" in ev:
             n = len(g.events)
             g.apply(parse_action(ev["action"]), seat=ev["seat"])
-            shown = [e for e in g.events[n:] if e.get("type") not in ("pass",)]
+            shown = [e for e in g.events[n:] if e.get("type") not in (EventType.PASS,)]
             frames.append(_snapshot(g, {"seat": ev["seat"], "action": ev["action"], "events": shown}))
     return frames
 

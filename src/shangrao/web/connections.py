@@ -93,7 +93,7 @@ class Connection:
                 self._since = time.monotonic()  # a write blocked past send_timeout: see send() and _watch()
                 try:
                     await self.ws.send_text(text)
-                except Exception:  # noqa: BLE001 - the socket is gone; its read loop ends it
+                except Exception:
                     self.closed = True
                     return
                 self._since = None
@@ -124,7 +124,7 @@ class Connection:
         loop = asyncio.get_running_loop()
         if self._task is not asyncio.current_task():
             self._task.cancel()
-        loop.create_task(self._close(), name="ws-close")
+        self._closing = loop.create_task(self._close(), name="ws-close")  # kept: a task needs a reference
 
     async def _close(self) -> None:
         with contextlib.suppress(Exception, asyncio.TimeoutError):

@@ -55,8 +55,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..bots import BOT_NAMES, get_bot
-from ..game import Action, Bot, Game, IllegalActionError, Match, parse_action, replay
+from ..bots import BOTS, get_bot
+from ..errors import InputError
+from ..game import Action, Bot, Event, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
 from ..records import GameNotFound, RecordError, Store
 from ..records.live import (
@@ -90,14 +91,14 @@ __all__ = [
 log = logging.getLogger("shangrao.web")
 
 KIND = "web"
-BOT_KINDS = tuple(BOT_NAMES)
+BOT_PLAYERS = tuple(BOTS)  # the seat players that are bots: every registered bot
 #: what the player whose action could not be stored is told
 SAVE_FAILED = "could not save; try again"
 #: what the other seats are told while the table cannot be stored
 SERVER_PROBLEM = "the server cannot save this table right now; play goes on by itself when it can"
 
 
-class TableError(ValueError):
+class TableError(InputError):
     """A request about a table that cannot be served (unknown table, bad token, no free seat)."""
 
 
@@ -171,7 +172,7 @@ class Settings:
 
 @dataclass
 class Seat:
-    kind: str  # human | a bot name (shangrao.bots.BOT_NAMES)
+    player: str  # "human" or a bot name of bots.BOTS (written "kind" in the JSON sent and stored)
     claimed: bool = False
     token_hash: str | None = None
     conns: set = field(default_factory=set)
@@ -182,7 +183,7 @@ class Seat:
 
     @property
     def is_bot(self) -> bool:
-        return self.kind in BOT_KINDS
+        return self.player in BOT_PLAYERS
 
 
 def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
@@ -245,7 +246,7 @@ class Table:
         for i, s in enumerate(seats):
             s.gone_since = now
             if s.is_bot:
-                s.bot = get_bot(s.kind, seed=f"{seed}:{i}")
+                s.bot = get_bot(s.player, seed=f"{seed}:{i}")
             s.standin = get_bot(self.settings.standin_bot, seed=f"{seed}:standin:{i}")
 
     def __repr__(self) -> str:
@@ -271,7 +272,7 @@ class Table:
         return any(s.conns for s in self.seats)
 
     def free_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.claimed]
+        return [i for i, s in enumerate(self.seats) if s.player == "human" and not s.claimed]
 
     def public_info(self) -> dict:
         if self._info is not None and self._info[0] == self.version:
@@ -281,8 +282,8 @@ class Table:
             "id": self.id, "name": self.name, "status": self.status, "hands_total": self.rules.hands_per_match,
             "hands_played": len(self.match.hands), "scores": list(self.match.scores),
             "rules": self.rules_dict, "free_seats": self.free_seats(),
-            "players": [{"kind": s.kind, "claimed": s.claimed, "connected": bool(s.conns),
-                         "standin": s.kind == "human" and s.claimed and self._absent(s, now),
+            "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
+                         "standin": s.player == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
         }
@@ -308,7 +309,7 @@ class Table:
 
     # ------------------------------------------------------------------ persistence
     def _meta(self) -> dict:
-        return {"web": {"name": self.name, "seats": [s.kind for s in self.seats],
+        return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
                         "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch}}
 
@@ -325,7 +326,7 @@ class Table:
         self.broadcast()
 
     def _players(self) -> list[str]:
-        return [s.kind for s in self.seats]
+        return [s.player for s in self.seats]
 
     async def claim_seat(self, seat: int | None = None) -> tuple[int, str]:
         """Give a free human seat (or ``seat``) a new token; returns (seat, token).
@@ -357,15 +358,15 @@ class Table:
             free = self.free_seats()
             if not free:
                 return False
-            kind = self.settings.standin_bot if self.settings.standin_bot in BOT_KINDS else "greedy"
-            before = [s.kind for s in self.seats]
+            kind = self.settings.standin_bot if self.settings.standin_bot in BOT_PLAYERS else "greedy"
+            before = [s.player for s in self.seats]
             for i in free:
-                self.seats[i].kind = kind
+                self.seats[i].player = kind
             try:
                 await self.manager.write(set_players, self.store, self.id, self._players(), self._meta())
             except SaveError:
                 for s, k in zip(self.seats, before):
-                    s.kind = k
+                    s.player = k
                 raise
             for i in free:
                 self.seats[i].bot = get_bot(kind, seed=f"{self.seed}:{i}")
@@ -391,10 +392,8 @@ class Table:
                 s.ready = False
             if self.match.is_over:
                 self.finished = True  # a restart sees the same from the number of stored hands
-                try:
+                with contextlib.suppress(SaveError):  # the next write retries; the table is finished anyway
                     await self.manager.write(self.store.finish_game, self.id, list(self.match.scores))
-                except SaveError:
-                    pass
             self.manager.listing_changed()
         else:
             await self.manager.write(insert_events, self.store, self.id, g.hand_no, n_before, g.events[n_before:])
@@ -778,7 +777,7 @@ class Table:
                     return "idle"
                 return left
             if self.game is None or self.game.is_over:
-                humans = [s for s in self.seats if s.kind == "human"]
+                humans = [s for s in self.seats if s.player == "human"]
                 all_ready = all(s.ready or not s.conns for s in humans)
                 since = self.between_since if self.between_since is not None else now - st.next_hand_timeout
                 if self.game is None or all_ready or now - since >= st.next_hand_timeout:
@@ -791,10 +790,12 @@ class Table:
             self._arm()
             g = self.game
             seat = g.current_seat
+            assert seat is not None  # the hand is not over
             s = self.seats[seat]
             legal = g.legal_actions()
-            person = s.kind == "human" and len(legal) > 1
+            person = s.player == "human" and len(legal) > 1
             due = self.decision_deadline
+            assert due is not None  # _arm() set it
             if person and self._absent(s, now):
                 due = min(due, max(self.decision_started, s.gone_since + st.absent_timeout) + st.bot_delay)
             if now < due:
@@ -835,7 +836,7 @@ class Table:
             s = self.seats[seat]
             if s.is_bot:
                 self.answers[seat] = _choose(s.bot, g, seat, opts)
-            elif s.kind == "human" and self._absent(s, now):
+            elif s.player == "human" and self._absent(s, now):
                 if now >= self.window_started + st.bot_delay:
                     self.answers[seat] = _choose(s.standin, g, seat, opts)
                     answered_for_person = True
@@ -885,7 +886,7 @@ class TableManager:
         a minute per kind, without the database's URL)."""
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
-        except Exception as err:  # noqa: BLE001 - whatever the driver raised: nothing was stored
+        except Exception as err:
             self._report(err)
             raise SaveError() from None
         if self._failing:  # once per episode, at most once a minute (a flapping disk logs little)
@@ -938,7 +939,7 @@ class TableManager:
         kinds = ["human", *seats]
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
-        st = [Seat(kind=k) for k in kinds]
+        st = [Seat(player=k) for k in kinds]
         meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4}}
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st)
@@ -953,13 +954,13 @@ class TableManager:
         if len(self.tables) >= n:
             raise ServerFull(f"the server is full ({n} live tables); try again later")
 
-    def _build(self, rec) -> tuple[Table, list[dict] | None]:
+    def _build(self, rec) -> tuple[Table, list[Event] | None]:
         """A table from its record (no database access); returns it and the live events the
         engine added after the stored ones (to be stored by the caller)."""
         web = (rec.meta or {}).get("web")
-        if rec.kind != KIND or not web:
+        if rec.mode != KIND or not web:
             raise TableError(f"game {rec.id} is not a web table")
-        seats = [Seat(kind=k, claimed=bool(c), token_hash=h)
+        seats = [Seat(player=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
         table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats)
         table.rematch = web.get("rematch")

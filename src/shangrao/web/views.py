@@ -8,17 +8,20 @@ for the seat, the redacted events and public table facts.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from functools import lru_cache
+from typing import Any
 
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
-from ..game import Action, ActionType, Game, redact
+from ..analysis import waits_after_discards
+from ..game import Action, ActionType, Event, EventType, Game, PendingClaim, redact
 from ..game.phase import Phase
-from ..melds import Meld
+from ..melds import Meld, MeldType
 from ..tiles import format_tile
 
 __all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "may_open_window", "meld_info",
@@ -32,7 +35,7 @@ LOG_TAIL = 30  # redacted events sent with each state (the table's event log pan
 @lru_cache(maxsize=4096)
 def meld_info(m: Meld) -> dict:
     """A meld for the browser (cached per meld: melds are immutable; do not change the dict)."""
-    return {"kind": m.kind.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
+    return {"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
 
 
 def action_info(a, can_win: bool) -> dict:
@@ -68,25 +71,21 @@ def wait_kinds(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...]) -> t
 def discard_wait_kinds(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...],
                        discards: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """For a hand with one tile to discard: (discarded kind, its waits) for each of ``discards``
-    that leaves the hand ready.  Nothing is tried when the 14-tile hand is not within one tile of
-    a win (shanten > 0): then no discard leaves it ready."""
+    that leaves the hand ready — :func:`shangrao.analysis.waits_after_discards`, cached (the same
+    hands come back in every state of a seat).  Nothing is tried when the 14-tile hand is not within
+    one tile of a win (shanten > 0): then no discard leaves it ready."""
     try:
         if shanten_of(hand_34, bao, list(melds)) > 0:
             return ()
+        after = waits_after_discards(hand_34, bao, list(melds), discards=discards)
     except ValueError:
         return ()
-    out = []
-    for k in discards:
-        h = list(hand_34)
-        h[k] -= 1
-        w = wait_kinds(tuple(h), bao, melds)
-        if w:
-            out.append((k, w))
-    return tuple(out)
+    return tuple((k, tuple(w)) for k, w in after.items())
 
 
 def _waits(hand_34, bao, melds, unseen) -> list[dict]:
-    return [{"kind": k, "unseen": unseen[k]} for k in wait_kinds(tuple(hand_34), bao, tuple(melds))]
+    # tiles left only (issue 10): a wait with no copy out of sight is no wait
+    return [{"kind": k, "unseen": unseen[k]} for k in wait_kinds(tuple(hand_34), bao, tuple(melds)) if unseen[k]]
 
 
 def view_seq(game: Game, seat: int) -> int:
@@ -108,9 +107,9 @@ def may_open_window(game: Game, action: Action) -> bool:
 def window_key(g: Game):
     """Which window is open: ("claim", discarder, tile id) / ("rob", kong seat, tile id), or None."""
     if g.phase == Phase.CLAIM and g.claim is not None:
-        return ("claim", g.claim["discarder"], g.claim["tile"])
+        return ("claim", g.claim.discarder, g.claim.tile)
     if g.phase == Phase.ROB and g.pending_kong is not None:
-        return ("rob", g.pending_kong["seat"], g.pending_kong["tile"])
+        return ("rob", g.pending_kong.seat, g.pending_kong.tile)
     return None
 
 
@@ -152,25 +151,24 @@ def window_game(game: Game, action: Action) -> Game | None:
 
     def stop_claim(orig):
         def stop(*args, **kw):
-            ev = g.events[-1]
-            if ev.get("type") != "discard":  # not straight after a discard: no window here
+            ev: Mapping[str, Any] = g.events[-1]
+            if ev.get("type") != EventType.DISCARD:  # not straight after a discard: no window here
                 return orig(*args, **kw)
             tid = ev["tile"]
-            g.claim = {"discarder": ev["seat"], "tile": tid, "kind": tid >> 2, "queue": [], "options": {},
-                       "declared": {}, "best": 0}
+            g.claim = PendingClaim(discarder=ev["seat"], tile=tid, kind=tid >> 2, queue=[], options={})
             g.phase = Phase.CLAIM
             g.first_discard = first  # as in a window someone can claim (地糊 needs it)
             raise _Stop
         return stop
 
     def kong_window(seat, meld, ids, robbed_tile, added, index=None):
-        concealed = meld.kind.value == "concealed_kong"
+        concealed = meld.type is MeldType.CONCEALED_KONG
         robbable["now"] = added or (g.rules.rob_concealed_kong if concealed else g.rules.rob_exposed_kong)
         return orig_kong(seat, meld, ids, robbed_tile, added, index)
 
     def stop_rob():
         pk = g.pending_kong
-        if robbable["now"] and pk is not None and not pk["queue"] and not pk["robbers"]:
+        if robbable["now"] and pk is not None and not pk.queue and not pk.robbers:
             g.phase = Phase.ROB
             raise _Stop
         return orig_rob()
@@ -179,10 +177,8 @@ def window_game(game: Game, action: Action) -> Game | None:
     g._finish_drawn = stop_claim(orig_finish)  # type: ignore[method-assign]
     g._kong_window = kong_window  # type: ignore[method-assign]
     g._advance_rob = stop_rob  # type: ignore[method-assign]
-    try:
+    with contextlib.suppress(_Stop):
         g.apply(action, seat=game.current_seat)
-    except _Stop:
-        pass
     after = window_key(g)
     if after is None or after == before:
         return None
@@ -203,7 +199,8 @@ def reveal(game: Game) -> dict | None:
     r = game.result
     if r is None:
         return None
-    win_events = {e["seat"]: e for e in game.events if e.get("type") == "win"}
+    events: list[Mapping[str, Any]] = list(game.events)
+    win_events = {e["seat"]: e for e in events if e.get("type") == EventType.WIN}
     wins = []
     for w in r.wins:
         sc, sit = w.score, w.situation
@@ -211,11 +208,11 @@ def reveal(game: Game) -> dict | None:
         mark = None
         if sc.reading is not None:
             for gi, g in enumerate(sc.reading.groups):
-                groups.append({"kind": g.kind, "tiles": list(g.tiles), "wild": list(g.wild)})
+                groups.append({"kind": g.shape, "tiles": list(g.tiles), "wild": list(g.wild)})
                 for ti, (t, wild) in enumerate(zip(g.tiles, g.wild)):
                     if mark is None and ((not wild and t == sit.win_tile) or (wild and sit.win_tile == sit.bao)):
                         mark = [gi, ti]
-        ev = win_events.get(w.seat, {})
+        ev: Mapping[str, Any] = win_events.get(w.seat, {})
         pat = sc.pattern
         assert pat is not None  # a recorded win always has its pattern
         wins.append({
@@ -257,8 +254,9 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
         waits = _waits(obs.hand_34, obs.bao, melds_me, unseen)
     elif n_concealed == 14 - 3 * len(melds_me) and legal and obs.current_seat == me:
         kinds = tuple(sorted({a.tile for a in legal if a.type is ActionType.DISCARD and a.tile is not None}))
-        discard_waits = {format_tile(k): [{"kind": x, "unseen": unseen[x]} for x in w]
-                         for k, w in discard_wait_kinds(tuple(obs.hand_34), obs.bao, tuple(melds_me), kinds)}
+        discard_waits = {format_tile(k): [{"kind": x, "unseen": unseen[x]} for x in w if unseen[x]]
+                         for k, w in discard_wait_kinds(tuple(obs.hand_34), obs.bao, tuple(melds_me), kinds)
+                         if any(unseen[x] for x in w)}
     # the melds go out as meld_info below; no need to render them as text first
     view = dataclasses.replace(obs, melds=()).to_dict()
     if window:
@@ -298,7 +296,7 @@ class _SeatLog:
     __slots__ = ("ends", "raw", "texts", "trimmed")
 
     def __init__(self) -> None:
-        self.raw: list[dict] = []  # the game's events read so far (the objects themselves)
+        self.raw: list[Event] = []  # the game's events read so far (the objects themselves)
         self.ends: list[int] = []  # per raw event: len(texts) after it
         self.texts: list[str] = []  # the seat's redacted log, each event encoded once ("" once trimmed)
         self.trimmed = 0  # texts before this position were let go (never shown again)

@@ -3,7 +3,7 @@
 const I18N = {
   zh: {
     title: "上饶麻将", lobby: "大厅", history: "对局记录", lang: "English", create: "开桌",
-    name: "桌名", hands: "局数", seat: "座位", human: "玩家", random: "随机机器人", greedy: "贪心机器人",
+    name: "桌名", hands: "局数", seat: "座位", human: "玩家",
     rules: "规则选项", open_tables: "可加入的桌", live_tables: "进行中的桌", join: "加入", none: "暂无",
     bao: "宝", indicator: "翻牌", tiles_left: "余牌", dealer: "庄", score: "分", you: "你",
     hand: "第{0}/{1}局", waits: "听牌", unseen: "剩{0}张", countdown: "倒计时", your_turn: "轮到你",
@@ -11,26 +11,24 @@ const I18N = {
     doublings: "翻倍", bonuses: "奖励分", transfers: "付分明细", payer: "付", payee: "收", points: "分",
     total: "本局", next: "继续", invite: "邀请链接（发给朋友）", waiting_players: "等待玩家加入",
     fill_bots: "空位由机器人补上", connected: "在线", offline: "离线", standin: "机器人代打",
-    win: "糊", pass: "过", chow: "吃", pung: "碰", kong: "杠", added_kong: "补杠", concealed_kong: "暗杠",
-    catch_bao: "接宝", touji: "偷机", discard: "打", log: "记录", match_over: "终局", replay: "回放",
+    touji: "偷机", log: "记录", match_over: "终局", replay: "回放",
     game: "对局", date: "时间", players: "玩家", status: "状态", finished: "已结束", unfinished: "未结束",
     prev: "上一步", nextstep: "下一步", play: "播放", hand_label: "局", discard_hint: "点手牌出牌",
-    waiting: "等待", playing: "进行中", between: "局间", melds: "副露", discards: "牌河", flown: "飞宝",
+    waiting: "等待", playing: "进行中", between: "局间", melds: "副露", discards: "牌河",
     seat_names: ["东", "南", "西", "北"], doubling: "×{0}", rules_names: {},
-    ukeire: "进张机器人", expert: "高手机器人", rules_page: "规则", back_seat: "回到我的座位",
+    bot_name: "{0}机器人", rules_page: "规则", back_seat: "回到我的座位",
     waiting_claims: "等待吃碰杠…", claim_prompt: "{0} 打出 {1}：要吗？", rob_prompt: "{0} 杠 {1}：抢杠吗？",
-    your_discard: "请出牌（点两下出牌）", tap_again: "再点一下打出", no_win_note: "上饶麻将只能自摸糊牌（地糊、抢杠除外），别人打出的牌不能糊。",
-    self_draw: "自摸", gangkai: "杠开", robbing_kong: "抢杠", dealer_first_discard: "地糊", heavenly: "天糊",
+    your_discard: "请出牌（点两下出牌）", tap_again: "再点一下打出", no_win_note: "上饶麻将只能自摸糊牌（{0}、{1}除外），别人打出的牌不能糊。",
     from_seat: "抢自 {0}", win_tile: "糊的牌", stands_for: "宝当{0}", all_hands: "倒牌", ranking: "排名",
     per_hand: "每局得分", new_match: "原班人马再来一场", back_lobby: "回到大厅", hand_no: "局", running: "累计",
     delta: "本局得失", hand_value: "牌值", payments: "付分", clause: "条款", left: "余", turn_of: "{0} 出牌",
     seats_kept: "你的座位", rejoin_hint: "关掉的牌桌可以从这里回去", reveal_drawn: "荒牌：亮出所有手牌",
     next_in: "下一局", new_match_link: "新的一场已开：", bots: "机器人",
-    human_s: "玩家", random_s: "随机", greedy_s: "贪心", ukeire_s: "进张", expert_s: "高手",
+    human_s: "玩家",
   },
   en: {
     title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
-    name: "Table name", hands: "Hands", seat: "Seat", human: "Player", random: "Random bot", greedy: "Greedy bot",
+    name: "Table name", hands: "Hands", seat: "Seat", human: "Player",
     rules: "Rule options", open_tables: "Open tables", live_tables: "Tables in play", join: "Join", none: "None",
     bao: "Bao", indicator: "Indicator", tiles_left: "Tiles left", dealer: "Dealer", score: "Score", you: "You",
     hand: "Hand {0}/{1}", waits: "Waits", unseen: "{0} unseen", countdown: "Countdown", your_turn: "Your turn",
@@ -39,26 +37,41 @@ const I18N = {
     payee: "Payee", points: "Points", total: "This hand", next: "Continue",
     invite: "Invite link (send to a friend)", waiting_players: "Waiting for players",
     fill_bots: "Fill empty seats with bots", connected: "online", offline: "offline", standin: "bot plays",
-    win: "Win", pass: "Pass", chow: "Chow", pung: "Pung", kong: "Kong", added_kong: "Added kong",
-    concealed_kong: "Concealed kong", catch_bao: "Catch bao", touji: "decline win (偷机)", discard: "Discard",
-    log: "Log", match_over: "Match over", replay: "Replay", game: "Game", date: "Date", players: "Players",
+    touji: "decline win (偷机)", log: "Log", match_over: "Match over", replay: "Replay", game: "Game", date: "Date", players: "Players",
     status: "Status", finished: "finished", unfinished: "unfinished", prev: "Back", nextstep: "Step",
     play: "Play", hand_label: "Hand", discard_hint: "click a tile to discard", waiting: "waiting",
-    playing: "playing", between: "between hands", melds: "Melds", discards: "Discards", flown: "flown bao",
+    playing: "playing", between: "between hands", melds: "Melds", discards: "Discards",
     seat_names: ["East", "South", "West", "North"], doubling: "×{0}", rules_names: {},
-    ukeire: "Ukeire bot", expert: "Expert bot", rules_page: "Rules", back_seat: "Back to my seat",
+    bot_name: "{0} bot", rules_page: "Rules", back_seat: "Back to my seat",
     waiting_claims: "Waiting for claims…", claim_prompt: "{0} discards {1}: claim it?", rob_prompt: "{0} konged {1}: rob the kong?",
-    your_discard: "Your discard (tap a tile twice)", tap_again: "tap again to discard", no_win_note: "Shangrao wins are self-drawn only (except 地糊 and robbing a kong): you cannot win on another player's discard.",
-    self_draw: "Self-draw (自摸)", gangkai: "Win on a kong replacement (杠开)", robbing_kong: "Robbing the kong (抢杠)", dealer_first_discard: "Earthly win (地糊)", heavenly: "Heavenly win (天糊)",
+    your_discard: "Your discard (tap a tile twice)", tap_again: "tap again to discard", no_win_note: "Shangrao wins are self-drawn only (except {0} and {1}): you cannot win on another player's discard.",
     from_seat: "robbed from {0}", win_tile: "winning tile", stands_for: "宝 as {0}", all_hands: "Hands laid down", ranking: "Ranking",
     per_hand: "Points per hand", new_match: "New match, same players", back_lobby: "Back to lobby", hand_no: "Hand", running: "Total",
     delta: "This hand", hand_value: "Hand value", payments: "Payments", clause: "Clause", left: "left", turn_of: "{0} to play",
     seats_kept: "Your seats", rejoin_hint: "tables you closed can be reopened here", reveal_drawn: "Drawn hand: all hands shown",
     next_in: "Next hand", new_match_link: "A new match is open: ", bots: "bots",
-    human_s: "player", random_s: "random", greedy_s: "greedy", ukeire_s: "ukeire", expert_s: "expert",
+    human_s: "player",
   },
 };
 let LANG = localStorage.getItem("shangrao-lang") || "zh";
+// Words that have a home on the server (shangrao.labels.labels_table: actions, win ways, patterns,
+// doublings, bonuses, bots) are never copied here: the server embeds the table in every page as
+// <script id="labels" type="application/json"> and the I18N entries below are built from it.
+const LABELS = JSON.parse(document.getElementById("labels").textContent);
+function label(section, id, lang = LANG) { const x = (LABELS[section] || {})[id]; return x ? (x[lang] ?? x.zh) : id; }
+(() => {
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  // I18N key -> [section, id, English shows the Chinese name too]
+  const named = { self_draw: ["win_by", "self_draw", true], robbing_kong: ["win_by", "robbing_kong", true],
+    dealer_first_discard: ["win_by", "dealer_first_discard", true], heavenly: ["patterns", "heavenly", true],
+    gangkai: ["doublings", "gangkai", true], flown: ["doublings", "feibao", false], four_bao: ["bonuses", "four_bao", false] };
+  for (const [lang, d] of Object.entries(I18N)) {
+    const word = (sec, id, both) => lang === "zh" ? label(sec, id, "zh") : cap(label(sec, id, "en")) + (both ? ` (${label(sec, id, "zh")})` : "");
+    for (const id of Object.keys(LABELS.actions)) d[id] = word("actions", id, false);
+    for (const [k, [sec, id, both]] of Object.entries(named)) d[k] = word(sec, id, both);
+    for (const id of Object.keys(LABELS.bots)) { d[id + "_s"] = label("bots", id, lang); d[id] = d.bot_name.replace("{0}", lang === "zh" ? d[id + "_s"] : cap(id)); }
+  }
+})();
 function t(key, ...args) {
   let s = (I18N[LANG] && I18N[LANG][key]) ?? I18N.zh[key] ?? key;
   if (typeof s === "string") args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });

@@ -18,7 +18,7 @@ fetch("/api/rules").then(r => r.json()).then(info => {
   // every bot of the registry, the strongest preselected
   for (let i = 1; i <= 3; i++) {
     const kinds = [...info.bots].reverse().concat(["human"]);
-    const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...kinds.map(k => el("option", { value: k, text: t(k), selected: k === info.default_bot })));
+    const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...kinds.map(k => el("option", { value: k, text: t(k), title: label("bots", k, "label"), selected: k === info.default_bot })));
     seats.append(el("label", {}, `${t("seat")} ${i} `, sel));
   }
   const box = document.getElementById("rules");

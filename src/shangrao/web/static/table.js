@@ -83,7 +83,7 @@ function lastAction() {
       case "chow": case "pung": case "kong": return `${who(ev.seat)} ${t(ev.type)} ${meldLabel(ev.meld)}`;
       case "concealed_kong": case "added_kong": return `${who(ev.seat)} ${t(ev.type)} ${k(ev.kind)}`;
       case "catch_bao": return `${who(ev.seat)} ${t("catch_bao")}`;
-      case "four_bao": return `${who(ev.seat)} 四个宝`;
+      case "four_bao": return `${who(ev.seat)} ${t("four_bao")}`;
       case "win": return `${who(ev.seat)} ${t("win")}`;
       case "deal": return `${t("dealer")} ${who(ev.dealer)}`;
       default: continue;
@@ -140,7 +140,7 @@ function mySide() {
     bar.append(b);
   }
   if (v.phase === "claim" && ld && ld[0] !== me && S.waits && S.waits.some(w => w.kind === ld[1]))
-    bar.append(el("span", { class: "note", id: "no-win-note", text: t("no_win_note") }));
+    bar.append(el("span", { class: "note", id: "no-win-note", text: t("no_win_note", label("win_by", "dealer_first_discard"), label("win_by", "robbing_kong")) }));
   box.append(bar);
   const tiles = el("div", { class: "hand", id: "hand" });
   const hand = [...v.hand];

@@ -1,4 +1,4 @@
-"""More bad input for the web server: a clear error, never a 500, never a corrupted stored game."""
+"""Bad input for the web server: a clear error, never a 500, never a corrupted stored game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Readability of ``shangrao play`` / ``replay`` for a Chinese player (newcomer's report).
+"""The play and replay screens read well for a Chinese player: compact Chinese discards and melds, 宝 flags,
+verbs that agree, calls marked when overridden, an unfinished hand replayed.
 
 In-process and fast: the screen pieces are rendered with a recording console,
 replay runs through the CliRunner on a small stored game.
@@ -21,7 +22,7 @@ from shangrao.cli.narrate import (
     seat_label,
 )
 from shangrao.cli.play import only_action_named, typing_hint
-from shangrao.cli.render import pond_text
+from shangrao.cli.render import discards_text
 from shangrao.game import Action, ActionType, Match, parse_action
 from shangrao.records import Store
 from shangrao.rules import DEFAULT_RULES
@@ -52,8 +53,8 @@ def _played_game(seed: int = 3, steps: int = 40):
 
 # 1. the discards column 牌河 in Chinese
 def test_pond_is_compact_chinese():
-    assert pond_text(parse_tiles("7z5z3z8m"), bao=None).plain == "中 白 西 八万"
-    assert pond_text([]).plain == "—"
+    assert discards_text(parse_tiles("7z5z3z8m"), bao=None).plain == "中 白 西 八万"
+    assert discards_text([]).plain == "—"
 
 
 def test_play_screen_discards_are_chinese():
@@ -63,7 +64,7 @@ def test_play_screen_discards_are_chinese():
     pond = obs.discards[1]
     assert pond, "seat 1 has discarded something"
     assert "discards 牌河" in text
-    assert pond_text(pond).plain in " ".join(text.split())
+    assert discards_text(pond).plain in " ".join(text.split())
     assert "[" in text  # the own hand keeps its mpsz in brackets
 
 

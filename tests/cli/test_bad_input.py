@@ -1,4 +1,4 @@
-"""More bad input for the command line: each case ends in ONE ``error: …`` line and exit 2.
+"""Bad input for the command line: each case ends in ONE ``error: …`` line and exit 2.
 
 Run in-process (the typer command with ``standalone_mode=False``) so the file stays fast.
 """

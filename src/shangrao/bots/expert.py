@@ -1,0 +1,817 @@
+"""The ``expert`` bot: plays for expected points under :func:`shangrao.scoring.score`.
+
+It sees only its :class:`~shangrao.game.Observation` and decides every choice by
+comparing **expected points** (EV) of the options.
+
+The estimate (one evaluation of a 13-tile state, :meth:`ExpertBot.evaluate`)
+============================================================================
+
+Wins come by self-draw only (docs/rules.md D1), so a hand is a race: at each own
+draw the hand may improve, and before each own draw every other seat may end the
+hand.  For a state (the concealed hand after a discard, its melds, 宝 flown) the
+bot computes, over the tiles it has not seen (``Observation.unseen``)::
+
+    EV = P_win * (G + L) - L
+
+* ``G``: points gained when winning = hand value x 2**(own 飞宝) x sum over payers of
+  2**(their 飞宝) (注 1).  ``L``: points lost when another seat wins, taken as
+  ``loss_value`` x 2**(own 飞宝) (the payer's 飞宝 factor).  A draw (荒牌) is rare and is
+  treated as a loss of 0 at the end of the horizon.
+* ``P_win``: the chance the hand is completed before it ends.  Own draws left are
+  ``R = min(horizon, tiles_left // 4)``; before each draw the other seats take their turns
+  and each ends the hand with the hazard ``h(t) = min(hazard_max, hazard_slope * t)``
+  (``t``: that seat's discards and melds so far).  So ``surv[r]`` = chance of still being
+  alive at the r-th own draw.
+* **Ready hands (听牌), exactly**: for a state one tile from a win, every unseen kind ``k``
+  is tried; each winning ``k`` is scored with :func:`shangrao.scoring.score` (so 宝吊头,
+  宝吊宝, 宝吊无宝, 碰碰糊, 七对 and their 清 forms, 单吊, 飞宝 and the payers' 飞宝 are
+  valued exactly).  A win that could instead be turned into the 宝吊 state (discard the
+  宝's partner: 宝 alone + four melds, so any next draw wins ×3) is valued at the better
+  of the two.  ``p`` = winning share of the unseen tiles, ``G`` = their mean gain,
+  ``P_win = sum_r surv[r] (1-p)**(r-1) p``.  The 宝吊 state has ``p = 1``.
+* **Hands further away, by form**: for each form — standard with 宝 acting (value
+  ``std_value``), 七对 (4; 清 10), 十三浪 (2; 清 4), 九幺 (2; 清 4) and 碰碰糊 (4; 清 10), the
+  清 forms counting a 宝 only as its own face — the tiles lacking ``d`` and the unseen tiles
+  that lower ``d`` (``U``) are counted (table lookups, :mod:`shangrao.analysis.tables`);
+  ``P_win`` is the chance of ``d`` successes within the own draws left (weighted by
+  ``surv``), the j-th success having ``U / unseen * step_decay**j`` per draw and the last one
+  (from a ready hand) at most ``ready_q``.  The state's EV is the best form's.
+
+Calibration: on 150 hands of ukeire self-play (every state after a discard, ~6,000), the
+predicted ``P_win`` averages 0.40 / 0.23 / 0.18 / 0.15 at shanten 0 / 1 / 2 / 3+ against
+realised win rates 0.36 / 0.24 / 0.19 / 0.15 (``hazard_slope`` 0.006, ``step_decay`` 0.8,
+``ready_q`` 0.25 had the lowest Brier score of a 12-point grid).
+
+Decisions
+=========
+
+* **Discard**: by default the fastest tile, as ``ukeire`` chooses it (lowest shanten, then
+  most unseen useful tiles; never a 宝).  When the best discard leaves shanten <=
+  ``near_shanten`` the EV decides instead if it beats the fastest discard's EV by more than
+  ``near_margin`` points (e.g. a ready hand whose waits can become the 宝吊 state, 七对 one tile
+  away, a wait scoring 平糊 or 碰碰糊); further away only a non-basic form worth
+  ``override_margin`` more does.  (An EV-only discard choice was measured slower: the
+  per-form estimate ranks far hands worse than the useful-tile count, and every lost
+  percentage point of win rate costs about 0.1 point a hand.)  A 宝 is discarded (飞宝:
+  ``G`` and ``L`` double, a wildcard is lost) only into a ready hand, where the EV is exact.
+* **Win or not (偷机 and more)**: the win on offer is worth ``G_now`` (scored exactly); it is
+  declined when some discard gives a state with ``EV > G_now`` — mostly a 有宝平糊 win (+3)
+  declined for the 宝吊 state (any draw wins ×3: EV ≈ +7), rarely a 宝吊头 declined for
+  宝吊宝/宝吊无宝.  天糊, 地糊 and 抢杠 are always taken.
+* **Claims** (吃/碰/杠 on a discard): EV of the best discard after the meld (next own draw
+  three turns away) against EV of passing (next own draw after the seats in between).
+* **Kongs**: a concealed kong pays 2 from each (+6) and a replacement draw (杠开 ×2 on it);
+  an added kong or a kong on a discard pays 1 from each but can be robbed (抢杠, ×6 of the
+  robber's hand paid by us alone).  Rob risk: a seat holding one concealed tile robs when
+  it is the kong tile (单吊 ×2) or a 宝 (宝吊头 ×3 × 单吊 ×2), from the unseen tiles; any other
+  seat is ready with ``min(0.9, ready_slope * t)`` and then waits on the tile with
+  ``rob_wait_share`` (always when it is the 宝 kind), robbing ``robbed_value``.  The kong is
+  made when (1 - risk) (bonus + EV after it) - risk L - expected robbed points beats the
+  discard.
+* **接宝**: always (+10 from each).
+
+Parameters (constructor keywords, with the reasons for the defaults)
+---------------------------------------------------------------------
+``horizon`` (12): own draws looked ahead; hands rarely last longer (median ~7 rounds).
+``hazard_slope`` (0.006), ``hazard_max`` (0.12), ``step_decay`` (0.8), ``ready_q`` (0.25):
+the calibration above.  ``loss_value`` (2.4): mean hand value of the other seats' wins in
+ukeire self-play.  ``std_value`` (1.3): a far standard hand's value (mostly 有宝平糊, some
+平糊/宝吊头).  ``ready_slope`` (0.05), ``rob_wait_share`` (0.1), ``robbed_value`` (2.0): the
+rob risk (ukeire's added kongs were robbed about 1 in 10).  ``near_shanten`` (1),
+``near_margin`` (1.0 point), ``override_margin`` (1.0): when the EV may overrule the speed
+order (0.1 and 0.3 were tried: more 宝吊头, fewer wins, no better overall).  ``fly`` (True):
+allow 飞宝 into ready hands.  ``claim_mode`` ("ev"; "greedy" claims as ukeire does: no
+measurable difference).  ``baodiao_form`` (False): also count a "宝吊 route" form for far
+hands — it overrates them (win rate fell from 25 % to 15 %), kept off.  ``lookahead`` (0):
+break speed ties by two-step useful tiles among the top N (no measurable gain at N = 3,
+about +30 % time).  ``baodiao_value`` (3.2): that form's value.  ``fast`` (False): skip the
+per-form counts for far hands (about 3× cheaper; for tests that play many hands).
+
+Speed: one decision evaluates at most ~14 states with ~34 table lookups each, plus exact
+scoring of ready states (memoised per bot); median about 7 ms and 99th percentile about
+20 ms of CPU on one core (docs/performance.md).  :func:`advise` exposes the same estimates
+for players.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..analysis.readings import Form
+from ..analysis.tables import (
+    N,
+    _conv,
+    deficits_entries,
+    entries_34,
+    is_win_entries,
+    shanten_entries,
+)
+from ..game.actions import Action, ActionType
+from ..game.state import Observation
+from ..melds import Meld, MeldKind
+from ..scoring import PATTERNS, WinBy, WinSituation, score
+from ..scoring.items import DOUBLINGS
+from ..tiles import TERMINALS_AND_HONORS, format_tile
+from .greedy import GreedyBot
+
+__all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise"]
+
+A = ActionType
+_TH = frozenset(TERMINALS_AND_HONORS)
+
+#: form id -> (Chinese name, English name); the Chinese names of scored patterns come from
+#: :data:`shangrao.scoring.PATTERNS` (their one home); 十三浪/九幺 name the aim, with or without 宝
+FORM_NAMES = {
+    "basic": (PATTERNS["basic"].name, "plain win with 宝"),
+    "pinghu": (PATTERNS["pinghu_zimo"].name, "plain self-draw (no 宝 acting)"),
+    "qidui": (PATTERNS["qidui"].name, "seven pairs"),
+    "qing_qidui": (PATTERNS["qing_qidui"].name, "pure seven pairs"),
+    "shisanlang": (Form.SHISANLANG.chinese, "shisanlang"),
+    "qing_shisanlang": (PATTERNS["qing_shisanlang"].name, "shisanlang without 宝"),
+    "jiuyao": (Form.JIUYAO.chinese, "jiuyao"),
+    "qing_jiuyao": (PATTERNS["qing_jiuyao"].name, "jiuyao without 宝"),
+    "pengpenghu": (PATTERNS["pengpenghu"].name, "all pungs"),
+    "qing_pengpenghu": (PATTERNS["qing_pengpenghu"].name, "all pungs without 宝"),
+    "baodiao": (PATTERNS["baodiao"].name, "baodiao (宝 alone, any draw wins)"),
+}
+
+
+@dataclass
+class Candidate:
+    """One option with the bot's estimate.
+
+    action: the :class:`Action`.  ev: expected points of the hand for this seat from here
+    (points; a win now is its exact gain).  p_win: chance this seat wins the hand (0..1).
+    gain: expected points gained when it wins.  aim: the pattern aimed at (id, e.g.
+    ``qidui``, ``baodiao``; a pattern id of :mod:`shangrao.scoring` for a ready hand).
+    aim_name: its Chinese name.  shanten: of the state after the action (-1 = a win now).
+    """
+
+    action: Action
+    ev: float
+    p_win: float
+    gain: float
+    aim: str
+    aim_name: str
+    shanten: int
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {"action": str(self.action), "ev": round(self.ev, 3), "p_win": round(self.p_win, 4),
+                "gain": round(self.gain, 3), "aim": self.aim, "aim_name": self.aim_name, "shanten": self.shanten,
+                "note": self.note}
+
+
+@dataclass
+class _Est:
+    ev: float
+    p: float
+    gain: float
+    aim: str
+    aim_name: str
+    shanten: int
+
+
+@dataclass
+class _Ctx:
+    """What one decision needs about the table (from the observation)."""
+
+    unseen: list[int]
+    n_unseen: int
+    bao: int
+    flown: int
+    pay_sum: int  # sum over payers of 2**their flown
+    held_bao: bool
+    opp_turns: list[int]  # per other seat (in turn order after us), discards so far
+    opp_hand: list[int]  # concealed tiles per other seat (turn order after us)
+    tiles_left: int
+    payers_flown: tuple[int, int, int]
+    cache: dict = field(default_factory=dict)
+
+
+def _melds_overlap(e, m: int) -> int:
+    """Most real tiles (entries ``e`` of the four suits) that fit ``m`` melds without a pair (groups, then seeds)."""
+    e0, e1, e2, e3 = e[0], e[1], e[2], e[3]
+    n = e0[N] + e1[N] + e2[N] + e3[N]
+    a0 = list(e0[2:2 + m + 1])
+    a1 = list(e0[7:7 + m + 1])
+    for x in (e1, e2, e3):
+        if x[23] or x[24]:
+            a0, a1 = _conv(a0, a1, x, m)
+    best = 0
+    for g in range(m + 1):
+        v = a0[g]
+        if v >= 0:
+            left = n - v
+            v += min(m - g, left)
+            best = max(best, v)
+    return best
+
+
+def _baodiao_deficit(e, m: int) -> int | None:
+    """Tiles lacking to the 宝吊 state (one 宝 aside, the rest ``m`` melds), from ``entries_34(c, bao)``; None
+    without a 宝."""
+    w = e[4]
+    if not w:
+        return None
+    return max(0, 3 * m - _melds_overlap(e, m) - (w - 1))
+
+
+def _pengpeng_deficit(c: Sequence[int], w: int, m: int) -> int:
+    """Tiles lacking to ``m`` pungs + a pair from real counts ``c`` and ``w`` wildcards."""
+    cs = sorted((x for x in c if x), reverse=True)[: m + 1]
+    best = 0
+    for i in range(len(cs)):  # kind i is the pair
+        v = min(cs[i], 2) + sum(min(x, 3) for j, x in enumerate(cs) if j != i)
+        best = max(best, v)
+    if len(cs) < m + 1:
+        best = max(best, sum(min(x, 3) for x in cs))
+    return max(0, 3 * m + 2 - best - w)
+
+
+class ExpertBot:
+    """Expected-points bot (see the module docstring for the estimate and its parameters)."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | str | None = None, *, horizon: int = 12, hazard_slope: float = 0.006,
+                 hazard_max: float = 0.12, loss_value: float = 2.4, ready_slope: float = 0.05,
+                 rob_wait_share: float = 0.1, robbed_value: float = 2.0, std_value: float = 1.3,
+                 step_decay: float = 0.8, baodiao_value: float = 3.2, ready_q: float = 0.25,
+                 near_shanten: int = 1, near_margin: float = 1.0, override_margin: float = 1.0,
+                 claim_mode: str = "ev", baodiao_form: bool = False, fly: bool = True,
+                 lookahead: int = 0, fast: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.horizon = 8 if fast else horizon
+        self.hazard_slope = hazard_slope
+        self.hazard_max = hazard_max
+        self.loss_value = loss_value
+        self.ready_slope = ready_slope
+        self.rob_wait_share = rob_wait_share
+        self.robbed_value = robbed_value
+        self.std_value = std_value
+        self.step_decay = step_decay
+        self.baodiao_value = baodiao_value
+        self.ready_q = ready_q
+        self.near_shanten = near_shanten
+        self.override_margin = override_margin
+        self.near_margin = near_margin
+        self.fast = fast
+        self.claim_mode = claim_mode
+        self.baodiao_form = baodiao_form
+        self.fly = fly
+        self.lookahead = lookahead
+        self._greedy = GreedyBot(seed, ukeire=True)
+        self._score_cache: dict = {}
+
+    # ------------------------------------------------------------------ public
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
+        return self.rank(obs, legal)[0].action
+
+    def rank(self, obs: Observation, legal: list[Action]) -> list[Candidate]:
+        """Every legal action with its estimate, best first (ties: the engine's action order)."""
+        types = {a.type for a in legal}
+        phase = str(getattr(obs.phase, "value", obs.phase))
+        ctx = self._ctx(obs)
+        cands: list[Candidate] = []
+        if phase == "rob" or (phase == "claim" and A.WIN in types):
+            # 抢杠 (×6, paid by the kong maker) and 地糊 (10 flat from each): always worth it
+            for a in legal:
+                if a.type is A.WIN:
+                    cands.append(Candidate(a, 1e6, 1.0, 0.0, "win", A.WIN.chinese, -1, "抢杠/地糊"))
+                else:
+                    cands.append(Candidate(a, -1e6, 0.0, 0.0, "", "", 99))
+            return self._sorted(cands)
+        if phase == "claim":
+            ranked = self._sorted(self._claims(obs, legal, ctx))
+            if self.claim_mode == "greedy" and ranked[0].action.type is not A.CATCH_BAO:
+                pick = self._greedy._claim(obs, legal)
+                ranked.sort(key=lambda c: c.action != pick)
+            return ranked
+        return self._turn(obs, legal, ctx, phase)
+
+    # ------------------------------------------------------------------ context
+    def _ctx(self, obs: Observation) -> _Ctx:
+        unseen = obs.unseen()
+        seat = obs.seat
+        order = [(seat + i) % 4 for i in range(1, 4)]
+        payers_flown = tuple(obs.flown[s] for s in order)
+        return _Ctx(
+            unseen=unseen, n_unseen=max(1, sum(unseen)), bao=obs.bao, flown=obs.flown[seat],
+            pay_sum=sum(2 ** f for f in payers_flown), held_bao=obs.bao_drawn > 0 or obs.hand_34[obs.bao] > 0,
+            opp_turns=[len(obs.discards[s]) + len(obs.melds[s]) for s in order],
+            opp_hand=[obs.hand_sizes[s] for s in order], tiles_left=obs.tiles_left,
+            payers_flown=payers_flown,  # type: ignore[arg-type]
+        )
+
+    def _surv(self, ctx: _Ctx, first_wait: Sequence[int], draws: int) -> list[float]:
+        """surv[r] (r = 0..draws-1): chance the hand is alive at own draw r+1.
+
+        first_wait: indexes (0..2, turn order after us) of the other seats that play before the first draw.
+        """
+        turns = list(ctx.opp_turns)
+        alive = 1.0
+        out = []
+        for r in range(draws):
+            seats = first_wait if r == 0 else (0, 1, 2)
+            for i in seats:
+                turns[i] += 1
+                alive *= 1.0 - min(self.hazard_max, self.hazard_slope * turns[i])
+            out.append(alive)
+        return out
+
+    def _draws_left(self, ctx: _Ctx, first_wait: Sequence[int]) -> int:
+        # tiles drawn before our r-th draw: len(first_wait) + 1 + 4 (r - 1)
+        n = 0
+        used = len(first_wait)
+        while n < self.horizon and used + 1 <= ctx.tiles_left:
+            n += 1
+            used += 4
+        return n
+
+    # ------------------------------------------------------------------ state estimate
+    def evaluate(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx,
+                 first_wait: Sequence[int] = (0, 1, 2), kong_draw: bool = False) -> _Est:
+        """EV of a state of ``3*(4-len(melds))+1`` concealed tiles (see the module docstring).
+
+        kong_draw: the first draw is a kong replacement right now (no wait, 杠开 ×2 on it).
+        """
+        key = (bytes(counts), len(melds), flown, tuple(first_wait), kong_draw)
+        hit = ctx.cache.get(key)
+        if hit is not None:
+            return hit
+        est = self._evaluate(counts, melds, flown, ctx, first_wait, kong_draw)
+        ctx.cache[key] = est
+        return est
+
+    def _evaluate(self, counts, melds, flown, ctx: _Ctx, first_wait, kong_draw) -> _Est:
+        bao = ctx.bao
+        m = 4 - len(melds)
+        jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
+        pung_melds = all(mm.kind is not MeldKind.CHOW for mm in melds)
+        mult = (2 ** flown) * ctx.pay_sum
+        L = self.loss_value * (2 ** flown)
+        if kong_draw:
+            draws = min(self.horizon, ctx.tiles_left)
+            surv = [1.0] + self._surv(ctx, (0, 1, 2), max(0, draws - 1))
+        else:
+            draws = self._draws_left(ctx, first_wait)
+            surv = self._surv(ctx, first_wait, draws)
+        if draws == 0:
+            return _Est(-L * 0.0, 0.0, 0.0, "", "", 8)
+        unseen = ctx.unseen
+        N = ctx.n_unseen
+        w = counts[bao]
+        e = entries_34(counts, bao)
+        wild = deficits_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok)
+        eq = entries_34(counts, None)
+        qing = deficits_entries(eq[0], eq[1], eq[2], eq[3], 0, m, jiuyao_ok)
+        real = list(counts)
+        real[bao] = 0
+        pp_w = _pengpeng_deficit(real, w, m) if pung_melds else None
+        pp_q = _pengpeng_deficit(counts, 0, m) if pung_melds else None
+        # forms: id -> (deficit, value)
+        forms: list[tuple[str, int, float]] = [("basic", wild[0], self.std_value)]
+        if wild[1] is not None and wild[2] is not None and qing[1] is not None and qing[2] is not None:
+            forms += [("qidui", wild[1], 4.0), ("qing_qidui", qing[1], 10.0),
+                      ("shisanlang", wild[2], 2.0), ("qing_shisanlang", qing[2], 4.0)]
+        if wild[3] is not None and qing[3] is not None:
+            forms += [("jiuyao", wild[3], 2.0), ("qing_jiuyao", qing[3], 4.0)]
+        if pp_w is not None and pp_q is not None:
+            forms += [("pengpenghu", pp_w, 4.0), ("qing_pengpenghu", pp_q, 10.0)]
+        bd = _baodiao_deficit(e, m)
+        if bd is not None and bd >= 1 and self.baodiao_form:
+            forms.append(("baodiao", bd + 1, self.baodiao_value))  # +1: the sure draw from the 宝吊 state
+        min_wild = min(d for f, d, _ in forms if not f.startswith("qing") and f != "baodiao")
+        best: _Est | None = None
+        if min_wild <= 1:
+            best = self._ready(counts, melds, flown, ctx, surv, mult, L, kong_draw)
+        # useful tiles per form (skipped in the fast setting: far hands then follow the ukeire order)
+        useful = {} if self.fast else {f: 0 for f, d, _ in forms if 1 < d <= 8}
+        if useful:
+            for k in range(34):
+                n = unseen[k]
+                if not n:
+                    continue
+                counts[k] += 1
+                if k == bao:
+                    e2 = entries_34(counts, bao)
+                    wild2 = deficits_entries(e2[0], e2[1], e2[2], e2[3], e2[4], m, jiuyao_ok)
+                    eq2 = entries_34(counts, None)
+                    qing2 = deficits_entries(eq2[0], eq2[1], eq2[2], eq2[3], 0, m, jiuyao_ok)
+                else:
+                    e2 = entries_34(counts, bao)
+                    wild2 = deficits_entries(e2[0], e2[1], e2[2], e2[3], e2[4], m, jiuyao_ok)
+                    eq2 = entries_34(counts, None)
+                    qing2 = deficits_entries(eq2[0], eq2[1], eq2[2], eq2[3], 0, m, jiuyao_ok)
+                counts[k] -= 1
+                new: dict[str, int] = {"basic": wild2[0]}
+                for f, v in (("qidui", wild2[1]), ("qing_qidui", qing2[1]), ("shisanlang", wild2[2]),
+                             ("qing_shisanlang", qing2[2]), ("jiuyao", wild2[3]), ("qing_jiuyao", qing2[3])):
+                    if v is not None:
+                        new[f] = v
+                if pp_w is not None:
+                    if k == bao:
+                        new["pengpenghu"] = pp_w - 1
+                        c2 = list(counts)
+                        c2[k] += 1
+                        new["qing_pengpenghu"] = _pengpeng_deficit(c2, 0, m)
+                    else:
+                        real[k] += 1
+                        new["pengpenghu"] = _pengpeng_deficit(real, w, m)
+                        real[k] -= 1
+                        c2 = list(counts)
+                        c2[k] += 1
+                        new["qing_pengpenghu"] = _pengpeng_deficit(c2, 0, m)
+                if "baodiao" in useful:
+                    bd2 = _baodiao_deficit(e2, m)
+                    new["baodiao"] = 99 if bd2 is None else bd2 + 1
+                for f, d, _ in forms:
+                    if f in useful and new.get(f, 99) < d:
+                        useful[f] += n
+        for f, d, value in forms:
+            if d <= 1 or d > 8:
+                continue
+            q = useful.get(f, 0) / N
+            if q <= 0:
+                continue
+            if f == "baodiao":
+                p = _p_complete(d, q, surv, self.step_decay, 1.0, self.ready_q)
+            else:
+                p = _p_complete(d, q, surv, self.step_decay, self.ready_q)
+            g = value * mult
+            ev = p * (g + L) - L
+            if best is None or ev > best.ev:
+                best = _Est(ev, p, g, f, FORM_NAMES[f][0], d - 1)
+        if best is None:
+            best = _Est(-L, 0.0, 0.0, "", "", min_wild - 1)
+        return best
+
+    def _ready(self, counts, melds, flown, ctx: _Ctx, surv, mult, L, kong_draw) -> _Est | None:
+        """Exact estimate of a ready state: score every winning draw."""
+        bao = ctx.bao
+        m = 4 - len(melds)
+        jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
+        unseen = ctx.unseen
+        N = ctx.n_unseen
+        hand = tuple(k for k in range(34) for _ in range(counts[k]))
+        # value of turning a win into the 宝吊 state instead (one more round to survive, then ×3)
+        sigma = surv[1] / surv[0] if len(surv) > 1 and surv[0] > 0 else 0.0
+        conv = sigma * (3 * mult + L) - L
+        win_n = 0
+        gain_sum = 0.0
+        aims: dict[str, float] = {}
+        for k in range(34):
+            n = unseen[k]
+            if not n:
+                continue
+            counts[k] += 1
+            e = entries_34(counts, bao)
+            ok = is_win_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok)
+            counts[k] -= 1
+            if not ok:
+                continue
+            pid, _, val = self._win_value(hand, k, melds, flown, ctx, 0)
+            if conv > val and (counts[bao] or k == bao) and self._can_baodiao(counts, k, bao):
+                pid, val = "baodiao", conv  # decline this win and sit in the 宝吊 state (any draw wins ×3)
+            win_n += n
+            gain_sum += n * val
+            aims[pid] = aims.get(pid, 0.0) + n * val
+            if kong_draw:
+                pass
+        if not win_n:
+            return None
+        p = win_n / N
+        g = gain_sum / win_n
+        pw = 0.0
+        miss = 1.0
+        for s in surv:
+            pw += s * miss * p
+            miss *= 1.0 - p
+        if kong_draw and surv:
+            # the replacement draw is 杠开: ×2 on that draw
+            pw_first = p
+            ev = pw_first * (2 * g + L) + (pw - pw_first) * (g + L) - L
+            gain = (pw_first * 2 * g + (pw - pw_first) * g) / pw if pw else g
+        else:
+            ev = pw * (g + L) - L
+            gain = g
+        aim = max(aims, key=lambda x: aims[x])
+        return _Est(ev, pw, gain, aim, self._pattern_name(aim), 0)
+
+    @staticmethod
+    def _can_baodiao(counts: list[int], k: int, bao: int) -> bool:
+        """Whether the 14 tiles ``counts + k`` less some discard are in the 宝吊 state."""
+        counts[k] += 1
+        try:
+            for x in range(34):
+                if counts[x] and x != bao:
+                    counts[x] -= 1
+                    e = entries_34(counts, bao)
+                    counts[x] += 1
+                    if e[4] and e[0][0] + e[1][0] + e[2][0] + e[3][0] <= e[4] - 1:
+                        return True
+            return False
+        finally:
+            counts[k] -= 1
+
+    def _pattern_name(self, pid: str) -> str:
+        from ..scoring import PATTERNS
+
+        p = PATTERNS.get(pid)
+        return p.name if p is not None else pid
+
+    def _win_value(self, hand: tuple, k: int, melds, flown: int, ctx: _Ctx, kong_chain: int,
+                   win_by: WinBy = WinBy.SELF_DRAW) -> tuple[str, str, int]:
+        """(pattern id, name, points gained) of the self-drawn win of ``hand`` + ``k`` (memoised)."""
+        key = (hand, k, tuple(str(x) for x in melds), flown, ctx.payers_flown, kong_chain, ctx.bao, ctx.held_bao)
+        hit = self._score_cache.get(key)
+        if hit is not None:
+            return hit
+        sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=ctx.bao, win_by=win_by,
+                           kong_chain=kong_chain, winner_flown=flown, payers_flown=ctx.payers_flown,
+                           winner_held_bao=ctx.held_bao or k == ctx.bao or flown > 0)
+        r = score(sit)
+        pat = r.pattern
+        out = (pat.id, pat.name, sum(r.win_payments)) if r.winning and pat is not None else ("", "", 0)
+        if len(self._score_cache) > 50_000:
+            self._score_cache.clear()
+        self._score_cache[key] = out
+        return out
+
+    # ------------------------------------------------------------------ own turn
+    def _turn(self, obs: Observation, legal: list[Action], ctx: _Ctx, phase: str) -> list[Candidate]:
+        """Own turn: candidates already in the order of choice (see the module docstring)."""
+        seat = obs.seat
+        melds = list(obs.melds[seat])
+        c = list(obs.hand_34)
+        discard_est: dict[int, _Est] = {}
+        speed: dict[int, tuple[int, int]] = {}
+        m = 4 - len(melds)
+        jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
+        for a in legal:
+            if a.type is A.DISCARD and a.tile is not None and a.tile not in discard_est:
+                k = a.tile
+                c[k] -= 1
+                f = ctx.flown + (1 if k == ctx.bao else 0)
+                discard_est[k] = self.evaluate(c, melds, f, ctx)
+                speed[k] = _speed(c, ctx, m, jiuyao_ok)
+                c[k] += 1
+        cands: list[tuple[tuple, Candidate]] = []
+        if discard_est:
+            s_min = min(sp[0] for sp in speed.values())
+            # the fastest discard (shanten, then useful tiles; never a 宝 while others are left)
+            non_bao = [k for k in discard_est if k != ctx.bao] or list(discard_est)
+            fast_k = min(non_bao, key=lambda k: (speed[k][0], -speed[k][1], -k))
+            if self.lookahead and 1 <= speed[fast_k][0] <= 2:
+                # two-step useful tiles among the fastest few: what the next improvement leaves to draw
+                s0 = speed[fast_k][0]
+                top = sorted((k for k in non_bao if speed[k][0] == s0), key=lambda k: -speed[k][1])[:self.lookahead]
+                if len(top) > 1:
+                    two = {}
+                    for k in top:
+                        c[k] -= 1
+                        two[k] = _two_step(c, ctx, m, jiuyao_ok, s0)
+                        c[k] += 1
+                    fast_k = max(top, key=lambda k: (two[k], speed[k][1], k))
+            # a 宝 is flown only into a ready hand (where the estimate is exact)
+            ok = [k for k in discard_est if k != ctx.bao or (self.fly and discard_est[k].shanten <= 0)
+                  ] or list(discard_est)
+            best_k = max(ok, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
+            e_best, e_fast = discard_est[best_k], discard_est[fast_k]
+            if s_min <= self.near_shanten:
+                chosen = best_k if e_best.ev > e_fast.ev + self.near_margin else fast_k
+            else:
+                chosen = best_k if (e_best.aim != "basic" and best_k != ctx.bao
+                                    and e_best.ev > e_fast.ev + self.override_margin) else fast_k
+            for k, e in discard_est.items():
+                key = (0 if k == chosen else 1, -e.ev, speed[k][0], -speed[k][1])
+                cands.append((key, Candidate(Action(A.DISCARD, k), e.ev, e.p, e.gain, e.aim, e.aim_name, e.shanten,
+                                             DOUBLINGS["feibao"].name if k == ctx.bao else "")))
+        chosen_ev = min((cd.ev for key, cd in cands if key[0] == 0), default=-1e9)
+        for a in legal:
+            t = a.type
+            if t is A.WIN:
+                cd = self._win_now(obs, a, ctx, melds)
+            elif t is A.CONCEALED_KONG or t is A.ADDED_KONG:
+                cd = self._kong(obs, a, ctx, melds, c, chosen_ev)
+            else:
+                continue
+            cands.append(((0 if cd.ev >= chosen_ev else 1, -cd.ev, -1, 0), cd))
+        cands.sort(key=lambda x: (x[0], x[1].action.sort_key()))
+        return [cd for _, cd in cands]
+
+    def _win_now(self, obs: Observation, a: Action, ctx: _Ctx, melds) -> Candidate:
+        seat = obs.seat
+        heavenly = (seat == obs.dealer and not any(obs.discards) and not any(obs.melds)
+                    and obs.tiles_left == 135 - 52)
+        k = obs.drawn
+        if heavenly or k is None:
+            return Candidate(a, 1e6, 1.0, 30.0, "heavenly" if heavenly else "win", PATTERNS["heavenly"].name if heavenly else A.WIN.chinese, -1)
+        c = list(obs.hand_34)
+        c[k] -= 1
+        hand = tuple(x for x in range(34) for _ in range(c[x]))
+        pid, pname, val = self._win_value(hand, k, melds, ctx.flown, ctx, obs.kong_chain)
+        return Candidate(a, float(val), 1.0, float(val), pid, pname, -1)
+
+    def _kong(self, obs: Observation, a: Action, ctx: _Ctx, melds, c: list[int], best_discard: float) -> Candidate:
+        k = a.tile
+        assert k is not None
+        rules_bonus = 2 if a.type is A.CONCEALED_KONG else 1
+        c2 = list(c)
+        if a.type is A.CONCEALED_KONG:
+            c2[k] -= 4
+            new = Meld(MeldKind.CONCEALED_KONG, (k, k, k, k))
+            melds2 = melds + [new]
+        else:
+            c2[k] -= 1
+            melds2 = [Meld(MeldKind.KONG, (k, k, k, k)) if (m.kind is MeldKind.PUNG and m.tiles[0] == k) else m
+                      for m in melds]
+        # after the kong: a replacement draw now, then a discard -> evaluate the 3m+1 state with an immediate draw
+        e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
+        bonus = 3 * rules_bonus
+        risk, loss = (0.0, 0.0) if a.type is A.CONCEALED_KONG else self._rob_risk(ctx, k)
+        ev = (1 - risk) * (bonus + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
+        return Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
+                         f"rob risk {risk:.0%}" if risk else "")
+
+    def _rob_risk(self, ctx: _Ctx, k: int) -> tuple[float, float]:
+        """(chance that some other seat robs a kong of ``k`` (抢杠), expected points lost to it).
+
+        A seat holding one concealed tile (four melds) robs when that tile is ``k`` (单吊 ×2) or a 宝
+        (宝吊头 ×3 and 单吊 ×2); any other seat is ready with ``min(0.9, ready_slope * turns)`` and then
+        waits on ``k`` with ``rob_wait_share`` (on a 宝 kind always), robbing ``robbed_value``.
+        Robbing pays ×6 (D8), by us alone.
+        """
+        safe = 1.0
+        loss = 0.0
+        N = ctx.n_unseen
+        factor = 6 * 2 ** ctx.flown
+        for turns, size in zip(ctx.opp_turns, ctx.opp_hand):
+            if size == 1:
+                p_k = ctx.unseen[k] / N
+                p_b = ctx.unseen[ctx.bao] / N if k != ctx.bao else 0.0
+                p = p_k + p_b
+                loss += factor * (p_k * 2 * 2 + p_b * 3 * 2)
+            else:
+                ready = min(0.9, self.ready_slope * turns)
+                p = ready * (1.0 if k == ctx.bao else self.rob_wait_share)
+                loss += factor * p * self.robbed_value
+            safe *= 1.0 - min(1.0, p)
+        return 1.0 - safe, loss
+
+    # ------------------------------------------------------------------ claims
+    def _claims(self, obs: Observation, legal: list[Action], ctx: _Ctx) -> list[Candidate]:
+        seat = obs.seat
+        assert obs.last_discard is not None
+        discarder, k = obs.last_discard
+        melds = list(obs.melds[seat])
+        c = list(obs.hand_34)
+        # passing: the seats between the discarder and us play before our draw
+        wait_idx = tuple(sorted(i for i in range(3) if 0 < ((seat + 1 + i) - discarder) % 4 < (seat - discarder) % 4))
+        e_pass = self.evaluate(c, melds, ctx.flown, ctx, first_wait=wait_idx)
+        out = []
+        for a in legal:
+            t = a.type
+            if t is A.PASS:
+                out.append(Candidate(a, e_pass.ev, e_pass.p, e_pass.gain, e_pass.aim, e_pass.aim_name, e_pass.shanten))
+            elif t is A.CATCH_BAO:
+                out.append(Candidate(a, 1e5, e_pass.p, e_pass.gain, "caught_bao", A.CATCH_BAO.chinese, e_pass.shanten, "+10 each"))
+            elif t in (A.PUNG, A.CHOW):
+                c2 = list(c)
+                if t is A.PUNG:
+                    c2[k] -= 2
+                    meld = Meld(MeldKind.PUNG, (k, k, k), claimed=k, from_seat=discarder)
+                else:
+                    lo = a.tile
+                    assert lo is not None
+                    for x in (lo, lo + 1, lo + 2):
+                        if x != k:
+                            c2[x] -= 1
+                    meld = Meld(MeldKind.CHOW, (lo, lo + 1, lo + 2), claimed=k, from_seat=discarder)
+                melds2 = melds + [meld]
+                best = None
+                for d in range(34):
+                    if c2[d]:
+                        c2[d] -= 1
+                        f = ctx.flown + (1 if d == ctx.bao else 0)
+                        e = self.evaluate(c2, melds2, f, ctx)
+                        c2[d] += 1
+                        if best is None or e.ev > best.ev:
+                            best = e
+                if best is None:
+                    continue
+                out.append(Candidate(a, best.ev, best.p, best.gain, best.aim, best.aim_name, best.shanten))
+            elif t is A.KONG:
+                c2 = list(c)
+                c2[k] -= 3
+                melds2 = melds + [Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)]
+                e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
+                risk, loss = self._rob_risk(ctx, k)
+                ev = (1 - risk) * (3 + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
+                out.append(Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
+                                     f"rob risk {risk:.0%}" if risk else ""))
+            else:
+                out.append(Candidate(a, -1e9, 0.0, 0.0, "", "", 99))
+        return out
+
+    @staticmethod
+    def _sorted(cands: list[Candidate]) -> list[Candidate]:
+        return sorted(cands, key=lambda c: (-c.ev, c.action.sort_key()))
+
+
+def _speed(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool) -> tuple[int, int]:
+    """(shanten over all forms with 宝 acting, unseen tiles that lower it) of a 3m+1 hand."""
+    bao = ctx.bao
+    e = entries_34(c, bao)
+    s0 = shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok)
+    u = 0
+    unseen = ctx.unseen
+    for k in range(34):
+        n = unseen[k]
+        if n:
+            c[k] += 1
+            e = entries_34(c, bao)
+            if shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok) < s0:
+                u += n
+            c[k] -= 1
+    return s0, u
+
+
+def _two_step(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool, s0: int) -> float:
+    """Sum over the draws k that lower the shanten ``s0`` of a 3m+1 hand: unseen(k) x the useful tiles left
+    after the best discard (the ukeire of the next step)."""
+    bao = ctx.bao
+    unseen = ctx.unseen
+    total = 0.0
+    for k in range(34):
+        n = unseen[k]
+        if not n:
+            continue
+        c[k] += 1
+        e = entries_34(c, bao)
+        if shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok) < s0:
+            best = 0
+            unseen[k] -= 1
+            cands = []
+            for d in range(34):
+                if c[d] and d != bao:
+                    c[d] -= 1
+                    e = entries_34(c, bao)
+                    if shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok) < s0:
+                        cands.append(d)
+                    c[d] += 1
+            for d in cands[:4]:
+                c[d] -= 1
+                best = max(best, _speed(c, ctx, m, jiuyao_ok)[1])
+                c[d] += 1
+            unseen[k] += 1
+            total += n * best
+        c[k] -= 1
+    return total
+
+
+def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_last: float = 0.25,
+                ready_q: float = 0.25) -> float:
+    """Chance of ``d`` successes by some own draw r, weighted by surv[r]; the j-th success has
+    chance ``q * decay**j`` per draw (the nearer the win, the fewer tiles help), and the last one
+    (from a ready hand) at most ``q_last``."""
+    qs = [q * decay ** j for j in range(d)]
+    if q_last >= 1.0:  # the 宝吊 route: reaching the state is like completing a ready hand, then a sure draw
+        qs[-1] = 1.0
+        if d >= 2:
+            qs[-2] = min(qs[-2], ready_q)
+    else:
+        qs[-1] = min(qs[-1], q_last)
+    # f[j]: chance of exactly j successes so far
+    f = [1.0] + [0.0] * d
+    total = 0.0
+    for s in surv:
+        done = f[d - 1] * qs[d - 1]
+        for j in range(d - 1, 0, -1):
+            f[j] = f[j] * (1 - qs[j]) + f[j - 1] * qs[j - 1]
+        f[0] *= 1 - qs[0]
+        total += s * done
+    return total
+
+
+def advise(observation: Observation, legal_actions: list[Action], top: int = 5, bot: ExpertBot | None = None
+           ) -> list[Candidate]:
+    """The expert's ranking of ``legal_actions`` for ``observation``: the ``top`` best :class:`Candidate`.
+
+    Each candidate gives the expected points (``ev``), the win chance (``p_win``), the
+    expected gain of a win (``gain``) and the pattern aimed at.  Raises ``ValueError`` when
+    ``legal_actions`` is empty or ``top`` < 1.
+    """
+    if not legal_actions:
+        raise ValueError("advise: no legal actions")
+    if not isinstance(top, int) or top < 1:
+        raise ValueError(f"advise: top must be an int >= 1, got {top!r}")
+    b = bot or ExpertBot()
+    return b.rank(observation, list(legal_actions))[:top]
+
+
+def _fmt(k: int) -> str:  # pragma: no cover - debugging helper
+    return format_tile(k)

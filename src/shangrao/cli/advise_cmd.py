@@ -1,0 +1,318 @@
+"""``shangrao advise``: the expert bot's top choices for a situation (:func:`shangrao.bots.expert.advise`).
+
+Input (a JSON object, from FILE or stdin), either
+
+* a situation in the vocabulary of ``shangrao score``::
+
+    {"hand": "123m456p789s1122z5s", "bao": "5s", "melds": ["pung:555p"],
+     "discards": "19m1z…", "seen": "…", "tiles_left": 40, "drawn": "5s", "flown": 0,
+     "claim": {"tile": "3m", "from": "left"}}
+
+  ``hand``: the concealed tiles (``3*(4-melds)+2`` on your turn, ``+1`` when deciding on a
+  claim); ``drawn``: the tile just drawn (default: the last tile of ``hand``); ``discards``:
+  every discard in sight; ``seen``: other visible tiles (others' melds, the indicator);
+  ``tiles_left`` (default 60); ``flown``: 宝 you discarded; ``claim``: the discard on the
+  table and who discarded it (``left`` 上家, ``across`` 对家, ``right`` 下家); or
+
+* an observation exported from ``play``/``replay`` (``Observation.to_dict()``: keys ``seat``,
+  ``phase``, ``hand``, ``melds``, ``discards``, ``bao`` …).
+
+Output: the top candidates with expected points, win chance, expected gain of a win and the
+pattern aimed at — in Chinese, ``--lang en`` in English, ``--json`` for programs.  A bad
+input is one line ``error: …`` and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ..analysis import is_winning
+from ..bots.expert import FORM_NAMES, Candidate, advise
+from ..game.actions import Action, ActionType
+from ..game.state import Observation
+from ..melds import MeldKind, parse_meld
+from ..tiles import format_tile, parse_tile, parse_tiles, tile_name
+from .common import CliError, dump_json, out_console, read_text
+
+__all__ = ["advise_cmd", "register", "situation_to_observation"]
+
+A = ActionType
+_FROM = {"left": 3, "上家": 3, "across": 2, "对家": 2, "right": 1, "下家": 1}
+
+
+def _tiles(data: dict, name: str, default: str = "") -> list[int]:
+    v = data.get(name, default)
+    if isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 34 for x in v):
+        return list(v)
+    if not isinstance(v, str):
+        raise CliError(f"{name}: must be a tile string like '123m' or a list of kinds 0..33")
+    try:
+        return parse_tiles(v) if v.strip() else []
+    except ValueError as err:
+        raise CliError(f"{name}: {err}") from None
+
+
+def _tile(data: dict, name: str) -> int | None:
+    v = data.get(name)
+    if v is None:
+        return None
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 34:
+        return v
+    if not isinstance(v, str):
+        raise CliError(f"{name}: must be one tile like '5p'")
+    try:
+        return parse_tile(v)
+    except ValueError as err:
+        raise CliError(f"{name}: {err}") from None
+
+
+def _int(data: dict, name: str, default: int, lo: int, hi: int) -> int:
+    v = data.get(name, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise CliError(f"{name}: must be an int {lo}..{hi}, got {v!r}")
+    return v
+
+
+def _melds(raw, name: str = "melds") -> list:
+    if not isinstance(raw, list):
+        raise CliError(f"{name}: must be a list like [\"pung:555p\"]")
+    out = []
+    for i, m in enumerate(raw):
+        try:
+            out.append(parse_meld(m) if isinstance(m, str) else parse_meld(f"{m['kind']}:{m['tiles']}"))
+        except (ValueError, KeyError, TypeError) as err:
+            raise CliError(f"{name}[{i}]: {err}") from None
+    return out
+
+
+def _counts(kinds: list[int]) -> list[int]:
+    c = [0] * 34
+    for k in kinds:
+        c[k] += 1
+    return c
+
+
+def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
+    """An :class:`Observation` (seat 0) and its legal actions from a situation or an exported observation.
+
+    Raises :class:`CliError` (a ValueError) naming the bad field.
+    """
+    if not isinstance(data, dict):
+        raise CliError(f"a situation must be a JSON object, got {type(data).__name__}")
+    if "phase" in data and "hand_sizes" in data:
+        return _from_observation(data)
+    known = {"hand", "bao", "melds", "discards", "seen", "tiles_left", "drawn", "win_tile", "flown", "claim"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise CliError(f"unknown field(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    if "hand" not in data:
+        raise CliError("hand: missing")
+    hand = _tiles(data, "hand")
+    bao = _tile(data, "bao")
+    if bao is None:
+        raise CliError("bao: missing (the 宝 kind, e.g. \"5s\")")
+    melds = _melds(data.get("melds", []))
+    if len(melds) > 4:
+        raise CliError(f"melds: at most 4, got {len(melds)}")
+    discards = _tiles(data, "discards")
+    seen = _tiles(data, "seen")
+    tiles_left = _int(data, "tiles_left", 60, 0, 83)
+    flown = _int(data, "flown", 0, 0, 4)
+    size = 13 - 3 * len(melds)
+    claim = data.get("claim")
+    c = _counts(hand)
+    total = _counts(hand + discards + seen + [t for m in melds for t in m.tiles])
+    for k in range(34):
+        if total[k] > 4:
+            raise CliError(f"hand, melds, discards and seen hold {total[k]} copies of {format_tile(k)}; "
+                           "there are only 4")
+    ponds: list[list[int]] = [[], [], [], []]
+    for i, k in enumerate(discards):
+        ponds[1 + i % 3].append(k)
+    if claim is not None:
+        if len(hand) != size:
+            raise CliError(f"hand: deciding on a claim with {len(melds)} meld(s) you hold {size} tiles, "
+                           f"got {len(hand)}")
+        if not isinstance(claim, dict) or "tile" not in claim:
+            raise CliError("claim: must be an object like {\"tile\": \"3m\", \"from\": \"left\"}")
+        kk = _tile(claim, "tile")
+        frm = claim.get("from", "left")
+        if frm not in _FROM:
+            raise CliError(f"claim.from: must be left, across or right (上家/对家/下家), got {frm!r}")
+        if kk is None:
+            raise CliError("claim.tile: missing")
+        k = kk
+        if total[k] >= 4:
+            raise CliError(f"claim.tile: all four copies of {format_tile(k)} are already in sight")
+        discarder = _FROM[frm]
+        ponds[discarder].append(k)
+        legal = _claim_actions(c, k, bao, discarder == 3)
+        obs = _obs(hand, c, bao, melds, ponds, tiles_left, flown, "claim", None, (discarder, k), seen)
+        return obs, legal
+    if len(hand) != size + 1:
+        raise CliError(f"hand: on your turn with {len(melds)} meld(s) you hold {size + 1} tiles, got {len(hand)} "
+                       "(give 'claim' to decide on another player's discard)")
+    drawn = _tile(data, "drawn") if "drawn" in data else _tile(data, "win_tile")
+    if drawn is None:
+        drawn = hand[-1]
+    if drawn not in hand:
+        raise CliError(f"drawn: {format_tile(drawn)} is not in the hand")
+    legal = _turn_actions(c, bao, melds, tiles_left)
+    obs = _obs(hand, c, bao, melds, ponds, tiles_left, flown, "act", drawn, None, seen)
+    return obs, legal
+
+
+def _obs(hand, c, bao, melds, ponds, tiles_left, flown, phase, drawn, last, seen) -> Observation:
+    indicator = seen[0] if seen else (bao - 1 if bao % 9 else bao + 8) if bao < 27 else bao
+    return Observation(
+        seat=0, phase=phase, current_seat=0, hand=tuple(sorted(hand)), hand_34=tuple(c), drawn=drawn,
+        hand_sizes=(len(hand), 13, 13, 13), melds=(tuple(melds), (), (), ()),
+        discards=tuple(tuple(p) for p in ponds), bao=bao, indicator=indicator, tiles_left=tiles_left,
+        dealer=0, scores=(0, 0, 0, 0), flown=(flown, 0, 0, 0), bao_drawn=c[bao], last_discard=last,
+        kong=None, kong_chain=0, first_discard=False)
+
+
+def _turn_actions(c: list[int], bao: int, melds, tiles_left: int) -> list[Action]:
+    out: list[Action] = []
+    if is_winning(c, bao, melds):
+        out.append(Action(A.WIN))
+    if tiles_left > 0:
+        out += [Action(A.CONCEALED_KONG, k) for k in range(34) if c[k] == 4]
+        out += [Action(A.ADDED_KONG, m.tiles[0]) for m in melds if m.kind is MeldKind.PUNG and c[m.tiles[0]]]
+    out += [Action(A.DISCARD, k) for k in range(34) if c[k]]
+    return out
+
+
+def _claim_actions(c: list[int], k: int, bao: int, from_left: bool) -> list[Action]:
+    out: list[Action] = []
+    if c[k] >= 2:
+        out.append(Action(A.PUNG, k))
+    if c[k] >= 3:
+        out.append(Action(A.KONG, k))
+    if from_left and k < 27:
+        r = k % 9
+        if r >= 2 and c[k - 2] and c[k - 1]:
+            out.append(Action(A.CHOW, k - 2))
+        if 1 <= r <= 7 and c[k - 1] and c[k + 1]:
+            out.append(Action(A.CHOW, k - 1))
+        if r <= 6 and c[k + 1] and c[k + 2]:
+            out.append(Action(A.CHOW, k))
+    out.append(Action(A.PASS))
+    return out
+
+
+def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
+    try:
+        seat = _int(d, "seat", 0, 0, 3)
+        phase = d["phase"]
+        if phase not in ("act", "discard", "claim"):
+            raise CliError(f"phase: advise needs an observation in phase act, discard or claim, got {phase!r}")
+        hand = _tiles(d, "hand")
+        c = _counts(hand)
+        bao = _tile(d, "bao")
+        if bao is None:
+            raise CliError("bao: missing")
+        melds = tuple(tuple(_melds(ms, f"melds[{i}]")) for i, ms in enumerate(d["melds"]))
+        discards = tuple(tuple(_tiles({"x": p}, "x")) for p in d["discards"])
+        if len(melds) != 4 or len(discards) != 4:
+            raise CliError("melds, discards: one list per seat (4)")
+        last = d.get("last_discard")
+        last_t = None if last is None else (int(last[0]), int(last[1]))
+        obs = Observation(
+            seat=seat, phase=phase, current_seat=seat, hand=tuple(sorted(hand)), hand_34=tuple(c),
+            drawn=d.get("drawn"), hand_sizes=tuple(d["hand_sizes"]), melds=melds, discards=discards, bao=bao,
+            indicator=_tile(d, "indicator") or 0, tiles_left=_int(d, "tiles_left", 60, 0, 135),
+            dealer=d.get("dealer", 0),
+            scores=tuple(d.get("scores", (0, 0, 0, 0))), flown=tuple(d.get("flown", (0, 0, 0, 0))),
+            bao_drawn=int(d.get("bao_drawn", 0)), last_discard=last_t, kong=None,
+            kong_chain=int(d.get("kong_chain", 0)), first_discard=bool(d.get("first_discard", False)))
+    except (KeyError, TypeError, IndexError) as err:
+        raise CliError(f"observation: missing or bad field ({err})") from None
+    if phase == "claim":
+        if last_t is None:
+            raise CliError("last_discard: a claim observation needs it")
+        legal = _claim_actions(c, last_t[1], bao, (last_t[0] + 1) % 4 == seat)
+    elif phase == "discard":
+        legal = [Action(A.DISCARD, k) for k in range(34) if c[k]]
+    else:
+        legal = _turn_actions(c, bao, list(melds[seat]), obs.tiles_left)
+    return obs, legal
+
+
+_ACT_ZH = {t.value: t.chinese for t in ActionType}  # labels from their home (game.actions)
+
+
+def _action_text(a: Action, lang: str) -> str:
+    if lang == "en" or a.tile is None:
+        return str(a) if lang == "en" else _ACT_ZH[a.type.value]
+    if a.type is A.CHOW:
+        return f"吃 {tile_name(a.tile)}{tile_name(a.tile + 1)}{tile_name(a.tile + 2)} ({str(a).split(' ', 1)[1]})"
+    return f"{_ACT_ZH[a.type.value]} {tile_name(a.tile)} ({format_tile(a.tile)})"
+
+
+def _aim_text(c: Candidate, lang: str) -> str:
+    if lang == "en":
+        if c.aim in FORM_NAMES:
+            return FORM_NAMES[c.aim][1]
+        return c.aim or "—"
+    return c.aim_name or "—"
+
+
+def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:
+    """The ``提示 hint`` of ``shangrao play``: the expert's ``top`` choices for this decision, one
+    line each, best first, with its expected points (points), win chance and the pattern aimed at."""
+    parts = []
+    for i, c in enumerate(advise(obs, legal, top=top), 1):
+        ev = "必选 always" if c.ev >= 1e5 else f"期望 {c.ev:+.2f}"
+        parts.append(f"{i}. {_action_text(c.action, 'zh')}  {ev}  糊率 {100 * c.p_win:.0f}%  → {_aim_text(c, 'zh')}")
+    return "\n".join(parts)
+
+
+def advise_cmd(
+    source: Annotated[str | None, typer.Argument(metavar="[FILE]", help="JSON situation; '-' or none: stdin.")]
+    = None,
+    top: Annotated[int, typer.Option("--top", "-k", min=1, max=50, help="How many candidates to show.")] = 5,
+    lang: Annotated[str, typer.Option("--lang", help="zh (default) or en.")] = "zh",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the candidates as JSON.")] = False,
+) -> None:
+    """The expert bot's best choices for a situation.
+
+    Reads a situation (hand, bao, melds, discards, tiles_left … as for 'score') or an exported observation.
+
+    Prints each candidate's expected points, win chance, points if it wins and the pattern aimed at.
+    """
+    if lang not in ("zh", "en"):
+        raise CliError(f"--lang: zh or en, got {lang!r}")
+    text, name = read_text(source)
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except RecursionError:
+        raise CliError(f"{name}: JSON nested too deeply") from None
+    obs, legal = situation_to_observation(data)
+    cands = advise(obs, legal, top=top)
+    if as_json:
+        sys.stdout.write(dump_json({"candidates": [c.to_dict() for c in cands]}) + "\n")
+        return
+    console = out_console()
+    zh = lang == "zh"
+    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    heads = (("#", "动作", "期望得分", "胡牌率", "胡时得分", "目标", "向听") if zh else
+             ("#", "action", "exp. points", "win chance", "gain if won", "aiming at", "shanten"))
+    for i, h in enumerate(heads):
+        t.add_column(h, justify="right" if i in (0, 2, 3, 4, 6) else "left")
+    for i, c in enumerate(cands, 1):
+        ev = "必选" if zh and c.ev >= 1e5 else ("always" if c.ev >= 1e5 else f"{c.ev:+.2f}")
+        t.add_row(str(i), _action_text(c.action, lang), ev, f"{100 * c.p_win:.0f}%", f"{c.gain:.1f}",
+                  _aim_text(c, lang), ActionType.WIN.chinese if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)))
+    console.print(Text("专家建议 (expert bot)" if zh else "expert's advice", style="bold"))
+    console.print(t)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("advise")(advise_cmd)

@@ -1,0 +1,142 @@
+"""The ``expert`` bot: legal play, and scripted situations where the right answer is clear."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import pytest
+
+from shangrao.bots import ExpertBot, get_bot
+from shangrao.bots.expert import advise
+from shangrao.cli.advise_cmd import situation_to_observation
+from shangrao.game import Action, ActionType, Game, Observation, play_hand
+from shangrao.melds import Meld, MeldKind
+from shangrao.tiles import parse_tile, parse_tiles
+
+A = ActionType
+
+
+def situation(**kw) -> tuple[Observation, list[Action]]:
+    return situation_to_observation(kw)
+
+
+def test_registry_offers_expert():
+    assert isinstance(get_bot("expert", 1), ExpertBot)
+    assert get_bot("Expert").name == "expert"
+
+
+def test_expert_never_illegal_with_check():
+    # fast=True (no per-form counts for far hands) and 20 hands with the expert in every seat (80 expert
+    # seat-hands); the 500-hand check with the default setting is benchmarks/bench_bots.py --legal
+    for seed in range(20):
+        g = Game(seed=f"legal:{seed}")
+        r = play_hand(g, [ExpertBot(f"{seed}:{i}", fast=True) for i in range(4)], check=True)
+        assert sum(r.deltas) == 0
+
+
+def test_expert_is_deterministic():
+    def run():
+        g = Game(seed="det:1")
+        play_hand(g, [ExpertBot(i) for i in range(4)])
+        return g.result.to_dict()
+    assert run() == run()
+
+
+def test_takes_baodiao_win_on_the_last_draw():
+    # 宝 = 5s; 123m 456p 789s 111z + 宝 is the 宝吊 state, drew 7z with the wall empty: no 偷机 possible
+    obs, legal = situation(hand="123m456p789s111z5s7z", bao="5s", drawn="7z", tiles_left=0)
+    assert Action(A.WIN) in legal
+    assert ExpertBot().choose(obs, legal) == Action(A.WIN)
+
+
+def test_declines_basic_win_for_the_baodiao_state():
+    # drew the third 2z; 宝 = 5s reads as a second 1z: a 有宝平糊 win (+3). Discarding the 1z leaves 宝 + four
+    # melds (the 宝吊 state: any draw wins 宝吊头 ×3, +9), worth more than the 3 now with plenty of wall left
+    obs, legal = situation(hand="123m456p789s222z1z5s", bao="5s", drawn="2z", tiles_left=60)
+    ranked = ExpertBot().rank(obs, legal)
+    assert ranked[0].action == Action(A.DISCARD, parse_tile("1z"))
+    assert ranked[0].aim == "baodiao" or ranked[0].aim.startswith("baodiao")
+    win = next(c for c in ranked if c.action.type is A.WIN)
+    assert win.ev == 3.0 and ranked[0].ev > win.ev
+
+
+def test_keeps_bao():
+    obs, legal = situation(hand="5s1m1m1m2m2m5p5p5p7s8s1z1z3z", bao="5s", drawn="3z", tiles_left=60)
+    a = ExpertBot().choose(obs, legal)
+    assert a.type is A.DISCARD and a.tile != parse_tile("5s")
+
+
+def test_goes_for_qidui_with_five_pairs_and_a_bao():
+    # five pairs + 宝 + three loose honors: keep the pairs (七对 ×4 is one tile away)
+    obs, legal = situation(hand="1133m2255p88s167z5s", bao="5s", tiles_left=60)
+    best = ExpertBot().rank(obs, legal)[0]
+    assert best.action.type is A.DISCARD and best.action.tile in parse_tiles("167z")
+    assert best.aim in ("qidui", "haohua_qidui")
+
+
+def _rob_observation(next_seat_single: bool) -> tuple[Observation, list[Action]]:
+    """Seat 0 drew the fourth 9m with a declared pung of 9m; late in the hand, every 宝 (1p) unseen."""
+    k9m = parse_tile("9m")
+    hand = parse_tiles("234m567p234s7z") + [k9m]  # 10 tiles + the drawn 9m
+    c = [0] * 34
+    for x in hand:
+        c[x] += 1
+    melds0 = (Meld(MeldKind.PUNG, (k9m,) * 3, claimed=k9m, from_seat=2),)
+    if next_seat_single:  # the next seat has declared four melds: one concealed tile, 单吊
+        m1 = tuple(Meld(MeldKind.PUNG, (t,) * 3, claimed=t, from_seat=2) for t in parse_tiles("1z2z3z4z"))
+        size1 = 1
+    else:
+        m1, size1 = (), 13
+    # a lot in sight: few unseen tiles, so the single tile is a 宝 with a good chance
+    seen = parse_tiles("111222333444555666777888m222333444555666777888999s5z5z5z6z6z6z")
+    ponds = ((), tuple(seen[:20]), tuple(seen[20:40]), tuple(seen[40:]))
+    obs = Observation(
+        seat=0, phase="act", current_seat=0, hand=tuple(sorted(hand)), hand_34=tuple(c), drawn=k9m,
+        hand_sizes=(len(hand), size1, 13, 13), melds=(melds0, m1, (), ()), discards=ponds,
+        bao=parse_tile("1p"), indicator=parse_tile("9p"), tiles_left=6, dealer=0, scores=(0, 0, 0, 0),
+        flown=(0, 0, 0, 0), bao_drawn=0, last_discard=None, kong=None, kong_chain=0, first_discard=False)
+    legal = [Action(A.ADDED_KONG, k9m)] + [Action(A.DISCARD, x) for x in range(34) if c[x]]
+    return obs, legal
+
+
+def test_declines_kong_the_next_seat_can_rob():
+    # the next seat holds one tile: if it is a 宝 (or 9m) it robs the added kong: ×6 of its 单吊 win, paid by us
+    obs, legal = _rob_observation(next_seat_single=True)
+    ranked = ExpertBot().rank(obs, legal)
+    assert ranked[0].action.type is A.DISCARD
+    kong = next(c for c in ranked if c.action.type is A.ADDED_KONG)
+    assert "rob risk" in kong.note
+
+
+def test_makes_the_same_kong_when_nobody_is_close():
+    obs, legal = _rob_observation(next_seat_single=False)
+    obs = Observation(**{**obs.__dict__, "tiles_left": 40, "discards": ((), (), (), ())})
+    assert ExpertBot().choose(obs, legal) == Action(A.ADDED_KONG, parse_tile("9m"))
+
+
+def test_always_catches_bao_and_robs():
+    obs, legal = situation(hand="123m456p789s1122z", bao="5s", tiles_left=40, claim={"tile": "5s", "from": "left"})
+    legal = [Action(A.CATCH_BAO)] + legal
+    assert ExpertBot().choose(obs, legal) == Action(A.CATCH_BAO)
+    rob = Observation(**{**obs.__dict__, "phase": "rob", "last_discard": None,
+                         "kong": (1, parse_tile("3z"), "kong")})
+    assert ExpertBot().choose(rob, [Action(A.WIN), Action(A.PASS)]) == Action(A.WIN)
+
+
+def test_advise_top_and_bad_top():
+    obs, legal = situation(hand="1133m2255p88s167z5s", bao="5s", tiles_left=60)
+    top = advise(obs, legal, top=3)
+    assert len(top) == 3 and top[0].p_win > 0 and top[0].aim_name == "七对"
+    with pytest.raises(ValueError, match="top"):
+        advise(obs, legal, top=0)
+    with pytest.raises(ValueError, match="no legal actions"):
+        advise(obs, [], top=1)
+
+
+def test_phase_compared_by_value():
+    class Phase(str, Enum):  # the engine's phase is becoming a str enum: compared by value, never with 'is'
+        ACT = "act"
+
+    obs, legal = situation(hand="123m456p789s111z5s7z", bao="5s", drawn="7z", tiles_left=0)
+    obs = Observation(**{**obs.__dict__, "phase": Phase.ACT})
+    assert ExpertBot().choose(obs, legal) == Action(A.WIN)

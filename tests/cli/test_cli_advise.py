@@ -1,0 +1,67 @@
+"""`shangrao advise`: the expert's top choices in clear situations; bad input is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+
+from shangrao.game import Game
+
+
+def _advise(run, situation, *extra):
+    return run("advise", *extra, input=json.dumps(situation, ensure_ascii=False))
+
+
+def test_advise_keeps_five_pairs_for_qidui(run):
+    p = _advise(run, {"hand": "1133m2255p88s167z5s", "bao": "5s", "tiles_left": 60}, "--json")
+    assert p.returncode == 0, p.stderr
+    cands = json.loads(p.stdout)["candidates"]
+    assert cands[0]["action"] in ("discard 1z", "discard 6z", "discard 7z")
+    assert cands[0]["aim"] == "qidui" and cands[0]["aim_name"] == "七对"
+    assert len(cands) == 5 and all(0 <= c["p_win"] <= 1 for c in cands)
+
+
+def test_advise_declines_basic_win_for_baodiao_chinese_and_english(run):
+    sit = {"hand": "123m456p789s222z1z5s", "bao": "5s", "drawn": "2z", "tiles_left": 60}
+    zh = _advise(run, sit)
+    assert zh.returncode == 0, zh.stderr
+    lines = zh.stdout.splitlines()
+    assert "专家建议" in lines[0] and "期望得分" in lines[1]
+    assert "打 东风 (1z)" in lines[2] and "宝吊头" in lines[2]
+    assert any("糊" in ln and "有宝平糊" in ln for ln in lines[3:])
+    en = _advise(run, sit, "--lang", "en", "--top", "2")
+    assert en.returncode == 0, en.stderr
+    assert "discard 1z" in en.stdout.splitlines()[2] and "expected" not in en.stderr
+    assert len(en.stdout.strip().splitlines()) == 4  # title, header, two candidates
+
+
+def test_advise_takes_the_win_on_an_empty_wall(run):
+    p = _advise(run, {"hand": "123m456p789s111z5s7z", "bao": "5s", "drawn": "7z", "tiles_left": 0}, "--json")
+    assert json.loads(p.stdout)["candidates"][0]["action"] == "win"
+
+
+def test_advise_claim_and_exported_observation(run, tmp_path):
+    p = _advise(run, {"hand": "123m456p789s11z23s", "bao": "5s", "tiles_left": 40,
+                      "claim": {"tile": "1z", "from": "across"}}, "--json")
+    assert p.returncode == 0, p.stderr
+    acts = [c["action"] for c in json.loads(p.stdout)["candidates"]]
+    assert set(acts) == {"pung 1z", "pass"}
+    g = Game(seed=5)
+    obs = g.observation(g.current_seat).to_dict()
+    f = tmp_path / "obs.json"
+    f.write_text(json.dumps(obs))
+    q = run("advise", str(f), "--json")
+    assert q.returncode == 0, q.stderr
+    assert json.loads(q.stdout)["candidates"][0]["action"].startswith(("discard", "win", "concealed_kong"))
+
+
+def test_advise_bad_input(run, one_line_error):
+    one_line_error(_advise(run, {"bao": "5s"}), "hand: missing")
+    one_line_error(_advise(run, {"hand": "123m", "bao": "5s"}), "hand:", "14 tiles")
+    one_line_error(_advise(run, {"hand": "123m456p789s111z5s7x", "bao": "5s"}), "hand")
+    one_line_error(_advise(run, {"hand": "123m456p789s111z5s7z"}), "bao: missing")
+    one_line_error(_advise(run, {"hand": "123m456p789s111z5s7z", "bao": "5s", "colour": 1}), "unknown field")
+    one_line_error(_advise(run, {"hand": "1111m456p789s111z5s", "bao": "5s", "discards": "1m"}), "copies of 1m")
+    one_line_error(run("advise", input="{\"hand\": "), "bad JSON")
+    one_line_error(run("advise", "--lang", "fr", input="{}"), "--lang")
+    one_line_error(_advise(run, {"hand": "123m456p789s11z23s", "bao": "5s",
+                                 "claim": {"tile": "1z", "from": "behind"}}), "claim.from")
