@@ -59,7 +59,7 @@ from ..bots import BOTS, get_bot
 from ..errors import InputError
 from ..game import Action, Bot, Event, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
-from ..records import GameNotFound, RecordError, Store
+from ..records import GameNotFound, GameSummary, RecordError, Store
 from ..records.live import (
     game_head,
     game_heads,
@@ -1012,13 +1012,7 @@ class TableManager:
             if token is not None:
                 t.check_token(token)
             return t
-        try:
-            head = await self.read(game_head, self.store, game_id)
-        except GameNotFound:
-            raise TableNotFound(f"no table {game_id}") from None
-        web = (head.meta or {}).get("web")
-        if head.kind != KIND or not web:
-            raise TableNotFound(f"no table {game_id}")
+        _head, web = await self._stored_web(game_id)
         if token is not None:
             self._check_stored_token(web, token)
         async with self._load_lock:
@@ -1030,6 +1024,18 @@ class TableManager:
             self.tables[game_id] = t
             t.start()
             return t
+
+    async def _stored_web(self, game_id: int) -> tuple[GameSummary, dict]:
+        """The stored row of the web table ``game_id`` (no replay) and its ``meta.web`` part;
+        raises TableNotFound when there is no such game or it is not a web table."""
+        try:
+            head = await self.read(game_head, self.store, game_id)
+        except GameNotFound:
+            raise TableNotFound(f"no table {game_id}") from None
+        web = (head.meta or {}).get("web")
+        if head.mode != KIND or not web:
+            raise TableNotFound(f"no table {game_id}")
+        return head, web
 
     @staticmethod
     def _check_stored_token(web: dict, token: str) -> int:
@@ -1044,13 +1050,7 @@ class TableManager:
         t = self.tables.get(game_id)
         if t is not None:
             return t.check_token(token)
-        try:
-            head = await self.read(game_head, self.store, game_id)
-        except GameNotFound:
-            raise TableNotFound(f"no table {game_id}") from None
-        web = (head.meta or {}).get("web")
-        if head.kind != KIND or not web:
-            raise TableNotFound(f"no table {game_id}")
+        _head, web = await self._stored_web(game_id)
         return self._check_stored_token(web, token)
 
     async def for_joining(self, game_id: int) -> Table:
@@ -1061,13 +1061,7 @@ class TableManager:
             if t.finished:
                 raise TableFinished(f"table {game_id} has finished")
             return t
-        try:
-            head = await self.read(game_head, self.store, game_id)
-        except GameNotFound:
-            raise TableNotFound(f"no table {game_id}") from None
-        web = (head.meta or {}).get("web")
-        if head.kind != KIND or not web:
-            raise TableNotFound(f"no table {game_id}")
+        head, _web = await self._stored_web(game_id)
         if head.status == "finished":
             raise TableFinished(f"table {game_id} has finished")
         if not self._stored_info(head)["free_seats"]:
