@@ -233,7 +233,7 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
         head.add_column(overflow="fold")  # wrap long hands, never crop them (CJK widths)
         head.add_row("手牌 hand", tiles_text(situation.hand, situation.bao))
         win = Text(tile_name(situation.win_tile) + f" ({format_tile(situation.win_tile)})")
-        win.append(f"   by {situation.win_by.value}", style="dim")
+        win.append(f"   {situation.win_by.chinese} {situation.win_by.english}", style="dim")
         head.add_row("糊的牌 win tile", win)
         head.add_row("副露 melds", melds_text(situation.melds))
         head.add_row("宝 bao", Text("none", style="dim") if situation.bao is None else
