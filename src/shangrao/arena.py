@@ -256,7 +256,8 @@ class ArenaStats:
                 "hands": b.hands,
                 "points": b.points,
                 "points_per_hand": round(mean, 4),
-                "ci95": [round(lo, 4), round(hi, 4)],
+                "ci95": [round(lo, 4) if math.isfinite(lo) else None,
+                         round(hi, 4) if math.isfinite(hi) else None],  # null: one deal gives no interval
                 "sd_deals": round(sd, 4),
                 "wins": b.wins,
                 "win_rate": round(b.wins / h, 4),

@@ -72,6 +72,10 @@ from .rules import DEFAULT_RULES, RuleSet
 __all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "run_jobs", "simulate_hands"]
 
 
+class RayAddressError(InputError):
+    """``ray_address`` is not an address Ray can connect to (``host:port``, ``auto`` or ``local``)."""
+
+
 class RayUnavailableError(ImportError):
     """``ray_address`` was given but Ray is not installed (``pip install '.[ray]'``)."""
 
@@ -187,7 +191,10 @@ def _iter_ray(fn, jobs: list, address: str) -> Iterator:
         if address == "local":
             ray.init(**kwargs)
         else:
-            ray.init(address=address, **kwargs)
+            try:
+                ray.init(address=address, **kwargs)
+            except ValueError as err:  # "Invalid address format: …"
+                raise RayAddressError(f"ray_address={address!r}: {err}") from None
         connected_here = True
     try:
         task = ray.remote(num_cpus=1)(fn)

@@ -176,3 +176,45 @@ def test_replay_and_games_with_huge_numbers(tmp_path):
 def test_games_on_a_new_database(tmp_path):
     code, out, err = run("games", "--db", str(tmp_path / "new.sqlite3"), "--json")
     assert (code, out.strip(), err) == (0, "[]", "")
+
+
+# ---------------------------------------------------------------- found by trying to break it (issue 10's kind)
+HUGE = "1" + "0" * 5000  # Python refuses to read an integer of more than 4300 digits
+
+
+def test_a_number_of_5000_digits_is_bad_json_in_score_advise_and_every_jsonl():
+    sit = '{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "robbed": ' + HUGE + "}"
+    one_line_error(run("score", "-", stdin=sit), "more than 4300 digits")
+    one_line_error(run("advise", "-", stdin='{"hand": "123m456p789s12s5z9p", "bao": "9p", "tiles_left": '
+                       + HUGE + "}"), "more than 4300 digits")
+    _code, out, _err = run("analyze", "--jsonl", "-", stdin='{"hand": "123m456p789s12s5z", "bao": ' + HUGE
+                         + '}\n{"hand": "123m456p789s12s5z9p", "bao": "9p"}\n')
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert "more than 4300 digits" in rows[0]["error"] and "error" not in rows[1]  # the batch goes on
+
+
+def test_ray_address_that_ray_cannot_read_is_bad_input():
+    pytest.importorskip("ray")
+    one_line_error(run("simulate", "-n", "1", "--ray", "bogus"), "Invalid address format")
+    one_line_error(run("arena", "--bots", "greedy,greedy", "-n", "1", "--no-store", "--ray", "bogus"),
+                   "Invalid address format")
+
+
+def test_arena_json_of_one_deal_has_no_interval_and_is_strict_json():
+    code, out, err = run("arena", "--bots", "greedy,greedy", "-n", "1", "-s", "5", "--no-store", "--json")
+    assert code in (0, None), err
+
+    def refuse(constant: str):
+        raise AssertionError(f"not JSON: {constant}")
+
+    data = json.loads(out, parse_constant=refuse)
+    assert data["bots"][0]["ci95"] == [None, None]
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--host", ""], "--host"),
+    (["--turn-timeout", "inf"], "--turn-timeout"),
+    (["--idle-timeout", "1e9"], "--idle-timeout"),
+])
+def test_serve_refuses_an_empty_host_and_endless_timeouts(args, needle):
+    one_line_error(run("serve", "--no-browser", *args), needle)

@@ -24,7 +24,6 @@ input is one line ``error: …`` and exit 2.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated
 
@@ -38,7 +37,7 @@ from ..game.actions import Action, ActionType
 from ..game.state import Observation
 from ..melds import MeldKind, parse_meld
 from ..tiles import format_tile, parse_tile, parse_tiles, tile_name
-from .common import CliError, dump_json, out_console, read_text
+from .common import CliError, dump_json, out_console, parse_json, read_text
 
 __all__ = ["advise_cmd", "register", "situation_to_observation"]
 
@@ -290,11 +289,16 @@ def advise_cmd(
     if lang not in ("zh", "en"):
         raise CliError(f"--lang: zh or en, got {lang!r}")
     text, name = read_text(source)
+    data = parse_json(text, name)
     try:
-        data = json.loads(text.lstrip("\ufeff"))
-    except RecursionError:
-        raise CliError(f"{name}: JSON nested too deeply") from None
-    obs, legal = situation_to_observation(data)
+        obs, legal = situation_to_observation(data)
+    except (IndexError, KeyError, TypeError, ValueError) as err:
+        if isinstance(err, CliError):
+            raise
+        # a field of an exported observation out of its range or of the wrong type
+        raise CliError(f"{name}: not a situation advise can read ({type(err).__name__}: {err})") from None
+    if not legal:
+        raise CliError(f"{name}: no legal action in this situation (check hand, phase and melds)")
     cands = advise(obs, legal, top=top)
     if as_json:
         sys.stdout.write(dump_json({"candidates": [c.to_dict() for c in cands]}) + "\n")

@@ -29,6 +29,11 @@ from .common import CliError, dump_json, err_console, out_console
 __all__ = ["arena", "register"]
 
 
+def _ci_text(ci: list) -> str:
+    """The 95 % interval as printed; one deal gives none."""
+    return "— (1 deal)" if ci[0] is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+
+
 def _names(text: str, what: str, n: int) -> list[str]:
     names = [x.strip().lower() for x in text.split(",") if x.strip()]
     if len(names) != n:
@@ -86,7 +91,7 @@ def render(res: dict, console: Console) -> None:
     timing = res.get("timing", {}).get("bots", {})
     for b in res["bots"]:
         dps = timing.get(b["bot"], {}).get("decisions_per_second")
-        t.add_row(b["bot"], f"{b['points_per_hand']:+.3f}", f"[{b['ci95'][0]:+.3f}, {b['ci95'][1]:+.3f}]",
+        t.add_row(b["bot"], f"{b['points_per_hand']:+.3f}", _ci_text(b['ci95']),
                   f"{100 * b['win_rate']:.1f}", f"{b['mean_win_points']:.2f}", f"{b['mean_hand_value']:.2f}",
                   str(b["declined_wins"]), str(b["feibao"]), str(b["caught_bao"]), str(b["kongs"]),
                   str(b["robbed"]), "-" if dps is None else f"{dps:,.0f}")

@@ -129,6 +129,7 @@ def read_text(source: str | None) -> tuple[str, str]:
 
 
 _TOO_DEEP = "JSON nested too deeply"
+_TOO_LONG = "a number in the JSON has more than 4300 digits"
 
 
 def parse_json(text: str, name: str) -> Any:
@@ -139,6 +140,8 @@ def parse_json(text: str, name: str) -> Any:
         raise CliError(f"{name}: bad JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
     except RecursionError:  # json's C decoder recurses per nesting level
         raise CliError(f"{name}: {_TOO_DEEP}") from None
+    except ValueError:  # Python refuses to read an integer of more than 4300 digits
+        raise CliError(f"{name}: {_TOO_LONG}") from None
 
 
 def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
@@ -177,6 +180,8 @@ def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
                 yield n, CliError(f"bad JSON at column {err.colno}: {err.msg}")
             except RecursionError:
                 yield n, CliError(_TOO_DEEP)
+            except ValueError:  # an integer of more than 4300 digits
+                yield n, CliError(_TOO_LONG)
     finally:
         if close:
             stream.close()

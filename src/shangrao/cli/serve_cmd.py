@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 import typer
@@ -54,6 +55,15 @@ def serve(
 
     Exits 3 if the server cannot start (e.g. the port is in use).
     """
+    if not host.strip():
+        raise CliError("--host: give an address to listen on (127.0.0.1 for this machine only; 0.0.0.0 for all)")
+    seconds = {"--bot-delay": bot_delay, "--claim-timeout": claim_timeout, "--turn-timeout": turn_timeout,
+               "--absent-timeout": absent_timeout, "--claim-pause": claim_pause,
+               "--messages-per-second": messages_per_second, "--send-timeout": send_timeout,
+               "--idle-timeout": idle_timeout, "--ping-interval": ping_interval, "--ping-timeout": ping_timeout}
+    for flag, value in seconds.items():  # inf would reach the browser as a deadline JSON cannot hold
+        if not math.isfinite(value) or value > 86_400:
+            raise CliError(f"{flag}: a number of seconds up to 86400, got {value}")
     try:
         import uvicorn
 

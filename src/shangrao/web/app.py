@@ -556,6 +556,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             await ws.close(code=1013)
             return
         bucket = TokenBucket(settings.messages_per_second)
+        last_notice = -1.0
 
         def error(code: str, message: str) -> None:
             conn.send_json({"type": "error", "code": code, "message": message})
@@ -568,8 +569,13 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 if conn.closed:  # dropped as too slow while we waited
                     break
                 if not bucket.take():
-                    error("rate_limited", f"too many messages: at most {settings.messages_per_second:g} "
-                                          "per second; this one was ignored")
+                    # one notice a second however many are refused: replying to each message of a
+                    # burst would fill the client's send queue and drop it as too slow
+                    now = time.monotonic()
+                    if now - last_notice >= 1.0:
+                        last_notice = now
+                        error("rate_limited", f"too many messages: at most {settings.messages_per_second:g} "
+                                              "per second; the excess is ignored")
                     continue
                 raw = frame.get("text")
                 if raw is None:  # a binary frame (receive_text() died on it with a KeyError)

@@ -34,7 +34,8 @@ on by itself, announced by the next ``state``).
 Error codes: ``malformed`` (not a message of this vocabulary), ``illegal`` (not legal now, or
 not your turn), ``stale`` (answers an earlier position; look at the newest state), ``unavailable``
 (``could not save; try again``: the database refused the write, nothing changed),
-``rate_limited`` (more messages per second than the server allows; that message was ignored),
+``rate_limited`` (more messages per second than the server allows; the excess is ignored, with
+one such error a second at most),
 ``forbidden`` (a wrong seat link; the socket is closed), ``full`` (the server holds as many
 tables as it may; the socket is closed).  After any error but ``forbidden``/``full`` the
 connection stays usable.
