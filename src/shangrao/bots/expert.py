@@ -82,7 +82,9 @@ rob risk (ukeire's added kongs were robbed about 1 in 10).  ``near_shanten`` (1)
 order.  Paired runs (120 deals, seed 2, each variant against the same deals as the old default
 1.0; docs/bots.md) gave near_margin 0.5 / 2.0 / 3.0 / 6.0: -0.20 / **+0.35** [+0.16, +0.54] /
 +0.09 / +0.04 points a hand: a small margin picks the noisy EV maximum over the speed order too
-often (win rate 22 % at 0.5, 27.5 % at 2.0), a large one loses the valuable ready-hand choices.  ``fly`` (True):
+often (win rate 22 % at 0.5, 27.5 % at 2.0), a large one loses the valuable ready-hand choices.
+The final check on other deals (seed 1, 300 deals) found no gain for 2.0 over 1.0 (-0.02
+[-0.16, +0.11]): 2.0 is kept as at least as good, not as proven better.  ``fly`` (True):
 allow 飞宝 into ready hands.  ``claim_mode`` ("ev"; "greedy" claims as ukeire does: no
 measurable difference).  ``baodiao_form`` (False): also count a "宝吊 route" form for far
 hands — it overrates them (win rate fell from 25 % to 15 %), kept off.  ``lookahead`` (0):
