@@ -78,14 +78,25 @@ the calibration above.  ``loss_value`` (2.4): mean hand value of the other seats
 ukeire self-play.  ``std_value`` (1.3): a far standard hand's value (mostly 有宝平糊, some
 平糊/宝吊头).  ``ready_slope`` (0.05), ``rob_wait_share`` (0.1), ``robbed_value`` (2.0): the
 rob risk (ukeire's added kongs were robbed about 1 in 10).  ``near_shanten`` (1),
-``near_margin`` (1.0 point), ``override_margin`` (1.0): when the EV may overrule the speed
-order (0.1 and 0.3 were tried: more 宝吊头, fewer wins, no better overall).  ``fly`` (True):
+``near_margin`` (2.0 points), ``override_margin`` (1.0): when the EV may overrule the speed
+order.  Paired runs (120 deals, seed 2, each variant against the same deals as the old default
+1.0; docs/bots.md) gave near_margin 0.5 / 2.0 / 3.0 / 6.0: -0.20 / **+0.35** [+0.16, +0.54] /
++0.09 / +0.04 points a hand: a small margin picks the noisy EV maximum over the speed order too
+often (win rate 22 % at 0.5, 27.5 % at 2.0), a large one loses the valuable ready-hand choices.
+The final check on other deals (seed 1, 300 deals) found no gain for 2.0 over 1.0 (-0.02
+[-0.16, +0.11]): 2.0 is kept as at least as good, not as proven better.  ``fly`` (True):
 allow 飞宝 into ready hands.  ``claim_mode`` ("ev"; "greedy" claims as ukeire does: no
 measurable difference).  ``baodiao_form`` (False): also count a "宝吊 route" form for far
 hands — it overrates them (win rate fell from 25 % to 15 %), kept off.  ``lookahead`` (0):
 break speed ties by two-step useful tiles among the top N (no measurable gain at N = 3,
 about +30 % time).  ``baodiao_value`` (3.2): that form's value.  ``fast`` (False): skip the
 per-form counts for far hands (about 3× cheaper; for tests that play many hands).
+``exact_baodiao`` (False): value a win that could become the 宝吊 state by scoring every draw from
+that state (宝吊宝, 碰碰糊宝吊头, 单吊 …) instead of ×3 (paired: -0.01 [-0.05, +0.03], kept off).
+``ply2`` (0): for the N fastest discards one tile from ready, replace the per-form estimate by one
+exact step (every draw that makes the hand ready, then that ready state's exact per-draw win
+chance and gain; :meth:`ExpertBot._two_ply`; paired: +0.00 at the old margin, +0.02 at 2.0; p99 about
+×4 slower; kept off).
 
 Speed: one decision evaluates at most ~14 states with ~34 table lookups each, plus exact
 scoring of ready states (memoised per bot); median about 7 ms and 99th percentile about
@@ -172,6 +183,7 @@ class _Est:
     aim: str
     aim_name: str
     shanten: int
+    q: float = 0.0  # ready states: chance that one own draw wins
 
 
 @dataclass
@@ -240,9 +252,10 @@ class ExpertBot:
                  hazard_max: float = 0.12, loss_value: float = 2.4, ready_slope: float = 0.05,
                  rob_wait_share: float = 0.1, robbed_value: float = 2.0, std_value: float = 1.3,
                  step_decay: float = 0.8, baodiao_value: float = 3.2, ready_q: float = 0.25,
-                 near_shanten: int = 1, near_margin: float = 1.0, override_margin: float = 1.0,
+                 near_shanten: int = 1, near_margin: float = 2.0, override_margin: float = 1.0,
                  claim_mode: str = "ev", baodiao_form: bool = False, fly: bool = True,
-                 lookahead: int = 0, fast: bool = False) -> None:
+                 lookahead: int = 0, fast: bool = False, exact_baodiao: bool = False,
+                 ply2: int = 0) -> None:
         self.rng = random.Random(seed)
         self.horizon = 8 if fast else horizon
         self.hazard_slope = hazard_slope
@@ -263,6 +276,8 @@ class ExpertBot:
         self.baodiao_form = baodiao_form
         self.fly = fly
         self.lookahead = lookahead
+        self.exact_baodiao = exact_baodiao
+        self.ply2 = ply2
         self._greedy = GreedyBot(seed, ukeire=True)
         self._score_cache: dict = {}
 
@@ -449,6 +464,68 @@ class ExpertBot:
             best = _Est(-L, 0.0, 0.0, "", "", min_wild - 1)
         return best
 
+    def _two_ply(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx) -> _Est | None:
+        """EV of a state one tile from ready by one exact step: every unseen draw ``k`` that makes it ready
+        (after the best discard ``x``) leads to that ready state, valued exactly (:meth:`_ready`: its
+        per-draw win chance ``q_k`` and mean gain ``g_k``); ``P_win = sum_r surv[r] * P(reach ready at
+        some own draw j < r via k, then win at draw r)``.  None when no draw makes it ready."""
+        key = ("2ply", bytes(counts), len(melds), flown)
+        if key in ctx.cache:
+            return ctx.cache[key]
+        bao = ctx.bao
+        m = 4 - len(melds)
+        jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
+        draws = self._draws_left(ctx, (0, 1, 2))
+        surv = self._surv(ctx, (0, 1, 2), draws)
+        L = self.loss_value * (2 ** flown)
+        N = ctx.n_unseen
+        trans: list[tuple[float, float, float]] = []  # (share of draws, q_k, g_k)
+        for k in range(34):
+            n = ctx.unseen[k]
+            if not n:
+                continue
+            counts[k] += 1
+            ctx.unseen[k] -= 1  # the drawn copy is no longer unseen for the ready state's draws
+            best: _Est | None = None
+            for x in range(34):
+                if counts[x] and x != k:
+                    f = flown + (1 if x == bao else 0)
+                    if x == bao and not self.fly:
+                        continue
+                    counts[x] -= 1
+                    e = entries_34(counts, bao)
+                    d = deficits_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok)
+                    if min(v for v in d if v is not None) <= 1:
+                        est = self.evaluate(counts, melds, f, ctx)
+                        if est.shanten == 0 and est.q > 0 and (best is None or est.ev > best.ev):
+                            best = est
+                    counts[x] += 1
+            counts[k] -= 1
+            ctx.unseen[k] += 1
+            if best is not None:
+                trans.append((n / N, best.q, best.gain))
+        if not trans or draws < 2:
+            ctx.cache[key] = None
+            return None
+        q_all = sum(t[0] for t in trans)
+        pw = 0.0
+        gsum = 0.0
+        for share, qk, gk in trans:
+            # reach ready at own draw j (0-based) via k, win at a later draw r
+            pk = 0.0
+            for j in range(draws - 1):
+                reach = (1 - q_all) ** j * share
+                miss = 1.0
+                for r in range(j + 1, draws):
+                    pk += surv[r] * reach * miss * qk
+                    miss *= 1 - qk
+            pw += pk
+            gsum += pk * gk
+        g = gsum / pw if pw else 0.0
+        out = _Est(pw * (g + L) - L, pw, g, "basic", FORM_NAMES["basic"][0], 1)
+        ctx.cache[key] = out
+        return out
+
     def _ready(self, counts, melds, flown, ctx: _Ctx, surv, mult, L, kong_draw) -> _Est | None:
         """Exact estimate of a ready state: score every winning draw."""
         bao = ctx.bao
@@ -474,8 +551,14 @@ class ExpertBot:
             if not ok:
                 continue
             pid, _, val = self._win_value(hand, k, melds, flown, ctx, 0)
-            if conv > val and (counts[bao] or k == bao) and self._can_baodiao(counts, k, bao):
-                pid, val = "baodiao", conv  # decline this win and sit in the 宝吊 state (any draw wins ×3)
+            if (self.exact_baodiao or conv > val) and (counts[bao] or k == bao):
+                if self.exact_baodiao:
+                    g_bd = self._baodiao_gain(counts, k, melds, flown, ctx)
+                    if g_bd is not None and sigma * (g_bd + L) - L > val:
+                        # decline this win and sit in the 宝吊 state (any draw wins, scored exactly)
+                        pid, val = "baodiao", sigma * (g_bd + L) - L
+                elif self._can_baodiao(counts, k, bao):
+                    pid, val = "baodiao", conv  # decline this win and sit in the 宝吊 state (any draw wins ×3)
             win_n += n
             gain_sum += n * val
             aims[pid] = aims.get(pid, 0.0) + n * val
@@ -499,7 +582,40 @@ class ExpertBot:
             ev = pw * (g + L) - L
             gain = g
         aim = max(aims, key=lambda x: aims[x])
-        return _Est(ev, pw, gain, aim, self._pattern_name(aim), 0)
+        return _Est(ev, pw, gain, aim, self._pattern_name(aim), 0, p)
+
+    def _baodiao_gain(self, counts: list[int], k: int, melds, flown: int, ctx: _Ctx) -> float | None:
+        """Best mean gain of a 宝吊 state reached from the 14 tiles ``counts + k`` by one discard
+        (every unseen draw then wins; each scored exactly: 宝吊头, 宝吊宝, 宝吊无宝, 碰碰糊 forms, 单吊);
+        None when no discard reaches it."""
+        bao = ctx.bao
+        counts[k] += 1
+        try:
+            best = None
+            for x in range(34):
+                if counts[x] and x != bao:
+                    counts[x] -= 1
+                    e = entries_34(counts, bao)
+                    if e[4] and e[0][0] + e[1][0] + e[2][0] + e[3][0] <= e[4] - 1:
+                        key = ("bd", bytes(counts), len(melds), flown)
+                        g = ctx.cache.get(key)
+                        if g is None:
+                            hand = tuple(t for t in range(34) for _ in range(counts[t]))
+                            tot = 0.0
+                            n_all = 0
+                            for d in range(34):
+                                n = ctx.unseen[d] - (1 if d == k else 0)
+                                if n > 0:
+                                    tot += n * self._win_value(hand, d, melds, flown, ctx, 0)[2]
+                                    n_all += n
+                            g = tot / n_all if n_all else 0.0
+                            ctx.cache[key] = g
+                        if best is None or g > best:
+                            best = g
+                    counts[x] += 1
+            return best
+        finally:
+            counts[k] -= 1
 
     @staticmethod
     def _can_baodiao(counts: list[int], k: int, bao: int) -> bool:
@@ -532,7 +648,7 @@ class ExpertBot:
             return hit
         sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=ctx.bao, win_by=win_by,
                            kong_chain=kong_chain, winner_flown=flown, payers_flown=ctx.payers_flown,
-                           winner_held_bao=ctx.held_bao or k == ctx.bao or flown > 0)
+                           winner_held_bao=ctx.held_bao or k == ctx.bao or flown > 0 or ctx.bao in hand)
         r = score(sit)
         pat = r.pattern
         out = (pat.id, pat.name, sum(r.win_payments)) if r.winning and pat is not None else ("", "", 0)
@@ -580,6 +696,22 @@ class ExpertBot:
             ok = [k for k in discard_est if k != ctx.bao or (self.fly and discard_est[k].shanten <= 0)
                   ] or list(discard_est)
             best_k = max(ok, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
+            if self.ply2 and s_min == 1:
+                # one exact step for the fastest few and the EV's pick (their estimates replaced when found)
+                top = sorted((k for k in ok if speed[k][0] == 1), key=lambda k: (-speed[k][1], -k))[:self.ply2]
+                for k in sorted(set(top) | {best_k, fast_k}):
+                    if speed[k][0] != 1:
+                        continue
+                    c[k] -= 1
+                    f = ctx.flown + (1 if k == ctx.bao else 0)
+                    e2 = self._two_ply(c, melds, f, ctx)
+                    c[k] += 1
+                    if e2 is not None:
+                        old_e = discard_est[k]
+                        if old_e.aim.startswith("qing") and old_e.ev > e2.ev:
+                            continue
+                        discard_est[k] = e2
+                best_k = max(ok, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
             e_best, e_fast = discard_est[best_k], discard_est[fast_k]
             if s_min <= self.near_shanten:
                 chosen = best_k if e_best.ev > e_fast.ev + self.near_margin else fast_k
