@@ -100,7 +100,16 @@ def test_play_screen_fits():
     assert shown > 5
 
 
-COMMANDS = ["", "analyze", "score", "simulate", "play", "games", "replay", "serve"]
+def _commands() -> list[str]:
+    """Every command of the program (read from the app, so a new command is checked too), and the top."""
+    import typer.main
+
+    from shangrao.cli import app
+
+    return ["", *sorted(typer.main.get_command(app).commands)]  # type: ignore[attr-defined]
+
+
+COMMANDS = _commands()
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -282,7 +282,7 @@ def advise_cmd(
 ) -> None:
     """The expert bot's best choices for a situation.
 
-    Reads a situation (hand, bao, melds, discards, tiles_left … as for 'score') or an exported observation.
+    Reads a situation (hand, bao, melds, discards, tiles_left and the other fields of 'score') or an exported observation.
 
     Prints each candidate's expected points, win chance, points if it wins and the pattern aimed at.
     """
