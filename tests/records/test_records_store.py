@@ -197,3 +197,30 @@ def test_read_only_store_reads_without_writing(tmp_path):
     empty = Store(str(missing), read_only=True)
     assert empty.list_games() == [] and not missing.parent.exists()
     empty.close()
+
+
+def test_a_foreign_or_damaged_database_is_a_record_error_not_a_traceback(tmp_path):
+    """Found by a tester: a SQLite file with someone else's ``games`` table, or a row edited by hand,
+    gave driver or Python errors; they are RecordErrors that say what cannot be read."""
+    import sqlite3
+
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE games(x)")
+    con.commit()
+    con.close()
+    with pytest.raises(RecordError, match="not a shangrao records database"):
+        Store(f"sqlite:///{other}", read_only=True).list_games()
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    store = Store(url)
+    gid = store.create_game("simulate", ["greedy"] * 4, seed=1, rules={})
+    store.close()
+    con = sqlite3.connect(tmp_path / "s.db")
+    con.execute("UPDATE games SET players = '5'")
+    con.commit()
+    con.close()
+    store = Store(url, read_only=True)
+    with pytest.raises(RecordError, match="the list of games: the stored record is damaged"):
+        store.list_games()
+    with pytest.raises(RecordError, match=f"game {gid}: the stored record is damaged"):
+        store.load_game(gid)

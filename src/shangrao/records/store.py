@@ -301,6 +301,22 @@ class Store:
             raise RecordError(f"cannot write to {self._safe_url()}: "
                               f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
 
+    @contextlib.contextmanager
+    def _read(self, what: str) -> Iterator[Session]:
+        """A read session: a database that is not ours or cannot be read, and a row damaged outside
+        this library, are a :class:`RecordError` naming it (``what``), not a driver traceback."""
+        try:
+            with self._session() as s:
+                yield s
+        except RecordError:
+            raise
+        except SQLAlchemyError as err:
+            msg = " ".join(str(getattr(err, "orig", None) or err).split())
+            raise RecordError(f"cannot read the records database (not a shangrao records database, or "
+                              f"damaged): {msg}") from None
+        except (TypeError, ValueError, KeyError, AttributeError) as err:  # a row edited by hand
+            raise RecordError(f"{what}: the stored record is damaged ({type(err).__name__}: {err})") from None
+
     def _game(self, s: Session, game_id: int) -> GameRow:
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise GameNotFound(f"game id must be an integer, got {game_id!r}")
@@ -459,19 +475,20 @@ class Store:
         q = q.order_by(GameRow.id.desc() if newest_first else GameRow.id.asc()).offset(min(offset, _MAX_SEED))
         if limit is not None:
             q = q.limit(min(limit, _MAX_SEED))  # a larger LIMIT overflows the driver; nothing is lost
-        with self._session() as s:
+        with self._read("the list of games") as s:
             return [GameSummary(**_summary(r)) for r in s.scalars(q)]
 
     def count_games(self) -> int:
-        with self._session() as s:
+        with self._read("the number of games") as s:
             return s.scalar(select(func.count()).select_from(GameRow)) or 0
 
     def load_game(self, game_id: int, *, hand: int | None = None) -> GameRecord:
         """The whole game: summary, completed hands with events (dicts), pending live events.
 
-        hand: load only that hand (0-based).  Raises :class:`GameNotFound`.
+        hand: load only that hand (0-based).  Raises :class:`GameNotFound`, or :class:`RecordError`
+        when the database cannot be read or the game's rows are damaged.
         """
-        with self._session() as s:
+        with self._read(f"game {game_id}") as s:
             game = self._game(s, game_id)
             q = select(HandRow).where(HandRow.game_id == game_id).order_by(HandRow.hand_index)
             if hand is not None:
