@@ -32,11 +32,14 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import is_winning
-from ..bots.expert import FORM_NAMES, Candidate, advise
+from ..bots.advice import ALWAYS_EV, choice_text
+from ..bots.advice import action_text as _action_text
+from ..bots.advice import aim_text as _aim_text
+from ..bots.expert import advise
 from ..game.actions import Action, ActionType
 from ..game.state import Observation
 from ..melds import MeldKind, parse_meld
-from ..tiles import format_tile, parse_tile, parse_tiles, tile_name
+from ..tiles import format_tile, parse_tile, parse_tiles
 from .common import CliError, dump_json, out_console, parse_json, read_text
 
 __all__ = ["advise_cmd", "register", "situation_to_observation"]
@@ -244,33 +247,10 @@ def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
     return obs, legal
 
 
-_ACT_ZH = {t.value: t.chinese for t in ActionType}  # labels from their home (game.actions)
-
-
-def _action_text(a: Action, lang: str) -> str:
-    if lang == "en" or a.tile is None:
-        return str(a) if lang == "en" else _ACT_ZH[a.type.value]
-    if a.type is A.CHOW:
-        return f"吃 {tile_name(a.tile)}{tile_name(a.tile + 1)}{tile_name(a.tile + 2)} ({str(a).split(' ', 1)[1]})"
-    return f"{_ACT_ZH[a.type.value]} {tile_name(a.tile)} ({format_tile(a.tile)})"
-
-
-def _aim_text(c: Candidate, lang: str) -> str:
-    if lang == "en":
-        if c.aim in FORM_NAMES:
-            return FORM_NAMES[c.aim][1]
-        return c.aim or "—"
-    return c.aim_name or "—"
-
-
 def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:
     """The ``提示 hint`` of ``shangrao play``: the expert's ``top`` choices for this decision, one
     line each, best first, with its expected points (points), win chance and the pattern aimed at."""
-    parts = []
-    for i, c in enumerate(advise(obs, legal, top=top), 1):
-        ev = "必选 always" if c.ev >= 1e5 else f"期望 {c.ev:+.2f}"
-        parts.append(f"{i}. {_action_text(c.action, 'zh')}  {ev}  糊率 {100 * c.p_win:.0f}%  → {_aim_text(c, 'zh')}")
-    return "\n".join(parts)
+    return "\n".join(f"{i}. {choice_text(c)}" for i, c in enumerate(advise(obs, legal, top=top), 1))
 
 
 def advise_cmd(
@@ -311,7 +291,7 @@ def advise_cmd(
     for i, h in enumerate(heads):
         t.add_column(h, justify="right" if i in (0, 2, 3, 4, 6) else "left")
     for i, c in enumerate(cands, 1):
-        ev = "必选" if zh and c.ev >= 1e5 else ("always" if c.ev >= 1e5 else f"{c.ev:+.2f}")
+        ev = "必选" if zh and c.ev >= ALWAYS_EV else ("always" if c.ev >= ALWAYS_EV else f"{c.ev:+.2f}")
         t.add_row(str(i), _action_text(c.action, lang), ev, f"{100 * c.p_win:.0f}%", f"{c.gain:.1f}",
                   _aim_text(c, lang), ActionType.WIN.chinese if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)))
     console.print(Text("专家建议 (expert bot)" if zh else "expert's advice", style="bold"))
