@@ -33,7 +33,7 @@ def _players_text(players: list[str]) -> str:
             out[-1][1] += 1
         else:
             out.append([p, 1])
-    return ",".join(p if n == 1 else f"{p}×{n}" for p, n in out)
+    return ", ".join(p if n == 1 else f"{p}×{n}" for p, n in out)  # a space: a narrow table wraps between names
 
 
 def games(
@@ -55,7 +55,7 @@ def games(
     if not rows:
         console.print(f"no stored games in {store._safe_url()}")
         return
-    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    t = Table(show_edge=False, box=None, padding=(0, 1), pad_edge=False)
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
         ("status", "left"), ("scores", "left"), ("seed", "right"))
