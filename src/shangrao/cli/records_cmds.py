@@ -140,7 +140,7 @@ def replay_cmd(
         try:
             _print_hand(Console(file=io.StringIO(), width=console.width), index, dealer, events, label, passes, note)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-            events = g.events[:len(events)]  # a display label of the log is damaged: the replay's labels
+            events = [dict(e) for e in g.events[:len(events)]]  # a display label of the log is damaged: the replay's labels
         _print_hand(console, index, dealer, events, label, passes, note)
         return g
 
