@@ -66,7 +66,7 @@ def serve(
         if not math.isfinite(value) or value > 86_400:
             raise CliError(f"{flag}: a number of seconds up to 86400, got {value}")
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (checked here: the error names what to install)
 
         from ..web import Settings
         from ..web.app import create_app
@@ -87,9 +87,15 @@ def serve(
         import webbrowser
 
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
-                            ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate)
-    uvicorn.Server(config).run(sockets=[sock])
+    _serve(app, sock, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
+           ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate)
+
+
+def _serve(app, sock, **config) -> None:
+    """Run uvicorn on the bound socket ``sock`` (``config``: :class:`uvicorn.Config` keywords)."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn.Config(app, **config)).run(sockets=[sock])
 
 
 def _bind(host: str, port: int):  # -> socket.socket
