@@ -140,3 +140,18 @@ def test_phase_compared_by_value():
     obs, legal = situation(hand="123m456p789s111z5s7z", bao="5s", drawn="7z", tiles_left=0)
     obs = Observation(**{**obs.__dict__, "phase": Phase.ACT})
     assert ExpertBot().choose(obs, legal) == Action(A.WIN)
+
+
+def test_far_from_ready_the_advice_lists_discards_in_the_speed_order_it_plays():
+    # the expert discards by speed far from ready; its advice must not rank the others by an estimate it
+    # did not use (a hint showed the played discard under choices with a higher 期望)
+    from shangrao.bots.advice import choice_text
+
+    obs, legal = situation(hand="14m19p2588s13567z6z", bao="5s", tiles_left=70)
+    ranked = advise(obs, legal, top=len(legal))
+    discards = [c for c in ranked if c.action.type is A.DISCARD]
+    assert ranked[0].action == ExpertBot().choose(obs, legal)
+    assert all(c.useful is not None for c in discards)
+    keys = [(c.shanten, -c.useful) for c in discards[1:]]
+    assert keys == sorted(keys)
+    assert "向听" in choice_text(ranked[0]) and "进张" in choice_text(ranked[0])

@@ -11,6 +11,12 @@ A :class:`~shangrao.bots.expert.Candidate` becomes one line, in Chinese (the def
     >>> choice_text(c, "en")
     'discard 5m  EV +1.23  win 30%  → seven pairs'
 
+A discard listed with its speed (``useful``: unseen tiles that lower its shanten) shows that first,
+since the expert ranks discards far from ready by it::
+
+    >>> choice_text(Candidate(Action(ActionType.DISCARD, 4), -1.5, 0.1, 3.0, "basic", "有宝平糊", 2, useful=23))
+    '打 五万 (5m)  向听 2 进张 23  期望 -1.50  糊率 10%  → 有宝平糊'
+
 The words of actions, patterns and forms come from their homes (:class:`~shangrao.game.ActionType`,
 :data:`shangrao.scoring.items.PATTERNS`, :data:`shangrao.bots.expert.FORM_NAMES`).
 """
@@ -71,6 +77,10 @@ def ev_text(c: Candidate, lang: str = "zh") -> str:
 def choice_text(c: Candidate, lang: str = "zh") -> str:
     """One candidate as one line: the action, its expected points (points), the win chance and the
     pattern aimed at (see the module example).  Raises ValueError for a ``lang`` other than zh/en."""
-    if _lang(lang) == "zh":
-        return f"{action_text(c.action, lang)}  {ev_text(c, lang)}  糊率 {100 * c.p_win:.0f}%  → {aim_text(c, lang)}"
-    return f"{action_text(c.action, lang)}  {ev_text(c, lang)}  win {100 * c.p_win:.0f}%  → {aim_text(c, lang)}"
+    zh = _lang(lang) == "zh"
+    speed = ""
+    if c.useful is not None and c.action.type is ActionType.DISCARD:  # what the speed order ranks by
+        speed = f"向听 {c.shanten} 进张 {c.useful}  " if zh else f"shanten {c.shanten}, {c.useful} tiles  "
+    if zh:
+        return f"{action_text(c.action, lang)}  {speed}{ev_text(c, lang)}  糊率 {100 * c.p_win:.0f}%  → {aim_text(c, lang)}"
+    return f"{action_text(c.action, lang)}  {speed}{ev_text(c, lang)}  win {100 * c.p_win:.0f}%  → {aim_text(c, lang)}"

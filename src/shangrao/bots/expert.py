@@ -158,6 +158,8 @@ class Candidate:
     gain: expected points gained when it wins.  aim: the pattern aimed at (id, e.g.
     ``qidui``, ``baodiao``; a pattern id of :mod:`shangrao.scoring` for a ready hand).
     aim_name: its Chinese name.  shanten: of the state after the action (-1 = a win now).
+    useful: for a discard, the unseen tiles that would lower that shanten (进张; what the speed order
+    ranks by), else None.
     """
 
     action: Action
@@ -168,11 +170,12 @@ class Candidate:
     aim_name: str
     shanten: int
     note: str = ""
+    useful: int | None = None
 
     def to_dict(self) -> dict:
         return {"action": str(self.action), "ev": round(self.ev, 3), "p_win": round(self.p_win, 4),
                 "gain": round(self.gain, 3), "aim": self.aim, "aim_name": self.aim_name, "shanten": self.shanten,
-                "note": self.note}
+                "useful": self.useful, "note": self.note}
 
 
 @dataclass
@@ -676,6 +679,7 @@ class ExpertBot:
                 speed[k] = _speed(c, ctx, m, jiuyao_ok)
                 c[k] += 1
         cands: list[tuple[tuple, Candidate]] = []
+        by_speed = False
         if discard_est:
             s_min = min(sp[0] for sp in speed.values())
             # the fastest discard (shanten, then useful tiles; never a 宝 while others are left)
@@ -718,10 +722,12 @@ class ExpertBot:
             else:
                 chosen = best_k if (e_best.aim != "basic" and best_k != ctx.bao
                                     and e_best.ev > e_fast.ev + self.override_margin) else fast_k
+            by_speed = chosen == fast_k
             for k, e in discard_est.items():
                 key = (0 if k == chosen else 1, -e.ev, speed[k][0], -speed[k][1])
-                cands.append((key, Candidate(Action(A.DISCARD, k), e.ev, e.p, e.gain, e.aim, e.aim_name, e.shanten,
-                                             DOUBLINGS["feibao"].name if k == ctx.bao else "")))
+                cands.append((key, Candidate(Action(A.DISCARD, k), e.ev, e.p, e.gain, e.aim, e.aim_name, speed[k][0],
+                                             DOUBLINGS["feibao"].name if k == ctx.bao else "",
+                                             useful=speed[k][1])))
         chosen_ev = min((cd.ev for key, cd in cands if key[0] == 0), default=-1e9)
         for a in legal:
             t = a.type
@@ -733,7 +739,15 @@ class ExpertBot:
                 continue
             cands.append(((0 if cd.ev >= chosen_ev else 1, -cd.ev, -1, 0), cd))
         cands.sort(key=lambda x: (x[0], x[1].action.sort_key()))
-        return [cd for _, cd in cands]
+        out = [cd for _, cd in cands]
+        if discard_est and by_speed:
+            # the discard was chosen by speed: the other discards are listed in that order too (shanten, then
+            # useful tiles), in the places discards hold, so a hint does not rank by an estimate it did not use
+            at = [i for i in range(1, len(out)) if out[i].action.type is A.DISCARD]
+            for i, cd in zip(at, sorted((out[i] for i in at), key=lambda c: (c.shanten, -(c.useful or 0),
+                                                                              -c.ev))):
+                out[i] = cd
+        return out
 
     def _win_now(self, obs: Observation, a: Action, ctx: _Ctx, melds) -> Candidate:
         seat = obs.seat
