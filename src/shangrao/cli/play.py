@@ -109,13 +109,13 @@ def prompt_text(actions: list[Action]) -> str:
     discards = [a.tile for a in actions if a.type is A.DISCARD and a.tile is not None]
     if discards:
         words.append(f"打 {tile_name(discards[0])}")
-    for t, word in ((A.WIN, "糊"), (A.CATCH_BAO, A.CATCH_BAO.chinese), (A.PUNG, "碰"), (A.CHOW, "吃")):
+    for t in (A.WIN, A.CATCH_BAO, A.PUNG, A.CHOW):
         if t in types:
-            words.append(word)
+            words.append(t.chinese)
     if types & {A.KONG, A.ADDED_KONG, A.CONCEALED_KONG}:
-        words.append("杠")
+        words.append("杠")  # the input word for every kong (play_input)
     if A.PASS in types:
-        words.append("过")
+        words.append(A.PASS.chinese)
     examples = f"or {', '.join(words)}; " if words else ""
     return f"choose 1-{len(actions)} ({examples}? help)"
 
