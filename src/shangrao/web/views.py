@@ -337,7 +337,7 @@ class LogCache:
             else:
                 while raw[k - 1] is not evs[k - 1]:
                     k -= 1
-        if k and c.ends[k - 1] - LOG_TAIL < c.trimmed:  # its tail would reach trimmed texts: read anew
+        if k and c.trimmed and c.ends[k - 1] - LOG_TAIL < c.trimmed:  # the tail would reach trimmed texts: read anew
             k = 0
         if k < len(raw):
             del raw[k:]
