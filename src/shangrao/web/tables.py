@@ -63,6 +63,7 @@ from ..records import GameNotFound, GameSummary, RecordError, Store
 from ..records.live import (
     game_head,
     game_heads,
+    insert_event_batches,
     insert_events,
     last_event_time,
     set_players,
@@ -396,7 +397,7 @@ class Table:
                     await self.manager.write(self.store.finish_game, self.id, list(self.match.scores))
             self.manager.listing_changed()
         else:
-            await self.manager.write(insert_events, self.store, self.id, g.hand_no, n_before, g.events[n_before:])
+            await self.manager.write_events(self.id, g.hand_no, n_before, g.events[n_before:])
 
     async def _apply(self, action: Action | str, seat: int, actor: int | None = None) -> None:
         """Apply (validated), persist, or raise (IllegalActionError, SaveError: nothing changed).
@@ -443,7 +444,7 @@ class Table:
     async def _start_hand(self) -> None:
         g = self.match.new_hand()
         try:
-            await self.manager.write(insert_events, self.store, self.id, g.hand_no, 0, g.events)
+            await self.manager.write_events(self.id, g.hand_no, 0, list(g.events))
         except SaveError:
             self._failed()
             raise
@@ -875,6 +876,9 @@ class TableManager:
         self._failures: dict[str, list] = {}  # failure kind -> [last logged (monotonic), suppressed]
         self._failing = False
         self._recovered_logged = -1e9
+        # group commit of the tables' actions (write_events): queued while a batch is being written
+        self._events_queued: list[tuple[tuple, asyncio.Future]] = []
+        self._events_writing = False
 
     # -- the database, off the event loop -----------------------------------------
     async def read(self, fn, *args, **kwargs):
@@ -889,13 +893,52 @@ class TableManager:
         except Exception as err:
             self._report(err)
             raise SaveError() from None
-        if self._failing:  # once per episode, at most once a minute (a flapping disk logs little)
+        self._written()
+        return out
+
+    async def write_events(self, game_id: int, hand_index: int, first_seq: int, events: list[Event]) -> None:
+        """Store the events of one action (:func:`~shangrao.records.live.insert_events`) through the
+        group commit: the actions that come in while a batch is being written go in the next
+        batch, one transaction for all of them (:func:`~shangrao.records.live.insert_event_batches`;
+        one worker thread hand-off and one commit per batch, not per action).  Returns once these
+        events are committed; a failure is a :class:`SaveError`, as in :meth:`write`."""
+        fut = asyncio.get_running_loop().create_future()
+        self._events_queued.append(((game_id, hand_index, first_seq, events), fut))
+        if not self._events_writing:
+            self._write_event_batch()
+        err = await fut
+        if err is not None:
+            self._report(err)
+            raise SaveError() from None
+        self._written()
+
+    def _write_event_batch(self) -> None:
+        batch, self._events_queued = self._events_queued, []
+        self._events_writing = True
+        done = asyncio.get_running_loop().run_in_executor(
+            self._pool, insert_event_batches, self.store, [args for args, _ in batch])
+        done.add_done_callback(functools.partial(self._event_batch_written, batch))
+
+    def _event_batch_written(self, batch: list[tuple[tuple, asyncio.Future]], done: asyncio.Future) -> None:
+        self._events_writing = False
+        try:
+            results = done.result()
+        except BaseException as failed:  # the worker itself failed: every action is told
+            results = [failed] * len(batch)
+        for (_, fut), result in zip(batch, results):
+            if not fut.done():  # its table may have been stopped meanwhile
+                fut.set_result(result)
+        if self._events_queued:
+            self._write_event_batch()
+
+    def _written(self) -> None:
+        """A write succeeded: say so once after failures (at most once a minute: a flapping disk logs little)."""
+        if self._failing:
             self._failing = False
             now = time.monotonic()
             if now - self._recovered_logged >= 60.0:
                 self._recovered_logged = now
                 log.warning("database writes work again")
-        return out
 
     def scrub(self, text: str) -> str:
         """``text`` without the database's URL, path, host or name."""
