@@ -230,7 +230,7 @@ class Table:
         self.version = 0  # bumped on every change a seat can see
         self._texts: dict[int, tuple[int, str, str]] = {}
         self._info: tuple[int, dict] | None = None
-        self._info_json: tuple[int, str] | None = None
+        self._info_json: tuple[dict, str] | None = None  # public_info() and its JSON text
         self._logs = LogCache()
         # fair windows: a copy of the game stopped in the window the last discard/kong opened,
         # shown to every seat until hold_until once the real game has moved on (views.window_game)
@@ -521,8 +521,9 @@ class Table:
             text = dumps(d)
             same = dumps({k: v for k, v in d.items() if k != "deadline"})
         else:
-            if self._info_json is None or self._info_json[0] != self.version:
-                self._info_json = (self.version, dumps(self.public_info()))
+            info = self.public_info()
+            if self._info_json is None or self._info_json[0] != info:  # most changes leave it as it was
+                self._info_json = (info, dumps(info))
             if self.holding():
                 assert self.hold_game is not None
                 text, same = seat_texts(self.hold_game, seat, hand_no=self.hold_game.hand_no,
@@ -693,13 +694,16 @@ class Table:
             self.task = None
 
     async def _wait(self, timeout: float | None) -> None:
+        """Until a change, or ``timeout`` seconds (a timer that sets ``changed``: cheaper than
+        ``wait_for``'s task per wait, and the runner looks at everything anew either way)."""
+        if timeout is None:
+            await self.changed.wait()
+            return
+        timer = asyncio.get_running_loop().call_later(max(0.0, timeout), self.changed.set)
         try:
-            if timeout is None:
-                await self.changed.wait()
-            else:
-                await asyncio.wait_for(self.changed.wait(), max(0.0, timeout))
-        except TimeoutError:
-            pass
+            await self.changed.wait()
+        finally:
+            timer.cancel()
 
     async def _run(self) -> None:
         while True:

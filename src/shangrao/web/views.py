@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
-import json
 import operator
 from collections.abc import Collection, Mapping
 from functools import lru_cache
@@ -24,6 +23,7 @@ from ..game import Action, ActionType, Event, EventType, Game, Observation, Pend
 from ..game.phase import Phase
 from ..melds import Meld, MeldType
 from ..tiles import format_tile
+from .connections import dumps
 
 __all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "may_open_window", "meld_info",
            "reveal", "seat_message", "seat_texts", "seat_view", "unseen_counts", "view_seq", "wait_kinds",
@@ -298,8 +298,12 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
     return out
 
 
-def _dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+_dumps = dumps  # compact JSON text (orjson)
+
+
+def _number(x: float | None) -> str:
+    """A number (or None) as JSON, without the encoder's overhead (e.g. a countdown's seconds)."""
+    return "null" if x is None else repr(x)
 
 
 class _SeatLog:
@@ -317,8 +321,8 @@ _KEEP = 32
 
 
 class LogCache:
-    """Each seat's redacted log (:func:`shangrao.game.redact`) with every event redacted and
-    encoded once, not once per message: ``seq`` (its length, :func:`view_seq`) and the ``log``
+    """Each seat's redacted log (:func:`shangrao.game.redact`) with every event redacted once per
+    seat and encoded once for the seats that see it alike, not once per message: ``seq`` (its length, :func:`view_seq`) and the ``log``
     tail of the state messages as JSON text.
 
     ``redact`` works event by event and may drop one (another seat's ``pass`` / ``call`` in a
@@ -337,6 +341,7 @@ class LogCache:
 
     def __init__(self) -> None:
         self.seats: dict[int, _SeatLog] = {}
+        self.encoded: dict[int, tuple[Event, list[tuple[dict, str]]]] = {}  # id(event) -> its redactions' texts
         self.public: tuple[tuple, str] | None = None  # (the public fields' values, their JSON text)
         self.revealed: tuple[object, str] | None = None  # (the hand's result, reveal() as JSON text)
 
@@ -366,13 +371,28 @@ class LogCache:
             raw.append(ev)
             shown = redact((ev,), seat)
             if shown:
-                texts.append(_dumps(shown[0]))
+                texts.append(self._encoded(ev, shown[0]))
             c.ends.append(len(texts))
         keep_from = len(texts) - LOG_TAIL - _KEEP
         if keep_from - c.trimmed >= _KEEP:  # let go of texts no tail will show (memory per table)
             texts[c.trimmed:keep_from] = [""] * (keep_from - c.trimmed)
             c.trimmed = keep_from
         return c
+
+    def _encoded(self, ev: Event, shown: dict) -> str:
+        """``shown`` (``ev`` redacted for a seat) as JSON text: the seats that see an event alike
+        (a discard, another seat's draw) share one encoding."""
+        seen = self.encoded.get(id(ev))
+        if seen is None or seen[0] is not ev:
+            if len(self.encoded) >= 64:  # only the events just read are asked for again
+                self.encoded.clear()
+            seen = self.encoded[id(ev)] = (ev, [])
+        for d, text in seen[1]:
+            if d == shown:
+                return text
+        text = _dumps(shown)
+        seen[1].append((shown, text))
+        return text
 
     def seq(self, game: Game, seat: int) -> int:
         """The length of ``seat``'s redacted log of ``game`` (= :func:`view_seq`)."""
@@ -384,6 +404,7 @@ class LogCache:
 
     def clear(self) -> None:
         self.seats.clear()
+        self.encoded.clear()
         self.public = self.revealed = None
 
     def public_view(self, obs: Observation) -> str:
@@ -438,7 +459,7 @@ def seat_texts(game: Game, seat: int, *, hand_no: int, table_json: str, deadline
     same = (f'{{"type":"state","you":{me},"hand_no":{hand_no},"seq":{len(c.texts)},"table":{table_json},'
             f'"view":{{{logs.public_view(obs)},{_dumps(mine)[1:]},{_dumps(rest)[1:-1]},'
             f'"reveal":{logs.reveal(game)},"log":[{",".join(c.texts[-LOG_TAIL:])}]}}')
-    text = f'{same[:-1]},"deadline":{_dumps(deadline)}}}'
+    text = f'{same[:-1]},"deadline":{_number(deadline)}}}'
     return text, same
 
 
