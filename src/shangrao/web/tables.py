@@ -521,9 +521,12 @@ class Table:
             text = dumps(d)
             same = dumps({k: v for k, v in d.items() if k != "deadline"})
         else:
-            info = self.public_info()
-            if self._info_json is None or self._info_json[0] != info:  # most changes leave it as it was
-                self._info_json = (info, dumps(info))
+            info = self.public_info()  # the same dict for every seat of one change
+            cached_info = self._info_json
+            if cached_info is None or (cached_info[0] is not info and cached_info[0] != info):
+                self._info_json = (info, dumps(info))  # (most changes leave it as it was)
+            else:
+                self._info_json = (info, cached_info[1])
             if self.holding():
                 assert self.hold_game is not None
                 text, same = seat_texts(self.hold_game, seat, hand_no=self.hold_game.hand_no,
