@@ -92,7 +92,7 @@ def serve(
     # docs/performance.md)
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    gc.set_threshold(20_000, 10, 10)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
                 ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate)
 

@@ -180,6 +180,8 @@ def window_game(game: Game, action: Action) -> Game | None:
     g._advance_rob = stop_rob  # type: ignore[method-assign]
     with contextlib.suppress(_Stop):
         g.apply(action, seat=game.current_seat)
+    for name in ("_draw", "_finish_drawn", "_kong_window", "_advance_rob"):  # the engine's own again, and
+        delattr(g, name)  # no reference cycle through these closures (the copy goes with refcounting)
     after = window_key(g)
     if after is None or after == before:
         return None
@@ -384,7 +386,7 @@ class LogCache:
         (a discard, another seat's draw) share one encoding."""
         seen = self.encoded.get(id(ev))
         if seen is None or seen[0] is not ev:
-            if len(self.encoded) >= 64:  # only the events just read are asked for again
+            if len(self.encoded) >= 16:  # only the events just read are asked for again
                 self.encoded.clear()
             seen = self.encoded[id(ev)] = (ev, [])
         for d, text in seen[1]:
