@@ -920,10 +920,18 @@ class TableManager:
         self._written()
 
     def _write_event_batch(self) -> None:
-        batch, self._events_queued = self._events_queued, []
+        batch = [(args, fut) for args, fut in self._events_queued if not fut.done()]  # not a stopped table's
+        self._events_queued = []
+        if not batch:
+            return
+        try:
+            done = asyncio.get_running_loop().run_in_executor(
+                self._pool, insert_event_batches, self.store, [args for args, _ in batch])
+        except RuntimeError as err:  # the worker threads are shut down: the server is stopping
+            for _, fut in batch:
+                fut.set_result(err)
+            return
         self._events_writing = True
-        done = asyncio.get_running_loop().run_in_executor(
-            self._pool, insert_event_batches, self.store, [args for args, _ in batch])
         done.add_done_callback(functools.partial(self._event_batch_written, batch))
 
     def _event_batch_written(self, batch: list[tuple[tuple, asyncio.Future]], done: asyncio.Future) -> None:
