@@ -434,11 +434,12 @@ _public_fields = operator.attrgetter(*_PUBLIC_FIELDS)
 
 
 def _public_view_text(obs: Observation) -> str:
-    """The view's fields made only of ``obs``'s public fields (``_PUBLIC_FIELDS``; the melds as
+    """The view's fields made only of ``obs``'s public fields (``_PUBLIC_FIELDS``, as
+    :meth:`Observation.to_dict` gives them — tuples are JSON arrays too —; the melds as
     :func:`meld_info`, the seat winds) as JSON object members, without the braces."""
-    d = dataclasses.replace(obs, melds=()).to_dict()
-    public = {k: d[k] for k in _PUBLIC_FIELDS if k in d}
-    public["melds"] = [[meld_info(m) for m in ms] for ms in obs.melds]
+    public = dict(zip(_PUBLIC_FIELDS, _public_fields(obs)))
+    public["melds"] = [[{"kind": m.type.value, "tiles": m.tiles, "claimed": m.claimed, "from": m.from_seat}
+                        for m in ms] for ms in obs.melds]  # = meld_info(m), without hashing each meld
     public["winds"] = [WINDS[(s - obs.dealer) % 4] for s in range(4)]
     return _dumps(public)[1:-1]
 
