@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Make the screenshots in docs/web.md: the phone table (390×844), the desktop table (1280×800) and
-a settlement, in Debian's chromium through Playwright (no CJK font needed).  Rerun:
+"""Make the screenshots in docs/web.md: the phone table (390×844), the desktop table (1280×800), a
+settlement and the phone table showing the 提示 hint (and the same at 844×390, not kept), in Debian's
+chromium through Playwright (no CJK font needed).  Rerun:
 
     PYTHONPATH=src python tools/screenshots.py
 """
@@ -37,8 +38,9 @@ def serve(db: str) -> tuple[object, str]:
     return srv, f"http://127.0.0.1:{port}"
 
 
-def play(page, until_decisions: int | None, shot: Path | None) -> None:
-    """Tap through decisions (discard the drawn tile, pass claims, take wins)."""
+def play(page, until_decisions: int | None, shot: Path | None, hint: bool = False) -> None:
+    """Tap through decisions (discard the drawn tile, pass claims, take wins); ``hint``: press 提示
+    before the screenshot."""
     n = 0
     while not page.locator("#settlement").count():
         b, t = page.locator("#actions [data-action]"), page.locator("#hand .tile.playable")
@@ -47,6 +49,12 @@ def play(page, until_decisions: int | None, shot: Path | None) -> None:
                 page.wait_for_timeout(20)
                 continue
             n += 1
+            if until_decisions is not None and n >= until_decisions and t.count() > 3 and shot and hint:
+                page.click("#hint-btn")
+                page.wait_for_selector("#hint li")
+                page.wait_for_timeout(150)
+                page.screenshot(path=str(shot))
+                return
             if until_decisions is not None and n >= until_decisions and t.count() > 3 and shot:
                 t.nth(3).click()  # show a selected tile
                 page.wait_for_timeout(150)
@@ -72,7 +80,8 @@ def main() -> None:
         srv, url = serve(f"sqlite:///{tmp}/shots.sqlite3")
         with sync_playwright() as p:
             br = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            for name, vw, vh in (("web-phone.png", 390, 844), ("web-desktop.png", 1280, 800)):
+            for name, vw, vh in (("web-phone.png", 390, 844), ("web-desktop.png", 1280, 800),
+                                 ("web-hint-phone.png", 390, 844), ("web-hint-landscape.png", 844, 390)):
                 page = br.new_page(viewport={"width": vw, "height": vh})
                 page.goto(url + "/")
                 page.wait_for_selector("#seat3 option", state="attached")
@@ -81,7 +90,11 @@ def main() -> None:
                     page.select_option(f"#seat{i}", "greedy")
                 page.click("#create-btn")
                 page.wait_for_selector("#hand .tile")
-                play(page, 4, DOCS / name)
+                out = DOCS / name if name != "web-hint-landscape.png" else Path(tmp) / name
+                play(page, 4, out, hint="hint" in name)
+                if name == "web-hint-landscape.png":
+                    (DOCS.parent / "build").mkdir(exist_ok=True)
+                    out.replace(DOCS.parent / "build" / name)  # to look at, not for the docs
                 if name == "web-desktop.png":  # play on to a won hand for the settlement
                     for _ in range(6):
                         play(page, None, None)
@@ -93,7 +106,8 @@ def main() -> None:
                 page.close()
             br.close()
         srv.should_exit = True
-    print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png", file=sys.stderr)
+    print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png, docs/web-hint-phone.png "
+          "(and build/web-hint-landscape.png)", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -142,3 +142,22 @@ def test_score_json_notes_are_listed(run):
     p = run("score", "--json", input=json.dumps({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p",
                                                   "payers_flown": [1, 0, 0]}))
     assert json.loads(p.stdout)["notes"]
+
+
+def test_games_list_wraps_between_names_at_80_columns(tmp_path, monkeypatch):
+    """`games` at 80 columns: the players column wraps between names, never inside one."""
+    from typer.testing import CliRunner
+
+    import shangrao.cli.common as common
+    from shangrao.cli import app
+
+    db = str(tmp_path / "g.sqlite3")
+    runner = CliRunner()
+    r = runner.invoke(app, ["simulate", "--hands", "1", "--bots", "expert,ukeire,greedy,random", "--db", db])
+    assert r.exit_code == 0, r.output
+    monkeypatch.setattr(common, "_width", lambda: 80)
+    r = runner.invoke(app, ["games", "--db", db])
+    assert r.exit_code == 0, r.output
+    _fits(r.output)
+    words = set(re.findall(r"[a-z]+", r.output))
+    assert {"expert", "ukeire", "greedy", "random"} <= words, r.output

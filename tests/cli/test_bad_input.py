@@ -218,3 +218,15 @@ def test_arena_json_of_one_deal_has_no_interval_and_is_strict_json():
 ])
 def test_serve_refuses_an_empty_host_and_endless_timeouts(args, needle):
     one_line_error(run("serve", "--no-browser", *args), needle)
+
+
+def test_a_key_given_twice_is_bad_input_in_score_advise_and_every_jsonl():
+    # json keeps the last value silently: {"hand": A, "hand": B} would score B without a word
+    twice = '{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "bao": "1m"}'
+    one_line_error(run("score", "-", stdin=twice), "'bao' is given twice")
+    one_line_error(run("advise", "-", stdin='{"hand": "123m456p789s12s5z9p", "bao": "9p", "hand": "1m"}'),
+                   "'hand' is given twice")
+    _code, out, _err = run("analyze", "--jsonl", "-", stdin='{"hand": "123m456p789s12s5z", "hand": "1m"}\n'
+                           '{"hand": "123m456p789s12s5z9p", "bao": "9p"}\n')
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert "given twice" in rows[0]["error"] and "error" not in rows[1]  # the batch goes on

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from shangrao.game import Game
 
 
@@ -65,3 +67,48 @@ def test_advise_bad_input(run, one_line_error):
     one_line_error(run("advise", "--lang", "fr", input="{}"), "--lang")
     one_line_error(_advise(run, {"hand": "123m456p789s11z23s", "bao": "5s",
                                  "claim": {"tile": "1z", "from": "behind"}}), "claim.from")
+
+
+def test_every_exported_observation_of_real_hands_is_accepted():
+    # the exported-observation path refuses impossible states; every state a real table reaches still passes
+    from shangrao.bots import get_bot
+    from shangrao.cli.advise_cmd import situation_to_observation
+
+    seen = 0
+    for seed in range(4):
+        g = Game(seed=f"export:{seed}")
+        bots = [get_bot("greedy", i) for i in range(4)]
+        while not g.is_over:
+            seat = g.current_seat
+            obs = g.observation(seat)
+            legal = g.legal_actions()
+            if obs.phase in ("act", "discard", "claim"):
+                got, got_legal = situation_to_observation(json.loads(json.dumps(obs.to_dict())))
+                assert got.hand == obs.hand
+                assert {str(a) for a in got_legal} <= {str(a) for a in legal} | {"pass"}
+                seen += 1
+            g.push(bots[seat].choose(obs, legal))
+    assert seen > 100
+
+
+def test_advise_refuses_an_impossible_exported_observation(run, one_line_error, tmp_path):
+    g = Game(seed=5)
+    good = g.observation(g.current_seat).to_dict()
+    cases = [
+        ({"hand": good["hand"] + [good["hand"][0]]}, "hand:"),                 # 15 tiles on the turn
+        ({"hand": [0, 0, 0, 0, 0] + good["hand"][5:]}, "copies of 1m"),       # five 1m
+        ({"bao": (good["bao"] + 1) % 34 if good["bao"] % 9 != 8 else good["bao"] - 1}, "indicator"),
+        ({"drawn": next(k for k in range(34) if k not in good["hand"])}, "drawn:"),
+        ({"hand_sizes": [14, 13, 13]}, "hand_sizes"),
+        ({"flown": [0, 0, 9, 0]}, "flown"),
+        ({"last_discard": [good["seat"], 3]}, "last_discard"),
+    ]
+    from shangrao.cli.advise_cmd import situation_to_observation
+    from shangrao.cli.common import CliError
+
+    for change, needle in cases:
+        with pytest.raises(CliError, match=needle):
+            situation_to_observation({**good, **change})
+    f = tmp_path / "obs.json"  # and through the command: one line, exit 2
+    f.write_text(json.dumps({**good, **cases[1][0]}))
+    one_line_error(run("advise", str(f)), "copies of 1m")

@@ -121,6 +121,40 @@ def test_replay_detects_a_tampered_record(run, sim_db, tmp_path):
     assert p.stderr.startswith("error: ") and "does not reproduce" in p.stderr and "Traceback" not in p.stderr
 
 
+@pytest.mark.parametrize("edit", ["draw_kind_object", "seat_too_large", "transfer_name_object"])
+def test_replay_of_events_edited_into_another_shape_is_reported_not_a_traceback(run, sim_db, tmp_path, edit):
+    """Stored events edited by hand (a field of another type or out of range): `replay` reports the hand
+    (exit 1, one error line) — it replays before it narrates, so the narration never reads such a field."""
+    import shutil
+
+    db, first = sim_db
+    copy = tmp_path / "edited.sqlite3"
+    shutil.copy(db, copy)
+    gid = first["storage"]["game_ids"][0]
+    con = sqlite3.connect(copy)
+    (text,) = con.execute("SELECT events FROM hands WHERE game_id=? AND hand_index=0", (gid,)).fetchone()
+    evs = [json.loads(x) for x in text.splitlines()]
+    if edit == "draw_kind_object":
+        next(e for e in evs if e["type"] == "draw")["kind"] = {}
+    elif edit == "seat_too_large":
+        next(e for e in evs if e["type"] == "discard")["seat"] = 10**30
+    else:
+        ts = [e for e in evs if e["type"] == "transfer"]
+        if not ts:
+            pytest.skip("no transfer in this hand")
+        ts[0]["name"] = {"not": "a name"}
+    con.execute("UPDATE hands SET events=? WHERE game_id=? AND hand_index=0",
+                ("\n".join(json.dumps(e, ensure_ascii=False) for e in evs), gid))
+    con.commit()
+    con.close()
+    p = run("replay", str(gid), "--hand", "1", "--db", str(copy))
+    assert "internal error" not in p.stderr and "Traceback" not in p.stderr, p.stderr
+    if edit == "transfer_name_object":  # a display label: the replay's own label is shown instead
+        assert p.returncode == 0, p.stderr
+    else:
+        assert p.returncode == 1 and p.stderr.startswith("error: ") and len(p.stderr.strip().splitlines()) == 1
+
+
 def test_play_eof_leaves_cleanly_and_saves(run, tmp_path):
     db = tmp_path / "eof.sqlite3"
     p = run("play", "--seed", "2", "--db", str(db), input="1\n1\n")

@@ -119,5 +119,7 @@ def test_serve_on_a_busy_port_exits_3_as_documented(run, tmp_path):
         port = s.getsockname()[1]
         p = run("serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite3"))
     assert p.returncode == 3 and "in use" in p.stderr
+    assert "open http" not in p.stdout  # a server that cannot start does not announce its address
+    assert len(p.stderr.strip().splitlines()) == 1
     doc = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     assert "| 3 | `serve` could not start" in doc

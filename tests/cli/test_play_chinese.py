@@ -192,3 +192,17 @@ def test_hint_hook():
     assert "提示 hint (expert):" in text and first.startswith("1. 打 ") and "七对" in first
     assert any(f"({k})" in first for k in ("1z", "6z", "7z"))
     assert "打 discard 7z" in text
+
+
+def test_prompt_examples_come_from_the_legal_actions():
+    from shangrao.cli.play import prompt_text
+    from shangrao.game import Action, ActionType
+    from shangrao.tiles import parse_tile
+
+    A = ActionType
+    turn = [Action(A.DISCARD, parse_tile("3m")), Action(A.DISCARD, parse_tile("7z"))]
+    text = prompt_text(turn)
+    assert "打 三万" in text and "南" not in text and "碰" not in text and "过" not in text
+    claim = [Action(A.PUNG), Action(A.PASS)]
+    text = prompt_text(claim)
+    assert "碰" in text and "过" in text and "打" not in text and "吃" not in text

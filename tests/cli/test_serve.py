@@ -5,8 +5,6 @@ from __future__ import annotations
 import threading
 import webbrowser
 
-import uvicorn
-
 from shangrao.cli import serve_cmd
 
 
@@ -20,7 +18,8 @@ class _NowTimer:
 
 def _patch(monkeypatch, display: bool):
     ran, opened = [], []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append((app, kw)))
+    monkeypatch.setattr(serve_cmd, "_bind", lambda host, port: None)  # no real socket, no real server
+    monkeypatch.setattr(serve_cmd, "_serve", lambda app, sock, **kw: ran.append((app, kw)))
     monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url))
     monkeypatch.setattr(threading, "Timer", _NowTimer)
     monkeypatch.setattr(serve_cmd, "_has_display", lambda: display)

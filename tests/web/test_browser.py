@@ -250,3 +250,46 @@ def test_the_ui_words_come_from_the_server_labels(server, browser):
     page.click("#lang")  # back to Chinese for the other tests of this browser
     assert not w.problems, w.problems
     ctx.close()
+
+
+def test_the_hint_button_shows_the_experts_choices_inside_the_phone_viewport(server, browser):
+    """提示 (issue 9): at our turn the button shows three choices over the table, the hand and the
+    buttons stay inside 390×844 with nothing to scroll, and the next action hides it; a table created
+    with hints off in the lobby shows no button."""
+    vw, vh = 390, 844
+    ctx = browser.new_context(viewport={"width": vw, "height": vh}, has_touch=True)
+    page = ctx.new_page()
+    w = Watch(page)
+    create_table(page, server)
+    page.wait_for_selector("#hand .tile.playable", timeout=30000)  # our turn: the table waits for us
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint li", timeout=10000)
+    choices = page.locator("#hint li")
+    assert choices.count() == 3 and "期望" in choices.first.inner_text() and "糊率" in choices.first.inner_text()
+    playable = set(page.locator("#hand .tile.playable").evaluate_all("els => els.map(e => e.dataset.discard)"))
+    assert choices.first.get_attribute("data-choice") in playable  # a discard of our own hand
+    for sel in ("#hint", "#hand", "#hint-btn"):
+        assert inside(page.locator(sel).bounding_box(), vw, vh), sel
+    for i in range(page.locator("#hand .tile").count()):
+        assert inside(page.locator("#hand .tile").nth(i).bounding_box(), vw, vh)
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight + 1"), "the page scrolls"
+    tile = page.locator("#hand .tile.playable").last
+    tile.click()
+    tile.click()  # discarded: the hint is gone
+    page.wait_for_selector("#hint", state="detached", timeout=5000)
+    assert not w.problems, w.problems
+    page.close()  # (leaving a table page aborts its tile requests in flight: a new page for the next table)
+    # hints off: the lobby's option, no button
+    page = ctx.new_page()
+    w = Watch(page)
+    page.goto(server + "/")
+    page.wait_for_selector("#seat3 option", state="attached")
+    page.uncheck("#hints")
+    for i in (1, 2, 3):
+        page.select_option(f"#seat{i}", "greedy")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*/*")
+    page.wait_for_selector("#hand .tile.playable", timeout=30000)
+    assert page.locator("#hint-btn").count() == 0
+    assert not w.problems, w.problems
+    ctx.close()

@@ -32,11 +32,14 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import is_winning
-from ..bots.expert import FORM_NAMES, Candidate, advise
+from ..bots.advice import ALWAYS_EV, choice_text
+from ..bots.advice import action_text as _action_text
+from ..bots.advice import aim_text as _aim_text
+from ..bots.expert import advise
 from ..game.actions import Action, ActionType
 from ..game.state import Observation
 from ..melds import MeldKind, parse_meld
-from ..tiles import format_tile, parse_tile, parse_tiles, tile_name
+from ..tiles import format_tile, parse_tile, parse_tiles
 from .common import CliError, dump_json, out_console, parse_json, read_text
 
 __all__ = ["advise_cmd", "register", "situation_to_observation"]
@@ -233,6 +236,7 @@ def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
             kong_chain=int(d.get("kong_chain", 0)), first_discard=bool(d.get("first_discard", False)))
     except (KeyError, TypeError, IndexError) as err:
         raise CliError(f"observation: missing or bad field ({err})") from None
+    _check_observation(obs)
     if phase == "claim":
         if last_t is None:
             raise CliError("last_discard: a claim observation needs it")
@@ -244,33 +248,69 @@ def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
     return obs, legal
 
 
-_ACT_ZH = {t.value: t.chinese for t in ActionType}  # labels from their home (game.actions)
+def _ints(value, name: str, n: int, lo: int, hi: int) -> tuple[int, ...]:
+    if (not isinstance(value, (list, tuple)) or len(value) != n
+            or not all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in value)):
+        raise CliError(f"{name}: {n} integers {lo}..{hi}, got {value!r:.80}")
+    return tuple(value)
 
 
-def _action_text(a: Action, lang: str) -> str:
-    if lang == "en" or a.tile is None:
-        return str(a) if lang == "en" else _ACT_ZH[a.type.value]
-    if a.type is A.CHOW:
-        return f"吃 {tile_name(a.tile)}{tile_name(a.tile + 1)}{tile_name(a.tile + 2)} ({str(a).split(' ', 1)[1]})"
-    return f"{_ACT_ZH[a.type.value]} {tile_name(a.tile)} ({format_tile(a.tile)})"
+def _check_observation(obs: Observation) -> None:
+    """Refuse an exported observation no table can reach (a :class:`CliError` naming the field): hand size
+    against melds and phase, more than four copies of a kind in sight, a drawn tile not in hand, the 宝
+    not following its indicator, seats and counts out of range."""
+    from ..tiles import bao_from_indicator
 
-
-def _aim_text(c: Candidate, lang: str) -> str:
-    if lang == "en":
-        if c.aim in FORM_NAMES:
-            return FORM_NAMES[c.aim][1]
-        return c.aim or "—"
-    return c.aim_name or "—"
+    seat = obs.seat
+    sizes = _ints(obs.hand_sizes, "hand_sizes", 4, 0, 14)
+    _ints(obs.flown, "flown", 4, 0, 4)
+    if not isinstance(obs.dealer, int) or isinstance(obs.dealer, bool) or not 0 <= obs.dealer <= 3:
+        raise CliError(f"dealer: a seat 0..3, got {obs.dealer!r:.40}")
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in obs.scores) or len(obs.scores) != 4:
+        raise CliError(f"scores: 4 integers, got {obs.scores!r:.80}")
+    if not 0 <= obs.kong_chain <= 4:
+        raise CliError(f"kong_chain: 0..4, got {obs.kong_chain}")
+    if not 0 <= obs.bao_drawn <= 4:
+        raise CliError(f"bao_drawn: 0..4, got {obs.bao_drawn}")
+    n_melds = len(obs.melds[seat])
+    want = 13 - 3 * n_melds + (0 if obs.phase == "claim" else 1)
+    if len(obs.hand) != want:
+        raise CliError(f"hand: in phase {obs.phase} with {n_melds} meld(s) seat {seat} holds {want} tiles, "
+                       f"got {len(obs.hand)}")
+    if sizes[seat] != len(obs.hand):
+        raise CliError(f"hand_sizes[{seat}]: {sizes[seat]}, but the hand holds {len(obs.hand)} tiles")
+    for s, ms in enumerate(obs.melds):
+        if len(ms) > 4:
+            raise CliError(f"melds[{s}]: at most 4, got {len(ms)}")
+    if obs.drawn is not None and (not isinstance(obs.drawn, int) or not 0 <= obs.drawn < 34
+                                  or not obs.hand_34[obs.drawn]):
+        raise CliError(f"drawn: {obs.drawn!r:.20} is not a tile of the hand")
+    if bao_from_indicator(obs.indicator) != obs.bao:
+        raise CliError(f"bao: {format_tile(obs.bao)} does not follow the indicator {format_tile(obs.indicator)} "
+                       f"(that gives {format_tile(bao_from_indicator(obs.indicator))})")
+    if obs.last_discard is not None:
+        who, k = obs.last_discard
+        if not 0 <= who <= 3 or who == seat or not 0 <= k < 34:
+            raise CliError(f"last_discard: [seat of another player 0..3, kind 0..33], got {list(obs.last_discard)}")
+    total = list(obs.hand_34)
+    for ms in obs.melds:
+        for m in ms:
+            for k in m.tiles:
+                total[k] += 1
+    for pond in obs.discards:
+        for k in pond:
+            total[k] += 1
+    total[obs.indicator] += 1
+    for k in range(34):
+        if total[k] > 4:
+            raise CliError(f"hand, melds, discards and indicator hold {total[k]} copies of {format_tile(k)}; "
+                           "there are only 4")
 
 
 def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:
     """The ``提示 hint`` of ``shangrao play``: the expert's ``top`` choices for this decision, one
     line each, best first, with its expected points (points), win chance and the pattern aimed at."""
-    parts = []
-    for i, c in enumerate(advise(obs, legal, top=top), 1):
-        ev = "必选 always" if c.ev >= 1e5 else f"期望 {c.ev:+.2f}"
-        parts.append(f"{i}. {_action_text(c.action, 'zh')}  {ev}  糊率 {100 * c.p_win:.0f}%  → {_aim_text(c, 'zh')}")
-    return "\n".join(parts)
+    return "\n".join(f"{i}. {choice_text(c)}" for i, c in enumerate(advise(obs, legal, top=top), 1))
 
 
 def advise_cmd(
@@ -311,7 +351,7 @@ def advise_cmd(
     for i, h in enumerate(heads):
         t.add_column(h, justify="right" if i in (0, 2, 3, 4, 6) else "left")
     for i, c in enumerate(cands, 1):
-        ev = "必选" if zh and c.ev >= 1e5 else ("always" if c.ev >= 1e5 else f"{c.ev:+.2f}")
+        ev = "必选" if zh and c.ev >= ALWAYS_EV else ("always" if c.ev >= ALWAYS_EV else f"{c.ev:+.2f}")
         t.add_row(str(i), _action_text(c.action, lang), ev, f"{100 * c.p_win:.0f}%", f"{c.gain:.1f}",
                   _aim_text(c, lang), ActionType.WIN.chinese if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)))
     console.print(Text("专家建议 (expert bot)" if zh else "expert's advice", style="bold"))

@@ -132,12 +132,34 @@ _TOO_DEEP = "JSON nested too deeply"
 _TOO_LONG = "a number in the JSON has more than 4300 digits"
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook``: a key given twice in one object is an error (json keeps the last silently,
+    so ``{"hand": A, "hand": B}`` would score B)."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(f"the key {k[:40]!r} is given twice in one object")
+        out[k] = v
+    return out
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text, object_pairs_hook=_no_duplicates)
+
+
 def parse_json(text: str, name: str) -> Any:
-    """``json.loads`` with an error naming the input, line and column."""
+    """``json.loads`` with an error naming the input, line and column; a key repeated in one object is an
+    error too."""
     try:
-        return json.loads(text.removeprefix("\ufeff"))
+        return _loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as err:
         raise CliError(f"{name}: bad JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+    except _DuplicateKey as err:
+        raise CliError(f"{name}: {err}") from None
     except RecursionError:  # json's C decoder recurses per nesting level
         raise CliError(f"{name}: {_TOO_DEEP}") from None
     except ValueError:  # Python refuses to read an integer of more than 4300 digits
@@ -175,9 +197,11 @@ def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
             if not line.strip():
                 continue
             try:
-                yield n, json.loads(line)
+                yield n, _loads(line)
             except json.JSONDecodeError as err:
                 yield n, CliError(f"bad JSON at column {err.colno}: {err.msg}")
+            except _DuplicateKey as err:
+                yield n, CliError(str(err))
             except RecursionError:
                 yield n, CliError(_TOO_DEEP)
             except ValueError:  # an integer of more than 4300 digits

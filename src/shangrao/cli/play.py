@@ -98,6 +98,28 @@ def _hint(console: Console, obs, actions: list[Action]) -> None:
         console.print(Text("提示 hint: no advice for this decision", style="dim"))
 
 
+def prompt_text(actions: list[Action]) -> str:
+    """The prompt, with examples taken from this decision's legal actions (``打 南风`` only when 南风 may be
+    discarded; 碰 only when a pung is offered …)."""
+    from ..tiles import tile_name
+
+    A = ActionType
+    types = {a.type for a in actions}
+    words = []
+    discards = [a.tile for a in actions if a.type is A.DISCARD and a.tile is not None]
+    if discards:
+        words.append(f"打 {tile_name(discards[0])}")
+    for t, word in ((A.WIN, "糊"), (A.CATCH_BAO, A.CATCH_BAO.chinese), (A.PUNG, "碰"), (A.CHOW, "吃")):
+        if t in types:
+            words.append(word)
+    if types & {A.KONG, A.ADDED_KONG, A.CONCEALED_KONG}:
+        words.append("杠")
+    if A.PASS in types:
+        words.append("过")
+    examples = f"or {', '.join(words)}; " if words else ""
+    return f"choose 1-{len(actions)} ({examples}? help)"
+
+
 def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
     """Ask until the player picks a legal action (see :mod:`.play_input` for what may be typed).
 
@@ -108,7 +130,7 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
         console.print(line)
     can_win = any(a.type is ActionType.WIN for a in actions)
     while True:
-        answer = _ask(console, f"choose 1-{len(actions)} (or 打 南, 碰, 过; ? help)")
+        answer = _ask(console, prompt_text(actions))
         try:
             choice = read_choice(answer, actions)
         except ChoiceError as err:

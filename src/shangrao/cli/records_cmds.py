@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import Annotated
 
@@ -12,6 +13,7 @@ from rich.text import Text
 
 from ..game import (
     EventType,
+    Game,
     ReplayError,
     replay,
 )
@@ -33,7 +35,7 @@ def _players_text(players: list[str]) -> str:
             out[-1][1] += 1
         else:
             out.append([p, 1])
-    return ",".join(p if n == 1 else f"{p}×{n}" for p, n in out)
+    return ", ".join(p if n == 1 else f"{p}×{n}" for p, n in out)  # a space: a narrow table wraps between names
 
 
 def games(
@@ -55,7 +57,7 @@ def games(
     if not rows:
         console.print(f"no stored games in {store._safe_url()}")
         return
-    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    t = Table(show_edge=False, box=None, padding=(0, 1), pad_edge=False)
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
         ("status", "left"), ("scores", "left"), ("seed", "right"))
@@ -124,13 +126,27 @@ def replay_cmd(
     console.print(Text(f"game {rec.id} · {rec.mode} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
                        f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
     failures = []
-    for h in rec.hands:
-        _print_hand(console, h.index, h.dealer, h.events, label, passes)
+
+    def show(index: int, dealer: int | None, events: list[dict], note: str = "") -> Game | None:
+        """Replay first, then narrate: a log that does not replay is reported, not narrated (its events may
+        hold anything); the narration reads the log's own labels, or the replay's where those are damaged."""
         try:
-            g = replay(h.events)
+            g = replay(events)
         except ReplayError as err:
-            failures.append(f"hand {h.index + 1}: {err}")
+            console.rule(f"第 {index + 1} 局 hand {index + 1}{note}")
+            failures.append(f"hand {index + 1}: {err}")
             console.print(Text(f"replay FAILED: {err}", style="bold red"))
+            return None
+        try:
+            _print_hand(Console(file=io.StringIO(), width=console.width), index, dealer, events, label, passes, note)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            events = [dict(e) for e in g.events[:len(events)]]  # a display label of the log is damaged: the replay's labels
+        _print_hand(console, index, dealer, events, label, passes, note)
+        return g
+
+    for h in rec.hands:
+        g = show(h.index, h.dealer, h.events)
+        if g is None:
             continue
         res = g.result
         if res is None:
@@ -149,7 +165,8 @@ def replay_cmd(
         else:
             console.print(Text("✓ replay of the events reproduces the stored result", style="green"))
     for k, evs in pending.items():
-        _print_hand(console, k, None, evs, label, passes, title_note=" · 未完 unfinished")
+        if show(k, None, evs, " · 未完 unfinished") is None:
+            continue
         console.print(Text(f"未完 unfinished: the hand was left here ({len(evs)} event(s) stored); "
                            "no settlement, nothing to verify", style="bold yellow"))
     if failures:

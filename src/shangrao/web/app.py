@@ -65,6 +65,7 @@ from .messages import (
     ActionMsg,
     CreateTable,
     FillBotsMsg,
+    HintMsg,
     PingMsg,
     ReadyMsg,
     RematchMsg,
@@ -74,6 +75,7 @@ from .messages import (
 from .tables import (
     KIND,
     SAVE_FAILED,
+    HintsOff,
     SaveError,
     ServerFull,
     Settings,
@@ -400,7 +402,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
                                      "per minute from one address; try again in a minute")
         try:
-            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules)
+            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules, hints=req.hints)
         except ServerFull as err:
             raise HTTPException(503, str(err)) from None
         except SaveError:
@@ -437,7 +439,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
                 try:
                     new, token = await manager.create(t.name, t.rules.hands_per_match,
-                                                      [s.player for s in t.seats[1:]], rules)
+                                                      [s.player for s in t.seats[1:]], rules, hints=t.hints)
                     await t.set_rematch(new.id)
                 except ServerFull as err:
                     raise HTTPException(503, str(err)) from None
@@ -598,6 +600,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                         await t.request_fill_bots()
                     elif isinstance(msg, PingMsg):
                         await t.pong(conn)  # under the table's lock: after every state in progress
+                    elif isinstance(msg, HintMsg):
+                        await t.hint(seat, conn, msg.hand, msg.seq)
+                except HintsOff as err:
+                    error("hints_off", str(err))
                 except StaleActionError as err:
                     error("stale", str(err))
                 except SaveError:

@@ -22,10 +22,22 @@ Client -> server (JSON objects over the table's WebSocket):
     claims"), never as ``stale``, so that the refusal tells nothing about the game behind it.
 ``{"type": "ready"}``   ready for the next hand (after a settlement); repeated, it does nothing.
 ``{"type": "fill_bots"}`` seat bots on the seats nobody has claimed yet; with none, nothing.
+``{"type": "hint", "hand": 2, "seq": 12}`` (since issue 9) the 提示 button: the expert's top three
+    choices for the seat's decision at (hand, seq) — the same position rule as ``action``: anything
+    but the seat's current position is refused as ``stale``, and a seat without a decision there
+    (not its turn, its window answer already given, a window's pause) gets ``illegal``.  Computed
+    from the seat's own :meth:`~shangrao.game.Game.observation` and legal actions only
+    (:func:`shangrao.bots.expert.advise`), once per decision (asked again, the same answer is sent
+    again).  Answered with ``{"type": "hint", "hand": 2, "seq": 12, "choices": [{"action":
+    "discard 5m", "ev": 1.23, "p_win": 0.3, "gain": 4.0, "aim": "qidui", "zh": "打 五万 (5m)  期望
+    +1.23  糊率 30%  → 七对", "en": "discard 5m  EV +1.23  win 30%  → seven pairs"}, ...]}`` (best
+    first; the lines of :func:`shangrao.bots.advice.choice_text`).  At a table created with
+    ``"hints": false`` it is refused as ``hints_off``.  Like every message it counts against the
+    connection's rate limit.
 ``{"type": "ping"}``     answered with ``{"type": "pong"}`` after every state change in progress
     (queued in order: a client may use it as a barrier).
 
-Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views`),
+Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views`), ``hint``,
 ``error`` (``{"type": "error", "code": ..., "message": ...}``; nothing changed), ``pong``, and
 ``notice`` (``{"type": "notice", "code": "server_problem", "message": ...}``, since issue 13: the
 table cannot be stored right now, another player's action or a bot's move is waiting; play goes
@@ -34,6 +46,7 @@ on by itself, announced by the next ``state``).
 Error codes: ``malformed`` (not a message of this vocabulary), ``illegal`` (not legal now, or
 not your turn), ``stale`` (answers an earlier position; look at the newest state), ``unavailable``
 (``could not save; try again``: the database refused the write, nothing changed),
+``hints_off`` (a ``hint`` at a table whose host switched hints off),
 ``rate_limited`` (more messages per second than the server allows; the excess is ignored, with
 one such error a second at most),
 ``forbidden`` (a wrong seat link; the socket is closed), ``full`` (the server holds as many
@@ -63,6 +76,7 @@ __all__ = [
     "ClientMessage",
     "CreateTable",
     "FillBotsMsg",
+    "HintMsg",
     "PingMsg",
     "ReadyMsg",
     "parse_client_message",
@@ -80,6 +94,12 @@ class ActionMsg(_Msg):
     seq: Annotated[StrictInt, Field(ge=0, le=2**31)]
 
 
+class HintMsg(_Msg):
+    type: Literal["hint"]
+    hand: Annotated[StrictInt, Field(ge=0, le=2**31)]
+    seq: Annotated[StrictInt, Field(ge=0, le=2**31)]
+
+
 class ReadyMsg(_Msg):
     type: Literal["ready"]
 
@@ -92,7 +112,7 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMsg | ReadyMsg | FillBotsMsg | PingMsg, Field(discriminator="type")]
+ClientMessage = Annotated[ActionMsg | HintMsg | ReadyMsg | FillBotsMsg | PingMsg, Field(discriminator="type")]
 _ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
 
 
@@ -130,6 +150,7 @@ class RematchMsg(BaseModel):
 
 class CreateTable(BaseModel):
     """POST /api/tables: a new table.  seats: seat 0 is the creator (human); 1-3 human or a bot.
+    hints: whether the players may ask for the expert's advice (the 提示 button; stored with the table).
 
     Strictly typed: ``{"hands": true}`` or ``{"hands": "8"}`` is refused (422), not read as 1 or 8.
     The name's length is also checked against the server's ``--max-name``.  The seats default to
@@ -142,3 +163,4 @@ class CreateTable(BaseModel):
         default_factory=lambda: [default_bot()] * 3)
     # strict: "1" or "true" is not silently turned into True (RuleSet names the bad option)
     rules: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)
+    hints: StrictBool = True

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import hmac
@@ -72,11 +73,13 @@ from ..records.live import (
 from ..records.summary import hand_summary
 from ..rules import RuleSet
 from .connections import Connection, dumps
+from .hints import hint_choices
 from .views import LogCache, seat_texts, seat_view, window_game, window_key
 
 __all__ = [
     "SAVE_FAILED",
     "SERVER_PROBLEM",
+    "HintsOff",
     "SaveError",
     "ServerFull",
     "Settings",
@@ -124,6 +127,10 @@ class SaveError(RuntimeError):
 
 class ServerFull(TableError):
     """The server has as many live tables as it may hold."""
+
+
+class HintsOff(TableError):
+    """A hint asked for at a table whose host switched hints off."""
 
 
 def hash_token(token: str) -> str:
@@ -203,7 +210,7 @@ def _mono_from_wall(when: datetime | None) -> float | None:
 
 class Table:
     def __init__(self, manager: TableManager, game_id: int, name: str, rules: RuleSet, seed: int,
-                 seats: list[Seat]) -> None:
+                 seats: list[Seat], hints: bool = True) -> None:
         self.manager = manager
         self.settings = manager.settings
         self.store = manager.store
@@ -213,6 +220,7 @@ class Table:
         self.rules_dict = rules.to_dict()  # the lobby and every state message show it
         self.seed = seed
         self.seats = seats
+        self.hints = hints  # the host's table option: may the players ask for the expert's advice (提示)
         self.match = Match(rules, seed=seed)
         self.game: Game | None = None
         self.last_settlement: dict | None = None
@@ -287,6 +295,7 @@ class Table:
                          "standin": s.player == "human" and s.claimed and self._absent(s, now),
                          "ready": s.ready} for s in self.seats],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
+            "hints": self.hints,
         }
         self._info = (self.version, info)
         return info
@@ -312,7 +321,8 @@ class Table:
     def _meta(self) -> dict:
         return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
-                        "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch}}
+                        "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch,
+                        "hints": self.hints}}
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded
@@ -664,6 +674,34 @@ class Table:
                 raise
             g = self.game
 
+    async def hint(self, seat: int, conn: Connection, hand: int, seq: int) -> None:
+        """Queue on ``conn`` the expert's top choices for ``seat``'s decision at (``hand``, ``seq``)
+        (:func:`~shangrao.web.hints.hint_choices`, from the seat's own observation and the legal
+        actions its state shows).  Raises HintsOff, StaleActionError (not the seat's current
+        position) or IllegalActionError (no decision of the seat there); nothing is sent then."""
+        async with self.lock:
+            if not self.hints:
+                raise HintsOff("hints are switched off at this table (the host's choice)")
+            g = self.game
+            if g is None or g.is_over:
+                raise StaleActionError("no hand is being played at this table now")
+            if self.holding():  # as for an action: the answer must not tell that the game moved on
+                raise IllegalActionError("the table is waiting for claims; look again")
+            now_seq = self._logs.seq(g, seat)
+            if hand != g.hand_no or seq != now_seq:
+                raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
+                                       f"now hand {g.hand_no}, seq {now_seq}); look again")
+            if g.phase in ("claim", "rob"):
+                legal = [] if seat in self.answers else g.window_options().get(seat, [])
+            else:
+                legal = g.legal_actions() if g.current_seat == seat else []
+            if len(legal) < 2:
+                raise IllegalActionError("no decision of yours now: nothing to advise on")
+            # the seat's own view; in a window it is named as deciding, as its state shows it
+            obs = dataclasses.replace(g.observation(seat), current_seat=seat)
+            choices = hint_choices(obs, tuple(legal))
+            conn.send_json({"type": "hint", "hand": hand, "seq": seq, "choices": choices})
+
     async def pong(self, conn: Connection) -> None:
         """Answer a ping after every state change in progress has been queued (a barrier for
         clients: the connection's queue is sent in order)."""
@@ -988,8 +1026,10 @@ class TableManager:
         self.listing_version += 1
 
     # -- creating and loading -------------------------------------------------------
-    async def create(self, name: str, hands: int, seats: list[str], rules: dict) -> tuple[Table, str]:
+    async def create(self, name: str, hands: int, seats: list[str], rules: dict,
+                     hints: bool = True) -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
+        hints: whether its players may ask for the expert's advice (stored with the table).
 
         Raises ValueError (bad rules), ServerFull or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
@@ -998,9 +1038,10 @@ class TableManager:
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
         st = [Seat(player=k) for k in kinds]
-        meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4}}
+        meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4,
+                        "hints": hints}}
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
-        table = Table(self, gid, name, rs, seed, st)
+        table = Table(self, gid, name, rs, seed, st, hints=hints)
         _, token = await table.claim_seat(0)
         self.tables[gid] = table
         self.listing_changed()
@@ -1020,7 +1061,8 @@ class TableManager:
             raise TableError(f"game {rec.id} is not a web table")
         seats = [Seat(player=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
-        table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats)
+        table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
+                      hints=web.get("hints", True) is not False)
         table.rematch = web.get("rematch")
         for h in rec.hands:
             g = replay(h.events)
@@ -1173,7 +1215,8 @@ class TableManager:
                 "hands_total": rules.get("hands_per_match"), "hands_played": g.hands_played,
                 "scores": list(g.scores), "rules": rules, "free_seats": free,
                 "players": [{"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
-                            for k, c in zip(kinds, claimed)], "rematch": web.get("rematch")}
+                            for k, c in zip(kinds, claimed)], "rematch": web.get("rematch"),
+                "hints": web.get("hints", True) is not False}
 
     def _info(self, g) -> dict:
         t = self.tables.get(g.id)

@@ -24,7 +24,7 @@ const I18N = {
     delta: "本局得失", hand_value: "牌值", payments: "付分", clause: "条款", left: "余", turn_of: "{0} 出牌",
     seats_kept: "你的座位", rejoin_hint: "关掉的牌桌可以从这里回去", reveal_drawn: "荒牌：亮出所有手牌",
     next_in: "下一局", new_match_link: "新的一场已开：", bots: "机器人",
-    human_s: "玩家",
+    human_s: "玩家", hint: "提示", allow_hints: "允许提示",
   },
   en: {
     title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
@@ -50,7 +50,7 @@ const I18N = {
     delta: "This hand", hand_value: "Hand value", payments: "Payments", clause: "Clause", left: "left", turn_of: "{0} to play",
     seats_kept: "Your seats", rejoin_hint: "tables you closed can be reopened here", reveal_drawn: "Drawn hand: all hands shown",
     next_in: "Next hand", new_match_link: "A new match is open: ", bots: "bots",
-    human_s: "player",
+    human_s: "player", hint: "Hint", allow_hints: "Allow hints (the expert's advice)",
   },
 };
 let LANG = localStorage.getItem("shangrao-lang") || "zh";

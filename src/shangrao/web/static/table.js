@@ -5,6 +5,8 @@
 const parts = location.pathname.split("/"); // /t/{id}/{token}
 const TABLE_ID = parts[2], TOKEN = parts[3];
 let S = null, ws = null, tick = null, deadlineAt = null, lastError = "", selected = null, selectedPos = -1, savedName = null;
+// 提示: the expert's top choices for this decision (null: not shown); asked with the state's (hand, seq)
+let hint = null, hintPending = false;
 document.getElementById("nav").append(navBar("table"));
 
 function connect() {
@@ -13,19 +15,35 @@ function connect() {
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
     if (m.type === "state") {
-      if (!S || S.seq !== m.seq || S.hand_no !== m.hand_no) selected = null;
+      if (!S || S.seq !== m.seq || S.hand_no !== m.hand_no) { selected = null; hint = null; hintPending = false; }
       S = m; lastError = ""; deadlineAt = m.deadline == null ? null : Date.now() + m.deadline * 1000;
       if (savedName !== m.table.name) { saveSeat(TABLE_ID, TOKEN, m.table.name); savedName = m.table.name; }
       render();
+    } else if (m.type === "hint") {
+      if (!S || m.hand !== S.hand_no || m.seq !== S.seq || !hintPending) return; // an answer to an earlier state
+      hint = m.choices; hintPending = false; render();
     } else if (m.type === "error" || m.type === "notice") {
       if (m.code === "forbidden") { location.href = "/error/bad-link"; return; }
+      if (hintPending && m.type === "error") { hintPending = false; render(); }
       lastError = m.message; renderError();
     }
   };
   ws.onclose = () => { setTimeout(connect, 1000); };
 }
 function send(obj) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj)); }
-function act(a) { selected = null; send({ type: "action", action: a, seq: S.seq, hand: S.hand_no }); }
+function act(a) { selected = null; hint = null; send({ type: "action", action: a, seq: S.seq, hand: S.hand_no }); }
+function askHint() {
+  if (hint || hintPending) { hint = null; hintPending = false; render(); return; } // pressed again: hide it
+  hintPending = true; render();
+  send({ type: "hint", hand: S.hand_no, seq: S.seq });
+}
+// the hint over the lower edge of the table (never in the flow: the hand and buttons do not move); a tap hides it
+function hintBox() {
+  const box = el("div", { class: "hint-box", id: "hint", onclick: () => { hint = null; render(); } },
+    el("b", { text: `${t("hint")} · ${label("bots", "expert")}` }));
+  box.append(el("ol", {}, ...hint.map(c => el("li", { "data-choice": c.action, text: LANG === "zh" ? c.zh : c.en }))));
+  return box;
+}
 
 function actionLabel(a) {
   if (a.type === "pass") return a.declines_win ? `${t("pass")}（${t("touji")}）` : t("pass");
@@ -125,6 +143,9 @@ function mySide() {
   const v = S.view, me = S.you, legal = S.legal || [];
   const discards = new Map(legal.filter(a => a.type === "discard").map(a => [a.tile, a]));
   const box = el("section", { class: "me", "data-seat": me });
+  if (hint && hint.length) box.append(hintBox());
+  const top = hint && hint.length && hint[0].action.startsWith("discard ") ? kindOf(hint[0].action.split(" ")[1]) : null;
+  let marked = false;
   box.append(el("div", { class: "me-head" }, seatChip(me), meldsOf(me)));
   // prompt + buttons
   const bar = el("div", { class: "actions", id: "actions" });
@@ -139,6 +160,8 @@ function mySide() {
     else if (a.tile !== null && a.tile !== undefined) b.append(tileImg(a.tile, { small: true, bao: v.bao }));
     bar.append(b);
   }
+  if (S.table.hints !== false && legal.length > 1)
+    bar.append(el("button", { class: "hint-btn" + (hint ? " on" : ""), id: "hint-btn", disabled: hintPending, onclick: askHint, text: hintPending ? "…" : t("hint") }));
   if (v.phase === "claim" && ld && ld[0] !== me && S.waits && S.waits.some(w => w.kind === ld[1]))
     bar.append(el("span", { class: "note", id: "no-win-note", text: t("no_win_note", label("win_by", "dealer_first_discard"), label("win_by", "robbing_kong")) }));
   box.append(bar);
@@ -154,6 +177,7 @@ function mySide() {
     if (a) {
       img.classList.add("playable"); img.dataset.discard = a.action;
       if (selected === k && selectedPos === here) img.classList.add("selected");
+      if (top === k && !marked) { img.classList.add("hinted"); marked = true; }
       img.addEventListener("click", () => {
         if (selected === k) { act(a.action); return; }  // tap again (any copy of the kind): discard
         selected = k; selectedPos = here; render();

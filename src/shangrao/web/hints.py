@@ -1,0 +1,42 @@
+"""The 提示 button of the web table: the expert's top choices for one seat's decision.
+
+:func:`hint_choices` is a function of the seat's own :class:`~shangrao.game.Observation` and its
+legal actions only (what the seat's ``state`` message shows), so nothing of another seat's concealed
+tiles, the wall or the seed can reach the answer.  The lines are :func:`shangrao.bots.advice.choice_text`
+— the words of ``shangrao advise`` and of ``play``'s 提示.
+
+Cost: one :func:`~shangrao.bots.expert.advise` call (an expert decision: ~7 ms median, ~20 ms p99 of
+CPU, docs/performance.md).  Like the bots' choices it runs on the event loop, under the table's lock
+(so the answer is about the decision still on the table); the answers are cached per (observation,
+legal actions), so a seat pressing 提示 again — or a client sending ``hint`` in a loop — costs one
+computation per decision, and each message counts against the connection's rate limit anyway.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..bots.advice import choice_text
+from ..bots.expert import ExpertBot, advise
+from ..game import Action, Observation
+
+__all__ = ["HINT_TOP", "hint_choices"]
+
+#: how many choices the 提示 button shows
+HINT_TOP = 3
+
+_BOT = ExpertBot()  # its scoring memo is bounded (50,000 entries); used on the event loop only
+
+
+@lru_cache(maxsize=512)
+def hint_choices(obs: Observation, legal: tuple[Action, ...]) -> tuple[dict, ...]:
+    """The expert's :data:`HINT_TOP` best choices among ``legal`` for ``obs``, best first: per choice
+    ``action`` (engine string), ``ev`` (expected points), ``p_win`` (0..1), ``gain`` (points if it
+    wins), ``aim`` (form or pattern id) and the line in Chinese (``zh``) and English (``en``).
+    Cached (do not change the dicts).  Raises ValueError when ``legal`` is empty."""
+    out = []
+    for c in advise(obs, list(legal), top=HINT_TOP, bot=_BOT):
+        d = c.to_dict()
+        out.append({"action": d["action"], "ev": d["ev"], "p_win": d["p_win"], "gain": d["gain"],
+                    "aim": d["aim"], "zh": choice_text(c, "zh"), "en": choice_text(c, "en")})
+    return tuple(out)
