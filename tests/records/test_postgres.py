@@ -235,6 +235,12 @@ def test_pg_live_table_helpers(store):
     assert g.pending == {} and g.hands[0].events == _EVENTS
 
 
+def test_pg_group_commit_of_several_tables_actions(store):
+    from test_records_store import check_group_commit  # tests/records is on the path (no package)
+
+    check_group_commit(store)
+
+
 def test_pg_unreachable_server_is_a_record_error(pg_server):
     from sqlalchemy.engine import make_url
 

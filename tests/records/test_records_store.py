@@ -108,6 +108,33 @@ def test_live_events_then_hand(store):
     assert [e["type"] for e in g.hands[0].events] == ["deal", "draw", "discard"]
 
 
+def check_group_commit(store):
+    """The web server's group commit (records.live.insert_event_batches): several tables' actions in
+    one transaction; an action the database refuses (a position already taken) or that is not JSON
+    fails alone, with its own error, and the others are stored."""
+    from shangrao.records.live import insert_event_batches, insert_events
+
+    a, b, c = (store.create_game("web", ["human"] * 4) for _ in range(3))
+    insert_events(store, a, 0, 0, [{"type": "deal"}])
+    assert insert_event_batches(store, [(b, 0, 0, [{"type": "deal"}, {"type": "draw"}]),
+                                        (c, 0, 0, [{"type": "deal"}])]) == [None, None]
+    out = insert_event_batches(store, [(a, 0, 1, [{"type": "draw"}]),
+                                       (b, 0, 1, [{"type": "draw", "again": True}]),  # position 1 is taken
+                                       (c, 0, 1, [{"type": "draw", "x": float("nan")}]),  # not JSON
+                                       (c, 0, 1, [{"type": "draw"}])])
+    assert out[0] is None and out[3] is None
+    assert isinstance(out[1], RecordError) and "already stored" in str(out[1])
+    assert isinstance(out[2], ValueError)
+    assert store.load_game(a).pending == {0: [{"type": "deal"}, {"type": "draw"}]}
+    assert store.load_game(b).pending == {0: [{"type": "deal"}, {"type": "draw"}]}
+    assert store.load_game(c).pending == {0: [{"type": "deal"}, {"type": "draw"}]}
+    assert insert_event_batches(store, []) == []
+
+
+def test_group_commit_of_several_tables_actions(store):
+    check_group_commit(store)
+
+
 def test_two_store_objects_see_each_other(tmp_path):
     url = resolve_db(tmp_path / "x.sqlite3")
     a, b = Store(url), Store(url)

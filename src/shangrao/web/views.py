@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
-import json
+import operator
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import Any
@@ -19,10 +19,11 @@ from typing import Any
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
 from ..analysis import waits_after_discards
-from ..game import Action, ActionType, Event, EventType, Game, PendingClaim, redact
+from ..game import Action, ActionType, Event, EventType, Game, Observation, PendingClaim, redact
 from ..game.phase import Phase
 from ..melds import Meld, MeldType
 from ..tiles import format_tile
+from .connections import dumps
 
 __all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "may_open_window", "meld_info",
            "reveal", "seat_message", "seat_texts", "seat_view", "unseen_counts", "view_seq", "wait_kinds",
@@ -83,9 +84,9 @@ def discard_wait_kinds(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ..
     return tuple((k, tuple(w)) for k, w in after.items())
 
 
-def _waits(hand_34, bao, melds, unseen) -> list[dict]:
+def _waits(kinds, unseen) -> list[dict]:
     # tiles left only (issue 10): a wait with no copy out of sight is no wait
-    return [{"kind": k, "unseen": unseen[k]} for k in wait_kinds(tuple(hand_34), bao, tuple(melds)) if unseen[k]]
+    return [{"kind": k, "unseen": unseen[k]} for k in kinds if unseen[k]]
 
 
 def view_seq(game: Game, seat: int) -> int:
@@ -179,6 +180,8 @@ def window_game(game: Game, action: Action) -> Game | None:
     g._advance_rob = stop_rob  # type: ignore[method-assign]
     with contextlib.suppress(_Stop):
         g.apply(action, seat=game.current_seat)
+    for name in ("_draw", "_finish_drawn", "_kong_window", "_advance_rob"):  # the engine's own again, and
+        delattr(g, name)  # no reference cycle through these closures (the copy goes with refcounting)
     after = window_key(g)
     if after is None or after == before:
         return None
@@ -226,47 +229,56 @@ def reveal(game: Game) -> dict | None:
     return {"hands_down": [game.hand_kinds(s) for s in range(4)], "wins": wins, "drawn": r.drawn}
 
 
+def _decision(game: Game, obs: Observation, answered: Collection[int]):
+    """What ``obs.seat`` may do and what it waits on: (legal, can_win, waits, discard_waits) of the
+    ``state`` message.  The unseen counts (issue 10) are only needed for a hand that has waits."""
+    seat = obs.seat
+    if game.phase in (Phase.CLAIM, Phase.ROB):
+        legal = [] if seat in answered else game.window_options().get(seat, [])
+    else:
+        legal = game.legal_actions(seat) if not game.is_over and game.current_seat is not None else []
+    can_win = any(a.type is ActionType.WIN for a in legal)
+    melds_me = obs.melds[seat]
+    waits = None
+    discard_waits = None
+    n_concealed = len(obs.hand)
+    if n_concealed == 13 - 3 * len(melds_me):
+        kinds = wait_kinds(obs.hand_34, obs.bao, melds_me)
+        waits = _waits(kinds, unseen_counts(obs)) if kinds else []
+    elif n_concealed == 14 - 3 * len(melds_me) and legal and obs.current_seat == seat:
+        kinds = tuple(sorted({a.tile for a in legal if a.type is ActionType.DISCARD and a.tile is not None}))
+        after = discard_wait_kinds(obs.hand_34, obs.bao, melds_me, kinds)
+        discard_waits = {}
+        if after:
+            unseen = unseen_counts(obs)
+            discard_waits = {format_tile(k): _waits(w, unseen) for k, w in after if any(unseen[x] for x in w)}
+    return legal, can_win, waits, discard_waits
+
+
 def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: float | None,
               settlement: dict | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict:
-    """The ``state`` message for ``seat``.
+    """The ``state`` message for ``seat`` (the plain computation; :func:`seat_texts` builds the same
+    as JSON text, sharing what every seat sees alike).
 
     In a claim or rob window every seat still to be asked gets its options at once
     (:meth:`Game.window_options`), not only the seat the engine asks first, and the view names
     the seat itself as deciding while it has options, else nobody.  ``answered``: seats whose
     answer the table holds until the engine reaches them (they wait like everyone else).
     ``seq`` is the seat's own counter (:func:`view_seq`).  ``with_log=False``: without ``seq``
-    and ``log``, which :class:`LogCache` renders as JSON text.
+    and ``log``.
     """
     obs = game.observation(seat)
-    window = game.phase in (Phase.CLAIM, Phase.ROB)
-    if window:
-        legal = [] if seat in answered else game.window_options().get(seat, [])
-    else:
-        legal = game.legal_actions(seat) if not game.is_over and game.current_seat is not None else []
-    can_win = any(a.type is ActionType.WIN for a in legal)
-    me = obs.seat
-    melds_me = obs.melds[me]
-    unseen = unseen_counts(obs)
-    waits = None
-    discard_waits = None
-    n_concealed = len(obs.hand)
-    if n_concealed == 13 - 3 * len(melds_me):
-        waits = _waits(obs.hand_34, obs.bao, melds_me, unseen)
-    elif n_concealed == 14 - 3 * len(melds_me) and legal and obs.current_seat == me:
-        kinds = tuple(sorted({a.tile for a in legal if a.type is ActionType.DISCARD and a.tile is not None}))
-        discard_waits = {format_tile(k): [{"kind": x, "unseen": unseen[x]} for x in w if unseen[x]]
-                         for k, w in discard_wait_kinds(tuple(obs.hand_34), obs.bao, tuple(melds_me), kinds)
-                         if any(unseen[x] for x in w)}
+    legal, can_win, waits, discard_waits = _decision(game, obs, answered)
     # the melds go out as meld_info below; no need to render them as text first
     view = dataclasses.replace(obs, melds=()).to_dict()
-    if window:
+    if game.phase in (Phase.CLAIM, Phase.ROB):
         view["current_seat"] = seat if legal else None
     view["melds"] = [[meld_info(m) for m in ms] for ms in obs.melds]
     view["winds"] = [WINDS[(s - obs.dealer) % 4] for s in range(4)]
     view["bao_count"] = sum(1 for k in obs.hand if k == obs.bao)
     out = {
         "type": "state",
-        "you": me,
+        "you": obs.seat,
         "hand_no": hand_no,
         "seq": None,
         "table": table,
@@ -288,8 +300,12 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: flo
     return out
 
 
-def _dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+_dumps = dumps  # compact JSON text (orjson)
+
+
+def _number(x: float | None) -> str:
+    """A number (or None) as JSON, without the encoder's overhead (e.g. a countdown's seconds)."""
+    return "null" if x is None else repr(x)
 
 
 class _SeatLog:
@@ -307,8 +323,8 @@ _KEEP = 32
 
 
 class LogCache:
-    """Each seat's redacted log (:func:`shangrao.game.redact`) with every event redacted and
-    encoded once, not once per message: ``seq`` (its length, :func:`view_seq`) and the ``log``
+    """Each seat's redacted log (:func:`shangrao.game.redact`) with every event redacted once per
+    seat and encoded once for the seats that see it alike, not once per message: ``seq`` (its length, :func:`view_seq`) and the ``log``
     tail of the state messages as JSON text.
 
     ``redact`` works event by event and may drop one (another seat's ``pass`` / ``call`` in a
@@ -319,10 +335,17 @@ class LogCache:
     stopped in a window (:func:`window_game`, which shares the events before the action) — is
     recognised by the identity of its events, and only the events after the shared start are
     read again.
+
+    It also keeps the part of the view that every seat sees alike at one moment
+    (:func:`_public_view_text`) and the 倒牌 reveal, so that they are encoded once for the four
+    seats, not once per seat.
     """
 
     def __init__(self) -> None:
         self.seats: dict[int, _SeatLog] = {}
+        self.encoded: dict[int, tuple[Event, list[tuple[dict, str]]]] = {}  # id(event) -> its redactions' texts
+        self.public: tuple[tuple, str] | None = None  # (the public fields' values, their JSON text)
+        self.revealed: tuple[object, str] | None = None  # (the hand's result, reveal() as JSON text)
 
     def _read(self, game: Game, seat: int) -> _SeatLog:
         c = self.seats.get(seat)
@@ -337,7 +360,7 @@ class LogCache:
             else:
                 while raw[k - 1] is not evs[k - 1]:
                     k -= 1
-        if k and c.ends[k - 1] - LOG_TAIL < c.trimmed:  # its tail would reach trimmed texts: read anew
+        if k and c.trimmed and c.ends[k - 1] - LOG_TAIL < c.trimmed:  # the tail would reach trimmed texts: read anew
             k = 0
         if k < len(raw):
             del raw[k:]
@@ -350,13 +373,28 @@ class LogCache:
             raw.append(ev)
             shown = redact((ev,), seat)
             if shown:
-                texts.append(_dumps(shown[0]))
+                texts.append(self._encoded(ev, shown[0]))
             c.ends.append(len(texts))
         keep_from = len(texts) - LOG_TAIL - _KEEP
         if keep_from - c.trimmed >= _KEEP:  # let go of texts no tail will show (memory per table)
             texts[c.trimmed:keep_from] = [""] * (keep_from - c.trimmed)
             c.trimmed = keep_from
         return c
+
+    def _encoded(self, ev: Event, shown: dict) -> str:
+        """``shown`` (``ev`` redacted for a seat) as JSON text: the seats that see an event alike
+        (a discard, another seat's draw) share one encoding."""
+        seen = self.encoded.get(id(ev))
+        if seen is None or seen[0] is not ev:
+            if len(self.encoded) >= 16:  # only the events just read are asked for again
+                self.encoded.clear()
+            seen = self.encoded[id(ev)] = (ev, [])
+        for d, text in seen[1]:
+            if d == shown:
+                return text
+        text = _dumps(shown)
+        seen[1].append((shown, text))
+        return text
 
     def seq(self, game: Game, seat: int) -> int:
         """The length of ``seat``'s redacted log of ``game`` (= :func:`view_seq`)."""
@@ -368,22 +406,63 @@ class LogCache:
 
     def clear(self) -> None:
         self.seats.clear()
+        self.encoded.clear()
+        self.public = self.revealed = None
+
+    def public_view(self, obs: Observation) -> str:
+        """:func:`_public_view_text` of ``obs``, computed again only when one of the fields it
+        is made of differs from the last call (the same for the four seats of one moment)."""
+        key = _public_fields(obs)
+        if self.public is None or self.public[0] != key:
+            self.public = (key, _public_view_text(obs))
+        return self.public[1]
+
+    def reveal(self, game: Game) -> str:
+        """:func:`reveal` of ``game`` as JSON text (``null`` before the end), once per hand result."""
+        if game.result is None:
+            return "null"
+        if self.revealed is None or self.revealed[0] is not game.result:
+            self.revealed = (game.result, _dumps(reveal(game)))
+        return self.revealed[1]
+
+
+#: Observation fields that differ from seat to seat; the others are the same for every seat at one
+#: moment, so their part of the view is encoded once for all seats (:meth:`LogCache.public_view`)
+_SEAT_FIELDS = frozenset({"seat", "current_seat", "hand", "hand_34", "drawn", "bao_drawn"})
+_PUBLIC_FIELDS = tuple(f.name for f in dataclasses.fields(Observation) if f.name not in _SEAT_FIELDS)
+_public_fields = operator.attrgetter(*_PUBLIC_FIELDS)
+
+
+def _public_view_text(obs: Observation) -> str:
+    """The view's fields made only of ``obs``'s public fields (``_PUBLIC_FIELDS``, as
+    :meth:`Observation.to_dict` gives them — tuples are JSON arrays too —; the melds as
+    :func:`meld_info`, the seat winds) as JSON object members, without the braces."""
+    public = dict(zip(_PUBLIC_FIELDS, _public_fields(obs)))
+    public["melds"] = [[{"kind": m.type.value, "tiles": m.tiles, "claimed": m.claimed, "from": m.from_seat}
+                        for m in ms] for ms in obs.melds]  # = meld_info(m), without hashing each meld
+    public["winds"] = [WINDS[(s - obs.dealer) % 4] for s in range(4)]
+    return _dumps(public)[1:-1]
 
 
 def seat_texts(game: Game, seat: int, *, hand_no: int, table_json: str, deadline: float | None,
                settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, str]:
     """The ``state`` message for ``seat`` as JSON text, equal to ``seat_view`` encoded, and the same
     without its ``deadline`` (what tells whether the seat's view changed: the countdown alone is
-    no change).  The table's facts (``table_json``, shared by the seats) and the log come in as
-    ready JSON text."""
-    d = seat_view(game, seat, hand_no=hand_no, table=None, deadline=None,  # type: ignore[arg-type]
-                  settlement=settlement, answered=answered, with_log=False)
-    del d["deadline"]
+    no change).  The table's facts (``table_json``, shared by the seats) come in as ready JSON text;
+    the log, the view's public part and the reveal are encoded once (``logs``)."""
+    obs = game.observation(seat)
+    legal, can_win, waits, discard_waits = _decision(game, obs, answered)
+    me = obs.seat
+    current = (me if legal else None) if game.phase in (Phase.CLAIM, Phase.ROB) else obs.current_seat
+    mine = {"seat": me, "current_seat": current, "hand": list(obs.hand), "drawn": obs.drawn,
+            "bao_drawn": obs.bao_drawn, "bao_count": obs.hand.count(obs.bao)}
+    rest = {"legal": [action_info(a, can_win) for a in legal], "can_win": can_win, "waits": waits,
+            "discard_waits": discard_waits, "settlement": settlement}
     c = logs._read(game, seat)
-    head, _, rest = _dumps(d).partition(',"table":null')
-    same = (f'{head},"seq":{len(c.texts)},"table":{table_json}{rest[:-1]},'
-            f'"log":[{",".join(c.texts[-LOG_TAIL:])}]}}')
-    text = f'{same[:-1]},"deadline":{_dumps(deadline)}}}'
+    same = (f'{{"type":"state","you":{me},"hand_no":{hand_no},"seq":{len(c.texts)},"table":{table_json},'
+            f'"view":{{{logs.public_view(obs)},{_dumps(mine)[1:]},{_dumps(rest)[1:-1]},'
+            f'"reveal":{logs.reveal(game)},"log":[{",".join(c.texts[-LOG_TAIL:])}]}}')
+    text = f'{same[:-1]},"deadline":{_number(deadline)}}}'
     return text, same
 
 
