@@ -140,3 +140,12 @@ def test_phase_compared_by_value():
     obs, legal = situation(hand="123m456p789s111z5s7z", bao="5s", drawn="7z", tiles_left=0)
     obs = Observation(**{**obs.__dict__, "phase": Phase.ACT})
     assert ExpertBot().choose(obs, legal) == Action(A.WIN)
+
+
+def test_rollout_option_plays_legal_and_deterministic_hands():
+    # the measured-and-kept-off rollout option (docs/bots.md) still plays legal, reproducible hands
+    def run():
+        g = Game(seed="roll:1")
+        play_hand(g, [ExpertBot(1, rollouts=4)] + [get_bot("greedy", i) for i in range(3)], check=True)
+        return g.result.to_dict()
+    assert run() == run()
