@@ -134,7 +134,7 @@ from ..melds import Meld, MeldKind
 from ..scoring import PATTERNS, WinBy, WinSituation, score
 from ..scoring.items import DOUBLINGS
 from ..tiles import TERMINALS_AND_HONORS, format_tile
-from .greedy import GreedyBot
+from .greedy import GreedyBot, _connectivity
 
 __all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise"]
 
@@ -534,7 +534,7 @@ class ExpertBot:
                     e = entries_34(c, bao)
                     s = shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok)
                     if s <= best_s:
-                        conn = _conn(c, x)
+                        conn = _connectivity(c, x)
                         if s < best_s or conn < best_conn:
                             best_s, best_x, best_conn = s, x, conn
                     c[x] += 1
@@ -974,23 +974,6 @@ def _speed(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool) -> tuple[int, int]:
                 u += n
             c[k] -= 1
     return s0, u
-
-
-def _conn(c: list[int], k: int) -> int:
-    """Neighbours of kind ``k`` in hand ``c`` (its copies 3, ±1 ranks 2, ±2 ranks 1)."""
-    if k >= 27:
-        return 3 * c[k]
-    r = k % 9
-    v = 3 * c[k]
-    if r >= 1:
-        v += 2 * c[k - 1]
-    if r <= 7:
-        v += 2 * c[k + 1]
-    if r >= 2:
-        v += c[k - 2]
-    if r <= 6:
-        v += c[k + 2]
-    return v
 
 
 def _two_step(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool, s0: int) -> float:
