@@ -155,3 +155,10 @@ def test_far_from_ready_the_advice_lists_discards_in_the_speed_order_it_plays():
     keys = [(c.shanten, -c.useful) for c in discards[1:]]
     assert keys == sorted(keys)
     assert "向听" in choice_text(ranked[0]) and "进张" in choice_text(ranked[0])
+def test_rollout_option_plays_legal_and_deterministic_hands():
+    # the measured-and-kept-off rollout option (docs/bots.md) still plays legal, reproducible hands
+    def run():
+        g = Game(seed="roll:1")
+        play_hand(g, [ExpertBot(1, rollouts=4)] + [get_bot("greedy", i) for i in range(3)], check=True)
+        return g.result.to_dict()
+    assert run() == run()

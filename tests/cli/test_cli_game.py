@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,20 +103,30 @@ def test_replay_unknown_game_or_hand(run, sim_db, one_line_error):
     one_line_error(run("replay", str(gid), "--hand", "5", "--db", str(db)), "no hand 5")
 
 
-def test_replay_detects_a_tampered_record(run, sim_db, tmp_path):
+def _edit_first_hand(sim_db, tmp_path, column: str, edit) -> tuple[Path, int]:
+    """A copy of the simulated database whose first game's first hand has ``column`` (``result`` or
+    ``events``, as stored text) replaced by ``edit(text)``; returns (the copy, the game id)."""
     import shutil
 
     db, first = sim_db
-    copy = tmp_path / "tampered.sqlite3"
+    copy = tmp_path / "edited.sqlite3"
     shutil.copy(db, copy)
     gid = first["storage"]["game_ids"][0]
     con = sqlite3.connect(copy)
-    (result,) = con.execute("SELECT result FROM hands WHERE game_id=? AND hand_index=0", (gid,)).fetchone()
-    r = json.loads(result)
-    r["deltas"] = [d + (1 if i == 0 else -1 if i == 1 else 0) for i, d in enumerate(r["deltas"])]
-    con.execute("UPDATE hands SET result=? WHERE game_id=? AND hand_index=0", (json.dumps(r), gid))
+    (text,) = con.execute(f"SELECT {column} FROM hands WHERE game_id=? AND hand_index=0", (gid,)).fetchone()
+    con.execute(f"UPDATE hands SET {column}=? WHERE game_id=? AND hand_index=0", (edit(text), gid))
     con.commit()
     con.close()
+    return copy, gid
+
+
+def test_replay_detects_a_tampered_record(run, sim_db, tmp_path):
+    def more_for_seat_0(text):
+        r = json.loads(text)
+        r["deltas"] = [d + (1 if i == 0 else -1 if i == 1 else 0) for i, d in enumerate(r["deltas"])]
+        return json.dumps(r)
+
+    copy, gid = _edit_first_hand(sim_db, tmp_path, "result", more_for_seat_0)
     p = run("replay", str(gid), "--hand", "1", "--db", str(copy))
     assert p.returncode == 1
     assert p.stderr.startswith("error: ") and "does not reproduce" in p.stderr and "Traceback" not in p.stderr
@@ -125,28 +136,17 @@ def test_replay_detects_a_tampered_record(run, sim_db, tmp_path):
 def test_replay_of_events_edited_into_another_shape_is_reported_not_a_traceback(run, sim_db, tmp_path, edit):
     """Stored events edited by hand (a field of another type or out of range): `replay` reports the hand
     (exit 1, one error line) — it replays before it narrates, so the narration never reads such a field."""
-    import shutil
+    def damage(text):
+        evs = [json.loads(x) for x in text.splitlines()]
+        if edit == "draw_kind_object":
+            next(e for e in evs if e["type"] == "draw")["kind"] = {}
+        elif edit == "seat_too_large":
+            next(e for e in evs if e["type"] == "discard")["seat"] = 10**30
+        else:
+            next(e for e in evs if e["type"] == "transfer")["name"] = {"not": "a name"}
+        return "\n".join(json.dumps(e, ensure_ascii=False) for e in evs)
 
-    db, first = sim_db
-    copy = tmp_path / "edited.sqlite3"
-    shutil.copy(db, copy)
-    gid = first["storage"]["game_ids"][0]
-    con = sqlite3.connect(copy)
-    (text,) = con.execute("SELECT events FROM hands WHERE game_id=? AND hand_index=0", (gid,)).fetchone()
-    evs = [json.loads(x) for x in text.splitlines()]
-    if edit == "draw_kind_object":
-        next(e for e in evs if e["type"] == "draw")["kind"] = {}
-    elif edit == "seat_too_large":
-        next(e for e in evs if e["type"] == "discard")["seat"] = 10**30
-    else:
-        ts = [e for e in evs if e["type"] == "transfer"]
-        if not ts:
-            pytest.skip("no transfer in this hand")
-        ts[0]["name"] = {"not": "a name"}
-    con.execute("UPDATE hands SET events=? WHERE game_id=? AND hand_index=0",
-                ("\n".join(json.dumps(e, ensure_ascii=False) for e in evs), gid))
-    con.commit()
-    con.close()
+    copy, gid = _edit_first_hand(sim_db, tmp_path, "events", damage)
     p = run("replay", str(gid), "--hand", "1", "--db", str(copy))
     assert "internal error" not in p.stderr and "Traceback" not in p.stderr, p.stderr
     if edit == "transfer_name_object":  # a display label: the replay's own label is shown instead

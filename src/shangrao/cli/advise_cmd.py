@@ -292,15 +292,7 @@ def _check_observation(obs: Observation) -> None:
         who, k = obs.last_discard
         if not 0 <= who <= 3 or who == seat or not 0 <= k < 34:
             raise CliError(f"last_discard: [seat of another player 0..3, kind 0..33], got {list(obs.last_discard)}")
-    total = list(obs.hand_34)
-    for ms in obs.melds:
-        for m in ms:
-            for k in m.tiles:
-                total[k] += 1
-    for pond in obs.discards:
-        for k in pond:
-            total[k] += 1
-    total[obs.indicator] += 1
+    total = obs.seen()
     for k in range(34):
         if total[k] > 4:
             raise CliError(f"hand, melds, discards and indicator hold {total[k]} copies of {format_tile(k)}; "

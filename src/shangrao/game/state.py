@@ -211,9 +211,9 @@ class Observation:
     kong_chain: int
     first_discard: bool
 
-    def unseen(self) -> list[int]:
-        """Per kind (length 34): copies this seat has not seen — not in its hand, any meld or discards,
-        nor the indicator.  What waits and draw odds are counted against."""
+    def seen(self) -> list[int]:
+        """Per kind (length 34): copies in this seat's sight — its hand, every meld and discard, and the
+        indicator (more than 4 only in an observation no table can reach)."""
         seen = list(self.hand_34)
         for ms in self.melds:
             for m in ms:
@@ -223,7 +223,12 @@ class Observation:
             for k in ds:
                 seen[k] += 1
         seen[self.indicator] += 1
-        return [max(0, 4 - n) for n in seen]
+        return seen
+
+    def unseen(self) -> list[int]:
+        """Per kind (length 34): copies this seat has not seen — not in its hand, any meld or discards,
+        nor the indicator.  What waits and draw odds are counted against."""
+        return [max(0, 4 - n) for n in self.seen()]
 
     def to_dict(self) -> dict[str, Any]:
         return {
