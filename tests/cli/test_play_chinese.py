@@ -37,7 +37,9 @@ def test_play_a_hand_typing_only_chinese(tmp_path, shangrao_cmd):
     pexpect = pytest.importorskip("pexpect")
     db = tmp_path / "zh.sqlite3"
     env = {**os.environ, "SHANGRAO_DB": str(db), "COLUMNS": "80", "LINES": "50"}
-    child = pexpect.spawn(shangrao_cmd[0], [*shangrao_cmd[1:], "play", "--seed", SEED, "--db", str(db)], env=env,
+    # the scripted hand is the seed's hand against greedy bots (the default opponents are expert)
+    args = [*shangrao_cmd[1:], "play", "--seed", SEED, "--bot", "greedy", "--db", str(db)]
+    child = pexpect.spawn(shangrao_cmd[0], args, env=env,
                           encoding="utf-8", timeout=120, dimensions=(50, 80))
     transcript: list[str] = []
     child.logfile_read = type("L", (), {"write": lambda self, s: transcript.append(s), "flush": lambda self: None})()
@@ -153,7 +155,7 @@ def test_commands(text, cmd):
 
 @pytest.mark.parametrize("text, msg", [
     ("0", "no choice 0: choose 1–4"), ("99", "no choice 99: choose 1–4"), ("碰", "not possible now"),
-    ("九万", "cannot discard 九万 now"), ("banana", "not understood"), ("12m", "one tile at a time"),
+    ("九万", "no 九万 in your hand"), ("banana", "not understood"), ("12m", "one tile at a time"),
 ])
 def test_errors_say_what_to_type(text, msg):
     with pytest.raises(ChoiceError, match=msg):

@@ -338,7 +338,7 @@ def advise_cmd(
     console = out_console()
     zh = lang == "zh"
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    heads = (("#", "动作", "期望得分", "胡牌率", "胡时得分", "目标", "向听") if zh else
+    heads = (("#", "动作", "期望得分", "糊率", "糊时得分", "目标", "向听") if zh else
              ("#", "action", "exp. points", "win chance", "gain if won", "aiming at", "shanten"))
     for i, h in enumerate(heads):
         t.add_column(h, justify="right" if i in (0, 2, 3, 4, 6) else "left")

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.prompt import Prompt
 from rich.text import Text
 
-from ..bots import BOTS, get_bot
+from ..bots import BOTS, STRONGEST, get_bot
 from ..game import (
     Action,
     ActionType,
@@ -161,7 +161,7 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
 def play(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the match (default: random).")] = None,
     db: DbOption = None,
-    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3: " + ", ".join(BOTS) + ".")] = "greedy",
+    bot: Annotated[str, typer.Option("--bot", help="The bot at seats 1-3: " + ", ".join(BOTS) + ".")] = STRONGEST,
 ) -> None:
     """Play seat 0 against three bots in the terminal.
 

@@ -164,5 +164,7 @@ def read_choice(text: str, actions: list[Action]) -> Action | Command:
         fits = [a for a in actions if a.type is ActionType.DISCARD and a.tile == kinds[0]]
         if fits:
             return fits[0]
-        raise ChoiceError(f"cannot discard {text.strip()} now; choose 1–{n}")
+        if any(a.type is ActionType.DISCARD for a in actions):
+            raise ChoiceError(f"no {text.strip()} in your hand; choose 1–{n}")
+        raise ChoiceError(f"no discard now ({text.strip()}); choose 1–{n}")
     raise ChoiceError(f"one tile at a time ({text.strip()!r}); choose 1–{n}")
