@@ -614,6 +614,22 @@ class Table:
             if self.finished and (self.task is None or self.task.done()):
                 self.manager.evict(self)
 
+
+    def _at_position(self, seat: int, hand: int | None, seq: int | None) -> Game:
+        """The game if (``hand``, ``seq``) is ``seat``'s current position (call with the lock held); an
+        action and a hint answer only that.  Raises StaleActionError (no hand, or the table has moved on)
+        or IllegalActionError (a claim window is being held: checked before the seq, so the answer does not
+        tell that the game moved on)."""
+        g = self.game
+        if g is None or g.is_over:
+            raise StaleActionError("no hand is being played at this table now")
+        if self.holding():
+            raise IllegalActionError("the table is waiting for claims; look again")
+        now_seq = self._logs.seq(g, seat)
+        if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
+            raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
+                                   f"now hand {g.hand_no}, seq {now_seq}); look again")
+        return g
     async def human_action(self, seat: int, text: str, seq: int | None, hand: int | None) -> None:
         """Apply a person's action answering the state (``hand``, ``seq``) the seat was sent.
 
@@ -625,15 +641,7 @@ class Table:
         Raises StaleActionError (the table has moved on), IllegalActionError / ActionParseError
         (nothing changed) or SaveError (could not be stored; nothing changed)."""
         async with self.lock:
-            g = self.game
-            if g is None or g.is_over:
-                raise StaleActionError("no hand is being played at this table now")
-            if self.holding():  # before the seq check: its answer must not tell that the game moved on
-                raise IllegalActionError("the table is waiting for claims; look again")
-            now_seq = self._logs.seq(g, seat)
-            if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
-                raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
-                                       f"now hand {g.hand_no}, seq {now_seq}); look again")
+            g = self._at_position(seat, hand, seq)
             if g.phase in ("claim", "rob"):
                 opts = g.window_options().get(seat)
                 if not opts or seat in self.answers:
@@ -683,15 +691,7 @@ class Table:
         async with self.lock:
             if not self.hints:
                 raise HintsOff("hints are switched off at this table (the host's choice)")
-            g = self.game
-            if g is None or g.is_over:
-                raise StaleActionError("no hand is being played at this table now")
-            if self.holding():  # as for an action: the answer must not tell that the game moved on
-                raise IllegalActionError("the table is waiting for claims; look again")
-            now_seq = self._logs.seq(g, seat)
-            if hand != g.hand_no or seq != now_seq:
-                raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
-                                       f"now hand {g.hand_no}, seq {now_seq}); look again")
+            g = self._at_position(seat, hand, seq)
             if g.phase in ("claim", "rob"):
                 legal = [] if seat in self.answers else g.window_options().get(seat, [])
             else:
