@@ -210,3 +210,13 @@ def test_play_transcript_through_a_pty(tmp_path, shangrao_cmd):
     g = Store(db).load_game(gid)
     assert g.status == "unfinished" and g.hands_played == 1 and len(g.hands) == 1
     assert g.hands[0].events[-1]["type"] == "end"
+
+
+@pytest.mark.parametrize("column, value, code", [("result", "{}", 1), ("result", "[]", 2), ("dealer", 9, 2)])
+def test_replay_never_reports_an_emptied_or_damaged_result_as_reproduced(run, sim_db, tmp_path, column, value, code):
+    # an emptied result was "✓ reproduced" (nothing was compared); a dealer of 9 was an internal error
+    copy, gid = _edit_first_hand(sim_db, tmp_path, column, lambda _text: value)
+    p = run("replay", str(gid), "--hand", "1", "--db", str(copy))
+    assert p.returncode == code, (p.stdout[-500:], p.stderr)
+    assert "✓" not in p.stdout and "internal error" not in p.stderr
+    assert p.stderr.startswith("error: ") and len(p.stderr.strip().splitlines()) == 1

@@ -242,12 +242,24 @@ def test_a_foreign_or_damaged_database_is_a_record_error_not_a_traceback(tmp_pat
     store = Store(url)
     gid = store.create_game("simulate", ["greedy"] * 4, seed=1, rules={})
     store.close()
-    con = sqlite3.connect(tmp_path / "s.db")
-    con.execute("UPDATE games SET players = '5'")
-    con.commit()
-    con.close()
-    store = Store(url, read_only=True)
-    with pytest.raises(RecordError, match="the list of games: the stored record is damaged"):
-        store.list_games()
-    with pytest.raises(RecordError, match=f"game {gid}: the stored record is damaged"):
-        store.load_game(gid)
+    store = Store(url)
+    good = store.create_game("simulate", ["greedy"] * 4, seed=2, rules={})
+    store.close()
+    for column, value in (("players", "'5'"), ("players", "'[1,2,3,4]'"), ("players", "'[\"a\"]'"),
+                          ("scores", "'\"x\"'"), ("scores", "'[1.5,2,3,4]'"), ("scores", "'[null,2,3,4]'")):
+        con = sqlite3.connect(tmp_path / "s.db")
+        con.execute(f"UPDATE games SET {column} = {value} WHERE id = ?", (gid,))
+        con.commit()
+        con.close()
+        store = Store(url, read_only=True)
+        # one damaged row does not hide the others: it is listed as damaged, and loading it says so
+        listed = {g.id: g for g in store.list_games()}
+        assert listed[good].status != "damaged" and listed[gid].status == "damaged"
+        with pytest.raises(RecordError, match=f"game {gid}: the stored record is damaged"):
+            store.load_game(gid)
+        store.close()
+        con = sqlite3.connect(tmp_path / "s.db")
+        con.execute("UPDATE games SET players = '[\"greedy\",\"greedy\",\"greedy\",\"greedy\"]', "
+                    "scores = '[0,0,0,0]' WHERE id = ?", (gid,))
+        con.commit()
+        con.close()

@@ -144,7 +144,11 @@ def replay_cmd(
         _print_hand(console, index, dealer, events, label, passes, note)
         return g
 
+    mismatch_marker = object()
+    expected_index = 0
     for h in rec.hands:
+        wrong_index = hand is None and h.index != expected_index
+        expected_index += 1
         g = show(h.index, h.dealer, h.events)
         if g is None:
             continue
@@ -153,9 +157,12 @@ def replay_cmd(
             failures.append(f"hand {h.index + 1}: the events do not end the hand")
             continue
         stored = h.result
+        # every stored fact is checked: a missing one is a mismatch too (an emptied result is not "reproduced")
         mismatch = [k for k, mine in (("deltas", list(res.deltas)), ("winners", list(res.winners)),
                                       ("scores", list(res.scores)), ("drawn", res.drawn))
-                    if k in stored and stored[k] != mine]
+                    if stored.get(k, mismatch_marker) != mine]
+        if wrong_index:
+            mismatch.append(f"hand number (stored as {h.index + 1})")
         console.print(Text("结算 settlement", style="bold"))
         for part in render_settlement(res, label):
             console.print(part)

@@ -39,7 +39,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from .schema import SCHEMA_VERSION, Base, EventRow, GameRow, HandRow, utcnow
 
 __all__ = [
@@ -195,12 +195,36 @@ class GameRecord(GameSummary):
     pending: dict[int, list[dict]] = field(default_factory=dict)
 
 
+def _ints4(value: Any, what: str) -> list[int]:
+    """A stored list of four ints (scores), or ValueError naming ``what`` (a row edited by hand)."""
+    if not isinstance(value, list) or len(value) != 4 or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in value):
+        raise ValueError(f"{what} is not a list of 4 integers: {quote(value)}")
+    return list(value)
+
+
 def _summary(row: GameRow) -> dict:
+    players = row.players
+    if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
+        raise ValueError(f"players is not a list of 4 names: {quote(players)}")
+    if not isinstance(row.hands_played, int) or row.hands_played < 0:
+        raise ValueError(f"hands_played is not a count: {quote(row.hands_played)}")
     return dict(
         id=row.id, created=_aware(row.created), updated=_aware(row.updated), mode=row.kind,
-        players=list(row.players), seed=row.seed, status=row.status, hands_played=row.hands_played,
-        scores=list(row.scores), rules=dict(row.rules or {}), meta=dict(row.meta or {}),
+        players=list(players), seed=row.seed, status=row.status, hands_played=row.hands_played,
+        scores=_ints4(row.scores, "scores"), rules=dict(row.rules or {}), meta=dict(row.meta or {}),
     )
+
+
+def _hand(h: HandRow) -> StoredHand:
+    if not isinstance(h.dealer, int) or not 0 <= h.dealer <= 3:
+        raise ValueError(f"hand {h.hand_index}: dealer is not a seat 0..3: {quote(h.dealer)}")
+    if not isinstance(h.result, dict):
+        raise ValueError(f"hand {h.hand_index}: the result is not an object: {quote(h.result)}")
+    return StoredHand(index=h.hand_index, dealer=h.dealer,
+                      events=[json.loads(line) for line in h.events.splitlines() if line.strip()],
+                      result=dict(h.result), scores_after=_ints4(h.scores_after, f"hand {h.hand_index}: scores_after"),
+                      created=_aware(h.created))
 
 
 class Store:
@@ -476,7 +500,16 @@ class Store:
         if limit is not None:
             q = q.limit(min(limit, _MAX_SEED))  # a larger LIMIT overflows the driver; nothing is lost
         with self._read("the list of games") as s:
-            return [GameSummary(**_summary(r)) for r in s.scalars(q)]
+            out = []
+            for r in s.scalars(q):
+                try:
+                    out.append(GameSummary(**_summary(r)))
+                except (TypeError, ValueError, KeyError, AttributeError):  # one row edited by hand: listed
+                    when = _aware(r.created) or datetime.fromtimestamp(0, UTC)
+                    out.append(GameSummary(id=r.id, created=when, updated=when, mode=str(r.kind),
+                                           players=["?"] * 4, seed=None, status="damaged", hands_played=0,
+                                           scores=[0, 0, 0, 0], rules={}, meta={}))
+            return out
 
     def count_games(self) -> int:
         with self._read("the number of games") as s:
@@ -493,12 +526,7 @@ class Store:
             q = select(HandRow).where(HandRow.game_id == game_id).order_by(HandRow.hand_index)
             if hand is not None:
                 q = q.where(HandRow.hand_index == (hand if 0 <= hand <= _MAX_SEED else -1))
-            hands = [
-                StoredHand(index=h.hand_index, dealer=h.dealer,
-                           events=[json.loads(line) for line in h.events.splitlines() if line.strip()],
-                           result=dict(h.result), scores_after=list(h.scores_after), created=_aware(h.created))
-                for h in s.scalars(q)
-            ]
+            hands = [_hand(h) for h in s.scalars(q)]
             pending: dict[int, list[dict]] = {}
             for r in s.scalars(select(EventRow).where(EventRow.game_id == game_id)
                                .order_by(EventRow.hand_index, EventRow.seq)):
