@@ -177,5 +177,6 @@ def replay_cmd(
         console.print(Text(f"未完 unfinished: the hand was left here ({len(evs)} event(s) stored); "
                            "no settlement, nothing to verify", style="bold yellow"))
     if failures:
-        sys.stderr.write(f"error: game {game_id}: replay does not reproduce the record ({'; '.join(failures)})\n")
+        what = "; ".join(" ".join(f.split())[:300] for f in failures)  # one line, whatever a record held
+        sys.stderr.write(f"error: game {game_id}: replay does not reproduce the record ({what})\n")
         raise typer.Exit(1)
