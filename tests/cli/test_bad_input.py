@@ -230,3 +230,15 @@ def test_a_key_given_twice_is_bad_input_in_score_advise_and_every_jsonl():
                            '{"hand": "123m456p789s12s5z9p", "bao": "9p"}\n')
     rows = [json.loads(x) for x in out.splitlines()]
     assert "given twice" in rows[0]["error"] and "error" not in rows[1]  # the batch goes on
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["simulate", "--hands", "1", "--workers", "2", "--ray", "local"], "--workers and --ray"),
+    (["arena", "--bots", "greedy,random", "--deals", "1", "--workers", "2", "--ray", "local"], "--workers and --ray"),
+    (["arena", "--bots", "greedy,random", "--deals", "1", "--no-store", "--db", "x.sqlite3"], "--db and --no-store"),
+    (["arena", "--bots", "greedy,random", "--deals", "1", "--seed", "9" * 30], "--seed: a 64-bit integer"),
+    (["simulate", "--hands", "1", "--seed", "-" + "9" * 30], "--seed: a 64-bit integer"),
+    (["simulate", "--hands", "1", "--rule", "base_points=2", "--rule", "base_points=3"], "--rule base_points: given twice"),
+])
+def test_run_options_that_contradict_or_overflow_are_refused(args, needle):
+    one_line_error(run(*args), needle)

@@ -24,7 +24,7 @@ from ..bots import BOT_NAMES
 from ..records import Store
 from ..rules import DEFAULT_RULES
 from ..scoring.items import BONUSES, DOUBLINGS
-from .common import CliError, dump_json, err_console, out_console
+from .common import CliError, check_run_options, dump_json, err_console, open_store, out_console
 
 __all__ = ["arena", "register"]
 
@@ -144,9 +144,12 @@ def arena(
     if (bots is None) == (lineup is None):
         raise CliError("give either --bots A,B or --lineup A,B,C,D")
     names = lineup_from_bots(*_names(bots, "--bots", 2)) if bots is not None else _names(lineup or "", "--lineup", 4)
+    check_run_options(seed, workers, ray)
+    if no_store and db is not None:
+        raise CliError("--db and --no-store: give one")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    store = None if no_store else Store(db)
+    store = None if no_store else open_store(db)
     recorder = _Recorder(store, names, seed) if store is not None else None
     try:
         econ = err_console()

@@ -52,6 +52,15 @@ def open_store(db: str | None, *, read_only: bool = False):  # -> records.Store 
         raise CliError(f"--db: {err}") from None
 
 
+def check_run_options(seed: int | None, workers: int, ray: str | None) -> None:
+    """The options ``simulate`` and ``arena`` share: ``--seed`` fits the records' 64-bit column, and
+    ``--workers`` and ``--ray`` are not both given (Ray chooses its own workers).  Raises CliError."""
+    if seed is not None and not -2**63 <= seed < 2**63:
+        raise CliError(f"--seed: a 64-bit integer (-2**63 .. 2**63-1), got one of {len(str(abs(seed)))} digits")
+    if ray is not None and workers != 1:
+        raise CliError("--workers and --ray: give one (on Ray the cluster runs the workers)")
+
+
 def error_line(exc: BaseException) -> str:
     """The one-line message for an exception (no newline, no traceback)."""
     if isinstance(exc, json.JSONDecodeError):

@@ -29,7 +29,7 @@ from ..records.summary import Stats
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import WinBy
 from ..scoring.items import PATTERNS
-from .common import CliError, dump_json, err_console, open_store, out_console
+from .common import CliError, check_run_options, dump_json, err_console, open_store, out_console
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
@@ -64,6 +64,8 @@ def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -
         key, value = key.strip(), value.strip()
         if not sep or key not in fields:
             raise CliError(f"--rule {quote(item)}: expected KEY=VALUE with KEY one of {', '.join(fields)}")
+        if key in changes:
+            raise CliError(f"--rule {key}: given twice")
         if fields[key].type in ("bool", bool):
             low = value.lower()
             if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
@@ -201,7 +203,7 @@ def simulate(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed; the same seed gives the same results. "
                                                 "Default: a random seed (printed).")] = None,
     bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B",
-                                      help="Bots for seats 0-3 (random, greedy, ukeire); one name fills all seats.")]
+                                      help="Bots for seats 0-3 (" + ", ".join(BOT_NAMES) + "); one name fills all seats.")]
     = "greedy,greedy,greedy,greedy",
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -221,6 +223,7 @@ def simulate(
     """
     names = parse_bots(bots)
     rules = parse_rule_options(rule)
+    check_run_options(seed, workers, ray)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     store = open_store(db)
