@@ -242,3 +242,10 @@ def test_a_key_given_twice_is_bad_input_in_score_advise_and_every_jsonl():
 ])
 def test_run_options_that_contradict_or_overflow_are_refused(args, needle):
     one_line_error(run(*args), needle)
+
+
+def test_a_directory_as_database_names_the_option_or_the_variable(tmp_path, monkeypatch):
+    # it was "disk I/O error"; and a bad $SHANGRAO_DB was reported as --db
+    one_line_error(run("games", "--db", str(tmp_path)), "--db:", "is a directory")
+    monkeypatch.setenv("SHANGRAO_DB", str(tmp_path))
+    one_line_error(run("games"), "$SHANGRAO_DB:", "is a directory")

@@ -44,12 +44,15 @@ class CliError(InputError):
 
 def open_store(db: str | None, *, read_only: bool = False):  # -> records.Store (imported lazily)
     """The records store of ``--db``; a bad path or URL is a :class:`CliError` naming ``--db``."""
+    import os
+
     from ..records import RecordError, Store
 
     try:
         return Store(db, read_only=read_only)
     except RecordError as err:
-        raise CliError(f"--db: {err}") from None
+        where = "--db" if db is not None or not os.environ.get("SHANGRAO_DB") else "$SHANGRAO_DB"
+        raise CliError(f"{where}: {err}") from None
 
 
 def check_run_options(seed: int | None, workers: int, ray: str | None) -> None:

@@ -88,7 +88,10 @@ def resolve_db(db: str | os.PathLike | None) -> str:
         return text
     if not text.strip():
         raise RecordError("empty database path")
-    return "sqlite:///" + str(Path(text).expanduser().resolve())
+    path = Path(text).expanduser().resolve()
+    if path.is_dir():
+        raise RecordError(f"{quote(text)} is a directory; give a database file, e.g. {quote(str(path / 'shangrao.sqlite3'))}")
+    return "sqlite:///" + str(path)
 
 
 def _read_only_creator(path: str):
