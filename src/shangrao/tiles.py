@@ -26,7 +26,8 @@ Notation accepted by :func:`parse_tiles` (freely mixed, separators ignored):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import operator
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeAlias
 
 from .errors import InputError
@@ -52,6 +53,8 @@ __all__ = [
     "parse_tiles",
     "parse_tile",
     "to_34",
+    "check_kind",
+    "check_bao",
     "from_34",
     "format_tiles",
     "format_tile",
@@ -138,10 +141,33 @@ def is_terminal_or_honor(kind: int) -> bool:
     return kind in TERMINALS_AND_HONORS
 
 
-def _check_kind(kind: int) -> int:
-    if not isinstance(kind, int) or isinstance(kind, bool) or not 0 <= kind < NUM_KINDS:
-        raise InputError(f"tile kind must be an int 0..33, got {kind!r}")
+def check_kind(kind: int, what: str = "tile kind") -> int:
+    """``kind`` as a plain int 0..33.  Accepts numpy integers (``operator.index``); refuses
+    bools, floats and anything else with ``InputError`` naming ``what``."""
+    if kind.__class__ is not int:
+        if isinstance(kind, bool):
+            raise InputError(f"{what} must be an int 0..33, got {kind!r}")
+        try:
+            kind = operator.index(kind)
+        except TypeError:
+            raise InputError(f"{what} must be an int 0..33, got {kind!r}") from None
+    if not 0 <= kind < NUM_KINDS:
+        raise InputError(f"{what} must be an int 0..33, got {kind!r}")
     return kind
+
+
+def check_bao(bao: int | None, what: str = "bao") -> int | None:
+    """The 宝 kind as a plain int 0..33, or None; as :func:`check_kind` otherwise."""
+    if bao is None:
+        return None
+    try:
+        return check_kind(bao, what)
+    except InputError:
+        raise InputError(f"{what} must be a kind 0..33 or None, got {bao!r}") from None
+
+
+def _check_kind(kind: int) -> int:
+    return check_kind(kind)
 
 
 def bao_from_indicator(indicator: int) -> int:
@@ -153,7 +179,7 @@ def bao_from_indicator(indicator: int) -> int:
 
     Raises ``ValueError`` if ``indicator`` is not a kind 0..33.
     """
-    _check_kind(indicator)
+    indicator = _check_kind(indicator)
     if indicator < 27:
         base = indicator - indicator % 9
         return base + (indicator % 9 + 1) % 9
@@ -167,7 +193,7 @@ def indicator_of(bao: int) -> int:
 
     Raises ``ValueError`` if ``bao`` is not a kind 0..33.
     """
-    _check_kind(bao)
+    bao = _check_kind(bao)
     return next(k for k in range(NUM_KINDS) if bao_from_indicator(k) == bao)
 
 
@@ -282,19 +308,32 @@ def from_34(tiles_34: Sequence[int]) -> list[int]:
     return [k for k in range(NUM_KINDS) for _ in range(tiles_34[k])]
 
 
-def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand") -> list[int]:
-    """Check a ``tiles_34`` vector: length 34, ints 0..4.  Returns it as a list.
+def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand",
+                      error: type[InputError] = InputError) -> list[int]:
+    """Check a ``tiles_34`` vector: length 34, ints 0..4.  Returns it as a list of plain ints.
 
-    Raises ``ValueError`` naming the offending kind, e.g. ``hand has 5 copies of 1m``.
+    Accepts a list, tuple or numpy array of integers (numpy integers via ``operator.index``);
+    refuses a string, a mapping, None, bools and floats (even ``1.0``: a count is never
+    truncated).  Raises ``error`` (an ``InputError``, a ValueError) naming the offending kind,
+    e.g. ``hand has 5 copies of 1m``.
     """
+    if isinstance(tiles_34, (str, bytes, Mapping)) or not isinstance(tiles_34, Iterable):
+        raise error(f"{what}: tiles_34 must be a sequence of 34 ints 0..4, got {type(tiles_34).__name__}")
     counts = list(tiles_34)
     if len(counts) != NUM_KINDS:
-        raise InputError(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
+        raise error(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
     for k, c in enumerate(counts):
-        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise InputError(f"{what}: count of {format_tile(k)} must be an int >= 0, got {c!r}")
+        if c.__class__ is not int:
+            try:
+                if isinstance(c, bool):
+                    raise TypeError
+                c = counts[k] = operator.index(c)
+            except TypeError:
+                raise error(f"{what}: count of {format_tile(k)} must be an int 0..4, got {c!r}") from None
+        if c < 0:
+            raise error(f"{what}: count of {format_tile(k)} must be an int 0..4, got {c!r}")
         if c > 4:
-            raise InputError(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
+            raise error(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
     return counts
 
 
@@ -327,7 +366,9 @@ def format_tiles(kinds: Iterable[int], style: str = "mpsz", sort: bool = True) -
     ``style``: ``'mpsz'`` (compact, ``'123m55z'``), ``'zh'`` (``'一万 二万 …'``),
     or ``'unicode'`` (``'🀇🀈'``).  Raises ``ValueError`` for an unknown style.
     """
-    ks = sorted(kinds) if sort else list(kinds)
+    ks = [_check_kind(k) for k in kinds]
+    if sort:
+        ks.sort()
     if style == "zh":
         return " ".join(tile_name(k) for k in ks)
     if style == "unicode":
@@ -336,9 +377,6 @@ def format_tiles(kinds: Iterable[int], style: str = "mpsz", sort: bool = True) -
         raise InputError(f"unknown tile style {style!r}; use 'mpsz', 'zh' or 'unicode'")
     if not sort:
         return "".join(format_tile(k) for k in ks)
-    for k in ks:  # a kind outside 0..33 would vanish from the text below
-        if k.__class__ is not int or not 0 <= k < NUM_KINDS:
-            _check_kind(k)
     out = []
     for suit in range(4):
         digits = "".join(str(rank_of(k)) for k in ks if suit_of(k) == suit)
