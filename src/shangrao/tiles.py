@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeAlias
+from typing import SupportsIndex, TypeAlias, cast
 
 from .errors import InputError
 
@@ -54,6 +54,7 @@ __all__ = [
     "parse_tile",
     "to_34",
     "check_kind",
+    "check_int",
     "check_bao",
     "from_34",
     "format_tiles",
@@ -141,19 +142,36 @@ def is_terminal_or_honor(kind: int) -> bool:
     return kind in TERMINALS_AND_HONORS
 
 
-def check_kind(kind: int, what: str = "tile kind") -> int:
+def check_int(value: object, what: str, lo: int | None = None, hi: int | None = None,
+              error: type[InputError] = InputError) -> int:
+    """``value`` as a plain int in ``lo..hi`` (either bound optional): numpy integers are
+    accepted (``operator.index``); bools, floats, strings and None are refused with ``error``
+    (an ``InputError``) naming ``what``."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        n = value if isinstance(value, int) else operator.index(cast(SupportsIndex, value))
+    except TypeError:
+        raise error(f"{what} must be an int{_range(lo, hi)}, got {value!r}") from None
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        raise error(f"{what} must be an int{_range(lo, hi)}, got {value!r}")
+    return int(n)
+
+
+def _range(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f" {lo}..{hi}"
+    if lo is not None:
+        return f" >= {lo}"
+    return "" if hi is None else f" <= {hi}"
+
+
+def check_kind(kind: object, what: str = "tile kind") -> int:
     """``kind`` as a plain int 0..33.  Accepts numpy integers (``operator.index``); refuses
     bools, floats and anything else with ``InputError`` naming ``what``."""
-    if kind.__class__ is not int:
-        if isinstance(kind, bool):
-            raise InputError(f"{what} must be an int 0..33, got {kind!r}")
-        try:
-            kind = operator.index(kind)
-        except TypeError:
-            raise InputError(f"{what} must be an int 0..33, got {kind!r}") from None
-    if not 0 <= kind < NUM_KINDS:
-        raise InputError(f"{what} must be an int 0..33, got {kind!r}")
-    return kind
+    if kind.__class__ is int and 0 <= kind < NUM_KINDS:
+        return kind
+    return check_int(kind, what, 0, NUM_KINDS - 1)
 
 
 def check_bao(bao: int | None, what: str = "bao") -> int | None:
