@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ShangraoError", "InputError", "InternalError"]
+__all__ = ["ShangraoError", "InputError", "InternalError", "quote"]
 
 
 class ShangraoError(Exception):
@@ -26,3 +26,18 @@ class InputError(ShangraoError, ValueError):
 
 class InternalError(ShangraoError, RuntimeError):
     """An internal inconsistency: a bug in ``shangrao``, not in the input."""
+
+
+def quote(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for a one-line error message, cut to ``limit`` characters: a huge key or value
+    sent by someone is never echoed whole (``'kkkkkk…' (5000 characters)``; an int too long to print
+    is named by its number of digits)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4300 digits
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits" if isinstance(value, int) \
+            else f"a {type(value).__name__}"
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return text[:limit] + "…" + size

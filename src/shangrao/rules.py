@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, quote
 
 __all__ = ["RuleSet", "DEFAULT_RULES", "RuleSetError"]
 
 
-def _printable(name: str) -> str:
-    """A user-given name as it goes into a one-line message (``'a\\nb'`` rather than a line break)."""
-    return name if name.isprintable() else repr(name)
+def _printable(name: str, limit: int = 60) -> str:
+    """A user-given name as it goes into a one-line message (``'a\\nb'`` rather than a line break; a name
+    longer than ``limit`` characters is cut, with its length)."""
+    return name if name.isprintable() and len(name) <= limit else quote(name, limit)
 
 
 class RuleSetError(InputError):
@@ -83,10 +84,10 @@ class RuleSet:
             value = getattr(self, f.name)
             if f.type in ("bool", bool):
                 if not isinstance(value, bool):
-                    raise RuleSetError(f"rule {f.name} must be true or false, got {value!r}")
+                    raise RuleSetError(f"rule {f.name} must be true or false, got {quote(value)}")
             else:
                 if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_RULE_INT:
-                    raise RuleSetError(f"rule {f.name} must be an int 0..{MAX_RULE_INT}, got {value!r}")
+                    raise RuleSetError(f"rule {f.name} must be an int 0..{MAX_RULE_INT}, got {quote(value)}")
         if self.hands_per_match < 1:
             raise RuleSetError("rule hands_per_match must be at least 1")
 
@@ -108,8 +109,10 @@ class RuleSet:
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
         unknown = sorted(str(k) for k in set(data) - names)
-        if unknown:
-            raise RuleSetError(f"unknown rule option(s): {', '.join(_printable(x) for x in unknown)}; known: {', '.join(sorted(names))}")
+        if unknown:  # each quoted cut to 40 characters, at most 5 of them: never a huge key echoed
+            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            raise RuleSetError(f"unknown rule option(s): {', '.join(_printable(x, 40) for x in unknown[:5])}{more}; "
+                               f"known: {', '.join(sorted(names))}")
         return cls(**data)
 
     def replace(self, **changes) -> RuleSet:

@@ -112,3 +112,34 @@ def test_advise_refuses_an_impossible_exported_observation(run, one_line_error, 
     f = tmp_path / "obs.json"  # and through the command: one line, exit 2
     f.write_text(json.dumps({**good, **cases[1][0]}))
     one_line_error(run("advise", str(f)), "copies of 1m")
+
+
+def test_seen_tiles_count_as_out_of_reach_and_the_indicator_follows_the_bao():
+    from shangrao.bots.expert import advise
+    from shangrao.cli.advise_cmd import situation_to_observation
+    from shangrao.tiles import parse_tile
+
+    base = {"hand": "123m456p789s12s55z7z", "bao": "9p"}
+    p = {}
+    for name, extra in (("none", {}), ("seen", {"seen": "8p3s3s3s3s"}), ("discards", {"discards": "3s3s3s3s"})):
+        obs, legal = situation_to_observation({**base, **extra})
+        p[name] = advise(obs, legal, top=1)[0].p_win
+        assert obs.indicator == parse_tile("8p")  # 8p shows 9p; 'seen' naming it too counts it once
+    assert p["seen"] == p["discards"] < p["none"]  # every 3s (the wait) in sight: the odds fall
+    obs, _ = situation_to_observation({**base, "bao": "1z"})
+    assert obs.indicator == parse_tile("4z")  # 北 shows 东 (winds 东→南→西→北→东)
+
+
+def test_exported_observation_fields_are_strictly_typed():
+    from shangrao.cli.advise_cmd import situation_to_observation
+    from shangrao.cli.common import CliError
+
+    g = Game(seed=5)
+    good = g.observation(g.current_seat).to_dict()
+    for change, needle in [({"kong_chain": 1e400}, "kong_chain"), ({"bao_drawn": 1e400}, "bao_drawn"),
+                           ({"last_discard": [3, 1e400]}, "last_discard"), ({"last_discard": ["3", "2"]}, "last_discard"),
+                           ({"first_discard": "false"}, "first_discard"), ({"colour": 1}, "unknown field"),
+                           ({"indicator": None}, "indicator"), ({"discards": [["x"], [], [], []]}, "discards\\[0\\]"),
+                           ({"melds": None}, "melds")]:
+        with pytest.raises(CliError, match=needle):
+            situation_to_observation({**good, **change})

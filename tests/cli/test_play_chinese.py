@@ -156,6 +156,7 @@ def test_commands(text, cmd):
 @pytest.mark.parametrize("text, msg", [
     ("0", "no choice 0: choose 1–4"), ("99", "no choice 99: choose 1–4"), ("碰", "not possible now"),
     ("九万", "no 九万 in your hand"), ("banana", "not understood"), ("12m", "one tile at a time"),
+    ("²", "no choice ²"), ("①", "no choice ①"), ("9" * 5000, "no choice '9+… \\(5000 characters\\)"),
 ])
 def test_errors_say_what_to_type(text, msg):
     with pytest.raises(ChoiceError, match=msg):

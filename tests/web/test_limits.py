@@ -113,15 +113,17 @@ def test_api_tables_by_id_finds_a_browsers_seats_on_any_page(make_client):
     mine = c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]}).json()["id"]
     for _ in range(3):
         c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]})
-    assert mine not in [t["id"] for t in c.get("/api/tables?status=live&limit=2").json()["tables"]]
-    got = c.get(f"/api/tables?status=live&ids={mine},999999").json()
+    assert mine not in [t["id"] for t in c.get("/api/tables?status=open&limit=2").json()["tables"]]
+    got = c.get(f"/api/tables?status=open&ids={mine},999999").json()  # waiting for players: open, not live
     assert [t["id"] for t in got["tables"]] == [mine] and not got["more"]
     assert c.get(f"/api/tables?status=finished&ids={mine}").json()["tables"] == []
-    etag = c.get(f"/api/tables?status=live&ids={mine}").headers["etag"]
-    assert c.get(f"/api/tables?status=live&ids={mine}", headers={"If-None-Match": etag}).status_code == 304
+    assert c.get(f"/api/tables?status=live&ids={mine}").json()["tables"] == []
+    etag = c.get(f"/api/tables?status=open&ids={mine}").headers["etag"]
+    assert c.get(f"/api/tables?status=open&ids={mine}", headers={"If-None-Match": etag}).status_code == 304
     for bad in ("x", "1,,2", ",".join(["1"] * 21)):
         assert c.get(f"/api/tables?status=live&ids={bad}").status_code == 422, bad
-    assert c.get(f"/api/tables?ids={mine}").status_code == 422  # ids need a status
+    both = c.get(f"/api/tables?ids={mine}").json()  # no status: the open and the live ones (the lobby's ask)
+    assert [t["id"] for t in both["open"]] == [mine] and both["live"] == []
 
 
 def test_api_tables_answers_conditional_requests(make_client):

@@ -25,7 +25,7 @@ input is one line ``error: …`` and exit 2.
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -36,10 +36,11 @@ from ..bots.advice import ALWAYS_EV, choice_text
 from ..bots.advice import action_text as _action_text
 from ..bots.advice import aim_text as _aim_text
 from ..bots.expert import advise
+from ..errors import quote
 from ..game.actions import Action, ActionType
 from ..game.state import Observation
 from ..melds import MeldKind, parse_meld
-from ..tiles import format_tile, parse_tile, parse_tiles
+from ..tiles import format_tile, indicator_of, parse_tile, parse_tiles
 from .common import CliError, dump_json, out_console, parse_json, read_text
 
 __all__ = ["advise_cmd", "register", "situation_to_observation"]
@@ -129,13 +130,16 @@ def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
     size = 13 - 3 * len(melds)
     claim = data.get("claim")
     c = _counts(hand)
-    total = _counts(hand + discards + seen + [t for m in melds for t in m.tiles])
+    indicator = indicator_of(bao)  # always in sight; `seen` may name it too (counted once)
+    if indicator in seen:
+        seen.remove(indicator)
+    total = _counts(hand + discards + seen + [indicator] + [t for m in melds for t in m.tiles])
     for k in range(34):
         if total[k] > 4:
-            raise CliError(f"hand, melds, discards and seen hold {total[k]} copies of {format_tile(k)}; "
-                           "there are only 4")
+            raise CliError(f"hand, melds, discards, seen and the indicator {format_tile(indicator)} hold "
+                           f"{total[k]} copies of {format_tile(k)}; there are only 4")
     ponds: list[list[int]] = [[], [], [], []]
-    for i, k in enumerate(discards):
+    for i, k in enumerate(discards + seen):  # out of reach like a discard: the draw odds count them
         ponds[1 + i % 3].append(k)
     if claim is not None:
         if len(hand) != size:
@@ -171,7 +175,7 @@ def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
 
 
 def _obs(hand, c, bao, melds, ponds, tiles_left, flown, phase, drawn, last, seen) -> Observation:
-    indicator = seen[0] if seen else (bao - 1 if bao % 9 else bao + 8) if bao < 27 else bao
+    indicator = indicator_of(bao)
     return Observation(
         seat=0, phase=phase, current_seat=0, hand=tuple(sorted(hand)), hand_34=tuple(c), drawn=drawn,
         hand_sizes=(len(hand), 13, 13, 13), melds=(tuple(melds), (), (), ()),
@@ -209,33 +213,47 @@ def _claim_actions(c: list[int], k: int, bao: int, from_left: bool) -> list[Acti
     return out
 
 
+#: the fields of ``Observation.to_dict()`` (what play/replay export)
+_OBS_FIELDS = {"seat", "phase", "current_seat", "hand", "drawn", "hand_sizes", "melds", "discards", "bao",
+               "indicator", "tiles_left", "dealer", "scores", "flown", "bao_drawn", "last_discard", "kong",
+               "kong_chain", "first_discard"}
+
+
 def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
-    try:
-        seat = _int(d, "seat", 0, 0, 3)
-        phase = d["phase"]
-        if phase not in ("act", "discard", "claim"):
-            raise CliError(f"phase: advise needs an observation in phase act, discard or claim, got {phase!r}")
-        hand = _tiles(d, "hand")
-        c = _counts(hand)
-        bao = _tile(d, "bao")
-        if bao is None:
-            raise CliError("bao: missing")
-        melds = tuple(tuple(_melds(ms, f"melds[{i}]")) for i, ms in enumerate(d["melds"]))
-        discards = tuple(tuple(_tiles({"x": p}, "x")) for p in d["discards"])
-        if len(melds) != 4 or len(discards) != 4:
-            raise CliError("melds, discards: one list per seat (4)")
-        last = d.get("last_discard")
-        last_t = None if last is None else (int(last[0]), int(last[1]))
-        obs = Observation(
-            seat=seat, phase=phase, current_seat=seat, hand=tuple(sorted(hand)), hand_34=tuple(c),
-            drawn=d.get("drawn"), hand_sizes=tuple(d["hand_sizes"]), melds=melds, discards=discards, bao=bao,
-            indicator=_tile(d, "indicator") or 0, tiles_left=_int(d, "tiles_left", 60, 0, 135),
-            dealer=d.get("dealer", 0),
-            scores=tuple(d.get("scores", (0, 0, 0, 0))), flown=tuple(d.get("flown", (0, 0, 0, 0))),
-            bao_drawn=int(d.get("bao_drawn", 0)), last_discard=last_t, kong=None,
-            kong_chain=int(d.get("kong_chain", 0)), first_discard=bool(d.get("first_discard", False)))
-    except (KeyError, TypeError, IndexError) as err:
-        raise CliError(f"observation: missing or bad field ({err})") from None
+    unknown = sorted(set(d) - _OBS_FIELDS)
+    if unknown:
+        raise CliError(f"unknown field(s) of an exported observation: {', '.join(quote(k, 40) for k in unknown[:5])}")
+    seat = _int(d, "seat", 0, 0, 3)
+    phase = d["phase"]
+    if phase not in ("act", "discard", "claim"):
+        raise CliError(f"phase: advise needs an observation in phase act, discard or claim, got {quote(phase)}")
+    hand = _tiles(d, "hand")
+    c = _counts(hand)
+    bao = _tile(d, "bao")
+    if bao is None:
+        raise CliError("bao: missing")
+    indicator = _tile(d, "indicator")
+    if indicator is None:
+        raise CliError("indicator: missing (the flipped tile the 宝 follows)")
+    for name in ("melds", "discards"):
+        if not isinstance(d.get(name), list) or len(d[name]) != 4:
+            raise CliError(f"{name}: one list per seat (4), got {quote(d.get(name))}")
+    melds = tuple(tuple(_melds(ms, f"melds[{i}]")) for i, ms in enumerate(d["melds"]))
+    discards = tuple(tuple(_tiles({f"discards[{i}]": p}, f"discards[{i}]")) for i, p in enumerate(d["discards"]))
+    last = d.get("last_discard")
+    last_t = None if last is None else _ints(last, "last_discard", 2, 0, 33)
+    drawn = _tile(d, "drawn")
+    first = d.get("first_discard", False)
+    if not isinstance(first, bool):
+        raise CliError(f"first_discard: true or false, got {quote(first)}")
+    obs = Observation(
+        seat=seat, phase=phase, current_seat=seat, hand=tuple(sorted(hand)), hand_34=tuple(c),
+        drawn=drawn, hand_sizes=_ints(d.get("hand_sizes"), "hand_sizes", 4, 0, 14), melds=melds,
+        discards=discards, bao=bao, indicator=indicator, tiles_left=_int(d, "tiles_left", 60, 0, 135),
+        dealer=_int(d, "dealer", 0, 0, 3), scores=_ints(d.get("scores", [0, 0, 0, 0]), "scores", 4, -10**9, 10**9),
+        flown=_ints(d.get("flown", [0, 0, 0, 0]), "flown", 4, 0, 4), bao_drawn=_int(d, "bao_drawn", 0, 0, 4),
+        last_discard=(last_t[0], last_t[1]) if last_t else None, kong=None,
+        kong_chain=_int(d, "kong_chain", 0, 0, 4), first_discard=first)
     _check_observation(obs)
     if phase == "claim":
         if last_t is None:
@@ -248,7 +266,7 @@ def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
     return obs, legal
 
 
-def _ints(value, name: str, n: int, lo: int, hi: int) -> tuple[int, ...]:
+def _ints(value, name: str, n: int, lo: int, hi: int) -> Any:  # a tuple of n ints
     if (not isinstance(value, (list, tuple)) or len(value) != n
             or not all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in value)):
         raise CliError(f"{name}: {n} integers {lo}..{hi}, got {value!r:.80}")

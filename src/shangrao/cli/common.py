@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from ..errors import InputError
+from ..strictjson import DuplicateKeyError, no_duplicate_keys
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -132,19 +133,9 @@ _TOO_DEEP = "JSON nested too deeply"
 _TOO_LONG = "a number in the JSON has more than 4300 digits"
 
 
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook``: a key given twice in one object is an error (json keeps the last silently,
-    so ``{"hand": A, "hand": B}`` would score B)."""
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(f"the key {k[:40]!r} is given twice in one object")
-        out[k] = v
-    return out
+# a key given twice in one object is an error (one home: shangrao.strictjson, shared with the web server)
+_DuplicateKey = DuplicateKeyError
+_no_duplicates = no_duplicate_keys
 
 
 def _loads(text: str) -> Any:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum
 
+from ..errors import quote
 from ..game import Action, ActionType
 from ..scoring import WinBy
 from ..tiles import TileParseError, parse_tiles
@@ -131,10 +132,11 @@ def read_choice(text: str, actions: list[Action]) -> Action | Command:
         raise ChoiceError(f"type a number 1–{n}, a tile or a word (help or ? lists them)")
     if line in _COMMANDS:
         return _COMMANDS[line]
-    if line.isdigit():
-        if 1 <= int(line) <= n:
-            return actions[int(line) - 1]
-        raise ChoiceError(f"no choice {line}: choose 1–{n}")
+    if line.isdigit():  # also ² ① and other Unicode digits, which int() refuses
+        number = int(line) if line.isascii() and len(line) <= 6 else 0
+        if 1 <= number <= n:
+            return actions[number - 1]
+        raise ChoiceError(f"no choice {line if len(line) <= 12 else quote(line, 12)}: choose 1–{n}")
     word, rest = _split_word(line)
     if word in _WORDS:
         types = _WORDS[word]

@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import BOT_NAMES
+from ..errors import quote
 from ..records import Store
 from ..records.summary import Stats
 from ..rules import DEFAULT_RULES, RuleSet
@@ -62,17 +63,17 @@ def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or key not in fields:
-            raise CliError(f"--rule {item!r}: expected KEY=VALUE with KEY one of {', '.join(fields)}")
+            raise CliError(f"--rule {quote(item)}: expected KEY=VALUE with KEY one of {', '.join(fields)}")
         if fields[key].type in ("bool", bool):
             low = value.lower()
             if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                raise CliError(f"--rule {item!r}: {key} is true or false")
+                raise CliError(f"--rule {quote(item)}: {key} is true or false")
             changes[key] = low in ("true", "1", "yes", "on")
         else:
             try:
                 changes[key] = int(value)
             except ValueError:
-                raise CliError(f"--rule {item!r}: {key} is an integer") from None
+                raise CliError(f"--rule {quote(item)}: {key} is an integer") from None
     try:
         return base.replace(**changes)
     except ValueError as err:

@@ -20,9 +20,10 @@ replay of an unfinished game shows its completed hands without the seed.  No err
 database (URL, file, host): records errors are reported in words of their own.
 
 Limits (:class:`~shangrao.web.tables.Settings`, options of ``shangrao serve``, docs/web.md):
-request body size (413), table name length (422), tables created per client address per
+request body size (413), table name length and characters (422), tables created per client address per
 minute (429), live tables per server (503), messages per connection per second (an error
-message; the connection stays usable).
+message; the connection stays usable).  A key given twice in one JSON object is refused, in a
+request body (422, :class:`StrictJSONRoute`) and in a socket message (``malformed``).
 """
 
 from __future__ import annotations
@@ -53,10 +54,12 @@ from fastapi.responses import (
     RedirectResponse,
     Response,
 )
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
-from ..game import EventType, Game, IllegalActionError, ReplayError, parse_action
+from .. import strictjson
+from ..game import EventType, Game, IllegalActionError, ReplayError, parse_action, replay
 from ..game.actions import ActionParseError
 from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store
@@ -69,6 +72,7 @@ from .messages import (
     PingMsg,
     ReadyMsg,
     RematchMsg,
+    clean_name,
     default_bot,
     parse_client_message,
 )
@@ -143,22 +147,59 @@ def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
 
 def _public_game(summary: dict) -> dict:
     d = {k: v for k, v in summary.items() if k != "meta"}
-    web = (summary.get("meta") or {}).get("web") or {}
-    d["name"] = web.get("name", "")
+    meta = summary.get("meta")
+    web = meta.get("web") if isinstance(meta, dict) else None
+    d["name"] = clean_name(web.get("name", "")) if isinstance(web, dict) else ""
     if d.get("status") != "finished":
         d["seed"] = None
     return d
 
 
-def _public_hand_events(events: list[dict], finished: bool) -> list[dict]:
+def _public_hand_events(events: list, finished: bool) -> list:
+    """A stored hand's events as the history shows them: an unfinished game's without the seed.  The
+    events are passed on as stored, whatever their shape (a log edited by hand is not read here: the
+    replay viewer asks for the frames, which replay it first)."""
     if finished:
         return events
-    out = []
-    for ev in events:
-        if ev.get("type") == EventType.DEAL:
-            ev = {k: v for k, v in ev.items() if k != "seed"}
-        out.append(ev)
-    return out
+    # every event, not only the deal: a deal whose "type" was edited into something else keeps no seed either
+    return [{k: v for k, v in ev.items() if k != "seed"} if isinstance(ev, dict) else ev for ev in events]
+
+
+def _stored_json(body: object, what: str) -> JSONResponse:
+    """``body`` (read from the database) as a JSON answer; a stored value JSON cannot carry (NaN or
+    Infinity, written into a record by hand) is a ``422`` naming ``what``, not a 500."""
+    try:
+        return JSONResponse(body)
+    except (ValueError, TypeError):
+        raise HTTPException(422, f"{what}: the stored record holds a value JSON cannot carry "
+                                 "(NaN or Infinity); it cannot be shown") from None
+
+
+class StrictJSONRequest(Request):
+    """A request whose JSON body refuses a key given twice in one object (FastAPI's ``json.loads``
+    keeps the last silently): ``422`` naming the key.  Used by every HTTP route (:class:`StrictJSONRoute`)."""
+
+    async def json(self):
+        if not hasattr(self, "_json"):
+            body = await self.body()
+            try:
+                self._json = strictjson.loads(body)
+            except strictjson.DuplicateKeyError as err:
+                raise HTTPException(422, f"body: {err}") from None
+        return self._json
+
+
+class StrictJSONRoute(APIRoute):
+    """The app's routes read their request as :class:`StrictJSONRequest` (FastAPI's documented way to
+    change how a body is read)."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def strict_handler(request: Request) -> Response:
+            return await handler(StrictJSONRequest(request.scope, request.receive))
+
+        return strict_handler
 
 
 class BodyLimit:
@@ -269,6 +310,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             store.close()
 
     app = FastAPI(title="Shangrao Mahjong 上饶麻将", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.router.route_class = StrictJSONRoute  # before any route: a duplicate key in a body is refused
     app.state.store = store
     app.state.manager = manager
     app.add_middleware(BodyLimit, limit=settings.max_body)
@@ -279,7 +321,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         # FastAPI's own answer echoes the input (a 50 MB body came back as a 52 MB 422): not this one
         errors = []
         for e in exc.errors()[:10]:
-            errors.append({"loc": [str(x) for x in e.get("loc", ())][:6], "msg": str(e.get("msg", ""))[:200],
+            # a location may hold a key sent (a huge unknown rule option): each part cut to 40 characters
+            errors.append({"loc": [_cut(str(x)) for x in e.get("loc", ())][:6], "msg": str(e.get("msg", ""))[:200],
                            "type": str(e.get("type", ""))})
         return JSONResponse({"detail": errors}, status_code=422)
 
@@ -408,7 +451,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         except SaveError:
             raise HTTPException(503, SAVE_FAILED) from None
         except ValueError as err:
-            raise HTTPException(422, str(err)) from None
+            raise HTTPException(422, _cut(str(err), 300)) from None
         return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
                 "join_url": f"/join/{table.id}"}
 
@@ -445,6 +488,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     raise HTTPException(503, str(err)) from None
                 except SaveError:
                     raise HTTPException(503, SAVE_FAILED) from None
+                except ValueError as err:  # a stored rule set this server refuses
+                    raise HTTPException(409, f"table {table_id} cannot be played again: {_cut(str(err), 200)}") from None
             finally:
                 t._maybe_evict()  # a finished table loaded just for this leaves memory again
         return {"id": new.id, "seat": 0, "token": token, "url": f"/t/{new.id}/{token}"}
@@ -453,10 +498,12 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def list_tables(request: Request, status: Literal["open", "live", "finished"] | None = None,
                           limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10**9),
                           ids: str | None = Query(None, max_length=400, pattern=r"^\d{1,18}(,\d{1,18}){0,19}$")):
-        """A page of tables, newest first.  Without ``status``: ``{"open": [...], "live": [...]}``
-        (the first ``limit`` of each); with it: ``{"status", "tables", "offset", "limit", "more"}``.
-        ``ids`` (with ``status``; at most 20, comma-separated): only those tables, on one page
-        (the lobby's 回到我的座位 for the seats a browser holds, wherever they are in the pages).
+        """A page of tables, newest first.  Every table is in exactly one list: ``open`` (a seat is
+        free), ``live`` (every seat taken) or ``finished``.  Without ``status``: ``{"open": [...],
+        "live": [...]}`` (the first ``limit`` of each); with it: ``{"status", "tables", "offset",
+        "limit", "more"}``.  ``ids`` (at most 20, comma-separated): only those tables, on one page, in
+        the shape ``status`` asks for (the lobby's 回到我的座位 for the seats a browser holds, wherever
+        they are in the pages: without ``status``, both the open and the live ones).
         Answers 304 to ``If-None-Match`` with the ETag when nothing the lobby shows has changed."""
         etag = f'W/"t{manager.listing_version}-{status}-{limit}-{offset}-{ids or ""}"'
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
@@ -464,10 +511,14 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             return Response(status_code=304, headers=headers)
         try:
             if ids is not None:
-                if status is None:
-                    raise HTTPException(422, "ids: give a status too (open, live or finished)")
-                tables = await manager.tables_by_id([int(x) for x in ids.split(",")], status)
-                body = {"status": status, "tables": tables, "offset": 0, "limit": len(tables), "more": False}
+                wanted = [int(x) for x in ids.split(",")]
+                if status is None:  # the old shape: a seat's table is open or live (exactly one of them)
+                    lists = await manager.tables_by_id(wanted, ("open", "live"))
+                    body = {"open": lists["open"], "live": lists["live"], "more_open": False, "more_live": False,
+                            "offset": 0, "limit": len(wanted)}
+                else:
+                    tables = (await manager.tables_by_id(wanted, (status,)))[status]
+                    body = {"status": status, "tables": tables, "offset": 0, "limit": len(tables), "more": False}
             elif status is None:
                 open_, more_open = await manager.list_tables("open", limit, offset)
                 live, more_live = await manager.list_tables("live", limit, offset)
@@ -491,7 +542,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             rows = await manager.read(store.list_games, limit=max(1, min(limit, 500)), offset=offset)
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
-        return [_public_game(g.to_dict()) for g in rows]
+        return _stored_json([_public_game(g.to_dict()) for g in rows], "the list of games")
 
     @app.get("/api/games/{game_id}")
     async def game(game_id: int):
@@ -510,7 +561,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                          "events": _public_hand_events(h.events, finished)} for h in rec.hands]
         out["in_progress"] = bool(rec.pending)
         out["web"] = rec.mode == KIND
-        return out
+        return _stored_json(out, f"game {game_id}")
 
     @app.get("/api/games/{game_id}/hands/{hand}/frames")
     async def frames(game_id: int, hand: int):
@@ -524,10 +575,12 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         if not rec.hands:
             raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
         try:
-            return {"frames": replay_frames(rec.hands[0].events), "result": rec.hands[0].result,
-                    "players": rec.players}
-        except ValueError as err:
-            raise HTTPException(422, f"hand {hand} of game {game_id} does not replay: {err}") from None
+            frames = replay_frames(rec.hands[0].events)
+        except ReplayError as err:  # a log edited into another shape: said so, never a traceback
+            raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
+                                     f"{_cut(' '.join(str(err).split()), 200)}") from None
+        return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
+                            f"stored hand {hand} of game {game_id}")
 
     # ------------------------------------------------------------------ the table socket
     @app.websocket("/ws/{table_id}/{token}")
@@ -627,13 +680,24 @@ def _snapshot(g: Game, ev: dict | None) -> dict:
             "dealer": o.dealer, "last_discard": None if o.last_discard is None else list(o.last_discard)}
 
 
-def replay_frames(events: list[dict]) -> list[dict]:
-    """One frame per decision of a stored hand (the engine replays the log)."""
-    d = events[0]
+def replay_frames(events: list) -> list[dict]:
+    """One frame per decision of a stored hand (the engine replays the log).
+
+    The log is replayed first with :func:`shangrao.game.replay` (which checks the engine reproduces
+    it), then narrated from the replay's own events: a log edited into another shape (a field of
+    another type, a seat of 10**30, a missing key) raises :class:`~shangrao.game.ReplayError`, never
+    another error.  Raises ReplayError."""
+    try:
+        log: list[dict] = [dict(e) for e in replay(events).events[:len(events)]]  # the engine's, equal to the log's
+    except ReplayError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as err:
+        raise ReplayError(f"the log is damaged ({type(err).__name__}: {err})") from None
+    d = log[0]
     g = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
              wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
     frames = [_snapshot(g, None)]
-    for ev in events:
+    for ev in log:
         if "action" in ev:
             n = len(g.events)
             g.apply(parse_action(ev["action"]), seat=ev["seat"])
@@ -642,11 +706,16 @@ def replay_frames(events: list[dict]) -> list[dict]:
     return frames
 
 
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (with "…"): what someone sent is never echoed whole."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def _short(err: Exception) -> str:
     if isinstance(err, ValidationError):
         parts = []
         for e in err.errors()[:3]:
-            loc = ".".join(str(x) for x in e.get("loc", ()))
+            loc = ".".join(_cut(str(x)) for x in e.get("loc", ()))
             parts.append(f"{loc}: {e.get('msg')}" if loc else str(e.get("msg")))
         return "; ".join(parts)
     return " ".join(str(err).split())[:200]

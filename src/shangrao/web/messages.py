@@ -43,7 +43,8 @@ Server -> client: ``state`` (the seat's whole view, see :mod:`shangrao.web.views
 table cannot be stored right now, another player's action or a bot's move is waiting; play goes
 on by itself, announced by the next ``state``).
 
-Error codes: ``malformed`` (not a message of this vocabulary), ``illegal`` (not legal now, or
+Error codes: ``malformed`` (not a message of this vocabulary: not JSON, a key given twice in one
+object, an unknown type or field, a field of the wrong type), ``illegal`` (not legal now, or
 not your turn), ``stale`` (answers an earlier position; look at the newest state), ``unavailable``
 (``could not save; try again``: the database refused the write, nothing changed),
 ``hints_off`` (a ``hint`` at a table whose host switched hints off),
@@ -59,7 +60,9 @@ pings is disconnected; its seat stays reserved for its link and the absent-playe
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import json
+import unicodedata
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -71,6 +74,8 @@ from pydantic import (
     TypeAdapter,
 )
 
+from .. import strictjson
+
 __all__ = [
     "ActionMsg",
     "ClientMessage",
@@ -79,6 +84,9 @@ __all__ = [
     "HintMsg",
     "PingMsg",
     "ReadyMsg",
+    "TableName",
+    "check_name",
+    "clean_name",
     "parse_client_message",
 ]
 
@@ -117,8 +125,59 @@ _ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
 
 
 def parse_client_message(text: str | bytes):
-    """A validated client message; raises ``pydantic.ValidationError`` (a ValueError)."""
-    return _ADAPTER.validate_json(text)
+    """A validated client message.  Raises ``pydantic.ValidationError`` or another ValueError: not
+    JSON, nested too deeply, or a key given twice in one object
+    (:class:`shangrao.strictjson.DuplicateKeyError`: ``{"type": "action", "seq": 3, "seq": 9}`` is not
+    read as seq 9)."""
+    try:
+        data = strictjson.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"not JSON ({err.msg} at character {err.pos})") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    return _ADAPTER.validate_python(data)
+
+
+#: bidirectional formatting characters (ALM, LRM, RLM, the embeddings and overrides U+202A-U+202E, the
+#: isolates U+2066-U+2069): in a name they could make it, and the text around it, show as something else
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _refused(ch: str) -> bool:
+    """Characters no name may hold: controls (NUL, tab, line breaks, DEL, C1), lone surrogates, the
+    line and paragraph separators, and the bidirectional formatting characters."""
+    return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp")
+
+
+def check_name(name: str) -> str:
+    """``name`` if it holds no refused character (see :func:`_refused`); else ValueError naming the
+    first one by code point and position (the name itself is not echoed)."""
+    for i, ch in enumerate(name):
+        if _refused(ch):
+            kind = "a bidirectional formatting" if ch in _BIDI else "a control"
+            raise ValueError(f"a name may not hold control or bidirectional formatting characters: "
+                             f"{kind} character U+{ord(ch):04X} at position {i + 1}")
+    return name
+
+
+def clean_name(name: Any) -> str:
+    """A stored name as it is shown: without the characters :func:`check_name` refuses (a record
+    written before they were refused, or edited by hand); not a string: ``""``."""
+    if not isinstance(name, str):
+        return ""
+    return name if not any(_refused(ch) for ch in name) else "".join(ch for ch in name if not _refused(ch))
+
+
+#: a table name: at most 200 characters here (the server's ``--max-name`` is checked too), none refused
+#: by :func:`check_name`
+TableName = Annotated[str, Field(max_length=200), AfterValidator(check_name)]
+
+
+def _no_hands_rule(rules: dict) -> dict:
+    if "hands_per_match" in rules:
+        raise ValueError("hands_per_match is not a rule option here: the number of hands is the field "
+                         "'hands' (an integer 1..32)")
+    return rules
 
 
 def _seat_kind(v: str) -> str:
@@ -152,15 +211,19 @@ class CreateTable(BaseModel):
     """POST /api/tables: a new table.  seats: seat 0 is the creator (human); 1-3 human or a bot.
     hints: whether the players may ask for the expert's advice (the 提示 button; stored with the table).
 
-    Strictly typed: ``{"hands": true}`` or ``{"hands": "8"}`` is refused (422), not read as 1 or 8.
-    The name's length is also checked against the server's ``--max-name``.  The seats default to
+    Strictly typed: ``{"hands": true}`` or ``{"hands": "8"}`` is refused (422), not read as 1 or 8;
+    so is every rule option (an int 0..1000000 or a boolean, as :class:`~shangrao.rules.RuleSet`
+    checks; ``rules.hands_per_match`` is refused: it is ``hands``).  The name's length is also checked
+    against the server's ``--max-name``; a name with a control or bidirectional formatting character
+    is refused (:func:`check_name`).  The seats default to
     the strongest bot (:func:`default_bot`)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    name: Annotated[str, Field(max_length=200)] = ""
+    name: TableName = ""
     hands: Annotated[StrictInt, Field(ge=1, le=32)] = 8
     seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = Field(
         default_factory=lambda: [default_bot()] * 3)
     # strict: "1" or "true" is not silently turned into True (RuleSet names the bad option)
-    rules: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)
+    # RuleSet.from_dict range-checks the values and names unknown options; the number of hands is `hands`
+    rules: Annotated[dict[str, StrictBool | StrictInt], AfterValidator(_no_hands_rule)] = Field(default_factory=dict)
     hints: StrictBool = True

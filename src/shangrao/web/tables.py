@@ -74,6 +74,7 @@ from ..records.summary import hand_summary
 from ..rules import RuleSet
 from .connections import Connection, dumps
 from .hints import hint_choices
+from .messages import clean_name
 from .views import LogCache, seat_texts, seat_view, window_game, window_key
 
 __all__ = [
@@ -613,6 +614,22 @@ class Table:
             if self.finished and (self.task is None or self.task.done()):
                 self.manager.evict(self)
 
+
+    def _at_position(self, seat: int, hand: int | None, seq: int | None) -> Game:
+        """The game if (``hand``, ``seq``) is ``seat``'s current position (call with the lock held); an
+        action and a hint answer only that.  Raises StaleActionError (no hand, or the table has moved on)
+        or IllegalActionError (a claim window is being held: checked before the seq, so the answer does not
+        tell that the game moved on)."""
+        g = self.game
+        if g is None or g.is_over:
+            raise StaleActionError("no hand is being played at this table now")
+        if self.holding():
+            raise IllegalActionError("the table is waiting for claims; look again")
+        now_seq = self._logs.seq(g, seat)
+        if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
+            raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
+                                   f"now hand {g.hand_no}, seq {now_seq}); look again")
+        return g
     async def human_action(self, seat: int, text: str, seq: int | None, hand: int | None) -> None:
         """Apply a person's action answering the state (``hand``, ``seq``) the seat was sent.
 
@@ -624,15 +641,7 @@ class Table:
         Raises StaleActionError (the table has moved on), IllegalActionError / ActionParseError
         (nothing changed) or SaveError (could not be stored; nothing changed)."""
         async with self.lock:
-            g = self.game
-            if g is None or g.is_over:
-                raise StaleActionError("no hand is being played at this table now")
-            if self.holding():  # before the seq check: its answer must not tell that the game moved on
-                raise IllegalActionError("the table is waiting for claims; look again")
-            now_seq = self._logs.seq(g, seat)
-            if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
-                raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
-                                       f"now hand {g.hand_no}, seq {now_seq}); look again")
+            g = self._at_position(seat, hand, seq)
             if g.phase in ("claim", "rob"):
                 opts = g.window_options().get(seat)
                 if not opts or seat in self.answers:
@@ -682,15 +691,7 @@ class Table:
         async with self.lock:
             if not self.hints:
                 raise HintsOff("hints are switched off at this table (the host's choice)")
-            g = self.game
-            if g is None or g.is_over:
-                raise StaleActionError("no hand is being played at this table now")
-            if self.holding():  # as for an action: the answer must not tell that the game moved on
-                raise IllegalActionError("the table is waiting for claims; look again")
-            now_seq = self._logs.seq(g, seat)
-            if hand != g.hand_no or seq != now_seq:
-                raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
-                                       f"now hand {g.hand_no}, seq {now_seq}); look again")
+            g = self._at_position(seat, hand, seq)
             if g.phase in ("claim", "rob"):
                 legal = [] if seat in self.answers else g.window_options().get(seat, [])
             else:
@@ -1061,7 +1062,7 @@ class TableManager:
             raise TableError(f"game {rec.id} is not a web table")
         seats = [Seat(player=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
-        table = Table(self, rec.id, web.get("name", ""), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
+        table = Table(self, rec.id, clean_name(web.get("name", "")), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
                       hints=web.get("hints", True) is not False)
         table.rematch = web.get("rematch")
         for h in rec.hands:
@@ -1211,7 +1212,7 @@ class TableManager:
             status = "waiting"
         else:
             status = "between"
-        return {"id": g.id, "name": web.get("name", ""), "status": status,
+        return {"id": g.id, "name": clean_name(web.get("name", "")), "status": status,
                 "hands_total": rules.get("hands_per_match"), "hands_played": g.hands_played,
                 "scores": list(g.scores), "rules": rules, "free_seats": free,
                 "players": [{"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
@@ -1222,10 +1223,20 @@ class TableManager:
         t = self.tables.get(g.id)
         return t.public_info() if t is not None and not t.evicted else self._stored_info(g)
 
+    @staticmethod
+    def in_list(stored_status: str, info: dict, status: str) -> bool:
+        """Whether a table is in the lobby's list ``status``.  Every table is in exactly one list:
+        'finished' (its stored row is finished), else 'open' (a seat is free) or 'live' (every
+        seat taken: being played, or between hands).  stored_status: the stored row's status;
+        info: the table's :meth:`_info`."""
+        if stored_status == "finished":
+            return status == "finished"
+        return status == ("open" if info["free_seats"] else "live")
+
     async def list_tables(self, status: str, limit: int, offset: int) -> tuple[list[dict], bool]:
-        """A page of the lobby's list: status 'open' (unfinished with a free seat), 'live'
-        (unfinished) or 'finished'; newest first.  Returns (tables, whether there are more).
-        Tables in memory show their live state, the others their stored row."""
+        """A page of the lobby's list ``status`` ('open', 'live' or 'finished', see :meth:`in_list`);
+        newest first.  Returns (tables, whether there are more).  Tables in memory show their live
+        state, the others their stored row."""
         want = limit + 1
         if status == "finished":
             rows = await self.read(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
@@ -1238,7 +1249,7 @@ class TableManager:
             rows = await self.read(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
             for g in rows:
                 info = self._info(g)
-                if info["status"] == "finished" or (status == "open" and not info["free_seats"]):
+                if not self.in_list(g.status, info, status):
                     continue
                 if skipped < offset:
                     skipped += 1
@@ -1251,20 +1262,17 @@ class TableManager:
             at += chunk
         return out[:limit], len(out) > limit
 
-    async def tables_by_id(self, ids: list[int], status: str) -> list[dict]:
-        """The lobby's view of the tables ``ids`` (newest first) that have ``status`` as in
-        :meth:`list_tables`: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
-        out = []
+    async def tables_by_id(self, ids: list[int], statuses: tuple[str, ...]) -> dict[str, list[dict]]:
+        """The lobby's view of the tables ``ids`` (newest first) by list (:meth:`in_list`), for each of
+        ``statuses``: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
+        out: dict[str, list[dict]] = {st: [] for st in statuses}
         for g in await self.read(game_heads, self.store, ids):
             if g.kind != KIND or not (g.meta or {}).get("web"):
                 continue
             info = self._info(g)
-            if status == "finished" and info["status"] != "finished":
-                continue
-            if status != "finished" and (info["status"] == "finished"
-                                         or (status == "open" and not info["free_seats"])):
-                continue
-            out.append(info)
+            for st in statuses:
+                if self.in_list(g.status, info, st):
+                    out[st].append(info)
         return out
 
     # old names (tests, scripts)
@@ -1273,7 +1281,8 @@ class TableManager:
                 if not t.finished and t.free_seats()]
 
     def live_tables(self) -> list[dict]:
-        return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id) if not t.finished]
+        return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id)
+                if not t.finished and not t.free_seats()]
 
 
 __all__ += ["KIND", "ActionParseError"]

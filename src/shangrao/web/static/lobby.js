@@ -69,9 +69,11 @@ async function loadMine() {
   let live = [];
   if (saved.length) {
     const ids = saved.slice(0, 20).map(x => Number(x.id)).filter(Number.isInteger).join(",");
-    const r = await fetch(`/api/tables?status=live&ids=${ids}`, { cache: "no-cache" });
+    // without a status: the open and the live ones (a table waiting for players is open, not live)
+    const r = await fetch(`/api/tables?ids=${ids}`, { cache: "no-cache" });
     if (!r.ok) return;
-    live = (await r.json()).tables;
+    const d = await r.json();
+    live = d.open.concat(d.live);
   }
   const liveIds = new Set(live.map(x => x.id));
   const mine = saved.filter(x => liveIds.has(x.id));

@@ -14,8 +14,14 @@ async function load() {
   loadHand(G.hands[0].index);
 }
 async function loadHand(h) {
-  F = await (await fetch(`/api/games/${GAME_ID}/hands/${h}/frames`)).json();
-  idx = 0; controls(); show();
+  const r = await fetch(`/api/games/${GAME_ID}/hands/${h}/frames`);
+  const d = await r.json();
+  if (!r.ok) {  // a stored hand that cannot be replayed (a damaged record): say so
+    F = null; document.getElementById("controls").replaceChildren(); document.getElementById("result").replaceChildren();
+    document.getElementById("frame").replaceChildren(el("p", { class: "error", text: String(d.detail) }));
+    return;
+  }
+  F = d; idx = 0; controls(); show();
 }
 function controls() {
   const c = document.getElementById("controls");
