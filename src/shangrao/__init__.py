@@ -19,11 +19,22 @@ from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baod
 from .analysis import is_winning as _is_winning
 from .analysis import shanten as _shanten
 from .analysis.hand import validate_hand
+from .errors import InputError
 from .melds import Meld, MeldError, MeldKind, MeldType, parse_meld
 from .rules import DEFAULT_RULES, RuleSet
 from .scoring import ScoreResult, SituationError, WinBy, WinSituation
 from .scoring import score as _score
-from .tiles import TileParseError, bao_from_indicator, format_tiles, indicator_of, parse_tile, parse_tiles, to_34
+from .tiles import (
+    TileParseError,
+    bao_from_indicator,
+    check_kind,
+    format_tiles,
+    indicator_of,
+    parse_tile,
+    parse_tiles,
+    to_34,
+    validate_tiles_34,
+)
 
 __version__ = "0.1.0"
 
@@ -93,7 +104,10 @@ def _kind(value, what: str) -> int | None:
         if value.strip().lower() in ("none", "null", "no", "-"):  # as score's "bao": "none"
             return None
         return parse_tile(value)
-    raise ValueError(f"{what} must be a tile string like '5m', a kind 0..33 or None, got {value!r}")
+    try:
+        return check_kind(value, what)  # numpy integers too
+    except InputError:
+        raise InputError(f"{what} must be a tile string like '5m', a kind 0..33 or None, got {value!r}") from None
 
 
 def analyze(hand=None, bao=None, melds: Sequence[Meld | str] = (), *, indicator=None, seen=(),
@@ -115,7 +129,7 @@ def analyze(hand=None, bao=None, melds: Sequence[Meld | str] = (), *, indicator=
     """
     if (hand is None) == (tiles_34 is None):
         raise TypeError("give hand (a tile string or a list of kinds) or tiles_34 (34 counts), one of them")
-    counts = _tiles(hand, "hand") if tiles_34 is None else list(tiles_34)
+    counts = _tiles(hand, "hand") if tiles_34 is None else validate_tiles_34(tiles_34, "tiles_34")
     bao = _kind(bao, "bao")
     ind = _kind(indicator, "indicator")
     if ind is not None:

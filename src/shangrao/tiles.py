@@ -26,8 +26,9 @@ Notation accepted by :func:`parse_tiles` (freely mixed, separators ignored):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TypeAlias
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from typing import SupportsIndex, TypeAlias, cast
 
 from .errors import InputError
 
@@ -52,6 +53,9 @@ __all__ = [
     "parse_tiles",
     "parse_tile",
     "to_34",
+    "check_kind",
+    "check_int",
+    "check_bao",
     "from_34",
     "format_tiles",
     "format_tile",
@@ -138,10 +142,50 @@ def is_terminal_or_honor(kind: int) -> bool:
     return kind in TERMINALS_AND_HONORS
 
 
+def check_int(value: object, what: str, lo: int | None = None, hi: int | None = None,
+              error: type[InputError] = InputError) -> int:
+    """``value`` as a plain int in ``lo..hi`` (either bound optional): numpy integers are
+    accepted (``operator.index``); bools, floats, strings and None are refused with ``error``
+    (an ``InputError``) naming ``what``."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        n = value if isinstance(value, int) else operator.index(cast(SupportsIndex, value))
+    except TypeError:
+        raise error(f"{what} must be an int{_range(lo, hi)}, got {value!r}") from None
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        raise error(f"{what} must be an int{_range(lo, hi)}, got {value!r}")
+    return int(n)
+
+
+def _range(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f" {lo}..{hi}"
+    if lo is not None:
+        return f" >= {lo}"
+    return "" if hi is None else f" <= {hi}"
+
+
+def check_kind(kind: object, what: str = "tile kind") -> int:
+    """``kind`` as a plain int 0..33.  Accepts numpy integers (``operator.index``); refuses
+    bools, floats and anything else with ``InputError`` naming ``what``."""
+    if kind.__class__ is int and 0 <= kind < NUM_KINDS:
+        return kind
+    return check_int(kind, what, 0, NUM_KINDS - 1)
+
+
+def check_bao(bao: int | None, what: str = "bao") -> int | None:
+    """The 宝 kind as a plain int 0..33, or None; as :func:`check_kind` otherwise."""
+    if bao is None:
+        return None
+    try:
+        return check_kind(bao, what)
+    except InputError:
+        raise InputError(f"{what} must be a kind 0..33 or None, got {bao!r}") from None
+
+
 def _check_kind(kind: int) -> int:
-    if not isinstance(kind, int) or isinstance(kind, bool) or not 0 <= kind < NUM_KINDS:
-        raise InputError(f"tile kind must be an int 0..33, got {kind!r}")
-    return kind
+    return check_kind(kind)
 
 
 def bao_from_indicator(indicator: int) -> int:
@@ -153,7 +197,7 @@ def bao_from_indicator(indicator: int) -> int:
 
     Raises ``ValueError`` if ``indicator`` is not a kind 0..33.
     """
-    _check_kind(indicator)
+    indicator = _check_kind(indicator)
     if indicator < 27:
         base = indicator - indicator % 9
         return base + (indicator % 9 + 1) % 9
@@ -167,7 +211,7 @@ def indicator_of(bao: int) -> int:
 
     Raises ``ValueError`` if ``bao`` is not a kind 0..33.
     """
-    _check_kind(bao)
+    bao = _check_kind(bao)
     return next(k for k in range(NUM_KINDS) if bao_from_indicator(k) == bao)
 
 
@@ -282,19 +326,32 @@ def from_34(tiles_34: Sequence[int]) -> list[int]:
     return [k for k in range(NUM_KINDS) for _ in range(tiles_34[k])]
 
 
-def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand") -> list[int]:
-    """Check a ``tiles_34`` vector: length 34, ints 0..4.  Returns it as a list.
+def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand",
+                      error: type[InputError] = InputError) -> list[int]:
+    """Check a ``tiles_34`` vector: length 34, ints 0..4.  Returns it as a list of plain ints.
 
-    Raises ``ValueError`` naming the offending kind, e.g. ``hand has 5 copies of 1m``.
+    Accepts a list, tuple or numpy array of integers (numpy integers via ``operator.index``);
+    refuses a string, a mapping, None, bools and floats (even ``1.0``: a count is never
+    truncated).  Raises ``error`` (an ``InputError``, a ValueError) naming the offending kind,
+    e.g. ``hand has 5 copies of 1m``.
     """
+    if isinstance(tiles_34, (str, bytes, Mapping)) or not isinstance(tiles_34, Iterable):
+        raise error(f"{what}: tiles_34 must be a sequence of 34 ints 0..4, got {type(tiles_34).__name__}")
     counts = list(tiles_34)
     if len(counts) != NUM_KINDS:
-        raise InputError(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
+        raise error(f"{what}: tiles_34 must have 34 entries, got {len(counts)}")
     for k, c in enumerate(counts):
-        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise InputError(f"{what}: count of {format_tile(k)} must be an int >= 0, got {c!r}")
+        if c.__class__ is not int:
+            try:
+                if isinstance(c, bool):
+                    raise TypeError
+                c = counts[k] = operator.index(c)
+            except TypeError:
+                raise error(f"{what}: count of {format_tile(k)} must be an int 0..4, got {c!r}") from None
+        if c < 0:
+            raise error(f"{what}: count of {format_tile(k)} must be an int 0..4, got {c!r}")
         if c > 4:
-            raise InputError(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
+            raise error(f"{what} has {c} copies of {format_tile(k)} ({tile_name(k)}); there are only 4")
     return counts
 
 
@@ -327,7 +384,9 @@ def format_tiles(kinds: Iterable[int], style: str = "mpsz", sort: bool = True) -
     ``style``: ``'mpsz'`` (compact, ``'123m55z'``), ``'zh'`` (``'一万 二万 …'``),
     or ``'unicode'`` (``'🀇🀈'``).  Raises ``ValueError`` for an unknown style.
     """
-    ks = sorted(kinds) if sort else list(kinds)
+    ks = [_check_kind(k) for k in kinds]
+    if sort:
+        ks.sort()
     if style == "zh":
         return " ".join(tile_name(k) for k in ks)
     if style == "unicode":
@@ -336,9 +395,6 @@ def format_tiles(kinds: Iterable[int], style: str = "mpsz", sort: bool = True) -
         raise InputError(f"unknown tile style {style!r}; use 'mpsz', 'zh' or 'unicode'")
     if not sort:
         return "".join(format_tile(k) for k in ks)
-    for k in ks:  # a kind outside 0..33 would vanish from the text below
-        if k.__class__ is not int or not 0 <= k < NUM_KINDS:
-            _check_kind(k)
     out = []
     for suit in range(4):
         digits = "".join(str(rank_of(k)) for k in ks if suit_of(k) == suit)

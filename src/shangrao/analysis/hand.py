@@ -24,7 +24,7 @@ from typing import Any, TypeAlias
 
 from ..errors import InputError
 from ..melds import Meld
-from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_tile, tile_name
+from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, check_bao, check_kind, format_tile, tile_name, validate_tiles_34
 from .availability import available_deficits, check_unseen
 from .readings import Form, Group, Reading, enumerate_readings
 from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
@@ -75,6 +75,17 @@ def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
     return len(melds), all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
 
 
+def _args(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int | None]:
+    """The entry points' check of ``tiles_34`` and ``bao``: a list of 34 plain ints 0..4 and a
+    plain int kind or None.  numpy integers are accepted; floats (even integral), bools,
+    strings, mappings and None are refused with :class:`HandError`."""
+    counts = validate_tiles_34(tiles_34, "hand", HandError)
+    try:
+        return counts, check_bao(bao)
+    except InputError as err:
+        raise HandError(str(err)) from None
+
+
 def _split(tiles_34: Sequence[int], bao: int | None) -> tuple[list[int], int]:
     if len(tiles_34) != NUM_KINDS:
         raise HandError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
@@ -94,18 +105,14 @@ Prepared: TypeAlias = tuple[Entry, Entry, Entry, Entry, int, int, bool]
 
 def _entries(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, Entry, Entry, int]:
     """Table entries of the real tiles and the 宝 count; clear errors for bad input."""
-    try:
-        if len(tiles_34) != NUM_KINDS:
-            raise HandError(f"tiles_34 must have 34 entries, got {len(tiles_34)}")
-        if bao is not None and (bao.__class__ is not int or not 0 <= bao < NUM_KINDS):
-            raise HandError(f"bao must be a kind 0..33 or None, got {bao!r}")
-        return entries_34(tiles_34, bao)
-    except TypeError:
-        raise HandError("tiles_34 must be a sequence of 34 ints 0..4") from None
-    except ValueError as err:
-        if "range(0, 256)" in str(err):
-            raise HandError("tiles_34 counts must be ints 0..4") from None
-        raise
+    cls = tiles_34.__class__
+    if (cls is list or cls is tuple) and len(tiles_34) == NUM_KINDS and (
+            bao is None or (bao.__class__ is int and 0 <= bao < NUM_KINDS)):
+        try:
+            return entries_34(tiles_34, bao)
+        except (TypeError, ValueError):
+            pass
+    return entries_34(*_args(tiles_34, bao))
 
 
 def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds, sizes: tuple[int, ...],
@@ -125,8 +132,9 @@ def _fast_prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: Decl
     """:func:`_prepare` for plain arguments (a count of melds, a list of 34 counts, a hand of
     ``3*m + extra`` tiles); None for anything else, which then goes through :func:`_prepare`
     for its clear error message."""
-    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and len(tiles_34) == 34 and (
-            bao is None or (bao.__class__ is int and 0 <= bao < 34)):
+    cls = tiles_34.__class__
+    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and (cls is list or cls is tuple) and (
+            len(tiles_34) == 34 and (bao is None or (bao.__class__ is int and 0 <= bao < 34))):
         try:
             e0, e1, e2, e3, w = entries_34(tiles_34, bao)
         except (TypeError, ValueError):
@@ -179,6 +187,7 @@ def winning_forms(tiles_34: Sequence[int], bao: int | None, declared_melds: int 
 
     Raises ``ValueError`` for a wrong tile count.
     """
+    tiles_34, bao = _args(tiles_34, bao)
     _prepare(tiles_34, bao, declared_melds, (2,), "winning_forms")
     return [f for f, d in form_deficits(tiles_34, bao, declared_melds).items() if d == 0]
 
@@ -195,7 +204,8 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     Table-driven (:mod:`shangrao.analysis.tables`).  Raises ``ValueError`` for
     a wrong tile count or a bad argument.
     """
-    p = _fast_prepare(tiles_34, bao, declared_melds, 2) or _prepare(tiles_34, bao, declared_melds, (2,), "is_winning")
+    p = _fast_prepare(tiles_34, bao, declared_melds, 2) or _prepare(*_args(tiles_34, bao), declared_melds, (2,),
+                                                                     "is_winning")
     return is_win_entries(*p)
 
 
@@ -228,20 +238,27 @@ def unseen_counts(tiles_34: Sequence[int], melds: Sequence[Meld] = (), indicator
     """Copies of each kind not in sight: 4 less the hand, the melds, the indicator (out of
     play, R1) and ``seen`` (kinds of other visible tiles: ponds, other players' melds).
 
-    Returns length-34 counts 0..4.  Raises ``ValueError`` naming the kind when the
-    tiles in sight hold more than four copies of it (an impossible hand).
+    Returns length-34 counts 0..4.  Raises :class:`HandError` (a ``ValueError``) naming the
+    kind when the tiles in sight hold more than four copies of it (an impossible hand), or
+    for a bad ``tiles_34``, indicator or seen kind; ``TypeError`` for melds that are not Meld.
     """
-    from ..tiles import format_tile, tile_name
-
-    count = list(tiles_34)
+    count, _ = _args(tiles_34, None)
+    _melds_info(melds)
+    try:
+        ind = None if indicator is None else check_kind(indicator, "indicator")
+        if isinstance(seen, (str, bytes)) or not isinstance(seen, Iterable):
+            raise HandError(f"seen must be a list of kinds 0..33, got {type(seen).__name__}")
+        seen = [check_kind(k, "seen: a kind") for k in seen]
+    except InputError as err:
+        raise HandError(str(err)) from None
     parts = ["the hand"]
     for m in melds:
         for t in m.tiles:
             count[t] += 1
     if melds:
         parts.append("the melds")
-    if indicator is not None:
-        count[indicator] += 1
+    if ind is not None:
+        count[ind] += 1
         parts.append("the indicator")
     for k in seen:
         count[k] += 1
@@ -249,7 +266,7 @@ def unseen_counts(tiles_34: Sequence[int], melds: Sequence[Meld] = (), indicator
         parts.append("the tiles seen")
     for k, c in enumerate(count):
         if c > 4:
-            raise ValueError(f"{' + '.join(parts)} hold {c} {format_tile(k)} ({tile_name(k)}); "
+            raise HandError(f"{' + '.join(parts)} hold {c} {format_tile(k)} ({tile_name(k)}); "
                              "there are only 4")
     return [4 - c for c in count]
 
@@ -269,7 +286,10 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
     without 宝 is 1, not 0.  ``INFINITE_SHANTEN`` if no form can be reached.
     """
     p = (_fast_prepare(tiles_34, bao, declared_melds, 2) or _fast_prepare(tiles_34, bao, declared_melds, 1)
-         or _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten"))
+         or None)
+    if p is None:
+        tiles_34, bao = _args(tiles_34, bao)
+        p = _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
     s = shanten_entries(*p)
     if unseen is None or s < 0:
         return s
@@ -296,6 +316,7 @@ def waits(
     a wrong tile count.
     """
     _n_melds, _ = _melds_info(declared_melds)
+    tiles_34, bao = _args(tiles_34, bao)
     _prepare(tiles_34, bao, declared_melds, (1,), "waits")
     live = None if unseen is None else check_unseen(unseen, tiles_34)
     held = list(tiles_34)
@@ -333,8 +354,14 @@ def waits_after_discards(
     sight are left out).  Only discards that leave the hand ready are listed.  Raises ``ValueError``
     for a wrong tile count.  The CLI's action list and the web view show these.
     """
-    hand = list(tiles_34)
-    kinds = [k for k in range(NUM_KINDS) if hand[k]] if discards is None else sorted(set(discards))
+    hand, bao = _args(tiles_34, bao)
+    _prepare(hand, bao, declared_melds, (2,), "waits_after_discards")
+    if discards is None:
+        kinds = [k for k in range(NUM_KINDS) if hand[k]]
+    elif isinstance(discards, (str, bytes)) or not isinstance(discards, Iterable):
+        raise TypeError(f"discards must be kinds 0..33 or None, got {type(discards).__name__}")
+    else:
+        kinds = sorted({check_kind(k, "discards: a kind") for k in discards})
     out: dict[int, dict[int, list[Form]]] = {}
     for k in kinds:
         if not hand[k]:
@@ -357,6 +384,7 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     half, the rest splits into complete melds (other 宝 may act).  From this
     state any drawn tile wins.
     """
+    tiles_34, bao = _args(tiles_34, bao)
     e0, e1, e2, e3, w, _m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
     if bao is None:
         return False
@@ -430,7 +458,8 @@ def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] =
     Raises ``ValueError`` for a wrong tile count or more than four copies of a kind
     across hand and melds.
     """
-    counts = validate_hand(tiles_34, melds)
+    counts, bao = _args(tiles_34, bao)
+    counts = validate_hand(counts, melds)
     n = len(melds)
     fs = form_shanten(counts, bao, melds, unseen=unseen)
     result = Analysis(tiles_34=counts, bao=bao, melds=list(melds), winning=False, shanten=min(fs.values()), form_shanten=fs)

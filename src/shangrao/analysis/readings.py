@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Any
 
 from ..melds import Meld
-from ..tiles import TERMINALS_AND_HONORS, format_tile, format_tiles, suit_of
+from ..tiles import TERMINALS_AND_HONORS, check_bao, format_tile, format_tiles, suit_of, validate_tiles_34
 from .shapes import SHISANLANG_SUIT_SETS
 
 __all__ = ["Form", "Group", "Reading", "enumerate_readings"]
@@ -299,8 +299,12 @@ def enumerate_readings(
     melds: the declared melds.
 
     Returns readings of every form that fits, deduplicated; [] if none does.
-    七对 and 十三浪 need 14 concealed tiles (no declared meld).
+    七对 and 十三浪 need 14 concealed tiles (no declared meld).  Raises ``InputError`` (a
+    ValueError) for a ``tiles_34`` that is not 34 ints 0..4 (numpy integers are fine, floats
+    are not) or a ``bao`` that is not a kind 0..33 or None.
     """
+    tiles_34 = validate_tiles_34(tiles_34, "hand")
+    bao = check_bao(bao)
     real = list(tiles_34)
     jokers = 0
     if bao is not None:

@@ -116,9 +116,10 @@ for players.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..analysis.hand import is_winning
 from ..analysis.readings import Form
 from ..analysis.tables import (
     N,
@@ -128,15 +129,15 @@ from ..analysis.tables import (
     is_win_entries,
     shanten_entries,
 )
-from ..game.actions import Action, ActionType
+from ..game.actions import Action, ActionType, IllegalActionError, as_action
 from ..game.state import Observation
-from ..melds import Meld, MeldKind
+from ..melds import Meld, MeldKind, MeldType
 from ..scoring import PATTERNS, WinBy, WinSituation, score
 from ..scoring.items import DOUBLINGS
 from ..tiles import TERMINALS_AND_HONORS, format_tile
 from .greedy import GreedyBot, _connectivity
 
-__all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise"]
+__all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise", "check_actions_for"]
 
 A = ActionType
 _TH = frozenset(TERMINALS_AND_HONORS)
@@ -1041,12 +1042,79 @@ def advise(observation: Observation, legal_actions: list[Action], top: int = 5, 
     expected gain of a win (``gain``) and the pattern aimed at.  Raises ``ValueError`` when
     ``legal_actions`` is empty or ``top`` < 1.
     """
-    if not legal_actions:
-        raise ValueError("advise: no legal actions")
-    if not isinstance(top, int) or top < 1:
+    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ValueError(f"advise: top must be an int >= 1, got {top!r}")
+    legal = check_actions_for(observation, legal_actions, "advise")
     b = bot or ExpertBot()
-    return b.rank(observation, list(legal_actions))[:top]
+    return b.rank(observation, legal)[:top]
+
+
+def check_actions_for(observation: Observation, actions: Sequence[Action | str], what: str = "advise"
+                      ) -> list[Action]:
+    """The entry check of a list of actions offered for an observation: each an :class:`Action`
+    (strings read with :func:`~shangrao.game.actions.parse_action`) that the observer's hand can
+    make — a discard or kong of a tile it holds (a concealed kong needs four, a pung two of the
+    discard on the table, a kong on a discard three, an added kong a declared pung), a chow of the
+    discard with the two other tiles in hand, a win only if the hand (with the discard or robbed
+    kong tile when one short) wins, 接宝 only on a discarded 宝.
+
+    Returns the actions as a list.  Raises ``TypeError`` for an observation that is not an
+    :class:`Observation`, :class:`IllegalActionError` (a ValueError) naming the first bad action.
+    """
+    if not isinstance(observation, Observation):
+        raise TypeError(f"{what}: observation must be a shangrao.game.Observation, got {type(observation).__name__}")
+    if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
+        raise TypeError(f"{what}: legal_actions must be a list of actions, got {type(actions).__name__}")
+    out: list[Action] = []
+    for i, raw in enumerate(actions):
+        try:
+            a = as_action(raw, f"{what}: legal_actions[{i}]")
+        except ValueError as err:
+            raise IllegalActionError(str(err)) from None
+        why = _cannot(observation, a)
+        if why:
+            raise IllegalActionError(f"{what}: {a} is not legal for seat {observation.seat}: {why}")
+        out.append(a)
+    if not out:
+        raise IllegalActionError(f"{what}: no legal actions")
+    return out
+
+
+def _cannot(obs: Observation, a: Action) -> str | None:
+    """Why the observer's hand cannot make ``a`` (None if it can); see :func:`check_actions_for`."""
+    hand = obs.hand_34
+    t = a.type
+    on_table = None if obs.last_discard is None else obs.last_discard[1]
+    if t is ActionType.DISCARD:
+        return None if hand[a.kind] else f"no {format_tile(a.kind)} in hand"
+    if t is ActionType.CONCEALED_KONG:
+        return None if hand[a.kind] >= 4 else f"a concealed kong needs four {format_tile(a.kind)} in hand"
+    if t is ActionType.ADDED_KONG:
+        pung = any(m.type is MeldType.PUNG and m.tiles[0] == a.kind for m in obs.melds[obs.seat])
+        return None if hand[a.kind] and pung else f"an added kong needs a declared pung of {format_tile(a.kind)} and one in hand"
+    if t in (ActionType.PUNG, ActionType.KONG):
+        need = 2 if t is ActionType.PUNG else 3
+        if on_table != a.kind:
+            return f"the discard on the table is not {format_tile(a.kind)}"
+        return None if hand[a.kind] >= need else f"{t.value} needs {need} {format_tile(a.kind)} in hand"
+    if t is ActionType.CHOW:
+        others = [k for k in range(a.kind, a.kind + 3) if k != on_table]
+        if on_table is None or len(others) != 2:
+            return "the discard on the table is not part of this chow"
+        return None if all(hand[k] for k in others) else "the chow's other two tiles are not in hand"
+    if t is ActionType.CATCH_BAO:
+        return None if on_table == obs.bao else "接宝 is only on a discarded 宝"
+    if t is ActionType.WIN:
+        melds = obs.melds[obs.seat]
+        counts = list(hand)
+        if sum(counts) == 3 * (4 - len(melds)) + 1:
+            extra = obs.kong[1] if obs.kong is not None else on_table
+            if extra is None:
+                return "the hand is one tile short and there is no tile to win on"
+            counts[extra] += 1
+        if sum(counts) != 3 * (4 - len(melds)) + 2 or not is_winning(counts, obs.bao, len(melds)):
+            return "the hand does not win"
+    return None
 
 
 def _fmt(k: int) -> str:  # pragma: no cover - debugging helper

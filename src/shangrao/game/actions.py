@@ -21,9 +21,9 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..errors import InputError
-from ..tiles import TileKind, TileParseError, format_tile, format_tiles, parse_tiles
+from ..tiles import TileKind, TileParseError, check_kind, format_tile, format_tiles, parse_tiles
 
-__all__ = ["ActionType", "Action", "IllegalActionError", "ActionParseError", "parse_action"]
+__all__ = ["ActionType", "Action", "IllegalActionError", "ActionParseError", "parse_action", "as_action"]
 
 
 class IllegalActionError(InputError):
@@ -149,3 +149,34 @@ def parse_action(text: str) -> Action:
     if len(kinds) != 1:
         raise ActionParseError(f"action {text!r}: give exactly one tile")
     return Action(atype, kinds[0])
+
+
+def as_action(value: Action | str, what: str = "action") -> Action:
+    """The entry points' check of one action: an :class:`Action` with an :class:`ActionType` and a
+    plain-int tile (0..33 for tiled types, None otherwise), or its string read with
+    :func:`parse_action`.  An Action built with a plain string type (``Action("discard", 5)``)
+    or a numpy tile is normalised.  Raises :class:`ActionParseError` naming ``what`` and the value.
+    """
+    if isinstance(value, str):
+        return parse_action(value)
+    if not isinstance(value, Action):
+        raise ActionParseError(f"{what} must be an Action or a string like 'discard 5m', got {value!r}")
+    atype, tile = value
+    if atype.__class__ is not ActionType:
+        try:
+            atype = ActionType(atype)
+        except ValueError:
+            known = ", ".join(t.value for t in ActionType)
+            raise ActionParseError(f"{what}: unknown action type {atype!r}; known: {known}") from None
+    if atype in _TILED:
+        try:
+            tile = check_kind(tile, f"{what}: the tile of {atype.value}")
+        except InputError as err:
+            raise ActionParseError(str(err)) from None
+        if atype is ActionType.CHOW and (tile >= 27 or tile % 9 > 6):
+            raise ActionParseError(f"{what}: a chow's tile is its lowest kind, a suit tile 1..7, got {tile!r}")
+    elif tile is not None:
+        raise ActionParseError(f"{what}: {atype.value!r} takes no tile, got {tile!r}")
+    if atype is value.type and tile is value.tile:
+        return value
+    return Action(atype, tile)

@@ -30,7 +30,7 @@ stands, 四个宝 on the fourth 宝 drawn, 接宝 when declared) and listed in
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
@@ -42,8 +42,8 @@ from ..melds import Meld, MeldType
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import ScoreResult, WinBy, WinSituation, score
 from ..scoring.items import BONUS_NAMES
-from ..tiles import TERMINALS_AND_HONORS, TileId, TileKind, bao_from_indicator, format_tile
-from .actions import Action, ActionType, IllegalActionError
+from ..tiles import TERMINALS_AND_HONORS, TileId, TileKind, bao_from_indicator, check_int, format_tile
+from .actions import Action, ActionType, IllegalActionError, as_action
 from .phase import Phase
 from .protocol import Event, EventType
 from .wall import check_dice, normalize_wall, roll_dice, shuffled_wall, split_wall
@@ -277,11 +277,16 @@ class Game:
         dice: Sequence[int] | None = None,
         hand_no: int = 0,
     ) -> None:
-        if not isinstance(dealer, int) or not 0 <= dealer < 4:
-            raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
+        dealer = check_int(dealer, "dealer (a seat)", 0, 3)
+        hand_no = check_int(hand_no, "hand_no", 0)
+        if isinstance(scores, (str, bytes, dict)) or not isinstance(scores, Iterable):
+            raise InputError(f"scores must hold 4 ints, got {scores!r}")
         scores = tuple(scores)
         if len(scores) != 4:
             raise InputError(f"scores must hold 4 ints, got {scores!r}")
+        scores = tuple(check_int(v, f"scores must hold 4 ints, got {scores!r}: each") for v in scores)
+        if seed is not None and not isinstance(seed, str):
+            seed = check_int(seed, "seed (an int, a string or None)")
         if isinstance(rules, dict):
             rules = RuleSet.from_dict(rules)
         elif not isinstance(rules, RuleSet):
@@ -565,12 +570,10 @@ class Game:
         :class:`IllegalActionError` (a ValueError) naming the problem and the legal
         actions; the state is then unchanged.
         """
-        if isinstance(action, str):
-            from .actions import parse_action
-            try:
-                action = parse_action(action)
-            except ValueError as err:
-                raise IllegalActionError(str(err)) from None
+        try:
+            action = as_action(action)
+        except ValueError as err:
+            raise IllegalActionError(str(err)) from None
         if self.phase == Phase.OVER:
             raise IllegalActionError(f"the hand is over; {action} is not possible")
         if seat is not None and seat != self.current_seat:

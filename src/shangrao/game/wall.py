@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
-from ..tiles import NUM_TILES, parse_tile, parse_tiles
+from ..tiles import NUM_TILES, check_int, parse_tile, parse_tiles
 
 __all__ = ["shuffled_wall", "roll_dice", "normalize_wall", "script_wall", "split_wall", "WallError"]
 
@@ -66,10 +66,13 @@ def normalize_wall(wall: Sequence[int] | str) -> list[int]:
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    dice = tuple(dice)
-    if len(dice) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
+    if isinstance(dice, (str, bytes, Mapping)) or not isinstance(dice, Iterable):
         raise WallError(f"dice must be two ints 1..6, got {dice!r}")
-    return dice
+    raw = tuple(dice)
+    if len(raw) != 2:
+        raise WallError(f"dice must be two ints 1..6, got {raw!r}")
+    d1, d2 = (check_int(d, f"dice must be two ints 1..6, got {raw!r}: each die", 1, 6, WallError) for d in raw)
+    return d1, d2
 
 
 def split_wall(wall: Sequence[int], dice: Sequence[int]) -> tuple[int, list[int]]:

@@ -7,6 +7,8 @@ the field) and reads/writes the JSON vocabulary of ``shangrao score`` (``from_di
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -57,6 +59,36 @@ _WIN_BY_LABELS: dict[str, tuple[str, str]] = {
 }
 
 
+def _as_int(v: Any) -> Any:
+    """A numpy integer as a plain int (``operator.index``); anything else unchanged, for
+    :meth:`WinSituation.validate` to judge (bools and floats stay refused there)."""
+    if v.__class__ is int or v is None or isinstance(v, bool):
+        return v
+    try:
+        return operator.index(v)
+    except TypeError:
+        return v
+
+
+def _items(value: Any, field: str, what: str) -> list[Any]:
+    """The entries of a list field; :class:`SituationError` naming the field if it is not one."""
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        raise SituationError(f"{field}: must be {what}, got {value!r}")
+    return list(value)
+
+
+def _meld(m: Any) -> Meld:
+    """A meld, or a meld string (``"pung:111z"``) parsed with :func:`~shangrao.melds.parse_meld`."""
+    if isinstance(m, Meld):
+        return m
+    if isinstance(m, str):
+        try:
+            return parse_meld(m)
+        except MeldError as err:
+            raise SituationError(f"melds: {err}") from None
+    raise SituationError(f"melds: each meld must be a Meld or a string like 'pung:111z', got {m!r}")
+
+
 @dataclass(frozen=True)
 class WinSituation:
     """Everything about one win that scoring needs (the situation, apart from the rules).
@@ -96,10 +128,24 @@ class WinSituation:
     touji: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "hand", tuple(self.hand))
-        object.__setattr__(self, "melds", tuple(self.melds))
-        object.__setattr__(self, "payers_flown", tuple(self.payers_flown))
-        object.__setattr__(self, "win_by", WinBy(self.win_by))
+        hand: Any = self.hand
+        if isinstance(hand, str):
+            try:
+                hand = parse_tiles(hand)
+            except TileParseError as err:
+                raise SituationError(f"hand: {err}") from None
+        set_ = object.__setattr__
+        set_(self, "hand", tuple(_as_int(k) for k in _items(hand, "hand", "a list of tile kinds 0..33")))
+        set_(self, "melds", tuple(_meld(m) for m in _items(self.melds, "melds", "a list of melds")))
+        set_(self, "payers_flown", tuple(_as_int(v) for v in
+                                         _items(self.payers_flown, "payers_flown", "three ints 0..4")))
+        for name in ("win_tile", "bao", "robbed", "touji", "kong_chain", "winner_flown"):
+            set_(self, name, _as_int(getattr(self, name)))
+        try:
+            set_(self, "win_by", WinBy(self.win_by))
+        except ValueError:
+            raise SituationError(f"win_by: must be one of {', '.join(w.value for w in WinBy)}, "
+                                 f"got {self.win_by!r}") from None
         self.validate()
 
     def validate(self) -> None:
@@ -145,10 +191,10 @@ class WinSituation:
             raise SituationError(f"kong_chain: {self.kong_chain} kongs in a row but only "
                                  f"{sum(1 for m in self.melds if m.is_kong)} kong meld(s)")
         if self.win_by is WinBy.ROBBING_KONG:
-            if self.robbed not in (0, 1, 2):
+            if self.robbed.__class__ is not int or self.robbed not in (0, 1, 2):
                 raise SituationError("robbed: 抢杠 needs the robbed payer, 0-2 in seat order after the winner")
         elif self.robbed is not None:
-            raise SituationError("robbed: only for win_by robbing_kong")
+            raise SituationError(f"robbed: only for win_by robbing_kong (then a payer 0-2), got {self.robbed!r}")
         if self.win_by is not WinBy.SELF_DRAW and self.kong_chain:
             raise SituationError("kong_chain: 杠开 is a self-draw; win_by must be self_draw")
         if self.heavenly and (self.win_by is not WinBy.SELF_DRAW or self.melds):
