@@ -35,6 +35,8 @@ def test_serve_prints_the_address_and_opens_a_browser_where_a_display_is(cli, mo
     assert {k: kw[k] for k in ("host", "port", "log_level")} == {"host": "127.0.0.1", "port": 8123,
                                                                   "log_level": "warning"}
     assert kw["ws_per_message_deflate"] is False and kw["ws_ping_interval"] == kw["ws_ping_timeout"] == 20.0
+    # the tables-per-minute limit counts the TCP peer: X-Forwarded-For from a local client names nobody
+    assert kw["proxy_headers"] is False
     assert opened == ["http://127.0.0.1:8123/"]
 
 

@@ -338,3 +338,31 @@ def test_a_hand_edited_into_another_shape_is_a_clear_error_never_a_500(make_clie
         assert m["type"] in ("state", "error"), m
         if m["type"] == "error":
             assert "cannot be loaded" in m["message"]
+
+
+# ---------------------------------------------------------------- found by the web tester (second pass)
+
+@pytest.mark.parametrize("body, needle", [
+    (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
+    (b'{"name": "\xff"}', "not UTF-8"),
+    (b'{"hands": 9' + b"9" * 5000 + b"}", "4300 digits"),
+    (b'{"hands": ', "bad JSON"),
+])
+def test_a_body_that_is_not_json_says_why(make_client, body, needle):
+    c = make_client()
+    r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and needle in r.text, r.text
+
+
+@pytest.mark.parametrize("name", ["\u200b\ufeff\u00ad", "   ", "\u2060"])
+def test_a_table_name_that_shows_nothing_is_refused(make_client, name):
+    c = make_client()
+    r = c.post("/api/tables", json={"name": name, "seats": ["random", "random", "random"]})
+    assert r.status_code == 422 and "show something" in r.text, r.text
+
+
+def test_api_games_limit_is_checked_like_api_tables(make_client):
+    c = make_client()
+    for bad in ("-5", "0", "501", "9" * 30):
+        assert c.get(f"/api/games?limit={bad}").status_code == 422
+    assert c.get("/api/games?limit=500").status_code == 200

@@ -88,8 +88,11 @@ def serve(
         import webbrowser
 
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    # proxy_headers=False: the client address (tables per minute) is the TCP peer, as docs/web.md says;
+    # uvicorn's default would trust X-Forwarded-For from 127.0.0.1, so a local client could name any address
     _serve(app, sock, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
-           ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate)
+           ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate,
+           proxy_headers=False)
 
 
 def _serve(app, sock, **config) -> None:

@@ -186,6 +186,14 @@ class StrictJSONRequest(Request):
                 self._json = strictjson.loads(body)
             except strictjson.DuplicateKeyError as err:
                 raise HTTPException(422, f"body: {err}") from None
+            except json.JSONDecodeError as err:
+                raise HTTPException(422, f"body: bad JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+            except UnicodeDecodeError:
+                raise HTTPException(422, "body: not UTF-8 text") from None
+            except RecursionError:
+                raise HTTPException(422, "body: JSON nested too deeply") from None
+            except ValueError:  # an integer of more than 4300 digits
+                raise HTTPException(422, "body: a number in the JSON has more than 4300 digits") from None
         return self._json
 
 
@@ -537,9 +545,9 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         return {"id": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}/{token}"}
 
     @app.get("/api/games")
-    async def games(limit: int = 100, offset: int = Query(0, ge=0, le=10**9)):
+    async def games(limit: int = Query(100, ge=1, le=500), offset: int = Query(0, ge=0, le=10**9)):
         try:
-            rows = await manager.read(store.list_games, limit=max(1, min(limit, 500)), offset=offset)
+            rows = await manager.read(store.list_games, limit=limit, offset=offset)
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
         return _stored_json([_public_game(g.to_dict()) for g in rows], "the list of games")

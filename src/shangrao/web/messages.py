@@ -150,13 +150,16 @@ def _refused(ch: str) -> bool:
 
 
 def check_name(name: str) -> str:
-    """``name`` if it holds no refused character (see :func:`_refused`); else ValueError naming the
-    first one by code point and position (the name itself is not echoed)."""
+    """``name`` if it holds no refused character (see :func:`_refused`) and shows something (not only
+    spaces and invisible format characters such as U+200B, U+FEFF, U+00AD); else ValueError naming the
+    first refused one by code point and position (the name itself is not echoed)."""
     for i, ch in enumerate(name):
         if _refused(ch):
             kind = "a bidirectional formatting" if ch in _BIDI else "a control"
             raise ValueError(f"a name may not hold control or bidirectional formatting characters: "
                              f"{kind} character U+{ord(ch):04X} at position {i + 1}")
+    if name and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in name):
+        raise ValueError("a name must show something: this one is only spaces or invisible characters")
     return name
 
 
