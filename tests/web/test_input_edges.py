@@ -366,3 +366,24 @@ def test_api_games_limit_is_checked_like_api_tables(make_client):
     for bad in ("-5", "0", "501", "9" * 30):
         assert c.get(f"/api/games?limit={bad}").status_code == 422
     assert c.get("/api/games?limit=500").status_code == 200
+
+
+def test_one_seat_may_have_only_a_few_sockets(make_client):
+    # 3,000 sockets on one seat link were all accepted (every state is sent to each): the ninth is refused
+    from contextlib import ExitStack
+
+    from shangrao.web.tables import MAX_CONNECTIONS_PER_SEAT
+
+    c = make_client()
+    r = c.post("/api/tables", json={"seats": ["human", "human", "human"]})
+    assert r.status_code == 200, r.text
+    tid, token = r.json()["id"], r.json()["token"]
+    with ExitStack() as stack:
+        for _ in range(MAX_CONNECTIONS_PER_SEAT):
+            ws = stack.enter_context(c.websocket_connect(f"/ws/{tid}/{token}"))
+            assert ws.receive_json()["type"] == "state"
+        with c.websocket_connect(f"/ws/{tid}/{token}") as extra:
+            m = extra.receive_json()
+            assert m["type"] == "error" and m["code"] == "busy", m
+    with c.websocket_connect(f"/ws/{tid}/{token}") as again:  # once they are closed, the seat connects again
+        assert again.receive_json()["type"] == "state"

@@ -81,6 +81,7 @@ from .tables import (
     SAVE_FAILED,
     HintsOff,
     SaveError,
+    SeatBusy,
     ServerFull,
     Settings,
     StaleActionError,
@@ -612,7 +613,12 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                                     "message": f"table {table_id} cannot be loaded now; try again later"})
                 await ws.close(code=4403)
                 return
-            conn = await t.connect(seat, ws)
+            try:
+                conn = await t.connect(seat, ws)
+            except SeatBusy as err:
+                await ws.send_json({"type": "error", "code": "busy", "message": str(err)})
+                await ws.close(code=1013)
+                return
             if conn is not None:
                 break
         if conn is None:

@@ -51,8 +51,9 @@ not your turn), ``stale`` (answers an earlier position; look at the newest state
 ``rate_limited`` (more messages per second than the server allows; the excess is ignored, with
 one such error a second at most),
 ``forbidden`` (a wrong seat link; the socket is closed), ``full`` (the server holds as many
-tables as it may; the socket is closed).  After any error but ``forbidden``/``full`` the
-connection stays usable.
+tables as it may; the socket is closed), ``busy`` (the seat already has as many open sockets as
+one seat may: ``tables.MAX_CONNECTIONS_PER_SEAT``; the socket is closed).  After any error but
+``forbidden``/``full``/``busy`` the connection stays usable.
 
 A client that does not read its messages (its queue at the server fills up) or does not answer
 pings is disconnected; its seat stays reserved for its link and the absent-player rule applies.

@@ -130,6 +130,15 @@ class ServerFull(TableError):
     """The server has as many live tables as it may hold."""
 
 
+#: open sockets one seat may have at once (tabs, a phone and a desktop …); one more is refused
+#: (``busy``): every socket gets every state, so thousands on one seat link would cost the server
+MAX_CONNECTIONS_PER_SEAT = 8
+
+
+class SeatBusy(TableError):
+    """The seat has :data:`MAX_CONNECTIONS_PER_SEAT` open sockets already."""
+
+
 class HintsOff(TableError):
     """A hint asked for at a table whose host switched hints off."""
 
@@ -573,6 +582,9 @@ class Table:
         async with self.lock:
             if self.evicted:
                 return None
+            if len(self.seats[seat].conns) >= MAX_CONNECTIONS_PER_SEAT:
+                raise SeatBusy(f"this seat already has {MAX_CONNECTIONS_PER_SEAT} open connections; close one "
+                               "(another tab or device) and reload")
             conn = Connection(ws, queue_size=self.settings.send_queue, send_timeout=self.settings.send_timeout,
                               on_drop=functools.partial(self._dropped, seat))
             self.seats[seat].conns.add(conn)
