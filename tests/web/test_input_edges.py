@@ -387,3 +387,12 @@ def test_one_seat_may_have_only_a_few_sockets(make_client):
             assert m["type"] == "error" and m["code"] == "busy", m
     with c.websocket_connect(f"/ws/{tid}/{token}") as again:  # once they are closed, the seat connects again
         assert again.receive_json()["type"] == "state"
+
+
+@pytest.mark.parametrize("ctype", ["text/plain", "application/x-www-form-urlencoded", "application/xml", ""])
+def test_a_body_of_another_content_type_is_415_saying_what_to_send(make_client, ctype):
+    # it was a 422 "Input should be a valid dictionary" for a body that is a valid object
+    c = make_client()
+    r = c.post("/api/tables", content=b'{"hands": 1}', headers={"content-type": ctype})
+    assert r.status_code == 415 and "application/json" in r.text, (r.status_code, r.text)
+    assert c.post("/api/tables", json={"hands": 1, "seats": ["random"] * 3}).status_code == 200

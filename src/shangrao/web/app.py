@@ -59,6 +59,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from .. import strictjson
+from ..errors import quote
 from ..game import EventType, Game, IllegalActionError, ReplayError, parse_action, replay
 from ..game.actions import ActionParseError
 from ..labels import labels_table
@@ -206,7 +207,13 @@ class StrictJSONRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def strict_handler(request: Request) -> Response:
-            return await handler(StrictJSONRequest(request.scope, request.receive))
+            strict = StrictJSONRequest(request.scope, request.receive)
+            if request.method in ("POST", "PUT", "PATCH"):
+                kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+                if kind != "application/json" and await strict.body():
+                    # a body in another type read as "not an object" by pydantic: say what to send instead
+                    raise HTTPException(415, f"send the body as application/json (got {quote(kind or 'no type', 40)})")
+            return await handler(strict)
 
         return strict_handler
 
