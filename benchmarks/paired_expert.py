@@ -32,7 +32,10 @@ def _parse(spec: str) -> dict:
     out = {}
     for part in filter(None, spec.split(",")):
         k, v = part.split("=", 1)
-        out[k.strip()] = ast.literal_eval(v.strip())
+        val = ast.literal_eval(v.strip())
+        if isinstance(val, str) and val.endswith(".json"):  # e.g. value_model='/tmp/w.json'
+            val = json.loads(Path(val).read_text())
+        out[k.strip()] = val
     return out
 
 

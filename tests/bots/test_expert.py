@@ -143,18 +143,90 @@ def test_phase_compared_by_value():
 
 
 def test_far_from_ready_the_advice_lists_discards_in_the_speed_order_it_plays():
-    # the expert discards by speed far from ready; its advice must not rank the others by an estimate it
-    # did not use (a hint showed the played discard under choices with a higher 期望)
+    # the analytic rule (value_model=None) discards by speed far from ready; its advice must not rank the others
+    # by an estimate it did not use (a hint showed the played discard under choices with a higher 期望)
     from shangrao.bots.advice import choice_text
 
     obs, legal = situation(hand="14m19p2588s13567z6z", bao="5s", tiles_left=70)
-    ranked = advise(obs, legal, top=len(legal))
+    bot = ExpertBot(value_model=None)
+    ranked = advise(obs, legal, top=len(legal), bot=bot)
     discards = [c for c in ranked if c.action.type is A.DISCARD]
-    assert ranked[0].action == ExpertBot().choose(obs, legal)
+    assert ranked[0].action == bot.choose(obs, legal)
     assert all(c.useful is not None for c in discards)
     keys = [(c.shanten, -c.useful) for c in discards[1:]]
     assert keys == sorted(keys)
     assert "向听" in choice_text(ranked[0]) and "进张" in choice_text(ranked[0])
+
+
+def test_the_advice_lists_the_discards_the_learned_value_compared_by_it_then_the_rest_by_speed():
+    # the learned value ranks the discards nearly as fast as the fastest (value_pool); the advice shows that
+    # value as the estimate, in that order, and the slower discards after them in the speed order
+    obs, legal = situation(hand="14m19p2588s13567z6z", bao="5s", tiles_left=70)
+    ranked = advise(obs, legal, top=len(legal))
+    discards = [c for c in ranked if c.action.type is A.DISCARD]
+    assert ranked[0].action == ExpertBot().choose(obs, legal)
+    s0 = min(c.shanten for c in discards)
+    u0 = max(c.useful or 0 for c in discards if c.shanten == s0)
+    in_pool = [c.shanten == s0 and (c.useful or 0) >= 0.7 * u0 for c in discards]
+    assert in_pool[0] and in_pool == sorted(in_pool, reverse=True)  # the pool first
+    pool = [c for c, p in zip(discards[1:], in_pool[1:]) if p]
+    rest = [c for c, p in zip(discards, in_pool) if not p]
+    assert [c.ev for c in pool] == sorted((c.ev for c in pool), reverse=True)
+    assert [(c.shanten, -(c.useful or 0)) for c in rest] == sorted((c.shanten, -(c.useful or 0)) for c in rest)
+
+
+def test_the_learned_value_only_chooses_among_discards_nearly_as_fast_as_the_fastest():
+    # value_pool: the chosen discard keeps the fastest shanten and at least 70 % of its useful tiles (the learned
+    # value is a regression on one policy's games, trusted only near it); checked at every discard of 4 hands
+    seen = 0
+
+    class Check(ExpertBot):
+        def choose(self, obs, legal):
+            ranked = self.rank(obs, legal)
+            top = ranked[0]
+            if top.action.type is A.DISCARD:
+                nonlocal seen
+                seen += 1
+                fast = min((c for c in ranked if c.action.type is A.DISCARD and c.action.tile != obs.bao),
+                           key=lambda c: (c.shanten, -(c.useful or 0)), default=top)
+                assert top.shanten == fast.shanten
+                assert (top.useful or 0) >= 0.7 * (fast.useful or 0)
+            return top.action
+
+    for seed in range(4):
+        play_hand(Game(seed=f"pool:{seed}"), [Check(f"{seed}:{i}") for i in range(4)], check=True)
+    assert seen > 50
+
+
+def test_value_model_argument_is_checked():
+    with pytest.raises(ValueError, match="value_model"):
+        ExpertBot(value_model="best")
+    with pytest.raises(ValueError, match="55 weights, got 2"):
+        ExpertBot(value_model=[1.0, 2.0])
+    assert ExpertBot(value_model=None).value_model is None
+    from shangrao.bots.expert_value import WEIGHTS
+    assert ExpertBot().value_model == WEIGHTS and len(WEIGHTS) == 55
+
+
+def test_the_training_tool_writes_weights_the_bot_plays_with(tmp_path):
+    # tools/train_expert_value.py (which wrote the shipped weights from 6,000 hands) on 2 hands
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "w.py"
+    subprocess.run([sys.executable, str(root / "tools" / "train_expert_value.py"), "--hands", "2", "--seed", "t",
+                    "--workers", "1", "--out", str(out)], check=True, capture_output=True, timeout=300)
+    ns: dict = {}
+    exec(out.read_text(), ns)
+    weights = ns["WEIGHTS"]
+    assert len(weights) == 55
+    g = Game(seed="trained")
+    r = play_hand(g, [ExpertBot(i, value_model=weights) for i in range(4)], check=True)
+    assert sum(r.deltas) == 0
+
+
 def test_rollout_option_plays_legal_and_deterministic_hands():
     # the measured-and-kept-off rollout option (docs/bots.md) still plays legal, reproducible hands
     def run():

@@ -42,24 +42,43 @@ predicted ``P_win`` averages 0.40 / 0.23 / 0.18 / 0.15 at shanten 0 / 1 / 2 / 3+
 realised win rates 0.36 / 0.24 / 0.19 / 0.15 (``hazard_slope`` 0.006, ``step_decay`` 0.8,
 ``ready_q`` 0.25 had the lowest Brier score of a 12-point grid).
 
+The learned value (``value_model``)
+===================================
+
+The estimate above is good at *whether* to win, decline or kong, but its per-form numbers rank
+discards of similar speed poorly.  A **linear value learned from self-play** ranks them instead:
+55 features of the state after the discard (:func:`_value_features`: the speed order's shanten
+and useful tiles, the exact ready-hand EV, per form the win chance, chance per draw and tiles
+lacking, the estimate's EV, 宝 held, 飞宝, melds, tiles left, the other seats' turns), weighted
+by :data:`shangrao.bots.expert_value.WEIGHTS`, fitted by ridge regression to the seat's points in
+the hand over ~200,000 states of 6,000 hands played by this bot without the learned value
+(``tools/train_expert_value.py`` reproduces the weights exactly; R^2 0.12 — a hand's points are
+mostly luck, but the *differences* between discards are what matters).  It is a regression on
+one policy's outcomes, so it is trusted only near that policy: it chooses among the discards
+that keep the fastest shanten and at least ``value_pool`` of the fastest discard's useful tiles.
+A second round fitted on the learned bot's own games was measured worse (docs/bots.md).
+
 Decisions
 =========
 
-* **Discard**: by default the fastest tile, as ``ukeire`` chooses it (lowest shanten, then
-  most unseen useful tiles; never a 宝).  When the best discard leaves shanten <=
-  ``near_shanten`` the EV decides instead if it beats the fastest discard's EV by more than
-  ``near_margin`` points (e.g. a ready hand whose waits can become the 宝吊 state, 七对 one tile
-  away, a wait scoring 平糊 or 碰碰糊); further away only a non-basic form worth
-  ``override_margin`` more does.  (An EV-only discard choice was measured slower: the
-  per-form estimate ranks far hands worse than the useful-tile count, and every lost
-  percentage point of win rate costs about 0.1 point a hand.)  A 宝 is discarded (飞宝:
-  ``G`` and ``L`` double, a wildcard is lost) only into a ready hand, where the EV is exact.
+* **Discard**: among the discards as fast as ``ukeire``'s choice (lowest shanten; never a 宝) with
+  at least ``value_pool`` (0.7) of its unseen useful tiles, the one of highest learned value.
+  (Paired, 600 deals against ``ukeire``: +0.24 a hand over the previous rule below; the same
+  rule with the learned value for claims, next item, +0.37 [+0.11, +0.63].)  A 宝 is discarded
+  (飞宝: ``G`` and ``L`` double, a wildcard is lost) only into a ready hand.
+  With ``value_model=None`` the previous rule: the fastest tile, as ``ukeire`` chooses it, unless
+  the best discard leaves shanten <= ``near_shanten`` and its EV beats the fastest discard's EV by
+  more than ``near_margin`` points (e.g. a ready hand whose waits can become the 宝吊 state), or,
+  further away, a non-basic form is worth ``override_margin`` more.  (An EV-only discard choice
+  was measured slower: every lost percentage point of win rate costs about 0.1 point a hand.)
 * **Win or not (偷机 and more)**: the win on offer is worth ``G_now`` (scored exactly); it is
   declined when some discard gives a state with ``EV > G_now`` — mostly a 有宝平糊 win (+3)
   declined for the 宝吊 state (any draw wins ×3: EV ≈ +7), rarely a 宝吊头 declined for
   宝吊宝/宝吊无宝.  天糊, 地糊 and 抢杠 are always taken.
-* **Claims** (吃/碰/杠 on a discard): EV of the best discard after the meld (next own draw
-  three turns away) against EV of passing (next own draw after the seats in between).
+* **Claims** (吃/碰/杠 on a discard): with ``value_claims`` (default) the learned value of passing
+  against the learned value of the best discard after the meld (chosen as above); a kong or 接宝
+  on offer, or ``value_claims=False``: EV of the best discard after the meld (next own draw three
+  turns away) against EV of passing (next own draw after the seats in between).
 * **Kongs**: a concealed kong pays 2 from each (+6) and a replacement draw (杠开 ×2 on it);
   an added kong or a kong on a discard pays 1 from each but can be robbed (抢杠, ×6 of the
   robber's hand paid by us alone).  Rob risk: a seat holding one concealed tile robs when
@@ -107,6 +126,11 @@ rollouts (60 deals) -0.17 [-1.32, +0.98], both with the win rate down 3-5 points
 states by greedy's continuation, which is slower than the ukeire order the expert plays); with a margin
 of 1.0-1.5 points they rarely overrule (+0.01 / +0.03).  Kept off.
 
+``value_model`` ("default": the shipped weights; None: the analytic rule; or a sequence of 55
+weights), ``value_pool`` (0.7: paired against the analytic rule on 600 deals, 0.6 / 0.7 / 0.8 gave +0.35 /
++0.37 / +0.30 with learned claims and +0.23 / +0.24 / +0.16 without; 0.9 +0.14; the learned value
+for every discard, no pool, lost 4 points of win rate), ``value_claims`` (True).
+
 Speed: one decision evaluates at most ~14 states with ~34 table lookups each, plus exact
 scoring of ready states (memoised per bot); median about 7 ms and 99th percentile about
 20 ms of CPU on one core (docs/performance.md).  :func:`advise` exposes the same estimates
@@ -135,6 +159,7 @@ from ..melds import Meld, MeldKind, MeldType
 from ..scoring import PATTERNS, WinBy, WinSituation, score
 from ..scoring.items import DOUBLINGS
 from ..tiles import TERMINALS_AND_HONORS, format_tile
+from .expert_value import WEIGHTS as VALUE_WEIGHTS
 from .greedy import GreedyBot, _connectivity
 
 __all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise", "check_actions_for"]
@@ -164,7 +189,7 @@ class Candidate:
     """One option with the bot's estimate.
 
     action: the :class:`Action`.  ev: expected points of the hand for this seat from here
-    (points; a win now is its exact gain).  p_win: chance this seat wins the hand (0..1).
+    (points; a win now is its exact gain; a discard ranked by the learned value shows that value).  p_win: chance this seat wins the hand (0..1).
     gain: expected points gained when it wins.  aim: the pattern aimed at (id, e.g.
     ``qidui``, ``baodiao``; a pattern id of :mod:`shangrao.scoring` for a ready hand).
     aim_name: its Chinese name.  shanten: of the state after the action (-1 = a win now).
@@ -197,6 +222,7 @@ class _Est:
     aim_name: str
     shanten: int
     q: float = 0.0  # ready states: chance that one own draw wins
+    detail: dict | None = None  # per form: (tiles lacking, chance per draw, P_win); "ready": (ev, p, gain)
 
 
 @dataclass
@@ -269,7 +295,8 @@ class ExpertBot:
                  claim_mode: str = "ev", baodiao_form: bool = False, fly: bool = True,
                  lookahead: int = 0, fast: bool = False, exact_baodiao: bool = False,
                  ply2: int = 0, rollouts: int = 0, roll_top: int = 3, roll_shanten: int = 3,
-                 roll_margin: float = 0.0) -> None:
+                 roll_margin: float = 0.0, value_model: Sequence[float] | str | None = "default",
+                 value_pool: float = 0.7, value_claims: bool = True) -> None:
         self.rng = random.Random(seed)
         self.horizon = 8 if fast else horizon
         self.hazard_slope = hazard_slope
@@ -296,6 +323,15 @@ class ExpertBot:
         self.roll_top = roll_top
         self.roll_shanten = roll_shanten
         self.roll_margin = roll_margin
+        if isinstance(value_model, str):
+            if value_model != "default":
+                raise ValueError(f"value_model: give 'default', None or {len(VALUE_WEIGHTS)} weights, got {value_model!r}")
+            value_model = VALUE_WEIGHTS
+        if value_model is not None and len(value_model) != len(VALUE_WEIGHTS):
+            raise ValueError(f"value_model: give {len(VALUE_WEIGHTS)} weights, got {len(value_model)}")
+        self.value_model = None if value_model is None else tuple(float(v) for v in value_model)
+        self.value_pool = value_pool
+        self.value_claims = value_claims
         self._greedy = GreedyBot(seed, ukeire=True)
         self._score_cache: dict = {}
 
@@ -464,6 +500,9 @@ class ExpertBot:
                 for f, d, _ in forms:
                     if f in useful and new.get(f, 99) < d:
                         useful[f] += n
+        detail: dict = {f: (d, useful.get(f, 0) / N, 0.0) for f, d, _ in forms}
+        if best is not None:
+            detail["ready"] = (best.ev, best.p, best.gain)
         for f, d, value in forms:
             if d <= 1 or d > 8:
                 continue
@@ -476,10 +515,12 @@ class ExpertBot:
                 p = _p_complete(d, q, surv, self.step_decay, self.ready_q)
             g = value * mult
             ev = p * (g + L) - L
+            detail[f] = (d, q, p)
             if best is None or ev > best.ev:
                 best = _Est(ev, p, g, f, FORM_NAMES[f][0], d - 1)
         if best is None:
             best = _Est(-L, 0.0, 0.0, "", "", min_wild - 1)
+        best.detail = detail
         return best
 
     def _rollout_evs(self, states: Sequence[tuple[list[int], Sequence[Meld], int]], ctx: _Ctx, n: int) -> list[float]:
@@ -757,6 +798,9 @@ class ExpertBot:
                 c[k] += 1
         cands: list[tuple[tuple, Candidate]] = []
         by_speed = False
+        chosen = -1
+        vals: dict[int, float] = {}  # learned values of the discards (value_model)
+        pool: set[int] = set()
         if discard_est:
             s_min = min(sp[0] for sp in speed.values())
             # the fastest discard (shanten, then useful tiles; never a 宝 while others are left)
@@ -799,6 +843,16 @@ class ExpertBot:
             else:
                 chosen = best_k if (e_best.aim != "basic" and best_k != ctx.bao
                                     and e_best.ev > e_fast.ev + self.override_margin) else fast_k
+            if self.value_model is not None:
+                # the learned value decides among the discards nearly as fast as the fastest
+                u0 = speed[fast_k][1]
+                pool = {k for k in ok if speed[k][0] == speed[fast_k][0] and speed[k][1] >= self.value_pool * u0}
+                for k in ok:
+                    c[k] -= 1
+                    vals[k] = self._lv(ctx, c, melds, ctx.flown + (1 if k == ctx.bao else 0), discard_est[k],
+                                       speed[k])
+                    c[k] += 1
+                chosen = max(pool, key=lambda k: (vals[k], speed[k][1], -k)) if pool else fast_k
             if self.rollouts and s_min <= self.roll_shanten:
                 # rollouts decide among the fastest few discards, the EV's pick and the speed pick
                 top = sorted(non_bao, key=lambda k: (speed[k][0], -speed[k][1], -k))[:self.roll_top]
@@ -813,13 +867,21 @@ class ExpertBot:
                     i_best = max(range(len(cand)), key=lambda i: (evs[i], i == 0))
                     if evs[i_best] > evs[cand.index(chosen)] + self.roll_margin:
                         chosen = cand[i_best]
-            by_speed = chosen == fast_k
+            by_speed = chosen == fast_k and not vals
             for k, e in discard_est.items():
-                key = (0 if k == chosen else 1, -e.ev, speed[k][0], -speed[k][1])
-                cands.append((key, Candidate(Action(A.DISCARD, k), e.ev, e.p, e.gain, e.aim, e.aim_name, speed[k][0],
+                if vals:
+                    # listed as played: the pool by the learned value (shown as the estimate), then by speed
+                    shown = vals.get(k, e.ev)
+                    key: tuple = ((0, -e.ev, 0, 0) if k == chosen else (1, 0, -shown, 0) if k in pool
+                                  else (1, 1, speed[k][0], -speed[k][1], -shown))
+                else:
+                    shown = e.ev
+                    key = (0 if k == chosen else 1, -e.ev, speed[k][0], -speed[k][1])
+                cands.append((key, Candidate(Action(A.DISCARD, k), shown, e.p, e.gain, e.aim, e.aim_name, speed[k][0],
                                              DOUBLINGS["feibao"].name if k == ctx.bao else "",
                                              useful=speed[k][1])))
-        chosen_ev = min((cd.ev for key, cd in cands if key[0] == 0), default=-1e9)
+        # a win or a kong is weighed against the chosen discard's estimate (the learned value only ranks discards)
+        chosen_ev = discard_est[chosen].ev if discard_est else -1e9
         for a in legal:
             t = a.type
             if t is A.WIN:
@@ -899,6 +961,41 @@ class ExpertBot:
             safe *= 1.0 - min(1.0, p)
         return 1.0 - safe, loss
 
+    def _lv(self, ctx: _Ctx, c: list[int], melds, f: int, est: _Est, sp: tuple[int, int]) -> float:
+        """The learned value (points) of a 3m+1 state from its features (``value_model``)."""
+        x = _value_features(ctx, c, melds, f, est, sp)
+        w = self.value_model
+        assert w is not None
+        return float(sum(a * b for a, b in zip(w, x)))
+
+    def _lv_best(self, ctx: _Ctx, c2: list[int], melds2) -> tuple[float, _Est] | None:
+        """Best learned value over the discards of a 3m+2 hand, among the fastest (``value_pool``)."""
+        m = 4 - len(melds2)
+        jiuyao_ok = all(t in _TH for mm in melds2 for t in mm.tiles)
+        opts = []
+        for d in range(34):
+            if c2[d] and (d != ctx.bao or self.fly):
+                c2[d] -= 1
+                f = ctx.flown + (1 if d == ctx.bao else 0)
+                e = self.evaluate(c2, melds2, f, ctx)
+                sp = _speed(c2, ctx, m, jiuyao_ok)
+                if d != ctx.bao or e.shanten <= 0:
+                    opts.append((d, f, e, sp))
+                c2[d] += 1
+        if not opts:
+            return None
+        s0 = min(o[3][0] for o in opts)
+        u0 = max(o[3][1] for o in opts if o[3][0] == s0)
+        best = None
+        for d, f, e, sp in opts:
+            if sp[0] == s0 and sp[1] >= self.value_pool * u0:
+                c2[d] -= 1
+                v = self._lv(ctx, c2, melds2, f, e, sp)
+                c2[d] += 1
+                if best is None or v > best[0]:
+                    best = (v, e)
+        return best
+
     # ------------------------------------------------------------------ claims
     def _claims(self, obs: Observation, legal: list[Action], ctx: _Ctx) -> list[Candidate]:
         seat = obs.seat
@@ -910,10 +1007,17 @@ class ExpertBot:
         wait_idx = tuple(sorted(i for i in range(3) if 0 < ((seat + 1 + i) - discarder) % 4 < (seat - discarder) % 4))
         e_pass = self.evaluate(c, melds, ctx.flown, ctx, first_wait=wait_idx)
         out = []
+        learned = (self.value_model is not None and self.value_claims
+                   and not any(a.type is A.KONG or a.type is A.CATCH_BAO for a in legal))
+        if learned:
+            m = 4 - len(melds)
+            sp = _speed(c, ctx, m, all(t in _TH for mm in melds for t in mm.tiles))
+            v_pass = self._lv(ctx, c, melds, ctx.flown, e_pass, sp)
         for a in legal:
             t = a.type
             if t is A.PASS:
-                out.append(Candidate(a, e_pass.ev, e_pass.p, e_pass.gain, e_pass.aim, e_pass.aim_name, e_pass.shanten))
+                out.append(Candidate(a, v_pass if learned else e_pass.ev, e_pass.p, e_pass.gain, e_pass.aim,
+                                     e_pass.aim_name, e_pass.shanten))
             elif t is A.CATCH_BAO:
                 out.append(Candidate(a, 1e5, e_pass.p, e_pass.gain, "caught_bao", A.CATCH_BAO.chinese, e_pass.shanten, "+10 each"))
             elif t in (A.PUNG, A.CHOW):
@@ -929,6 +1033,12 @@ class ExpertBot:
                             c2[x] -= 1
                     meld = Meld(MeldKind.CHOW, (lo, lo + 1, lo + 2), claimed=k, from_seat=discarder)
                 melds2 = melds + [meld]
+                if learned:
+                    lb = self._lv_best(ctx, c2, melds2)
+                    if lb is not None:
+                        v, e = lb
+                        out.append(Candidate(a, v, e.p, e.gain, e.aim, e.aim_name, e.shanten))
+                    continue
                 best = None
                 for d in range(34):
                     if c2[d]:
@@ -1008,6 +1118,44 @@ def _two_step(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool, s0: int) -> floa
             total += n * best
         c[k] -= 1
     return total
+
+
+#: the forms whose estimates are features of the learned value, in feature order
+_VALUE_FORMS = ("basic", "qidui", "qing_qidui", "shisanlang", "qing_shisanlang", "jiuyao", "qing_jiuyao",
+                "pengpenghu", "qing_pengpenghu")
+
+
+def _value_features(ctx: _Ctx, c: list[int], melds: Sequence[Meld], flown: int, est: _Est,
+                    sp: tuple[int, int]) -> list[float]:
+    """The 55 features of a 3m+1 state (``c``: concealed counts after the discard) for the learned value.
+
+    1, shanten one-hot (0..4+), useful/unseen per shanten, the ready estimate (EV/10, P_win), per form
+    of ``_VALUE_FORMS`` (P_win, chance per draw, tiles lacking/9), the estimate's EV/10, P_win, gain/10,
+    宝 held one-hot (0..3+), 飞宝 (0, 0.5, 1), declared melds one-hot (0..4), tiles left/100 and the
+    other seats' turns/60.  ``est``: :meth:`ExpertBot.evaluate` of the state; ``sp``: its ``_speed``.
+    """
+    s, u = sp
+    x = [1.0]
+    oh = [0.0] * 5
+    oh[min(max(s, 0), 4)] = 1.0
+    x += oh
+    x += [o * u / ctx.n_unseen for o in oh]
+    det = est.detail or {}
+    r = det.get("ready")
+    x += [r[0] / 10, r[1]] if r else [0.0, 0.0]
+    for f in _VALUE_FORMS:
+        d, q, p = det.get(f, (9, 0.0, 0.0))
+        x += [p, q, min(d, 9) / 9]
+    x += [est.ev / 10, est.p, est.gain / 10]
+    held = [0.0] * 4
+    held[min(c[ctx.bao], 3)] = 1.0
+    x += held
+    x += [min(flown, 2) / 2]
+    mo = [0.0] * 5
+    mo[len(melds)] = 1.0
+    x += mo
+    x += [ctx.tiles_left / 100, sum(ctx.opp_turns) / 60]
+    return x
 
 
 def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_last: float = 0.25,
