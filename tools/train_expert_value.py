@@ -17,8 +17,14 @@ regression (``--ridge``); write the weights as a Python module.
     python tools/train_expert_value.py --hands 3000 --seed a,b --policy '{"value_model": null}'
 
 wrote the shipped weights (6,000 hands of the expert without a learned value, ~200,000 states; about
-25 minutes on two cores).  A second round from the learned bot's own games
-(``--policy '{"value_model": "src/shangrao/bots/expert_value.py"}'``) was measured worse (docs/bots.md).
+25 minutes on two cores).  A second round adds the learned bot's own games to the fit::
+
+    python tools/train_expert_value.py --hands 3000 --seed a,b --policy '{"value_model": null}' \
+        --data-out round1.npz --out round1.py
+    python tools/train_expert_value.py --hands 3000 --seed c --data-in round1.npz \
+        --policy '{"value_model": "round1.py", "value_claims": false}'
+
+It measured no better than the first round (docs/bots.md, "Fourth round"), so the first is shipped.
 """
 
 from __future__ import annotations
@@ -90,12 +96,22 @@ def main() -> None:
     ap.add_argument("--ridge", type=float, default=10.0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--data-out", help="also save this run's states (features, points) to an .npz file")
+    ap.add_argument("--data-in", default="", help="comma-separated .npz files of earlier runs to fit on too")
     a = ap.parse_args()
     import numpy as np
 
-    policy = json.loads(a.policy)
-    if isinstance(policy.get("value_model"), str) and policy["value_model"] != "default":
-        policy["value_model"] = _load_weights(policy["value_model"])
+    if a.hands < 1 or a.workers < 1:
+        ap.error("--hands and --workers: give a positive number")
+    try:
+        policy = json.loads(a.policy)
+        if not isinstance(policy, dict):
+            raise ValueError("give a JSON object of ExpertBot keywords")
+        if isinstance(policy.get("value_model"), str) and policy["value_model"] != "default":
+            policy["value_model"] = _load_weights(policy["value_model"])
+        ExpertBot(**policy)  # unknown keywords and bad weights are refused here, before any game
+    except (ValueError, TypeError, OSError, KeyError, SyntaxError) as e:
+        ap.error(f"--policy: {e}")
     _POLICY.update(policy)
     t0 = time.time()
     jobs = [(seed, i) for seed in a.seed.split(",") for i in range(a.hands)]
@@ -103,6 +119,12 @@ def main() -> None:
         data = [r for rows in pool.imap(_hand, jobs, chunksize=8) for r in rows]
     X = np.array([d[0] for d in data], dtype=float)
     y = np.array([d[1] for d in data], dtype=float)
+    if a.data_out:
+        np.savez_compressed(a.data_out, X=X, y=y)
+    for path in filter(None, a.data_in.split(",")):
+        with np.load(path) as old:
+            X = np.concatenate([old["X"], X])
+            y = np.concatenate([old["y"], y])
     reg = a.ridge * np.eye(X.shape[1])
     reg[0, 0] = 0.0  # the intercept is not shrunk
     w = np.linalg.solve(X.T @ X + reg, X.T @ y)
@@ -110,7 +132,8 @@ def main() -> None:
     lines = "".join(f"\n    {float(v)!r}," for v in w)
     Path(a.out).write_text(
         '"""Weights of the ``expert`` bot\'s learned state value (written by tools/train_expert_value.py).\n\n'
-        f"{a.hands} hands of self-play per seed, seeds {a.seed!r}, policy {json.dumps(a.policy)[:200]}, ridge {a.ridge};\n"
+        f"{a.hands} hands of self-play per seed, seeds {a.seed!r}, policy {a.policy[:200]},\n"
+        f"with the states of {a.data_in or 'no earlier run'}; ridge {a.ridge};\n"
         f"{len(y)} states, R^2 {r2:.3f} on them.  One weight per feature of\n"
         ':func:`shangrao.bots.expert._value_features` (extended); the value is in points.\n"""\n\n'
         f"WEIGHTS: tuple[float, ...] = ({lines}\n)\n")

@@ -203,6 +203,8 @@ def test_value_model_argument_is_checked():
         ExpertBot(value_model="best")
     with pytest.raises(ValueError, match="55 weights, got 2"):
         ExpertBot(value_model=[1.0, 2.0])
+    with pytest.raises(ValueError, match="value_pool"):
+        ExpertBot(value_pool=1.5)
     assert ExpertBot(value_model=None).value_model is None
     from shangrao.bots.expert_value import WEIGHTS
     assert ExpertBot().value_model == WEIGHTS and len(WEIGHTS) == 55
