@@ -190,8 +190,8 @@ class Candidate:
     """One option with the bot's estimate.
 
     action: the :class:`Action`.  ev: expected points of the hand for this seat from here
-    (points; a win now is its exact gain; a discard ranked by the learned value shows that value).  p_win: chance this seat wins the hand (0..1).
-    gain: expected points gained when it wins.  aim: the pattern aimed at (id, e.g.
+    (points; a win now is its exact gain; a discard ranked by the learned value shows that value).
+    p_win: chance this seat wins the hand (0..1).  gain: expected points gained when it wins.  aim: the pattern aimed at (id, e.g.
     ``qidui``, ``baodiao``; a pattern id of :mod:`shangrao.scoring` for a ready hand).
     aim_name: its Chinese name.  shanten: of the state after the action (-1 = a win now).
     useful: for a discard, the unseen tiles that would lower that shanten (进张; what the speed order
@@ -848,8 +848,7 @@ class ExpertBot:
                                     and e_best.ev > e_fast.ev + self.override_margin) else fast_k
             if self.value_model is not None:
                 # the learned value decides among the discards nearly as fast as the fastest
-                u0 = speed[fast_k][1]
-                pool = {k for k in ok if speed[k][0] == speed[fast_k][0] and speed[k][1] >= self.value_pool * u0}
+                pool = self._near_fastest({k: speed[k] for k in ok}, speed[fast_k])
                 for k in ok:
                     c[k] -= 1
                     vals[k] = self._lv(ctx, c, melds, ctx.flown + (1 if k == ctx.bao else 0), discard_est[k],
@@ -971,6 +970,11 @@ class ExpertBot:
         assert w is not None
         return float(sum(a * b for a, b in zip(w, x)))
 
+    def _near_fastest(self, speed: dict[int, tuple[int, int]], fastest: tuple[int, int]) -> set[int]:
+        """The discards the learned value may choose among: ``speed`` maps a discard to (shanten, useful
+        tiles); those with the ``fastest`` shanten and at least ``value_pool`` of its useful tiles."""
+        return {k for k, (sh, u) in speed.items() if sh == fastest[0] and u >= self.value_pool * fastest[1]}
+
     def _lv_best(self, ctx: _Ctx, c2: list[int], melds2) -> tuple[float, _Est] | None:
         """Best learned value over the discards of a 3m+2 hand, among the fastest (``value_pool``)."""
         m = 4 - len(melds2)
@@ -988,10 +992,10 @@ class ExpertBot:
         if not opts:
             return None
         s0 = min(o[3][0] for o in opts)
-        u0 = max(o[3][1] for o in opts if o[3][0] == s0)
+        pool = self._near_fastest({o[0]: o[3] for o in opts}, (s0, max(o[3][1] for o in opts if o[3][0] == s0)))
         best = None
         for d, f, e, sp in opts:
-            if sp[0] == s0 and sp[1] >= self.value_pool * u0:
+            if d in pool:
                 c2[d] -= 1
                 v = self._lv(ctx, c2, melds2, f, e, sp)
                 c2[d] += 1
