@@ -270,6 +270,10 @@ def test_server_restart_mid_hand_resumes_from_the_database(make_client, db_url):
     rng = random.Random(8)
     for _ in range(25):
         assert step(seats, rng)
+    # the answers given inside an open claim window are held in memory, not stored: a restart there asks
+    # those seats again (docs/web.md), so the restart is made outside a window (deals vary by table seed)
+    while seats[0].state["view"]["phase"] in ("claim", "rob"):
+        assert step(seats, rng)
     before = [s.state for s in seats]
     for s in seats:
         s.close()
