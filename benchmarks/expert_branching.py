@@ -12,7 +12,7 @@ out to the end on the same wall (common random numbers).  Writes a pickle of gro
 import sys, copy, pickle, random, time, multiprocessing as mp
 from shangrao.bots.expert import ExpertBot, _speed, _value_features
 from shangrao.bots import get_bot
-from shangrao.game import Game
+from shangrao.game import Game, play_hand
 from shangrao.game.actions import Action, ActionType as A
 from shangrao.tiles import TERMINALS_AND_HONORS as TH
 
@@ -28,11 +28,6 @@ def step(game, bots):
     legal = game.legal_actions()
     a = legal[0] if len(legal) == 1 else bots[seat].choose(game.observation(seat), legal)
     game.push(a)
-
-def finish(game, bots):
-    while not game.is_over:
-        step(game, bots)
-    return game.result.deltas
 
 def cands(bot, obs, legal):
     ctx = bot._ctx(obs)
@@ -79,10 +74,10 @@ def hand(args):
                     if chosen.tile not in [t[0] for t in top]:
                         top = [t for t in cs if t[0] == chosen.tile] + top[:CAP - 1]
                     ys = []
-                    for k, x, v in top:
+                    for k, _x, _v in top:
                         g2 = copy.deepcopy(game)
                         g2.push(Action(A.DISCARD, k))
-                        ys.append(finish(g2, bots_for(i, seat))[seat])
+                        ys.append(play_hand(g2, bots_for(i, seat)).deltas[seat])
                     groups.append(([t[1] for t in top], ys, [t[0] for t in top], chosen.tile, game.tiles_left))
                     game.push(chosen)
                     continue
