@@ -18,6 +18,7 @@ from ..scoring import WinBy
 from ..scoring.items import PATTERNS
 from ..tiles import format_tile, tile_name
 from .render import (
+    ANY_TILE_BAODIAO,
     BAO_STYLE,
     discards_text,
     render_score,
@@ -217,6 +218,34 @@ def render_settlement(game_result, label, players_scores_label=None) -> list:
     return parts
 
 
+def render_recap(game_result, label) -> list[Text]:
+    """Two or three lines that say who won with which hand and what each seat got: printed after a
+    settlement taller than the terminal, right above the prompt, so that an 80×24 screen still shows
+    the winner and the winning hand when the itemized lines have scrolled away."""
+    r = game_result
+    out: list[Text] = []
+    if r.drawn:
+        out.append(Text("结果 result: 荒牌 drawn hand", style="bold"))
+    for w in r.wins:
+        sit = w.situation
+        who = label(w.seat)
+        t = Text(f"结果 result: {who} 糊 ", style="bold green")
+        if w.score.pattern is not None:
+            t.append(w.score.pattern.name, style="bold green")
+        t.append(f" {sit.win_by.chinese}  +{w.score.total}", style="bold green")
+        out.append(t)
+        hand = Text("  手牌 hand ")
+        hand.append_text(tiles_text(sit.hand, sit.bao))
+        hand.append(" + ")
+        hand.append_text(tiles_text([sit.win_tile], sit.bao))
+        if sit.melds:
+            hand.append("  ")
+            hand.append_text(short_melds_text(sit.melds, sit.bao))
+        out.append(hand)
+    out.append(Text("  this hand  " + "  ".join(f"{label(i)} {r.deltas[i]:+d}" for i in range(4)), style="bold"))
+    return out
+
+
 # --------------------------------------------------------------------------- play
 _ACTION_ORDER = {ActionType.WIN: 0, ActionType.CATCH_BAO: 1, ActionType.CONCEALED_KONG: 2, ActionType.ADDED_KONG: 3,
                  ActionType.KONG: 4, ActionType.PUNG: 5, ActionType.CHOW: 6, ActionType.PASS: 7, ActionType.DISCARD: 8}
@@ -234,9 +263,9 @@ def action_text(a: Action, obs, bao: int, can_win: bool = False, baodiao: bool =
         text = Text(f"{t.label} {tile_name(a.kind)} ({format_tile(a.kind)})")
         if a.kind == bao:
             text.append("  飞宝", style=BAO_STYLE)
-        w = discard_waits(obs, bao, a.kind)
-        if w:
-            text.append("  → 听 " + " ".join(short_name(k) for k in w), style="green")
+        waits = discard_waits_words(obs, bao, a.kind)
+        if waits:
+            text.append("  → 听 " + waits, style="green")
         return text
     if t is ActionType.CHOW:
         text = Text(f"{t.label} {tile_name(a.kind)} {tile_name(a.kind + 1)} {tile_name(a.kind + 2)} ({a})")
@@ -263,6 +292,23 @@ def discard_waits(obs, bao: int | None, tile: int) -> dict:
     except ValueError:
         return {}
     return after.get(tile, {})
+
+
+def discard_waits_words(obs, bao: int | None, tile: int) -> str:
+    """What discarding ``tile`` leaves the hand waiting on, in words: the wait tiles (tiles left
+    only, short names) or, when the discard leaves the hand in the 宝吊 state (宝吊头, D5),
+    :data:`ANY_TILE_BAODIAO`; ``""`` when the discard leaves the hand not ready."""
+    w = discard_waits(obs, bao, tile)
+    if not w:
+        return ""
+    hand = list(obs.hand_34)
+    hand[tile] -= 1
+    try:
+        if is_baodiao_state(hand, bao, list(obs.melds[obs.seat])):
+            return ANY_TILE_BAODIAO
+    except ValueError:
+        pass
+    return " ".join(short_name(k) for k in w)
 
 
 def _unseen(obs) -> list[int] | None:
@@ -310,11 +356,9 @@ def render_choices(actions: list[Action], obs, bao: int, width: int = 80) -> lis
     ready = []
     for a in actions:
         if a.type is ActionType.DISCARD and a.tile is not None:
-            w = discard_waits(obs, bao, a.tile)
-            if w:
-                t = Text(f"  打 {short_name(a.tile)} → 听 ", style="green")
-                t.append(" ".join(short_name(k) for k in w), style="green")
-                ready.append(t)
+            waits = discard_waits_words(obs, bao, a.tile)
+            if waits:
+                ready.append(Text(f"  打 {short_name(a.tile)} → 听 {waits}", style="green"))
     out.extend(ready)
     if can_win:
         if baodiao:
@@ -404,7 +448,7 @@ def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> lis
         except ValueError:
             baodiao, w = False, {}
         if baodiao:
-            parts.append(Text("听牌 waits: any tile (宝吊)", style="green"))
+            parts.append(Text("听牌 waits: " + ANY_TILE_BAODIAO, style="green"))
         elif w:
             parts.append(Text("听牌 waits: " + " ".join(f"{short_name(k)}({format_tile(k)})" for k in w), style="green"))
     return parts

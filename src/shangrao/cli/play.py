@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import signal
+import sys
 from typing import Annotated
 
 import typer
@@ -27,6 +29,7 @@ from .narrate import (
     event_lines,
     order_actions,
     render_choices,
+    render_recap,
     render_settlement,
     render_table,
     seat_label,
@@ -158,6 +161,14 @@ def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
         return choice
 
 
+def _keep_ctrl_c() -> None:
+    """Make Ctrl-C leave the match, as the help promises, also when ``play`` was started with SIGINT
+    ignored — as every background job of a non-interactive shell (``nohup …``, ``cmd &`` in a script)
+    is, and Python then never raises KeyboardInterrupt.  Only on a terminal, whose user can press it."""
+    if sys.stdin.isatty() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def play(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the match (default: random).")] = None,
     db: DbOption = None,
@@ -172,6 +183,7 @@ def play(
     The match is stored hand by hand: q, Ctrl-D or Ctrl-C leaves, and 'shangrao replay' shows it later.
     """
     bot = parse_bots(bot, "--bot")[1]
+    _keep_ctrl_c()
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     console = out_console()
@@ -227,8 +239,13 @@ def play(
             stored = len(game.events)
             game = None
             console.rule(f"第 {rec.hand_no + 1} 局 settlement 结算")
-            for part in render_settlement(rec.result, label):
+            parts = render_settlement(rec.result, label)
+            for part in parts:
                 console.print(part)
+            tall = sum(len(console.render_lines(part, pad=False)) for part in parts)
+            if tall + 3 > console.height:  # the winner has scrolled off the screen: say it again
+                for line in render_recap(rec.result, label):
+                    console.print(line)
             if not match.is_over:
                 answer = _ask(console, "press Enter for the next hand (q to quit)")
                 if " ".join(answer.split()).lower() in ("q", "quit", "exit", "退出"):

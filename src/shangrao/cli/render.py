@@ -43,6 +43,10 @@ PAYER_NAMES = ("下家 next", "对家 across", "上家 previous")
 BAO_STYLE = "bold magenta"
 
 
+#: the waits of a hand in the 宝吊 state (宝吊头, D5): every drawn tile wins, so no list of ~33 kinds
+ANY_TILE_BAODIAO = "any tile (宝吊)"
+
+
 def tiles_text(kinds: Iterable[int], bao: int | None = None, *, sort: bool = True) -> Text:
     """Chinese names separated by spaces, each 宝 marked ``(宝)`` and highlighted, then the mpsz."""
     ks = sorted(kinds) if sort else list(kinds)
@@ -199,7 +203,7 @@ def render_analysis(a: Analysis, indicator: int | None = None) -> RenderableType
     else:
         if a.baodiao:
             # from the 宝吊 state every drawn tile wins: one line, not a 34-row table
-            parts.append(Text.assemble(("听牌 waits  ", "bold"), "any tile (宝吊)"))
+            parts.append(Text.assemble(("听牌 waits  ", "bold"), ANY_TILE_BAODIAO))
         elif a.waits:
             t = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 2))
             t.add_column("wait 听", overflow="fold")
