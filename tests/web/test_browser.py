@@ -152,6 +152,11 @@ def test_whole_hands_fit_the_viewport_and_settle_face_up(server, browser, vw, vh
         total += play_until_settlement(page, vw, vh)
         st = page.locator("#settlement")
         assert "结算" in st.inner_text() and "付分明细" in st.inner_text()
+        # the settlement lies over the table only: the top bar's links can still be tapped (issue 24)
+        assert page.evaluate("""() => { const a = document.querySelector("nav.top a[href='/history']");
+          if (getComputedStyle(document.querySelector("nav.top")).display === "none") return true;
+          const b = a.getBoundingClientRect(); return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === a; }""")
+        assert "(D3)" not in st.inner_text()
         # 倒牌: every other hand laid down; a winner's reading face up with the winning tile marked
         if page.locator(".win").count():
             tiles = page.locator(".win").first.locator(".reading .tile:not(.back)")

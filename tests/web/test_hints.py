@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from shangrao.bots.advice import choice_text
+from shangrao.bots.advice import choice_text, order_note
 from shangrao.bots.expert import advise
 from shangrao.game import Game, parse_action, script_wall
 from shangrao.web.hints import hint_choices
@@ -66,7 +66,9 @@ def test_a_hint_is_the_experts_top_three_for_the_deciding_seats_own_observation(
             assert [x["ev"] for x in got["choices"]] == [w.to_dict()["ev"] for w in want]
             assert {x["action"] for x in got["choices"]} <= {a["action"] for a in st["legal"]}
             assert set(asked) <= {me.seat}  # no other seat's view (its concealed tiles) was read
-            assert set(got) == {"type", "hand", "seq", "choices"}
+            assert set(got) == {"type", "hand", "seq", "choices", "note"}
+            note = order_note(want)  # why the order is not that of the points, when it is not
+            assert got["note"] == ({"zh": note, "en": order_note(want, "en")} if note else None)
             windows += st["view"]["phase"] in ("claim", "rob")
             checked += 1
         if not step(seats, rng):

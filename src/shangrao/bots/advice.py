@@ -17,18 +17,28 @@ since the expert ranks discards far from ready by it::
     >>> choice_text(Candidate(Action(ActionType.DISCARD, 4), -1.5, 0.1, 3.0, "basic", "有宝平糊", 2, useful=23))
     '打 五万 (5m)  向听 2 进张 23  期望 -1.50  糊率 10%  → 有宝平糊'
 
+The list is the expert's order of choice, not always the order of the expected points it prints (a
+win or a kong is weighed against the discard the expert would make; far from ready, discards go by
+speed): :func:`order_note` says so in one line when the two orders differ::
+
+    >>> win = Candidate(Action(ActionType.WIN), 3.0, 1.0, 3.0, "basic", "有宝平糊", -1)
+    >>> order_note([win, Candidate(Action(ActionType.DISCARD, 4), 3.9, 0.4, 5.0, "baodiao", "宝吊头", 0)])
+    '排序：专家的选择，不按期望——糊和杠与它要打的那张牌比较，其余打法的期望只作参考'
+
 The words of actions, patterns and forms come from their homes (:class:`~shangrao.game.ActionType`,
 :data:`shangrao.scoring.items.PATTERNS`, :data:`shangrao.bots.expert.FORM_NAMES`).
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ..game.actions import Action, ActionType
 from ..scoring.items import PATTERNS
 from ..tiles import format_tile, tile_name
 from .expert import FORM_NAMES, Candidate
 
-__all__ = ["ALWAYS_EV", "action_text", "aim_text", "choice_text", "ev_text"]
+__all__ = ["ALWAYS_EV", "action_text", "aim_text", "choice_text", "ev_text", "order_note", "order_words"]
 
 #: an expected value this large marks an action the expert always takes (抢杠, 地糊)
 ALWAYS_EV = 1e5
@@ -84,3 +94,25 @@ def choice_text(c: Candidate, lang: str = "zh") -> str:
     if zh:
         return f"{action_text(c.action, lang)}  {speed}{ev_text(c, lang)}  糊率 {100 * c.p_win:.0f}%  → {aim_text(c, lang)}"
     return f"{action_text(c.action, lang)}  {speed}{ev_text(c, lang)}  win {100 * c.p_win:.0f}%  → {aim_text(c, lang)}"
+
+
+def order_words(evs: list[float], by_speed: bool, lang: str = "zh") -> str:
+    """:func:`order_note` from the listed expected points (points, in list order) and whether
+    discards are listed by speed (some discard shows its 进张)."""
+    zh = _lang(lang) == "zh"
+    if all(a >= b for a, b in pairwise(evs)):
+        return ""
+    if zh:
+        speed = "离听牌远时打牌按速度（向听少、进张多）排；" if by_speed else ""
+        return f"排序：专家的选择，不按期望——{speed}糊和杠与它要打的那张牌比较，其余打法的期望只作参考"
+    speed = "far from ready, discards go by speed (shanten, then useful tiles); " if by_speed else ""
+    return (f"order: the expert's choice, not the expected points — {speed}a win or a kong is weighed against "
+            "the discard it would make; the other choices' points are for reference")
+
+
+def order_note(cands: list[Candidate], lang: str = "zh") -> str:
+    """One line saying why ``cands`` (best first, as :func:`shangrao.bots.expert.advise` returns them)
+    are not in the order of the expected points they show, or ``""`` when they are.  Raises
+    ValueError for a ``lang`` other than zh/en."""
+    by_speed = any(c.useful is not None and c.action.type is ActionType.DISCARD for c in cands)
+    return order_words([c.ev for c in cands], by_speed, lang)

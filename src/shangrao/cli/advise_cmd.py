@@ -32,7 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import is_winning
-from ..bots.advice import ALWAYS_EV, choice_text
+from ..bots.advice import ALWAYS_EV, choice_text, order_note
 from ..bots.advice import action_text as _action_text
 from ..bots.advice import aim_text as _aim_text
 from ..bots.expert import advise
@@ -320,7 +320,9 @@ def _check_observation(obs: Observation) -> None:
 def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:
     """The ``提示 hint`` of ``shangrao play``: the expert's ``top`` choices for this decision, one
     line each, best first, with its expected points (points), win chance and the pattern aimed at."""
-    return "\n".join(f"{i}. {choice_text(c)}" for i, c in enumerate(advise(obs, legal, top=top), 1))
+    cands = advise(obs, legal, top=top)
+    note = order_note(cands)
+    return "\n".join([f"{i}. {choice_text(c)}" for i, c in enumerate(cands, 1)] + ([note] if note else []))
 
 
 def advise_cmd(
@@ -351,7 +353,8 @@ def advise_cmd(
         raise CliError(f"{name}: no legal action in this situation (check hand, phase and melds)")
     cands = advise(obs, legal, top=top)
     if as_json:
-        sys.stdout.write(dump_json({"candidates": [c.to_dict() for c in cands]}) + "\n")
+        sys.stdout.write(dump_json({"candidates": [c.to_dict() for c in cands],
+                                    "order_note": order_note(cands, lang) or None}) + "\n")
         return
     console = out_console()
     zh = lang == "zh"
@@ -366,6 +369,9 @@ def advise_cmd(
                   _aim_text(c, lang), ActionType.WIN.chinese if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)))
     console.print(Text("专家建议 (expert bot)" if zh else "expert's advice", style="bold"))
     console.print(t)
+    note = order_note(cands, lang)
+    if note:
+        console.print(Text(note, style="dim"))
 
 
 def register(app: typer.Typer) -> None:

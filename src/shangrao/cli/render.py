@@ -12,6 +12,7 @@ from rich.text import Text
 from ..analysis import Analysis, Form, Reading
 from ..melds import Meld
 from ..scoring import ScoreResult, WinSituation
+from ..scoring.items import seed_clause
 from ..tiles import format_tile, format_tiles, tile_name
 
 __all__ = [
@@ -252,9 +253,9 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
     items.add_column("", justify="right", overflow="fold")
     items.add_column("clause", style="dim", overflow="fold")
     if p.flat:
-        items.add_row(Text(f"牌型 {p.name}", style="bold"), f"{p.factor} 分 flat", p.clause)
+        items.add_row(Text(f"牌型 {p.name}", style="bold"), f"{p.factor} 分 flat", seed_clause(p.clause))
     else:
-        items.add_row(Text(f"牌型 {p.name}", style="bold"), f"×{p.factor}", p.clause)
+        items.add_row(Text(f"牌型 {p.name}", style="bold"), f"×{p.factor}", seed_clause(p.clause))
         for d in result.doublings:
             count = "" if d.count == 1 else f" ×{d.count}次"
             items.add_row(f"加倍 {d.name}{count}", f"×{d.factor}", "注 2" if d.id != "qianggang" else "计分方法 (2)")

@@ -7,9 +7,23 @@ bonuses are added points.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["PatternDef", "PATTERNS", "ItemName", "DOUBLINGS", "BONUSES", "DOUBLING_NAMES", "BONUS_NAMES"]
+__all__ = ["seed_clause", "PatternDef", "PATTERNS", "ItemName", "DOUBLINGS", "BONUSES", "DOUBLING_NAMES", "BONUS_NAMES"]
+
+
+_DECISION = re.compile(r"\s*\(D\d+\)|,\s*D\d+")
+
+
+def seed_clause(clause: str) -> str:
+    """A clause as a player reads it: the seed's words without this project's decision codes
+    (``D3``, ``D5``: docs/rules.md), which mean nothing at a table.
+
+    >>> seed_clause("基本分 1 分 (D3)"), seed_clause("计分方法 (12), D5"), seed_clause("计分方法 (1)")
+    ('基本分 1 分', '计分方法 (12)', '计分方法 (1)')
+    """
+    return _DECISION.sub("", clause)
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from ..game import EventType, Game, IllegalActionError, ReplayError, parse_actio
 from ..game.actions import ActionParseError
 from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store
+from ..records.live import game_head
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import (
     ActionMsg,
@@ -91,7 +92,7 @@ from .tables import (
     TableManager,
     TableNotFound,
 )
-from .views import meld_info
+from .views import meld_info, payer_factors
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -127,6 +128,8 @@ ERRORS = {
     "full": (409, "这张桌已经坐满了", "This table has no free seat."),
     "finished": (410, "这张桌已经结束了", "This table has finished."),
     "not-found": (404, "找不到这个页面", "There is no such page."),
+    "no-game": (404, "没有这局对局记录", "There is no such stored game."),
+    "unreadable": (503, "对局记录暂时读不到，请稍后再试", "The records cannot be read now; try again."),
 }
 
 
@@ -388,10 +391,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     @app.get("/api/patterns")
     async def patterns():
         """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
-        from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS
+        from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS, seed_clause
 
         return {"patterns": [{"id": p.id, "name": p.name, "factor": p.factor, "flat": p.flat,
-                              "per_quad": p.per_quad, "clause": p.clause} for p in PATTERNS.values()],
+                              "per_quad": p.per_quad, "clause": seed_clause(p.clause)} for p in PATTERNS.values()],
                 "doublings": DOUBLING_NAMES, "bonuses": BONUS_NAMES,
                 "bonus_points": {"pung_kong": DEFAULT_RULES.pung_kong_bonus,
                                  "concealed_kong": DEFAULT_RULES.concealed_kong_bonus,
@@ -403,7 +406,16 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         return _page("history.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: int):
+    async def replay_page(game_id: str):
+        """The replay viewer; an id that is no stored game is an error page (was a blank page)."""
+        if not (game_id.isascii() and game_id.isdigit() and len(game_id) <= 18):
+            return error_page("no-game")
+        try:
+            await manager.read(game_head, store, int(game_id))
+        except GameNotFound:
+            return error_page("no-game")
+        except RecordError:
+            return error_page("unreadable")
         return _page("replay.html")
 
     # ------------------------------------------------------------------ API
@@ -724,6 +736,8 @@ def replay_frames(events: list) -> list[dict]:
             g.apply(parse_action(ev["action"]), seat=ev["seat"])
             shown = [e for e in g.events[n:] if e.get("type") not in (EventType.PASS,)]
             frames.append(_snapshot(g, {"seat": ev["seat"], "action": ev["action"], "events": shown}))
+    if g.result is not None:  # the last frame says why a payer pays more (飞宝): the stored summary does not
+        frames[-1]["wins"] = [{"seat": w.seat, **payer_factors(w)} for w in g.result.wins]
     return frames
 
 

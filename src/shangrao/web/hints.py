@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..bots.advice import choice_text
+from ..bots.advice import choice_text, order_words
 from ..bots.expert import ExpertBot, advise
 from ..game import Action, Observation
 
-__all__ = ["HINT_TOP", "hint_choices"]
+__all__ = ["HINT_TOP", "hint_choices", "hint_note"]
 
 #: how many choices the 提示 button shows
 HINT_TOP = 3
@@ -38,5 +38,14 @@ def hint_choices(obs: Observation, legal: tuple[Action, ...]) -> tuple[dict, ...
     for c in advise(obs, list(legal), top=HINT_TOP, bot=_BOT):
         d = c.to_dict()
         out.append({"action": d["action"], "ev": d["ev"], "p_win": d["p_win"], "gain": d["gain"],
-                    "aim": d["aim"], "zh": choice_text(c, "zh"), "en": choice_text(c, "en")})
+                    "aim": d["aim"], "useful": d["useful"], "zh": choice_text(c, "zh"), "en": choice_text(c, "en")})
     return tuple(out)
+
+
+def hint_note(choices: tuple[dict, ...]) -> dict | None:
+    """Why ``choices`` (of :func:`hint_choices`) are not in the order of their expected points, in
+    Chinese (``zh``) and English (``en``) (:func:`shangrao.bots.advice.order_note`); None when they are."""
+    evs = [c["ev"] for c in choices]
+    by_speed = any(c["action"].startswith("discard ") and c.get("useful") is not None for c in choices)
+    zh = order_words(evs, by_speed, "zh")
+    return {"zh": zh, "en": order_words(evs, by_speed, "en")} if zh else None

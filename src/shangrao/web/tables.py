@@ -73,7 +73,7 @@ from ..records.live import (
 from ..records.summary import hand_summary
 from ..rules import RuleSet
 from .connections import Connection, dumps
-from .hints import hint_choices
+from .hints import hint_choices, hint_note
 from .messages import clean_name
 from .views import LogCache, seat_texts, seat_view, window_game, window_key
 
@@ -713,7 +713,7 @@ class Table:
             # the seat's own view; in a window it is named as deciding, as its state shows it
             obs = dataclasses.replace(g.observation(seat), current_seat=seat)
             choices = hint_choices(obs, tuple(legal))
-            conn.send_json({"type": "hint", "hand": hand, "seq": seq, "choices": choices})
+            conn.send_json({"type": "hint", "hand": hand, "seq": seq, "choices": choices, "note": hint_note(choices)})
 
     async def pong(self, conn: Connection) -> None:
         """Answer a ping after every state change in progress has been queued (a barrier for

@@ -19,13 +19,14 @@ from typing import Any
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
 from ..analysis import waits_after_discards
-from ..game import Action, ActionType, Event, EventType, Game, Observation, PendingClaim, redact
+from ..game import Action, ActionType, Event, EventType, Game, Observation, PendingClaim, WinRecord, redact
 from ..game.phase import Phase
 from ..melds import Meld, MeldType
+from ..scoring.items import seed_clause
 from ..tiles import format_tile
 from .connections import dumps
 
-__all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "may_open_window", "meld_info",
+__all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "may_open_window", "meld_info", "payer_factors",
            "reveal", "seat_message", "seat_texts", "seat_view", "unseen_counts", "view_seq", "wait_kinds",
            "window_game", "window_key"]
 
@@ -190,6 +191,13 @@ def window_game(game: Game, action: Action) -> Game | None:
     return g
 
 
+def payer_factors(win: WinRecord) -> dict[str, list[int]]:
+    """Why a payer pays more (飞宝, 注 1): ``payer_factors`` (×2**n per payer, seat order after the
+    winner, as ``payers``) and ``payers_flown`` (the 宝 each payer discarded).  ``win``: a
+    :class:`shangrao.game.WinRecord`."""
+    return {"payer_factors": list(win.score.payer_factors), "payers_flown": list(win.situation.payers_flown)}
+
+
 def reveal(game: Game) -> dict | None:
     """倒牌: at the end of a hand every hand is laid down (what the table shows then).
 
@@ -222,9 +230,10 @@ def reveal(game: Game) -> dict | None:
             "seat": w.seat, "win_tile": sit.win_tile, "win_by": sit.win_by.value, "heavenly": sit.heavenly,
             "kong_chain": sit.kong_chain, "from": ev.get("from"), "form": sc.reading.form.value if sc.reading else None,
             "groups": groups, "mark": mark, "melds": [meld_info(m) for m in sit.melds],
-            "pattern": {"name": pat.name, "factor": pat.factor, "clause": pat.clause},
+            "pattern": {"name": pat.name, "factor": pat.factor, "clause": seed_clause(pat.clause)},
             "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in sc.doublings],
             "hand_value": sc.hand_value, "payers": list(w.payers), "win_payments": list(sc.win_payments),
+            **payer_factors(w),
         })
     return {"hands_down": [game.hand_kinds(s) for s in range(4)], "wins": wins, "drawn": r.drawn}
 

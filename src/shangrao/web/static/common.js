@@ -25,6 +25,11 @@ const I18N = {
     seats_kept: "你的座位", rejoin_hint: "关掉的牌桌可以从这里回去", reveal_drawn: "荒牌：亮出所有手牌",
     next_in: "下一局", new_match_link: "新的一场已开：", bots: "机器人",
     human_s: "玩家", hint: "提示", allow_hints: "允许提示",
+    flown_pays: "{0}打出过{1}张宝（{3}），付分×{2}", kind_web: "网页对局", kind_play: "终端对局",
+    kind_simulate: "机器人模拟", kind_arena: "擂台", no_game: "没有第{0}号对局", cannot_read: "对局记录暂时读不到，请稍后再试",
+    back_history: "回到对局记录", error_word: "出错了",
+    too_many_tables: "开桌太频繁了，请一分钟后再试", server_busy: "服务器现在太忙或记录库写不了，请稍后再试",
+    bad_input: "填写有误：{0}", failed: "没有成功（{0}），请稍后再试",
   },
   en: {
     title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
@@ -51,6 +56,11 @@ const I18N = {
     seats_kept: "Your seats", rejoin_hint: "tables you closed can be reopened here", reveal_drawn: "Drawn hand: all hands shown",
     next_in: "Next hand", new_match_link: "A new match is open: ", bots: "bots",
     human_s: "player", hint: "Hint", allow_hints: "Allow hints (the expert's advice)",
+    flown_pays: "{0} discarded {1} 宝 ({3}): pays ×{2}", kind_web: "web", kind_play: "terminal",
+    kind_simulate: "bot simulation", kind_arena: "arena", no_game: "There is no game #{0}", cannot_read: "The records cannot be read now; try again later",
+    back_history: "Back to the history", error_word: "Error",
+    too_many_tables: "Too many new tables from here: try again in a minute", server_busy: "The server is busy or cannot store games now; try again later",
+    bad_input: "Please check: {0}", failed: "That did not work ({0}); try again later",
   },
 };
 let LANG = localStorage.getItem("shangrao-lang") || "zh";
@@ -146,8 +156,28 @@ function meldTiles(m, bao) {
   });
   return box;
 }
-function settlementView(s, players, me) {
-  const box = el("div", { class: "settlement", id: "settlement" }, el("h2", { text: t("settlement") }));
+// 飞宝 (注 1): why a payer pays more, in words — "2号·贪心打出过1张宝（飞宝），付分×2"
+function flownWords(w, name) {
+  const feibao = label("doublings", "feibao", "zh");
+  return (w.payer_factors || []).map((f, i) => f > 1 ? t("flown_pays", name(w.payers[i]), w.payers_flown[i], f, feibao) : null).filter(x => x);
+}
+// A refused request in the page's language (never the server's raw JSON): 429, 503, 422 and the rest
+function refusal(status, detail) {
+  if (status === 429) return t("too_many_tables");
+  if (status === 503) return t("server_busy");
+  if (status === 422 && Array.isArray(detail)) return t("bad_input", detail.map(e => (e.loc || []).filter(x => x !== "body").join(".")).filter(x => x).join("，") || "?");
+  if (status === 422 || status === 400 || status === 413 || status === 415) return t("bad_input", status);
+  return t("failed", status);
+}
+function gameKind(kind) { return I18N[LANG]["kind_" + kind] ?? I18N.zh["kind_" + kind] ?? kind; }
+// A page's own error in its language, with a way back (a bad link, a record that cannot be read).
+function pageError(box, text, href = "/", back = "back_lobby") {
+  box.replaceChildren(el("div", { class: "errpage card", "data-error": "page" }, el("h2", { text: t("error_word") }),
+    el("p", { text }), el("a", { class: "button", href, text: t(back) })));
+}
+// the replay's settlement: part of the page (the table's is an overlay), so the controls stay usable
+function settlementView(s, players, me, wins = []) {
+  const box = el("div", { class: "card-s replay-settlement", id: "settlement" }, el("h2", { text: t("settlement") }));
   if (s.drawn) box.append(el("p", { class: "drawn", text: t("drawn") }));
   for (const w of s.wins || []) {
     const win = el("div", { class: "win" });
@@ -157,6 +187,8 @@ function settlementView(s, players, me) {
     }
     win.append(el("p", { class: "breakdown", text: w.breakdown }));
     win.append(el("p", { text: w.payers.map((p, i) => `${seatName(players, p, me)} ${t("payer")} ${w.win_payments[i]}`).join("；") }));
+    const why = flownWords({ payers: w.payers, ...(wins.find(x => x.seat === w.seat) || {}) }, p => seatName(players, p, me));
+    if (why.length) win.append(el("p", { class: "flown-why", text: why.join("；") }));
     box.append(win);
   }
   if ((s.bonuses || []).length) {

@@ -37,9 +37,12 @@ document.getElementById("create").addEventListener("submit", async (e) => {
   document.querySelectorAll("input.rule").forEach(i => { rules[i.name] = i.dataset.type === "bool" ? i.checked : parseInt(i.value, 10); });
   const body = { name: fd.get("name") || "", hands: parseInt(fd.get("hands"), 10), seats: [1, 2, 3].map(i => fd.get(`seat${i}`)), rules,
     hints: document.getElementById("hints").checked };
-  const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const d = await r.json();
-  if (!r.ok) { alert(JSON.stringify(d.detail)); return; }
+  const msg = document.getElementById("create-error");
+  msg.textContent = "";
+  let r = null, d = {};
+  try { r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }); d = await r.json(); }
+  catch (err) { if (!r) { msg.textContent = t("server_busy"); return; } }
+  if (!r.ok) { msg.textContent = refusal(r.status, d.detail); return; }
   location.href = d.url;
 });
 function tableItem(tb, joinable) {

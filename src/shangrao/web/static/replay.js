@@ -4,9 +4,16 @@ document.getElementById("nav").append(navBar("history"));
 const GAME_ID = location.pathname.split("/")[2];
 let G = null, F = null, idx = 0, timer = null;
 async function load() {
-  G = await (await fetch(`/api/games/${GAME_ID}`)).json();
   const head = document.getElementById("head");
-  head.append(el("h2", { text: `${t("game")} #${G.id} ${G.name || G.kind} · ${t(G.status)} · ${G.scores.map(fmtPoints).join(" ")}` }));
+  let r = null;
+  try { r = await fetch(`/api/games/${encodeURIComponent(GAME_ID)}`); } catch (e) { r = null; }
+  if (!r || !r.ok) {  // an unknown or malformed id, or records that cannot be read: a page, not a blank
+    const known = r && (r.status === 404 || r.status === 422);
+    pageError(head, known ? t("no_game", GAME_ID) : t("cannot_read"), "/history", "back_history");
+    return;
+  }
+  G = await r.json();
+  head.append(el("h2", { text: `${t("game")} #${G.id} ${G.name || gameKind(G.kind)} · ${t(G.status)} · ${G.scores.map(fmtPoints).join(" ")}` }));
   if (!G.hands.length) { head.append(el("p", { text: t("none") })); return; }
   const sel = el("select", { id: "hand-select", onchange: (e) => loadHand(parseInt(e.target.value, 10)) },
     ...G.hands.map(h => el("option", { value: h.index, text: `${t("hand_label")} ${h.index + 1}` })));
@@ -56,6 +63,6 @@ function show() {
   }
   const res = document.getElementById("result");
   res.replaceChildren();
-  if (idx === F.frames.length - 1) res.append(settlementView(F.result, players, -1));
+  if (idx === F.frames.length - 1) res.append(settlementView(F.result, players, -1, fr.wins || []));
 }
 load();

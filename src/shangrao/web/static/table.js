@@ -6,7 +6,7 @@ const parts = location.pathname.split("/"); // /t/{id}/{token}
 const TABLE_ID = parts[2], TOKEN = parts[3];
 let S = null, ws = null, tick = null, deadlineAt = null, lastError = "", selected = null, selectedPos = -1, savedName = null;
 // 提示: the expert's top choices for this decision (null: not shown); asked with the state's (hand, seq)
-let hint = null, hintPending = false;
+let hint = null, hintNote = null, hintPending = false;
 document.getElementById("nav").append(navBar("table"));
 
 function connect() {
@@ -21,7 +21,7 @@ function connect() {
       render();
     } else if (m.type === "hint") {
       if (!S || m.hand !== S.hand_no || m.seq !== S.seq || !hintPending) return; // an answer to an earlier state
-      hint = m.choices; hintPending = false; render();
+      hint = m.choices; hintNote = m.note || null; hintPending = false; render();
     } else if (m.type === "error" || m.type === "notice") {
       if (m.code === "forbidden") { location.href = "/error/bad-link"; return; }
       if (hintPending && m.type === "error") { hintPending = false; render(); }
@@ -42,6 +42,7 @@ function hintBox() {
   const box = el("div", { class: "hint-box", id: "hint", onclick: () => { hint = null; render(); } },
     el("b", { text: `${t("hint")} · ${label("bots", "expert")}` }));
   box.append(el("ol", {}, ...hint.map(c => el("li", { "data-choice": c.action, text: LANG === "zh" ? c.zh : c.en }))));
+  if (hintNote) box.append(el("small", { class: "hint-note", text: LANG === "zh" ? hintNote.zh : hintNote.en }));
   return box;
 }
 
@@ -239,6 +240,7 @@ function settlement() {
     for (const d of w.doublings) items.append(el("li", { text: `${d.name} ×${d.factor}${d.count > 1 ? ` (${d.count})` : ""}` }));
     items.append(el("li", { text: `${t("hand_value")} ${w.hand_value}` }));
     items.append(el("li", { text: `${t("payments")}：` + w.payers.map((p, i) => `${who(p)} ${w.win_payments[i]}`).join("，") }));
+    for (const why of flownWords(w, who)) items.append(el("li", { class: "flown-why", text: why }));
     win.append(items);
     card.append(win);
   }

@@ -1,0 +1,66 @@
+"""What the web's settlement and hint say (issue 24, items 3 and 6): each payer's 飞宝 factor with
+its reason, no decision codes, and a word when the hint's order is not that of its expected points."""
+
+from __future__ import annotations
+
+import pytest
+
+from shangrao.bots import get_bot
+from shangrao.game.match import Match
+from shangrao.rules import DEFAULT_RULES
+from shangrao.web.app import replay_frames
+from shangrao.web.hints import hint_note
+from shangrao.web.views import reveal
+
+from .test_pages_phone import FEIBAO_HAND, FEIBAO_SEED
+
+
+@pytest.fixture(scope="module")
+def feibao_hand():
+    """The finished Game of the scripted match's hand won with a payer's 飞宝."""
+    m = Match(DEFAULT_RULES, seed=FEIBAO_SEED)
+    bots = [get_bot("greedy", seed=f"{FEIBAO_SEED}:{i}") for i in range(4)]
+    for _ in range(FEIBAO_HAND + 1):
+        g = m.new_hand()
+        while not g.is_over:
+            s = g.current_seat
+            legal = g.legal_actions()
+            g.apply(legal[0] if len(legal) == 1 else bots[s].choose(g.observation(s), legal))
+        m.finish_hand(g)
+    return g
+
+
+def test_the_table_settlement_gives_each_payers_feibao_factor_and_count(feibao_hand):
+    r = reveal(feibao_hand)
+    assert r is not None
+    (w,) = [w for w in r["wins"] if max(w["payer_factors"]) > 1]
+    for f, n in zip(w["payer_factors"], w["payers_flown"]):
+        assert f == 2 ** n  # 注 1: ×2 for each 宝 that payer discarded
+    assert w["win_payments"] == [w["hand_value"] * f for f in w["payer_factors"]]
+
+
+def test_the_replays_last_frame_gives_the_payer_factors(feibao_hand):
+    frames = replay_frames(list(feibao_hand.events))
+    assert "wins" not in frames[0]
+    wins = frames[-1]["wins"]
+    assert any(max(w["payer_factors"]) > 1 for w in wins)
+    assert [w["seat"] for w in wins] == list(feibao_hand.result.winners)
+
+
+def test_no_decision_code_in_a_shown_clause():
+    from shangrao.scoring.items import PATTERNS, seed_clause
+
+    for p in PATTERNS.values():
+        shown = seed_clause(p.clause)
+        assert "D" not in shown.replace("计分方法", ""), (p.id, shown)
+        assert shown.strip() == shown and shown
+    assert seed_clause(PATTERNS["basic"].clause) == "基本分 1 分"
+
+
+def test_the_hint_says_why_a_win_is_listed_above_a_discard_of_higher_expected_points():
+    choices = ({"action": "win", "ev": 3.0, "useful": None}, {"action": "discard 5m", "ev": 3.9, "useful": None})
+    note = hint_note(choices)
+    assert note is not None and "不按期望" in note["zh"] and "not the expected points" in note["en"]
+    assert hint_note(tuple(reversed(choices))) is None  # in the order of the points: nothing to explain
+    speed = ({"action": "discard 1m", "ev": -1.0, "useful": 20}, {"action": "discard 9m", "ev": 0.5, "useful": 12})
+    assert "向听" in hint_note(speed)["zh"]
