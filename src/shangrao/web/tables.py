@@ -167,6 +167,12 @@ class Settings:
     waiting for one connection before it is dropped as too slow; send_timeout: seconds one write to
     a socket may block before the same.  idle_timeout: seconds a table waiting for players stays in
     memory without any connection.  db_threads: database worker threads (0: 1 for SQLite, 4 else).
+
+    Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) — header_timeout: seconds a
+    connection may take to send a request's headers (a WebSocket handshake too); then it is closed.
+    max_connections_per_address: connections one client address may hold open at once; one more is
+    answered 503 and closed at once.  max_connections: connections in all (0: the file limit less a
+    reserve, :func:`shangrao.web.guard.capacity`).
     """
 
     bot_delay: float = 0.6
@@ -186,6 +192,10 @@ class Settings:
     send_timeout: float = 10.0
     idle_timeout: float = 600.0
     db_threads: int = 0
+    # connection limits (issue 22)
+    header_timeout: float = 10.0
+    max_connections_per_address: int = 64
+    max_connections: int = 0
 
 
 @dataclass
