@@ -336,8 +336,10 @@ def test_a_request_head_of_any_length_is_not_buffered(guarded_server):
     assert data.startswith(b"HTTP/1.1 431 ") and seconds < HEADER_TIMEOUT, data[:200]
 
 
-@pytest.mark.parametrize("sent", [b"", b"GET / HT", b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: aaaa"],
-                         ids=["nothing", "half a request line", "half a header line"])
+@pytest.mark.parametrize("sent", [b"", b"GET / HT", b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: aaaa",
+                                  b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                  b"Content-Length: 1000\r\n\r\n{\"hands\": 1"],
+                         ids=["nothing", "half a request line", "half a header line", "half a body"])
 def test_a_connection_that_does_not_complete_its_headers_is_closed_at_the_header_deadline(guarded_server, sent):
     port, guard = guarded_server
     with socket.create_connection(("127.0.0.1", port)) as s:
@@ -405,6 +407,19 @@ def test_a_websocket_stays_counted_until_it_closes(guarded_server):
     while guard.count:
         assert time.monotonic() < deadline, guard.open
         time.sleep(0.02)
+
+
+def test_the_guard_counts_each_address_and_all_connections():
+    g = ConnectionGuard(per_address=2, total=3, header_timeout=1.0)
+    assert g.admit("a") is None and g.admit("a") is None
+    assert "from one address (at most 2)" in g.admit("a")
+    assert g.admit("b") is None
+    assert "as many connections as it can (3)" in g.admit("c")  # the total, whoever asks
+    g.release("a")
+    assert g.admit("c") is None and (g.count, dict(g.open), g.refused) == (3, {"a": 1, "b": 1, "c": 1}, 2)
+    for addr in ("a", "b", "c"):
+        g.release(addr)
+    assert g.count == 0 and not g.open
 
 
 def test_serve_raises_its_file_limit_and_says_how_many_connections_it_holds():

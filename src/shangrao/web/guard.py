@@ -13,12 +13,13 @@ app and the WebSocket code unchanged:
 
 * :class:`GuardedHttp` (``uvicorn.protocols.http.httptools_impl.HttpToolsProtocol``): a deadline
   (``Settings.header_timeout``) armed when a connection is made and after each response, cancelled
-  when a request's headers are complete (a WebSocket handshake is handed on to the WebSocket
-  protocol then, and accepted by the app at once); a connection still sending its head at the
-  deadline is closed.  A request line over :data:`MAX_LINE` bytes is answered ``414``, a header line
-  over :data:`MAX_LINE`, more than :data:`MAX_HEADERS` headers or a head over :data:`MAX_HEAD` bytes
-  ``431``, and closed — the limits of the ``websockets`` handshake parser, which otherwise left an
-  over-long handshake unanswered and open.
+  when a request is complete (its head, and its body if it has one) or when a WebSocket handshake's
+  head is complete (it is handed on to the WebSocket protocol then, and accepted by the app at
+  once); a connection still sending its request at the deadline is closed.  A request line over
+  :data:`MAX_LINE` bytes is answered ``414``, a header line over :data:`MAX_LINE`, more than
+  :data:`MAX_HEADERS` headers or a head over :data:`MAX_HEAD` bytes ``431``, and closed — the
+  limits of the ``websockets`` handshake parser, which otherwise left an over-long handshake
+  unanswered and open.
 * a cap on open connections per client address (``Settings.max_connections_per_address``) and on
   all of them (``Settings.max_connections``, by default the file limit less :func:`reserve`):
   a connection beyond either is answered ``503`` and closed at once, before anything is read.
@@ -155,7 +156,8 @@ class GuardedHttp(HttpToolsProtocol):
         self._addr: str | None = None  # set while counted
         self._deadline: asyncio.TimerHandle | None = None
         self._head = 0  # bytes received of the request head in progress
-        self._in_head = True
+        self._in_head = True  # the head of a request is being received
+        self._waiting = True  # a request is being received (head or body): the deadline runs
         self._too_long: _TooLong | None = None
         self._n_headers = 0
 
@@ -188,20 +190,24 @@ class GuardedHttp(HttpToolsProtocol):
 
     def _expired(self) -> None:
         self._deadline = None
-        if self.transport.is_closing() or not self._in_head:
+        if self.transport.is_closing() or not self._waiting:
             return
         self.guard.timed_out += 1
         self.transport.close()
 
     def on_headers_complete(self) -> None:
         self._in_head = False
-        self._disarm()
         super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._waiting = False  # the whole request is in (a body too): the app's, however long it takes
+        self._disarm()
+        super().on_message_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing() and not self.pipeline:  # the next request's head has the same deadline
-            self._in_head, self._head = True, 0
+        if not self.transport.is_closing() and not self.pipeline:  # the next request has the same deadline
+            self._in_head, self._waiting, self._head = True, True, 0
             self._arm()
 
     def handle_websocket_upgrade(self) -> None:
@@ -216,6 +222,8 @@ class GuardedHttp(HttpToolsProtocol):
 
     # -- the head's limits ---------------------------------------------------------------------
     def data_received(self, data: bytes) -> None:
+        if self._addr is None:  # refused (or lost): nothing is read
+            return
         super().data_received(data)
         # counted once fed, while the head is still incomplete: the httptools parser keeps a header
         # of any length, and a body after a complete head is the app's (413) to limit
