@@ -51,7 +51,7 @@ def serve(
     no_browser: Annotated[bool, typer.Option("--no-browser",
         help="Do not open a browser (one is opened only where a display is).")] = False,
     header_timeout: Annotated[float, typer.Option("--header-timeout", min=0.1,
-        help="Seconds a connection may take to send a request's headers (a WebSocket handshake too).")] = 10.0,
+        help="Seconds a connection may take to send a request (its headers and body; a WebSocket handshake too).")] = 10.0,
     max_connections_per_address: Annotated[int, typer.Option("--max-connections-per-address", min=1,
         help="Connections one client address may hold open at once (behind a proxy: the proxy's).")] = 64,
     max_connections: Annotated[int, typer.Option("--max-connections", min=0,
