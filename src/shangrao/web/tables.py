@@ -182,7 +182,8 @@ class Settings:
     memory without any connection.  db_threads: database worker threads (0: 1 for SQLite, 4 else).
 
     Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) — header_timeout: seconds a
-    connection may take to send a request's headers (a WebSocket handshake too); then it is closed.
+    connection may take to send a request (its headers, and the body they announce; a WebSocket
+    handshake too); then it is closed.
     max_connections_per_address: connections one client address may hold open at once; one more is
     answered 503 and closed at once.  max_connections: connections in all (0: the file limit less a
     reserve, :func:`shangrao.web.guard.capacity`).
