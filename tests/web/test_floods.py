@@ -431,6 +431,17 @@ def test_serve_raises_its_file_limit_and_says_how_many_connections_it_holds():
 
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         assert limit == soft and (soft == hard or hard == resource.RLIM_INFINITY)
+    if sys.platform.startswith("linux"):  # a process started with soft 300 < hard 1000 gets 1000
+        def low_soft():
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (300, 1000))
+
+        code = "import resource; from shangrao.web.guard import raise_file_limit as r; " \
+               "print(r(), resource.getrlimit(resource.RLIMIT_NOFILE))"
+        out = subprocess.run([sys.executable, "-c", code], preexec_fn=low_soft, capture_output=True, text=True,
+                             timeout=60).stdout
+        assert out.split() == ["1000", "(1000,", "1000)"], out
     assert capacity(1024) == 1024 - reserve(1024) and capacity(1024, 100) == 100 and capacity(None) > 0
     assert reserve(256) == 64 and reserve(100_000) == 12_500
     doc = (Path(__file__).parents[2] / "docs" / "web.md").read_text(encoding="utf-8")

@@ -57,22 +57,26 @@ MAX_HEAD = 64 * 1024
 
 
 def raise_file_limit() -> int | None:
-    """Raise this process's soft limit on open files (``RLIMIT_NOFILE``) to its hard limit (at most
-    2**20 where the hard limit is unlimited).  Returns the soft limit now in force, or None where
-    the platform has no such limit (Windows)."""
+    """Raise this process's soft limit on open files (``RLIMIT_NOFILE``) to its hard limit (2**20, or
+    10240 where that is refused, when the hard limit is unlimited).  Returns the soft limit now in
+    force, or None where there is none (Windows; an unlimited soft limit)."""
     try:
         import resource
     except ImportError:  # Windows
         return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-    if soft == resource.RLIM_INFINITY or (want != resource.RLIM_INFINITY and soft >= want):
-        return None if soft == resource.RLIM_INFINITY else soft
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-        return want
-    except (ValueError, OSError):  # e.g. macOS refuses more than kern.maxfilesperproc
-        return soft
+    if soft == resource.RLIM_INFINITY:
+        return None
+    # an unlimited hard limit: 2**20, else 10240 (macOS refuses more than kern.maxfilesperproc)
+    for want in ((hard,) if hard != resource.RLIM_INFINITY else (1 << 20, 10240)):
+        if want <= soft:
+            break
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            return want
+        except (ValueError, OSError):
+            continue
+    return soft
 
 
 def reserve(file_limit: int) -> int:
