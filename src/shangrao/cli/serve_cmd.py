@@ -50,6 +50,12 @@ def serve(
         help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
     no_browser: Annotated[bool, typer.Option("--no-browser",
         help="Do not open a browser (one is opened only where a display is).")] = False,
+    header_timeout: Annotated[float, typer.Option("--header-timeout", min=0.1,
+        help="Seconds a connection may take to send a request (its headers and body; a WebSocket handshake too).")] = 10.0,
+    max_connections_per_address: Annotated[int, typer.Option("--max-connections-per-address", min=1,
+        help="Connections one client address may hold open at once (behind a proxy: the proxy's).")] = 64,
+    max_connections: Annotated[int, typer.Option("--max-connections", min=0,
+        help="Connections in all (0: the file limit less a reserve for the database and the players).")] = 0,
 ) -> None:
     """Serve the browser game.
 
@@ -62,7 +68,8 @@ def serve(
     seconds = {"--bot-delay": bot_delay, "--claim-timeout": claim_timeout, "--turn-timeout": turn_timeout,
                "--absent-timeout": absent_timeout, "--claim-pause": claim_pause,
                "--messages-per-second": messages_per_second, "--send-timeout": send_timeout,
-               "--idle-timeout": idle_timeout, "--ping-interval": ping_interval, "--ping-timeout": ping_timeout}
+               "--idle-timeout": idle_timeout, "--ping-interval": ping_interval, "--ping-timeout": ping_timeout,
+               "--header-timeout": header_timeout}
     for flag, value in seconds.items():  # inf would reach the browser as a deadline JSON cannot hold
         if not math.isfinite(value) or value > 86_400:
             raise CliError(f"{flag}: a number of seconds up to 86400, got {value}")
@@ -71,6 +78,7 @@ def serve(
 
         from ..web import Settings
         from ..web.app import create_app
+        from ..web.guard import ConnectionGuard, capacity, guarded_protocols, raise_file_limit
     except ImportError as err:
         raise CliError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
     app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
@@ -78,11 +86,20 @@ def serve(
                                   tables_per_minute=tables_per_minute,
                                   max_live_tables=max_live_tables, messages_per_second=messages_per_second,
                                   max_body=max_body, max_name=max_name, send_queue=send_queue,
-                                  send_timeout=send_timeout, idle_timeout=idle_timeout))
+                                  send_timeout=send_timeout, idle_timeout=idle_timeout,
+                                  header_timeout=header_timeout,
+                                  max_connections_per_address=max_connections_per_address,
+                                  max_connections=max_connections))
+    file_limit = raise_file_limit()  # the soft limit up to the hard one: as many connections as allowed
+    guard = ConnectionGuard(per_address=max_connections_per_address, total=capacity(file_limit, max_connections),
+                            header_timeout=header_timeout)
     sock = _bind(host, port)  # before the address is printed: a busy port is reported, not announced
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/"
     typer.echo(f"上饶麻将: open {url}  (records: {app.state.store._safe_url()}; Ctrl-C stops)")
+    limit = "unknown" if file_limit is None else str(file_limit)
+    typer.echo(f"connections: up to {guard.total} at once (file limit {limit}), {guard.per_address} per client "
+               f"address; a request's headers within {header_timeout:g} s")
     if not no_browser and _has_display():
         import threading
         import webbrowser
@@ -92,7 +109,7 @@ def serve(
     # uvicorn's default would trust X-Forwarded-For from 127.0.0.1, so a local client could name any address
     _serve(app, sock, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
            ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate,
-           proxy_headers=False)
+           proxy_headers=False, **guarded_protocols(guard))
 
 
 def _serve(app, sock, **config) -> None:

@@ -215,7 +215,9 @@ def _summary(row: GameRow) -> dict:
     return dict(
         id=row.id, created=_aware(row.created), updated=_aware(row.updated), mode=row.kind,
         players=list(players), seed=row.seed, status=row.status, hands_played=row.hands_played,
-        scores=_ints4(row.scores, "scores"), rules=dict(row.rules or {}), meta=dict(row.meta or {}),
+        scores=_ints4(row.scores, "scores"), rules=dict(row.rules or {}),
+        # a meta edited into something else than an object reads as empty (a web table: damaged, web/stored.py)
+        meta=dict(row.meta) if isinstance(row.meta, dict) else {},
     )
 
 

@@ -33,6 +33,7 @@ import contextlib
 import dataclasses
 import functools
 import json
+import logging
 import time
 from importlib import resources
 from pathlib import Path
@@ -78,6 +79,7 @@ from .messages import (
     default_bot,
     parse_client_message,
 )
+from .stored import DamagedRecord
 from .tables import (
     KIND,
     SAVE_FAILED,
@@ -91,10 +93,13 @@ from .tables import (
     TableFinished,
     TableManager,
     TableNotFound,
+    rematch_token,
 )
 from .views import meld_info, payer_factors
 
 __all__ = ["STATIC_DIR", "create_app"]
+
+log = logging.getLogger("shangrao.web")
 
 STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 MAX_MESSAGE = 4096
@@ -130,6 +135,7 @@ ERRORS = {
     "not-found": (404, "找不到这个页面", "There is no such page."),
     "no-game": (404, "没有这局对局记录", "There is no such stored game."),
     "unreadable": (503, "对局记录暂时读不到，请稍后再试", "The records cannot be read now; try again."),
+    "damaged": (422, "这张桌的记录无效，不能打开", "The stored record of this table is damaged; it cannot be played or joined."),
 }
 
 
@@ -148,6 +154,12 @@ def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
 <script src="/static/common.js"></script><script>document.getElementById("nav").append(navBar(""));</script>
 </body></html>"""
     return HTMLResponse(html, status_code=status)
+
+
+def _damaged(err: DamagedRecord) -> str:
+    """Log a damaged stored table (:mod:`shangrao.web.stored`); returns the message to answer with."""
+    log.error("%s", err)
+    return str(err)
 
 
 def _public_game(summary: dict) -> dict:
@@ -219,6 +231,27 @@ class StrictJSONRoute(APIRoute):
             return await handler(strict)
 
         return strict_handler
+
+
+class HeadAsGet:
+    """ASGI middleware: ``HEAD`` is answered as ``GET`` without the body (the status and headers,
+    Content-Length included, as GET's), for every page, API and static route — FastAPI's routes
+    answer only the methods they name (405).  Except ``/join/{id}``: its GET takes a seat, which a
+    HEAD (a link checker, a preview) must not, so a HEAD there is refused (405) as before."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope.get("method") != "HEAD" or scope.get("path", "").startswith("/join/"):
+            return await self.app(scope, receive, send)
+
+        async def no_body(msg):
+            if msg["type"] == "http.response.body":
+                msg = {"type": "http.response.body", "body": b"", "more_body": msg.get("more_body", False)}
+            await send(msg)
+
+        await self.app({**scope, "method": "GET"}, receive, no_body)
 
 
 class BodyLimit:
@@ -333,6 +366,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app.state.store = store
     app.state.manager = manager
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(HeadAsGet)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.exception_handler(RequestValidationError)
@@ -354,6 +388,9 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def table_page(table_id: int, token: str):
         try:
             await manager.check_link(table_id, token)  # the stored hashes only: nothing is loaded
+        except DamagedRecord as err:
+            _damaged(err)
+            return error_page("damaged")
         except TableNotFound:
             return error_page("no-table")
         except TableError:
@@ -366,6 +403,9 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def join_page(table_id: int):
         try:
             _, token = await _claim(table_id)
+        except DamagedRecord as err:
+            _damaged(err)
+            return error_page("damaged")
         except TableNotFound:
             return error_page("no-table")
         except TableFinished:
@@ -429,13 +469,15 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         except SaveError:
             raise HTTPException(503, SAVE_FAILED) from None
         except (RecordError, ReplayError, ValueError) as err:
-            if isinstance(err, TableError):
+            if isinstance(err, TableError | DamagedRecord):
                 raise
             raise HTTPException(503, f"table {table_id} cannot be loaded now") from None
 
     async def _join(table_id: int) -> tuple[int, str]:
         try:
             return await _claim(table_id)
+        except DamagedRecord as err:
+            raise HTTPException(422, _damaged(err)) from None
         except TableNotFound as err:
             raise HTTPException(404, str(err)) from None
         except TableFinished as err:
@@ -486,9 +528,13 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: int, req: RematchMsg, request: Request):
         """A new match with the same seats (kinds) and rules; the asker takes seat 0 of it, the other
-        players find it on the finished table (``rematch`` in its info)."""
+        players find it on the finished table (``rematch`` in its info).  Asked again, it answers the
+        asker the same seat link (its token is :func:`~shangrao.web.tables.rematch_token` of theirs:
+        a first answer lost is not a seat lost) and any other seat the table's join link."""
         try:
             t = await manager.get(table_id, req.token)  # the token is checked before loading
+        except DamagedRecord as err:
+            raise HTTPException(422, _damaged(err)) from None
         except TableNotFound as err:
             raise HTTPException(404, str(err)) from None
         except ServerFull as err:
@@ -502,6 +548,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 if not t.finished:
                     raise HTTPException(409, f"table {table_id} has not finished")
                 if t.rematch is not None:
+                    again = rematch_token(req.token, table_id)
+                    with contextlib.suppress(TableError, RecordError, ValueError):
+                        if await manager.check_link(t.rematch, again) == 0:  # the one who asked, asking again
+                            return {"id": t.rematch, "seat": 0, "token": again, "url": f"/t/{t.rematch}/{again}"}
                     return {"id": t.rematch, "url": f"/join/{t.rematch}"}
                 addr = request.client.host if request.client else "?"
                 if not creations.allow(addr):  # a rematch is a new table: the same limit
@@ -510,7 +560,8 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
                 try:
                     new, token = await manager.create(t.name, t.rules.hands_per_match,
-                                                      [s.player for s in t.seats[1:]], rules, hints=t.hints)
+                                                      [s.player for s in t.seats[1:]], rules, hints=t.hints,
+                                                      token=rematch_token(req.token, table_id))
                     await t.set_rematch(new.id)
                 except ServerFull as err:
                     raise HTTPException(503, str(err)) from None
@@ -619,6 +670,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             try:
                 t = await manager.get(table_id, token)
                 seat = t.check_token(token)
+            except DamagedRecord as err:
+                await ws.send_json({"type": "error", "code": "damaged", "message": _damaged(err)})
+                await ws.close(code=4422)
+                return
             except ServerFull as err:
                 await ws.send_json({"type": "error", "code": "full", "message": str(err)})
                 await ws.close(code=1013)

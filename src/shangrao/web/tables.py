@@ -75,6 +75,7 @@ from ..rules import RuleSet
 from .connections import Connection, dumps
 from .hints import hint_choices, hint_note
 from .messages import clean_name
+from .stored import DamagedRecord, web_meta
 from .views import LogCache, seat_texts, seat_view, window_game, window_key
 
 __all__ = [
@@ -91,6 +92,7 @@ __all__ = [
     "TableManager",
     "TableNotFound",
     "hash_token",
+    "rematch_token",
 ]
 
 log = logging.getLogger("shangrao.web")
@@ -147,6 +149,17 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def rematch_token(token: str, table_id: int) -> str:
+    """Seat 0's token of the rematch of table ``table_id`` asked for with the seat token ``token``:
+    derived from it (HMAC-SHA-256, 24 URL-safe characters like a random token), so the one who asked
+    can ask again and get the same seat link (the first answer lost) while nothing but its hash is
+    stored, and no other seat's token gives it."""
+    import base64
+
+    digest = hmac.new(token.encode(), f"shangrao rematch of {table_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
 @dataclass
 class Settings:
     """Timing and limits of a server (seconds, counts).  Tests use small values.
@@ -167,6 +180,13 @@ class Settings:
     waiting for one connection before it is dropped as too slow; send_timeout: seconds one write to
     a socket may block before the same.  idle_timeout: seconds a table waiting for players stays in
     memory without any connection.  db_threads: database worker threads (0: 1 for SQLite, 4 else).
+
+    Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) — header_timeout: seconds a
+    connection may take to send a request (its headers, and the body they announce; a WebSocket
+    handshake too); then it is closed.
+    max_connections_per_address: connections one client address may hold open at once; one more is
+    answered 503 and closed at once.  max_connections: connections in all (0: the file limit less a
+    reserve, :func:`shangrao.web.guard.capacity`).
     """
 
     bot_delay: float = 0.6
@@ -186,6 +206,10 @@ class Settings:
     send_timeout: float = 10.0
     idle_timeout: float = 600.0
     db_threads: int = 0
+    # connection limits (issue 22)
+    header_timeout: float = 10.0
+    max_connections_per_address: int = 64
+    max_connections: int = 0
 
 
 @dataclass
@@ -349,8 +373,8 @@ class Table:
     def _players(self) -> list[str]:
         return [s.player for s in self.seats]
 
-    async def claim_seat(self, seat: int | None = None) -> tuple[int, str]:
-        """Give a free human seat (or ``seat``) a new token; returns (seat, token).
+    async def claim_seat(self, seat: int | None = None, token: str | None = None) -> tuple[int, str]:
+        """Give a free human seat (or ``seat``) a new token (or ``token``); returns (seat, token).
 
         Raises TableError (no free seat) or SaveError (the claim could not be stored)."""
         async with self.lock:
@@ -361,7 +385,7 @@ class Table:
                 seat = free[0]
             elif seat not in free:
                 raise TableError(f"seat {seat} of table {self.id} is not free")
-            token = secrets.token_urlsafe(18)
+            token = token or secrets.token_urlsafe(18)
             s = self.seats[seat]
             s.claimed, s.token_hash = True, hash_token(token)
             try:
@@ -1040,9 +1064,10 @@ class TableManager:
 
     # -- creating and loading -------------------------------------------------------
     async def create(self, name: str, hands: int, seats: list[str], rules: dict,
-                     hints: bool = True) -> tuple[Table, str]:
+                     hints: bool = True, token: str | None = None) -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
         hints: whether its players may ask for the expert's advice (stored with the table).
+        token: seat 0's token (default: a new random one; a rematch's is :func:`rematch_token`).
 
         Raises ValueError (bad rules), ServerFull or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
@@ -1055,7 +1080,7 @@ class TableManager:
                         "hints": hints}}
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints)
-        _, token = await table.claim_seat(0)
+        _, token = await table.claim_seat(0, token)
         self.tables[gid] = table
         self.listing_changed()
         table.start()
@@ -1069,9 +1094,9 @@ class TableManager:
     def _build(self, rec) -> tuple[Table, list[Event] | None]:
         """A table from its record (no database access); returns it and the live events the
         engine added after the stored ones (to be stored by the caller)."""
-        web = (rec.meta or {}).get("web")
-        if rec.mode != KIND or not web:
+        if rec.mode != KIND:
             raise TableError(f"game {rec.id} is not a web table")
+        web = web_meta(rec.meta, rec.id)  # raises DamagedRecord
         seats = [Seat(player=k, claimed=bool(c), token_hash=h)
                  for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
         table = Table(self, rec.id, clean_name(web.get("name", "")), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
@@ -1140,15 +1165,17 @@ class TableManager:
 
     async def _stored_web(self, game_id: int) -> tuple[GameSummary, dict]:
         """The stored row of the web table ``game_id`` (no replay) and its ``meta.web`` part;
-        raises TableNotFound when there is no such game or it is not a web table."""
+        raises TableNotFound when there is no such game or it is not a web table, DamagedRecord when
+        its ``meta`` is not what this server writes (:func:`~shangrao.web.stored.web_meta`)."""
         try:
             head = await self.read(game_head, self.store, game_id)
         except GameNotFound:
             raise TableNotFound(f"no table {game_id}") from None
-        web = (head.meta or {}).get("web")
-        if head.mode != KIND or not web:
+        except (TypeError, ValueError) as err:  # a row edited by hand (players, scores …)
+            raise DamagedRecord(game_id, " ".join(str(err).split())[:120]) from None
+        if head.mode != KIND:
             raise TableNotFound(f"no table {game_id}")
-        return head, web
+        return head, web_meta(head.meta, game_id)  # raises DamagedRecord
 
     @staticmethod
     def _check_stored_token(web: dict, token: str) -> int:
@@ -1212,10 +1239,9 @@ class TableManager:
 
     # -- the lobby's lists ------------------------------------------------------------
     def _stored_info(self, g) -> dict:
-        """The lobby's view of a table that is not in memory, from its stored row."""
-        web = (g.meta or {}).get("web") or {}
-        kinds = list(web.get("seats") or g.players)
-        claimed = list(web.get("claimed") or [True] * len(kinds))
+        """The lobby's view of a table that is not in memory, from its stored row; raises DamagedRecord."""
+        web = web_meta(g.meta, g.id)
+        kinds, claimed = web["seats"], web["claimed"]
         free = [i for i, (k, c) in enumerate(zip(kinds, claimed)) if k == "human" and not c]
         rules = dict(g.rules or {})
         if g.status == "finished":
@@ -1231,9 +1257,18 @@ class TableManager:
                             for k, c in zip(kinds, claimed)], "rematch": web.get("rematch"),
                 "hints": web.get("hints", True) is not False}
 
-    def _info(self, g) -> dict:
+    def _listed_info(self, g) -> dict | None:
+        """:meth:`_stored_info`, or None (and a log line) where the stored record is damaged."""
+        try:
+            return self._stored_info(g)
+        except DamagedRecord as err:
+            log.error("%s (left out of the lobby's lists)", err)
+            return None
+
+    def _info(self, g) -> dict | None:
+        """The lobby's view of a table; None where its stored record is damaged."""
         t = self.tables.get(g.id)
-        return t.public_info() if t is not None and not t.evicted else self._stored_info(g)
+        return t.public_info() if t is not None and not t.evicted else self._listed_info(g)
 
     @staticmethod
     def in_list(stored_status: str, info: dict, status: str) -> bool:
@@ -1252,8 +1287,9 @@ class TableManager:
         want = limit + 1
         if status == "finished":
             rows = await self.read(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
-            out = [self._stored_info(g) for g in rows]
-            return out[:limit], len(out) > limit
+            done = [self._listed_info(g) for g in rows]
+            out = [info for info in done if info is not None]
+            return out[:limit], len(done) > limit
         out = []
         skipped = 0
         chunk, at = 200, 0
@@ -1261,7 +1297,7 @@ class TableManager:
             rows = await self.read(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
             for g in rows:
                 info = self._info(g)
-                if not self.in_list(g.status, info, status):
+                if info is None or not self.in_list(g.status, info, status):
                     continue
                 if skipped < offset:
                     skipped += 1
@@ -1279,9 +1315,9 @@ class TableManager:
         ``statuses``: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
         out: dict[str, list[dict]] = {st: [] for st in statuses}
         for g in await self.read(game_heads, self.store, ids):
-            if g.kind != KIND or not (g.meta or {}).get("web"):
+            info = self._info(g) if g.kind == KIND else None
+            if info is None:
                 continue
-            info = self._info(g)
             for st in statuses:
                 if self.in_list(g.status, info, st):
                     out[st].append(info)

@@ -24,6 +24,7 @@ function connect() {
       hint = m.choices; hintNote = m.note || null; hintPending = false; render();
     } else if (m.type === "error" || m.type === "notice") {
       if (m.code === "forbidden") { location.href = "/error/bad-link"; return; }
+      if (m.code === "damaged") { location.href = "/error/damaged"; return; }
       if (hintPending && m.type === "error") { hintPending = false; render(); }
       lastError = m.message; renderError();
     }
@@ -281,15 +282,19 @@ function matchEnd() {
   ph.append(el("tr", {}, el("th", { text: t("running") }), ...tb.scores.map(x => el("td", { text: x }))));
   box.append(el("h3", { text: t("per_hand") }), ph);
   const btns = el("div", { class: "buttons" });
-  if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: `/join/${tb.rematch}`, text: t("new_match_link") + "#" + tb.rematch }));
-  else btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: rematch }));
+  // asked again: the one who asked first gets their seat link back (a first answer lost), the others the join link
+  if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: `/join/${tb.rematch}`, text: t("new_match_link") + "#" + tb.rematch, onclick: (e) => { e.preventDefault(); rematch(`/join/${tb.rematch}`); } }));
+  else btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: () => rematch() }));
   btns.append(el("a", { class: "button", id: "back-lobby", href: "/", text: t("back_lobby") }));
   box.append(btns);
   return box;
 }
-async function rematch() {
-  const r = await fetch(`/api/tables/${TABLE_ID}/rematch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: TOKEN }) });
-  if (r.ok) { const d = await r.json(); location.href = d.url; }
+async function rematch(fallback) {
+  try {
+    const r = await fetch(`/api/tables/${TABLE_ID}/rematch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: TOKEN }) });
+    if (r.ok) { const d = await r.json(); location.href = d.url; return; }
+  } catch (e) { /* the answer was lost: the button asks again */ }
+  if (fallback) location.href = fallback;
 }
 function startTick() {
   if (tick) clearInterval(tick);
