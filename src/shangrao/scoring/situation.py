@@ -281,7 +281,8 @@ class WinSituation:
         drawn_most = n_hand + n_melds + fw + (n_win if win_by is WinBy.SELF_DRAW else 0)
         drawn_least = drawn_most - claimable
         if win_by is WinBy.DEALER_FIRST_DISCARD:
-            # 地糊 (seed (3)): on the dealer's first discard — the only discard so far, the win tile
+            # 地糊 (seed (3)): on the dealer's first discard — the only discard so far, the win tile (so
+            # 接宝 before 地糊, R14, is on that discard: the win tile is then the 宝, fp == 1 below)
             if fw:
                 raise SituationError("winner_flown: 地糊 comes on the dealer's first discard; the winner "
                                      "has not discarded yet, so it cannot have flown a 宝 (飞宝)")
@@ -311,6 +312,9 @@ class WinSituation:
                 raise SituationError(
                     f"four_bao: 四个宝 means the winner drew all four 宝 ({format_tile(bao)}): in hand, melds, "
                     f"flown (winner_flown) or the self-drawn win_tile; here {drawn_most}")
+        elif drawn_least == 4:
+            raise SituationError(f"four_bao: false, but the winner drew all four 宝 ({format_tile(bao)}): they are "
+                                 "in its hand, its own melds, flown by it or its self-drawn win_tile (四个宝)")
         if self.caught_bao:
             # 接宝 (seed (21)): three 宝 drawn before, and a fourth discarded by a payer
             if n_hand + n_melds + fw < 3:
@@ -321,9 +325,6 @@ class WinSituation:
                 raise SituationError(
                     f"payers_flown: with caught_bao (接宝) the winner drew three 宝 and a payer discarded the "
                     f"fourth: the payers flew exactly one, got {list(self.payers_flown)}")
-            if win_by is WinBy.DEALER_FIRST_DISCARD and not n_win:
-                raise SituationError("caught_bao: before 地糊 the only discard is the dealer's first, the "
-                                     "win_tile; 接宝 on it needs it to be a 宝")
         if self.winner_held_bao is False:
             if n_hand or n_win:
                 raise SituationError(f"winner_held_bao: false, but the hand or win_tile holds a 宝 ({format_tile(bao)})")
