@@ -122,12 +122,14 @@ def _entries(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, En
 
 
 def _check_copies(tiles_34: Sequence[int], melds: Sequence[Meld], what: str) -> None:
-    """:class:`CopyLimitError` when the hand and the melds hold more than four copies of a kind."""
-    total = list(tiles_34)
+    """:class:`CopyLimitError` when the hand (checked counts) and the melds hold more than four copies
+    of a kind."""
+    in_melds: dict[int, int] = {}
     for m in melds:
         for t in m.tiles:
-            total[t] += 1
-    for k, c in enumerate(total):
+            in_melds[t] = in_melds.get(t, 0) + 1
+    for k, n in in_melds.items():
+        c = tiles_34[k] + n
         if c > 4:
             raise CopyLimitError(f"{what}: the hand and the declared melds hold {c} copies of {format_tile(k)} "
                                  f"({tile_name(k)}); there are only 4")
@@ -143,7 +145,7 @@ def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredM
         want = " or ".join(str(3 * m + s) for s in sizes)
         raise HandError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
     if n_melds and not isinstance(declared_melds, int):
-        _check_copies(validate_tiles_34(tiles_34, "hand", HandError), declared_melds, what)
+        _check_copies(tiles_34, declared_melds, what)  # the counts passed _entries' checks
     return e0, e1, e2, e3, w, m, jiuyao_ok
 
 
