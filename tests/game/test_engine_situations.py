@@ -175,7 +175,9 @@ def _impossible(s: WinSituation) -> Iterator[tuple[str, dict]]:
         yield "接宝 with fewer than three 宝 drawn or with 天糊", {"caught_bao": True}
     if s.caught_bao:
         yield "接宝 with no payer's 飞宝", {"payers_flown": (0, 0, 0)}
-    if not s.four_bao and drawn_most != 4:
+    if s.four_bao:
+        yield "四个宝 unflagged", {"four_bao": False}
+    elif drawn_most != 4:
         yield "四个宝 without four 宝", {"four_bao": True}
     if n_hand or n_win:
         yield "winner_held_bao false with a 宝 in hand", {"winner_held_bao": False}

@@ -124,7 +124,7 @@ def test_four_bao_counts_the_bao_in_hand_melds_flown_and_the_drawn_win_tile():
     four = {"hand": "123m456p123s6z6z6z5z", "win_tile": "6z", "bao": "6z", "four_bao": True}
     assert shangrao.score(four).winning  # three in hand and the self-drawn fourth
     refused({**four, "win_by": "robbing_kong", "robbed": 0}, "抢杠")  # someone else's kong of the 宝
-    assert shangrao.score({**four, "four_bao": False}).bonuses == []  # the bonus is the flag's alone
+    refused({**four, "four_bao": False}, "four_bao: false", "四个宝")  # the winner drew all four
     flown = {"hand": "123m456p123s6z6z5z5z", "win_tile": "5z", "bao": "6z", "winner_flown": 2, "four_bao": True}
     assert shangrao.score(flown).winning
 

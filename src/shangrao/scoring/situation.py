@@ -312,8 +312,9 @@ class WinSituation:
                 raise SituationError(
                     f"four_bao: 四个宝 means the winner drew all four 宝 ({format_tile(bao)}): in hand, melds, "
                     f"flown (winner_flown) or the self-drawn win_tile; here {drawn_most}")
-        # four_bao false with all four 宝 drawn is accepted: the flag only adds the bonus (the engine has
-        # paid it when the fourth was drawn), and the bots value wins they might make without it
+        elif drawn_least == 4:
+            raise SituationError(f"four_bao: false, but the winner drew all four 宝 ({format_tile(bao)}): they are "
+                                 "in its hand, its own melds, flown by it or its self-drawn win_tile (四个宝)")
         if self.caught_bao:
             # 接宝 (seed (21)): three 宝 drawn before, and a fourth discarded by a payer
             if n_hand + n_melds + fw < 3:
