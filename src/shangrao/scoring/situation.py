@@ -20,8 +20,10 @@ from ..tiles import (
     TileParseError,
     format_tile,
     format_tiles,
+    indicator_of,
     parse_tile,
     parse_tiles,
+    tile_name,
     to_34,
 )
 
@@ -149,7 +151,10 @@ class WinSituation:
         self.validate()
 
     def validate(self) -> None:
-        """Raise :class:`SituationError` if the situation is impossible."""
+        """Raise :class:`SituationError` (one line naming the field and the clause) if the situation is
+        malformed or no game can produce it: the four-copy limit over hand, win tile and melds, the
+        indicator (R1), 抢杠, 天糊, 地糊, 接宝, 四个宝, 飞宝 and ``winner_held_bao``/``touji`` against the
+        宝 in sight (docs/rules.md R19, docs/cli.md).  Run on construction."""
         def kind(v: object) -> bool:
             return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 34
 
@@ -209,10 +214,9 @@ class WinSituation:
 
     def _check_possible(self, counts: list[int]) -> None:
         """The one place that decides whether a game can produce this win (issue 22): every flag and
-        count must fit the others.  Each refusal names the field and the seed clause; every
-        situation the engine builds passes (``tests/scoring/test_possible.py``)."""
-        from ..tiles import indicator_of, tile_name
-
+        count must fit the others (docs/rules.md R19).  Each refusal names the field and the seed
+        clause (``tests/scoring/test_possible.py``); every situation the engine builds passes
+        (``tests/game/test_engine_situations.py``)."""
         bao = self.bao
         k = self.win_tile
         win_by = self.win_by
@@ -254,8 +258,6 @@ class WinSituation:
 
     def _check_bao(self, counts: list[int], bao: int) -> None:
         """The 宝 and the indicator against the flags: R1, 接宝, 四个宝, 地糊, 注 1 (飞宝), R17."""
-        from ..tiles import indicator_of, tile_name
-
         k = self.win_tile
         win_by = self.win_by
         fp = sum(self.payers_flown)
