@@ -224,7 +224,9 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     let a 九幺 with terminal/honor melds count).
 
     Table-driven (:mod:`shangrao.analysis.tables`).  Raises ``ValueError`` for
-    a wrong tile count or a bad argument.
+    a wrong tile count or a bad argument, :class:`CopyLimitError` when the hand and the given
+    melds hold more than four copies of a kind (with a count of melds there is nothing to check
+    across: the fast path).
     """
     p = _fast_prepare(tiles_34, bao, declared_melds, 2) or _prepare(*_args(tiles_34, bao), declared_melds, (2,),
                                                                      "is_winning")
@@ -369,7 +371,8 @@ def waits(
     a kind with none left is left out (e.g. the indicator's fourth copy, R1).
 
     Returns ``{kind: [Form, ...]}`` in kind order.  Raises ``ValueError`` for
-    a wrong tile count.
+    a wrong tile count, :class:`CopyLimitError` for a fifth copy across hand and the given melds.
+    :func:`shanten` is 0 exactly when this is not empty.
     """
     _n_melds, _ = _melds_info(declared_melds)
     tiles_34, bao = _args(tiles_34, bao)
@@ -438,7 +441,8 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     tiles_34: the concealed hand before the winning draw, ``3*(4-declared)+1``
     tiles.  True when it holds a 宝 and, with one 宝 set aside as the pair's
     half, the rest splits into complete melds (other 宝 may act).  From this
-    state any drawn tile wins.
+    state any drawn tile wins.  Raises ``ValueError`` for a wrong tile count,
+    :class:`CopyLimitError` for a fifth copy across hand and the given melds.
     """
     tiles_34, bao = _args(tiles_34, bao)
     e0, e1, e2, e3, w, _m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
