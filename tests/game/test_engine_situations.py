@@ -5,7 +5,7 @@ The situations are the engine's own (``WinRecord.situation``, every flag as the 
 hands of greedy bots, 200 of greedy against random bots (random bots fly 宝, so payers' 飞宝 come
 up), and scripted walls for what self-play rarely reaches: 天糊 (with 四个宝), 地糊 (on a plain
 tile, on the dealer's 宝, after 接宝 on it), a self-drawn win after 接宝, a win after the winner's
-own 飞宝.
+own 飞宝, 抢杠 of a kong of the 宝 made on the robber's own 飞宝.
 """
 
 from __future__ import annotations
@@ -79,6 +79,15 @@ def _scripted() -> Iterator[tuple[str, Game]]:
     _to_turn_of(g, 1)
     do(g, "1:win")
     yield "caught_bao then self-draw", g
+    # 抢杠 of a kong of the 宝 made on the robber's own 飞宝 (R13: the discarder may rob)
+    g = make_game({0: "1112223334445z", 1: "123m456m789m123p5z", 2: "666z123s456s789s4p"}, draws="7s6z")
+    do(g, "0:discard 7s")
+    _to_turn_of(g, 1)
+    do(g, "1:discard 6z", "2:kong 6z")
+    while g.phase == "rob" and g.current_seat != 1:
+        g.apply("pass")
+    do(g, "1:win")
+    yield "robbing a kong of the bao", g
     # the winner flies a 宝 (飞宝), then wins by self-draw
     g = make_game({0: "123m456m789m123p5z"}, draws="6z1s2s3s5z")
     do(g, "0:discard 6z")
@@ -106,6 +115,7 @@ def test_the_engine_situations_cover_the_rare_flags():
     assert has(lambda s: s.win_by is WinBy.DEALER_FIRST_DISCARD and s.caught_bao)
     assert has(lambda s: s.win_by is WinBy.DEALER_FIRST_DISCARD and s.win_tile != s.bao)
     assert has(lambda s: s.win_by is WinBy.ROBBING_KONG)
+    assert has(lambda s: s.win_by is WinBy.ROBBING_KONG and s.win_tile == s.bao and s.winner_flown)
     assert has(lambda s: s.caught_bao and s.win_by is WinBy.SELF_DRAW)
     assert has(lambda s: s.four_bao and not s.heavenly)
     assert has(lambda s: s.winner_flown) and has(lambda s: any(s.payers_flown))
