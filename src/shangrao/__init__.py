@@ -15,7 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baodiao_state, unseen_counts, waits
+from .analysis import (
+    Analysis,
+    CopyLimitError,
+    Form,
+    Reading,
+    analyze_34,
+    form_shanten,
+    is_baodiao_state,
+    unseen_counts,
+    waits,
+)
 from .analysis import is_winning as _is_winning
 from .analysis import shanten as _shanten
 from .analysis.hand import validate_hand
@@ -60,6 +70,7 @@ __all__ = [
     "WinBy",
     "WinSituation",
     "SituationError",
+    "CopyLimitError",
     "TileParseError",
     "parse_tiles",
     "parse_tile",
