@@ -213,3 +213,14 @@ def test_every_engine_situation_with_one_impossible_field_is_refused():
         "接宝 with fewer than three 宝 drawn or with 天糊", "接宝 with no payer's 飞宝", "四个宝 unflagged",
         "四个宝 without four 宝", "winner_held_bao false with a 宝 in hand",
         "winner_held_bao true with no 宝 anywhere", "偷机 with no 宝"}, sorted(tried)
+
+
+def test_earthly_win_on_the_dealers_bao_after_catching_it():
+    """A seat dealt three 宝 declares 接宝 on the dealer's first discard, the fourth, and wins on it (地糊,
+    R14, R19): the engine used to fail here (the discarded 宝 counted twice, as win tile and 飞宝)."""
+    g = make_game({0: "1112223334445z", 1: "123m456m789m1p666z"}, draws="6z")
+    do(g, "0:discard 6z", "1:catch_bao", "1:win")
+    (w,) = g.result.wins
+    assert w.situation.caught_bao and w.situation.win_by is WinBy.DEALER_FIRST_DISCARD
+    assert w.situation.payers_flown == (0, 0, 1) and w.score.pattern.name == "地糊"
+    assert g.scores == [-20, 60, -20, -20]  # 接宝 10 (settled when declared) and 地糊 10 from each
