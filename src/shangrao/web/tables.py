@@ -23,6 +23,9 @@ an open window for at least ``claim_pause`` seconds, whether or not anyone can c
 the game stopped in that window, :func:`~shangrao.web.views.window_game`, is shown while the
 real game has moved on).  A window asks all its seats at once (:meth:`Game.window_options`);
 their answers are held and applied in the engine's order, with one countdown for the window.
+The pause holds in time too (issue 25): no answer — a bot's, or a person's given early — is
+applied before ``claim_pause`` has passed, so a window closes at max(``claim_pause``, every
+answer in) and a seat that cannot claim cannot tell from its length whether another could.
 
 Memory: a finished table leaves memory when nobody is connected to it; a table waiting for
 players leaves memory after ``idle_timeout`` seconds without any connection.  Their records
@@ -254,6 +257,9 @@ class Table:
         # shown to every seat until hold_until once the real game has moved on (views.window_game)
         self.hold_game: Game | None = None
         self.hold_until: float = 0.0
+        # the window's pause: no answer (a bot's or a person's) is applied before this time, so a
+        # window closes at max(claim_pause, every answer in) whether or not anyone could claim
+        self.pause_until: float = 0.0
         self.last_sent: dict[int, str] = {}  # per seat: its last state sent, without the countdown
         self.rematch: int | None = None  # the table of the next match with the same players
         # a claim/rob window asks all its seats at once; answers wait here for the engine's order
@@ -449,7 +455,7 @@ class Table:
         now = time.monotonic()
         if frozen is not None:
             self.hold_game = frozen
-            self.hold_until = now + self.settings.claim_pause
+            self.hold_until = self.pause_until = now + self.settings.claim_pause
         after = window_key(g)
         if after is None or after != before:  # a window closed or a new one opened
             self.answers.clear()
@@ -662,6 +668,10 @@ class Table:
                 if action not in opts:
                     raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
                 self.answers[seat] = action
+                if self._pausing(time.monotonic()):  # held until the pause ends (the runner applies it)
+                    self.touch()
+                    self.broadcast()
+                    return
                 try:
                     await self._drain(actor=seat)
                 except SaveError:
@@ -677,6 +687,12 @@ class Table:
             action = parse_action(text)
             await self._apply(action, seat, actor=seat)
             self.broadcast()
+
+    def _pausing(self, now: float) -> bool:
+        """The open window's pause (``claim_pause`` from the discard or kong) is still running: the
+        answers already in are held, not applied, so the window takes as long for every seat whether
+        or not anyone could claim (the seats that cannot claim learn nothing from its length)."""
+        return now < self.pause_until
 
     async def _drain(self, actor: int | None = None) -> None:
         """Apply the held window answers while the engine asks a seat that has answered (in the
@@ -816,15 +832,18 @@ class Table:
         async with self.lock:
             now = time.monotonic()
             if self.hold_game is not None:
-                if self.holding() and now < self.hold_until:
-                    return max(0.005, self.hold_until - now)
-                # the pause is over: show the real table; a turn's clock starts now
-                self.hold_game = None
-                if self.game is not None and self.game.phase not in ("claim", "rob"):
-                    self.decision_key = None
-                    self._arm()
-                self.touch()
-                self.broadcast()
+                if now < self.hold_until:
+                    if self.holding():  # nobody could claim: the made-up window is shown until then
+                        return max(0.005, self.hold_until - now)
+                    # someone may claim: the real window is shown; _window_step holds the answers
+                else:
+                    # the pause is over: show the real table; a turn's clock starts now
+                    self.hold_game = None
+                    if self.game is not None and self.game.phase not in ("claim", "rob"):
+                        self.decision_key = None
+                        self._arm()
+                    self.touch()
+                    self.broadcast()
             if self.finished:
                 return "done"
             if self.status == "waiting":
@@ -908,6 +927,11 @@ class Table:
                 waits.append(s.gone_since + st.absent_timeout - now)
         if answered_for_person:  # the seat's prompt is gone even while its answer is still held
             self.touch()
+        if self._pausing(now):  # every answer waits for the pause's end (the same length for all)
+            waits.append(self.pause_until - now)
+            if answered_for_person:
+                self.broadcast()
+            return max(0.005, min(waits))
         n = len(g.events)
         await self._drain()
         if answered_for_person or self.game is not g or len(g.events) != n:
