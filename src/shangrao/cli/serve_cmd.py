@@ -55,7 +55,9 @@ def serve(
 
     Open http://HOST:PORT/ to create a table and invite friends by link.
 
-    Exits 3 if the server cannot start (e.g. the port is in use).
+    Exits 3 if the server cannot start (the port is in use, or another server plays the tables of
+    the same database).  On read-only storage it serves history and replays and says why no table
+    can be played.
     """
     if not host.strip():
         raise CliError("--host: give an address to listen on (127.0.0.1 for this machine only; 0.0.0.0 for all)")
@@ -79,6 +81,7 @@ def serve(
                                   max_live_tables=max_live_tables, messages_per_second=messages_per_second,
                                   max_body=max_body, max_name=max_name, send_queue=send_queue,
                                   send_timeout=send_timeout, idle_timeout=idle_timeout))
+    _check_owner(app)  # like a busy port: another server plays this database's tables
     sock = _bind(host, port)  # before the address is printed: a busy port is reported, not announced
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/"
@@ -93,6 +96,23 @@ def serve(
     _serve(app, sock, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
            ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate,
            proxy_headers=False)
+
+
+def _check_owner(app) -> None:
+    """Exit 3 with one line when another ``shangrao serve`` owns the database's live tables (issue 25;
+    :mod:`shangrao.records.owner`).  The server takes the ownership itself when it starts."""
+    from ..records import RecordError
+    from ..records.owner import StoreBusy, check_free
+
+    if app.state.manager.read_only is not None:
+        return
+    try:
+        check_free(app.state.store)
+    except StoreBusy as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(3) from None
+    except RecordError:
+        pass  # no lock can be made (read-only storage): the server starts read-only and says why
 
 
 def _serve(app, sock, **config) -> None:

@@ -33,6 +33,7 @@ import contextlib
 import dataclasses
 import functools
 import json
+import logging
 import time
 from importlib import resources
 from pathlib import Path
@@ -63,7 +64,9 @@ from ..errors import quote
 from ..game import EventType, Game, IllegalActionError, ReplayError, parse_action, replay
 from ..game.actions import ActionParseError
 from ..labels import labels_table
-from ..records import GameNotFound, RecordError, Store
+from ..records import GameNotFound, RecordError, Store, resolve_db
+from ..records.owner import StoreBusy, own_live_tables, write_refusal
+from ..records.owner import store_scrub as write_words
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import (
     ActionMsg,
@@ -90,11 +93,13 @@ from .tables import (
     TableFinished,
     TableManager,
     TableNotFound,
+    read_only_message,
 )
 from .views import meld_info
 
 __all__ = ["STATIC_DIR", "create_app"]
 
+log = logging.getLogger("shangrao.web")
 STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 MAX_MESSAGE = 4096
 
@@ -308,21 +313,59 @@ class TokenBucket:
         return False
 
 
+def _open_store(db: str | None) -> tuple[Store, str | None]:
+    """The records database, and why it cannot be written when it had to be opened read-only (an
+    SQLite file in WAL mode on a read-only directory or medium cannot even be read the usual way)."""
+    try:
+        return Store(db), None
+    except RecordError as err:
+        if not resolve_db(db).startswith("sqlite"):
+            raise
+        try:
+            store = Store(db, read_only=True)
+        except RecordError:
+            raise err from None
+        words = " ".join(str(err).split())
+        return store, write_words(store, words.rsplit(": ", 1)[-1])
+
+
 def create_app(db: str | None = None, settings: Settings | None = None, *, resume: bool = True) -> FastAPI:
     """The web app over the records database ``db`` (URL or path; default: the CLI's database)."""
-    store = Store(db)
+    store, read_only = _open_store(db)
     manager = TableManager(store, settings)
     settings = manager.settings
     creations = RateWindow(settings.tables_per_minute, 60.0)
+    if read_only is not None:
+        manager.read_only = read_only_message(read_only)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        if resume:
+        owner = None
+        if manager.read_only is None:
+            # one server plays a database's live tables (issue 25): a second one is refused here
+            try:
+                owner = own_live_tables(store)
+            except StoreBusy:
+                store.close()
+                raise
+            except RecordError as err:  # no lock file can be made next to it: read-only storage
+                manager.read_only = read_only_message(" ".join(str(err).split())[:160])
+            else:
+                why = write_refusal(store)
+                if why is not None:
+                    owner.release()
+                    owner = None
+                    manager.read_only = read_only_message(why)
+        if manager.read_only is not None:
+            log.warning("%s", manager.read_only)
+        elif resume:
             await manager.resume_all()
         try:
             yield
         finally:
             await manager.close()
+            if owner is not None:
+                owner.release()
             store.close()
 
     app = FastAPI(title="Shangrao Mahjong 上饶麻将", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -437,6 +480,12 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def labels():
         """Every label of the game (:func:`shangrao.labels.labels_table`): the client shows these, not copies."""
         return labels_table()
+
+    @app.get("/api/server")
+    async def server_state():
+        """What the lobby says about this server: ``read_only`` — why no table can be played here
+        (read-only storage; history and replays still work), or null."""
+        return {"read_only": manager.read_only}
 
     @app.get("/api/rules")
     async def rules():

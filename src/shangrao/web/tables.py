@@ -84,6 +84,7 @@ __all__ = [
     "SAVE_FAILED",
     "SERVER_PROBLEM",
     "HintsOff",
+    "ReadOnlyStore",
     "SaveError",
     "ServerFull",
     "Settings",
@@ -131,6 +132,18 @@ class SaveError(RuntimeError):
 
 class ServerFull(TableError):
     """The server has as many live tables as it may hold."""
+
+
+class ReadOnlyStore(ServerFull):
+    """The records database cannot be written (read-only storage): history and replays are served,
+    no table can be created or played (issue 25).  Answered like a full server (503)."""
+
+
+def read_only_message(why: str) -> str:
+    """What the lobby and every refused create/join/seat say on a read-only server (``why``: the
+    database's own words, without its URL)."""
+    return ("只能看记录 · this server's records database cannot be written "
+            f"({why}): history and replays work, but no table can be created or played")
 
 
 #: open sockets one seat may have at once (tabs, a phone and a desktop …); one more is refused
@@ -961,6 +974,8 @@ class TableManager:
         # group commit of the tables' actions (write_events): queued while a batch is being written
         self._events_queued: list[tuple[tuple, asyncio.Future]] = []
         self._events_writing = False
+        #: why no table can be played here (read-only storage, in words for the lobby), or None
+        self.read_only: str | None = None
 
     # -- the database, off the event loop -----------------------------------------
     async def read(self, fn, *args, **kwargs):
@@ -1086,6 +1101,8 @@ class TableManager:
         return table, token
 
     def _check_room(self) -> None:
+        if self.read_only is not None:
+            raise ReadOnlyStore(self.read_only)
         n = self.settings.max_live_tables
         if len(self.tables) >= n:
             raise ServerFull(f"the server is full ({n} live tables); try again later")
