@@ -694,8 +694,17 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 if conn.closed:  # dropped as too slow while we waited
                     break
                 if not bucket.take():
-                    # one notice a second however many are refused: replying to each message of a
-                    # burst would fill the client's send queue and drop it as too slow
+                    refused = _refused_action(frame.get("text"))
+                    if refused is not None:
+                        # an action is never dropped silently (issue 25): the sender is told that this
+                        # one was not played, and for which state, so it can send it again
+                        conn.send_json({"type": "error", "code": "rate_limited", "hand": refused.hand,
+                                        "seq": refused.seq, "action": _cut(refused.action, 40),
+                                        "message": f"too many messages: at most {settings.messages_per_second:g} "
+                                                   "per second; this action was not played — send it again"})
+                        continue
+                    # anything else: one notice a second however many are refused (replying to each
+                    # ping of a burst would fill the client's send queue and drop it as too slow)
                     now = time.monotonic()
                     if now - last_notice >= 1.0:
                         last_notice = now
@@ -739,6 +748,18 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             await t.disconnect(seat, conn)
 
     return app
+
+
+def _refused_action(raw: str | None) -> ActionMsg | None:
+    """The action a message over the rate limit carries (it is refused aloud), or None (anything
+    else over the limit is counted in the once-a-second notice)."""
+    if raw is None or len(raw) > MAX_MESSAGE or '"action"' not in raw:
+        return None
+    try:
+        msg = parse_client_message(raw)
+    except (ValidationError, ValueError):
+        return None
+    return msg if isinstance(msg, ActionMsg) else None
 
 
 def _snapshot(g: Game, ev: dict | None) -> dict:
