@@ -93,6 +93,8 @@ from .tables import (
     TableFinished,
     TableManager,
     TableNotFound,
+    TooManyWaiting,
+    address_group,
     read_only_message,
 )
 from .views import meld_info
@@ -505,14 +507,17 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def create_table(req: CreateTable, request: Request):
         if len(req.name) > settings.max_name:
             raise HTTPException(422, f"name: at most {settings.max_name} characters, got {len(req.name)}")
-        addr = request.client.host if request.client else "?"
+        addr = _client_group(request)
         if not creations.allow(addr):
             raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
-                                     "per minute from one address; try again in a minute")
+                                     "per minute from one address (or network); try again in a minute")
         try:
-            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules, hints=req.hints)
+            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules, hints=req.hints,
+                                                origin=addr)
         except ServerFull as err:
             raise HTTPException(503, str(err)) from None
+        except TooManyWaiting as err:
+            raise HTTPException(429, str(err)) from None
         except SaveError:
             raise HTTPException(503, SAVE_FAILED) from None
         except ValueError as err:
@@ -540,17 +545,20 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     raise HTTPException(409, f"table {table_id} has not finished")
                 if t.rematch is not None:
                     return {"id": t.rematch, "url": f"/join/{t.rematch}"}
-                addr = request.client.host if request.client else "?"
+                addr = _client_group(request)
                 if not creations.allow(addr):  # a rematch is a new table: the same limit
                     raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
-                                             "per minute from one address; try again in a minute")
+                                             "per minute from one address (or network); try again in a minute")
                 rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
                 try:
                     new, token = await manager.create(t.name, t.rules.hands_per_match,
-                                                      [s.player for s in t.seats[1:]], rules, hints=t.hints)
+                                                      [s.player for s in t.seats[1:]], rules, hints=t.hints,
+                                                      origin=addr)
                     await t.set_rematch(new.id)
                 except ServerFull as err:
                     raise HTTPException(503, str(err)) from None
+                except TooManyWaiting as err:
+                    raise HTTPException(429, str(err)) from None
                 except SaveError:
                     raise HTTPException(503, SAVE_FAILED) from None
                 except ValueError as err:  # a stored rule set this server refuses
@@ -748,6 +756,12 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             await t.disconnect(seat, conn)
 
     return app
+
+
+def _client_group(request: Request | WebSocket) -> str:
+    """The client's address as the limits count it (:func:`~shangrao.web.tables.address_group`: the
+    TCP peer's /24 or /64; ``serve`` trusts no forwarded-for header)."""
+    return address_group(request.client.host if request.client else "?")
 
 
 def _refused_action(raw: str | None) -> ActionMsg | None:

@@ -94,6 +94,8 @@ __all__ = [
     "TableFinished",
     "TableManager",
     "TableNotFound",
+    "TooManyWaiting",
+    "address_group",
     "hash_token",
 ]
 
@@ -132,6 +134,29 @@ class SaveError(RuntimeError):
 
 class ServerFull(TableError):
     """The server has as many live tables as it may hold."""
+
+
+class TooManyWaiting(TableError):
+    """One client address (group) holds ``waiting_per_address`` tables waiting for players."""
+
+
+def address_group(host: str) -> str:
+    """The client address a limit counts: an IPv4 address's /24 network, an IPv6 address's /64
+    (an IPv4-mapped one as IPv4), every loopback address (all of 127.0.0.0/8 and ::1: this
+    machine, or a proxy on it) as one ``"loopback"``, anything else (a test client's name) as
+    given.  A flood from many addresses of one network counts once."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    bits = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
 
 
 class ReadOnlyStore(ServerFull):
@@ -182,7 +207,18 @@ class Settings:
     an HTTP request body.  max_name: characters of a table (or player) name.  send_queue: messages
     waiting for one connection before it is dropped as too slow; send_timeout: seconds one write to
     a socket may block before the same.  idle_timeout: seconds a table waiting for players stays in
-    memory without any connection.  db_threads: database worker threads (0: 1 for SQLite, 4 else).
+    memory without any connection.
+
+    Floods and reads (issue 25) — waiting_per_address: tables waiting for players one client address
+    (group) may hold in memory; tables_per_minute and this count per address group (an IPv4 /24, an
+    IPv6 /64: :func:`address_group`), so many addresses of one network count as one.  A table with a
+    person seated is never refused for ``max_live_tables`` when its seat link loads it, and a restart
+    resumes every such table being played whatever the cap.  reads_per_second: history reads
+    (``/api/games`` …) one address group may make per second (a burst of twice as many); read_threads:
+    worker threads of those reads, apart from the tables' own database threads (a flood of large
+    reads waits for them, never in front of a table's write).
+
+    db_threads: database worker threads (0: 1 for SQLite, 4 else).
     """
 
     bot_delay: float = 0.6
@@ -201,6 +237,10 @@ class Settings:
     send_queue: int = 64
     send_timeout: float = 10.0
     idle_timeout: float = 600.0
+    # issue 25: floods and reads
+    waiting_per_address: int = 5
+    reads_per_second: float = 10.0
+    read_threads: int = 2
     db_threads: int = 0
 
 
@@ -275,6 +315,7 @@ class Table:
         self.pause_until: float = 0.0
         self.last_sent: dict[int, str] = {}  # per seat: its last state sent, without the countdown
         self.rematch: int | None = None  # the table of the next match with the same players
+        self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
         # a claim/rob window asks all its seats at once; answers wait here for the engine's order
         self.answers: dict[int, Action] = {}
         self.window_started: float = 0.0
@@ -1079,14 +1120,21 @@ class TableManager:
 
     # -- creating and loading -------------------------------------------------------
     async def create(self, name: str, hands: int, seats: list[str], rules: dict,
-                     hints: bool = True) -> tuple[Table, str]:
+                     hints: bool = True, origin: str | None = None) -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
         hints: whether its players may ask for the expert's advice (stored with the table).
+        origin: the creator's :func:`address_group` (at most ``waiting_per_address`` of its tables
+        may wait for players at once).
 
-        Raises ValueError (bad rules), ServerFull or SaveError."""
+        Raises ValueError (bad rules), ServerFull, TooManyWaiting or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
         self._check_room()
         kinds = ["human", *seats]
+        if origin is not None and "human" in seats:  # the new table would wait for players too
+            n = self.settings.waiting_per_address
+            if sum(1 for t in self.tables.values() if t.origin == origin and t.status == "waiting") >= n:
+                raise TooManyWaiting(f"too many tables waiting for players: at most {n} from one address; "
+                                     "start or finish one first")
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
         st = [Seat(player=k) for k in kinds]
@@ -1094,6 +1142,7 @@ class TableManager:
                         "hints": hints}}
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints)
+        table.origin = origin
         _, token = await table.claim_seat(0)
         self.tables[gid] = table
         self.listing_changed()
@@ -1155,12 +1204,15 @@ class TableManager:
                     table.window_deadline = table.window_started + self.settings.claim_timeout
         return table
 
-    async def get(self, game_id: int, token: str | None = None) -> Table:
+    async def get(self, game_id: int, token: str | None = None, *, resuming: bool = False) -> Table:
         """The table ``game_id``, loaded from the database if it is not in memory.
 
         token: a seat link's token, checked against the stored hashes BEFORE the game is
-        loaded (a wrong one raises TableError and replays nothing).  Raises TableError (no such
-        table, a wrong token), ServerFull, or RecordError (an unreadable record)."""
+        loaded (a wrong one raises TableError and replays nothing).  A table with a person seated
+        is loaded whatever ``max_live_tables`` when a seat link asks for it or it is being played
+        (``resuming``: the restart's :meth:`resume_all`) — a flood of tables never locks a seated
+        player out.  Raises TableError (no such table, a wrong token), ServerFull, or RecordError
+        (an unreadable record)."""
         t = self.tables.get(game_id)
         if t is not None:
             if token is not None:
@@ -1169,11 +1221,14 @@ class TableManager:
         _head, web = await self._stored_web(game_id)
         if token is not None:
             self._check_stored_token(web, token)
+        seated, free = self._seated(web)
+        exempt = seated and (token is not None or (resuming and not free))
         async with self._load_lock:
             t = self.tables.get(game_id)
             if t is not None:
                 return t
-            self._check_room()
+            if not exempt or self.read_only is not None:
+                self._check_room()
             t = await self._load(game_id)
             self.tables[game_id] = t
             t.start()
@@ -1190,6 +1245,14 @@ class TableManager:
         if head.mode != KIND or not web:
             raise TableNotFound(f"no table {game_id}")
         return head, web
+
+    @staticmethod
+    def _seated(web: dict) -> tuple[bool, bool]:
+        """From a stored ``meta.web``: (a person holds a seat, a seat is free)."""
+        kinds = list(web.get("seats") or [])
+        claimed = list(web.get("claimed") or [])
+        pairs = list(zip(kinds, claimed))
+        return (any(k == "human" and c for k, c in pairs), any(k == "human" and not c for k, c in pairs))
 
     @staticmethod
     def _check_stored_token(web: dict, token: str) -> int:
@@ -1234,15 +1297,31 @@ class TableManager:
         table.hold_game = None
 
     async def resume_all(self) -> list[int]:
-        """Load every unfinished web table from the database and start its runner."""
-        ids = [g.id for g in await self.read(self.store.list_games, kind=KIND, status="unfinished")]
+        """Load the unfinished web tables from the database and start their runners: every table
+        being played with a person seated, whatever ``max_live_tables`` (issue 25: a flood of
+        tables before a restart locked a game in progress out); then, while there is room, the
+        tables waiting for players and those without a person (the others are loaded when a seat
+        link or a join asks for them).  Returns the ids resumed."""
+        rows = await self.read(self.store.list_games, kind=KIND, status="unfinished")
+        played: list[int] = []
+        rest: list[int] = []
+        for g in rows:
+            seated, free = self._seated((g.meta or {}).get("web") or {})
+            (played if seated and not free else rest).append(g.id)
         out = []
-        for gid in ids:
+        full = False
+        for gid in played + rest:
             try:
-                await self.get(gid)
+                await self.get(gid, resuming=True)
                 out.append(gid)
+            except ServerFull:
+                full = True
             except (TableError, RecordError, ValueError, SaveError) as err:
                 log.error("cannot resume table %s: %s", gid, self.scrub(str(err)))
+        if full:
+            log.warning("%d table(s) waiting for players were not resumed (the server holds %d live tables); "
+                        "they are loaded when a seat link asks for them", len(played) + len(rest) - len(out),
+                        self.settings.max_live_tables)
         return out
 
     async def close(self) -> None:
