@@ -48,6 +48,11 @@ def serve(
         help="Seconds for a pong before the client is disconnected.")] = 20.0,
     ws_deflate: Annotated[bool, typer.Option("--ws-deflate",
         help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
+    waiting_per_address: Annotated[int, typer.Option("--waiting-per-address", min=1,
+        help="Tables waiting for players one client address (network) may hold.")] = 5,
+    reads_per_second: Annotated[float, typer.Option("--reads-per-second", min=0.1,
+        help="History reads one client address (network) may make per second (a page of games "
+             "costs one per 100 games).")] = 10.0,
     no_browser: Annotated[bool, typer.Option("--no-browser",
         help="Do not open a browser (one is opened only where a display is).")] = False,
 ) -> None:
@@ -64,7 +69,8 @@ def serve(
     seconds = {"--bot-delay": bot_delay, "--claim-timeout": claim_timeout, "--turn-timeout": turn_timeout,
                "--absent-timeout": absent_timeout, "--claim-pause": claim_pause,
                "--messages-per-second": messages_per_second, "--send-timeout": send_timeout,
-               "--idle-timeout": idle_timeout, "--ping-interval": ping_interval, "--ping-timeout": ping_timeout}
+               "--idle-timeout": idle_timeout, "--ping-interval": ping_interval, "--ping-timeout": ping_timeout,
+               "--reads-per-second": reads_per_second}
     for flag, value in seconds.items():  # inf would reach the browser as a deadline JSON cannot hold
         if not math.isfinite(value) or value > 86_400:
             raise CliError(f"{flag}: a number of seconds up to 86400, got {value}")
@@ -80,7 +86,8 @@ def serve(
                                   tables_per_minute=tables_per_minute,
                                   max_live_tables=max_live_tables, messages_per_second=messages_per_second,
                                   max_body=max_body, max_name=max_name, send_queue=send_queue,
-                                  send_timeout=send_timeout, idle_timeout=idle_timeout))
+                                  send_timeout=send_timeout, idle_timeout=idle_timeout,
+                                  waiting_per_address=waiting_per_address, reads_per_second=reads_per_second))
     _check_owner(app)  # like a busy port: another server plays this database's tables
     sock = _bind(host, port)  # before the address is printed: a busy port is reported, not announced
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

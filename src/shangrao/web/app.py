@@ -315,6 +315,32 @@ class TokenBucket:
         return False
 
 
+class ReadBudget:
+    """Token buckets per key (an address group): ``rate`` tokens a second, bursts of ``2 * rate``;
+    memory for the keys seen in the last minute or so only."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = max(0.001, float(rate))
+        self.capacity = max(1.0, 2 * self.rate)
+        self.buckets: dict[str, list[float]] = {}
+
+    def take(self, key: str, cost: float = 1.0, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if len(self.buckets) > 10_000:  # forget the keys that are full again
+            for k in [k for k, (tok, at) in self.buckets.items() if tok + (now - at) * self.rate >= self.capacity]:
+                del self.buckets[k]
+        b = self.buckets.get(key)
+        if b is None:
+            b = self.buckets[key] = [self.capacity, now]
+        b[0] = min(self.capacity, b[0] + (now - b[1]) * self.rate)
+        b[1] = now
+        cost = min(cost, self.capacity)  # the largest read is always possible once the bucket is full
+        if b[0] >= cost:
+            b[0] -= cost
+            return True
+        return False
+
+
 def _open_store(db: str | None) -> tuple[Store, str | None]:
     """The records database, and why it cannot be written when it had to be opened read-only (an
     SQLite file in WAL mode on a read-only directory or medium cannot even be read the usual way)."""
@@ -337,6 +363,16 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     manager = TableManager(store, settings)
     settings = manager.settings
     creations = RateWindow(settings.tables_per_minute, 60.0)
+    reads = ReadBudget(settings.reads_per_second)
+
+    def read_budget(request: Request, cost: float = 1.0) -> None:
+        """A history read of ``cost`` from the client's address group, or 429 (issue 25: eight
+        concurrent large reads slowed a live table's replies from 3 ms to 766 ms)."""
+        if not reads.take(_client_group(request), cost):
+            raise HTTPException(429, f"too many history reads from one address (or network): at most "
+                                     f"{settings.reads_per_second:g} a second (a list of games costs one per "
+                                     "100 games); try again in a second", headers={"Retry-After": "1"})
+
     if read_only is not None:
         manager.read_only = read_only_message(read_only)
 
@@ -610,50 +646,42 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         return {"id": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}/{token}"}
 
     @app.get("/api/games")
-    async def games(limit: int = Query(100, ge=1, le=500), offset: int = Query(0, ge=0, le=10**9)):
+    async def games(request: Request, limit: int = Query(100, ge=1, le=500),
+                    offset: int = Query(0, ge=0, le=10**9)):
+        """A page of stored games, newest first.  Read, and its answer built, in the history threads;
+        costs 1 + limit/100 of the client's read budget (429 past it)."""
+        read_budget(request, 1 + limit / 100)
+
+        def work() -> JSONResponse:
+            rows = store.list_games(limit=limit, offset=offset)
+            return _stored_json([_public_game(g.to_dict()) for g in rows], "the list of games")
+
         try:
-            rows = await manager.read(store.list_games, limit=limit, offset=offset)
+            return await manager.history(work)
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
-        return _stored_json([_public_game(g.to_dict()) for g in rows], "the list of games")
 
     @app.get("/api/games/{game_id}")
-    async def game(game_id: int):
+    async def game(request: Request, game_id: int):
+        read_budget(request)
         try:
-            rec = await manager.read(store.load_game, game_id)
+            return await manager.history(_game_answer, store, game_id)
         except GameNotFound:
             raise HTTPException(404, f"no game {game_id}") from None
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
-        finished = rec.status == "finished"
-        out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
-                            "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
-                            "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
-                            "meta": rec.meta})
-        out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
-                         "events": _public_hand_events(h.events, finished)} for h in rec.hands]
-        out["in_progress"] = bool(rec.pending)
-        out["web"] = rec.mode == KIND
-        return _stored_json(out, f"game {game_id}")
 
     @app.get("/api/games/{game_id}/hands/{hand}/frames")
-    async def frames(game_id: int, hand: int):
-        """A stored (completed) hand step by step, replayed by the engine: every seat's tiles."""
+    async def frames(request: Request, game_id: int, hand: int):
+        """A stored (completed) hand step by step, replayed by the engine: every seat's tiles (the
+        replay runs in the history threads)."""
+        read_budget(request)
         try:
-            rec = await manager.read(store.load_game, game_id, hand=hand)
+            return await manager.history(_frames_answer, store, game_id, hand)
         except GameNotFound:
             raise HTTPException(404, f"no game {game_id}") from None
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
-        if not rec.hands:
-            raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
-        try:
-            frames = replay_frames(rec.hands[0].events)
-        except ReplayError as err:  # a log edited into another shape: said so, never a traceback
-            raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
-                                     f"{_cut(' '.join(str(err).split()), 200)}") from None
-        return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
-                            f"stored hand {hand} of game {game_id}")
 
     # ------------------------------------------------------------------ the table socket
     @app.websocket("/ws/{table_id}/{token}")
@@ -762,6 +790,36 @@ def _client_group(request: Request | WebSocket) -> str:
     """The client's address as the limits count it (:func:`~shangrao.web.tables.address_group`: the
     TCP peer's /24 or /64; ``serve`` trusts no forwarded-for header)."""
     return address_group(request.client.host if request.client else "?")
+
+
+def _game_answer(store: Store, game_id: int) -> JSONResponse:
+    """``GET /api/games/{id}``'s answer (run in a history thread).  Raises GameNotFound, RecordError."""
+    rec = store.load_game(game_id)
+    finished = rec.status == "finished"
+    out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
+                        "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
+                        "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
+                        "meta": rec.meta})
+    out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
+                     "events": _public_hand_events(h.events, finished)} for h in rec.hands]
+    out["in_progress"] = bool(rec.pending)
+    out["web"] = rec.mode == KIND
+    return _stored_json(out, f"game {game_id}")
+
+
+def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
+    """``GET /api/games/{id}/hands/{hand}/frames``'s answer (run in a history thread): the stored
+    hand replayed by the engine.  Raises GameNotFound, RecordError, HTTPException (404, 422)."""
+    rec = store.load_game(game_id, hand=hand)
+    if not rec.hands:
+        raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
+    try:
+        frames = replay_frames(rec.hands[0].events)
+    except ReplayError as err:  # a log edited into another shape: said so, never a traceback
+        raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
+                                 f"{_cut(' '.join(str(err).split()), 200)}") from None
+    return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
+                        f"stored hand {hand} of game {game_id}")
 
 
 def _refused_action(raw: str | None) -> ActionMsg | None:

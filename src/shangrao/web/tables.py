@@ -213,10 +213,12 @@ class Settings:
     (group) may hold in memory; tables_per_minute and this count per address group (an IPv4 /24, an
     IPv6 /64: :func:`address_group`), so many addresses of one network count as one.  A table with a
     person seated is never refused for ``max_live_tables`` when its seat link loads it, and a restart
-    resumes every such table being played whatever the cap.  reads_per_second: history reads
-    (``/api/games`` …) one address group may make per second (a burst of twice as many); read_threads:
-    worker threads of those reads, apart from the tables' own database threads (a flood of large
-    reads waits for them, never in front of a table's write).
+    resumes every such table being played whatever the cap.  reads_per_second: the budget of history
+    reads (``/api/games``, a stored game, a replay's frames) of one address group per second, a burst
+    of twice as much; a list of games costs one plus one per 100 games asked for.  read_threads:
+    worker threads of those reads (and of building their answers), apart from the tables' own
+    database threads: a flood of large reads queues for them, never in front of a table's write,
+    and takes at most that many threads' share of the CPU.
 
     db_threads: database worker threads (0: 1 for SQLite, 4 else).
     """
@@ -240,7 +242,7 @@ class Settings:
     # issue 25: floods and reads
     waiting_per_address: int = 5
     reads_per_second: float = 10.0
-    read_threads: int = 2
+    read_threads: int = 1
     db_threads: int = 0
 
 
@@ -1008,6 +1010,13 @@ class TableManager:
         self._load_lock = asyncio.Lock()
         n = self.settings.db_threads or (1 if store.url.startswith("sqlite") else 4)
         self._pool = ThreadPoolExecutor(n, thread_name_prefix="shangrao-db")
+        # history reads (issue 25): their own threads, so a flood of them never queues before a table's
+        # write; an in-memory SQLite database is one connection, used by the tables' thread alone
+        url = store.url
+        shared = url.startswith("sqlite") and (url.rstrip("/") in ("sqlite:", "sqlite:/") or ":memory:" in url
+                                               or "mode=memory" in url)
+        self._history_pool = None if shared else ThreadPoolExecutor(
+            max(1, self.settings.read_threads), thread_name_prefix="shangrao-history")
         self.listing_version = 0
         self._failures: dict[str, list] = {}  # failure kind -> [last logged (monotonic), suppressed]
         self._failing = False
@@ -1022,6 +1031,12 @@ class TableManager:
     async def read(self, fn, *args, **kwargs):
         """Run a database read in a worker thread."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+
+    async def history(self, fn, *args, **kwargs):
+        """Run a history read (and the building of its answer) in the history threads
+        (``settings.read_threads``), apart from the tables' database thread."""
+        pool = self._history_pool or self._pool
+        return await asyncio.get_running_loop().run_in_executor(pool, functools.partial(fn, *args, **kwargs))
 
     async def write(self, fn, *args, **kwargs):
         """Run a database write in a worker thread; any failure is a :class:`SaveError` (logged once
@@ -1329,6 +1344,8 @@ class TableManager:
             await t.stop()
         self.tables.clear()
         self._pool.shutdown(wait=True)
+        if self._history_pool is not None:
+            self._history_pool.shutdown(wait=True)
 
     # -- the lobby's lists ------------------------------------------------------------
     def _stored_info(self, g) -> dict:
