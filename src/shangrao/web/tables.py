@@ -57,7 +57,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from ..bots import BOTS, get_bot
 from ..errors import InputError
@@ -268,6 +268,62 @@ def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
     return bot.choose(game.observation(seat), legal)
 
 
+def _wall_now() -> datetime:
+    """The wall clock (UTC); tests step it."""
+    return datetime.now(UTC)
+
+
+def _boot_id() -> str | None:
+    """This boot's id (Linux), under which ``time.monotonic()`` values of every process agree."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+class ServerClock:
+    """The times a server stores, from a monotonic record that survives wall-clock steps (issue 25).
+
+    The ``created`` time of every live event row a server writes is its start's wall time plus the
+    monotonic seconds since (:meth:`stamp`): a wall-clock step while it runs changes nothing, and the
+    last event is found by its position, not by the largest time.  Each table's ``meta.web.clock``
+    (:meth:`record`) names the server that writes it: its boot id and its start in both clocks.  A
+    server restarted in the same boot maps a stored time back onto ``time.monotonic()`` through that
+    record (:meth:`to_mono`) — the system's monotonic clock is shared by its processes — so a
+    countdown goes on from the time its decision really began, whatever the wall clock did; after a
+    reboot (or without a boot id) the wall clock is all there is, and a time in the future counts as
+    now."""
+
+    def __init__(self) -> None:
+        self.wall0 = _wall_now()
+        self.mono0 = time.monotonic()
+        self.boot = _boot_id()
+
+    def stamp(self) -> datetime:
+        """The ``created`` time of a row written now."""
+        return self.wall0 + timedelta(seconds=time.monotonic() - self.mono0)
+
+    def record(self) -> dict:
+        """What ``meta.web.clock`` holds for this server."""
+        return {"boot": self.boot, "wall": self.wall0.isoformat(), "mono": self.mono0}
+
+    def to_mono(self, when: datetime | None, record: object = None) -> float | None:
+        """A stored time as a ``time.monotonic()`` value of this process, never later than now (None
+        stays None).  record: the ``meta.web.clock`` of the server that stored it."""
+        if when is None:
+            return None
+        now = time.monotonic()
+        if isinstance(record, dict) and self.boot is not None and record.get("boot") == self.boot:
+            mono, wall = record.get("mono"), record.get("wall")
+            if isinstance(mono, int | float) and not isinstance(mono, bool) and isinstance(wall, str):
+                with contextlib.suppress(ValueError, TypeError, OverflowError):
+                    started = datetime.fromisoformat(wall)
+                    return min(now, float(mono) + (when - started).total_seconds())
+        ago = (_wall_now() - when).total_seconds()
+        return now - max(0.0, ago)
+
+
 def _mono_from_wall(when: datetime | None) -> float | None:
     """A stored UTC time as a time.monotonic() value of this process (None stays None)."""
     if when is None:
@@ -394,7 +450,7 @@ class Table:
         return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
                         "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch,
-                        "hints": self.hints}}
+                        "hints": self.hints, "clock": self.manager.clock.record()}}
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded
@@ -1010,6 +1066,7 @@ class TableManager:
         self._load_lock = asyncio.Lock()
         n = self.settings.db_threads or (1 if store.url.startswith("sqlite") else 4)
         self._pool = ThreadPoolExecutor(n, thread_name_prefix="shangrao-db")
+        self.clock = ServerClock()  # the times this server stores (countdowns survive wall-clock steps)
         # history reads (issue 25): their own threads, so a flood of them never queues before a table's
         # write; an in-memory SQLite database is one connection, used by the tables' thread alone
         url = store.url
@@ -1072,7 +1129,7 @@ class TableManager:
             return
         try:
             done = asyncio.get_running_loop().run_in_executor(
-                self._pool, insert_event_batches, self.store, [args for args, _ in batch])
+                self._pool, insert_event_batches, self.store, [args for args, _ in batch], self.clock.stamp())
         except RuntimeError as err:  # the worker threads are shut down: the server is stopping
             for _, fut in batch:
                 fut.set_result(err)
@@ -1154,7 +1211,7 @@ class TableManager:
         name = name.strip() or "上饶麻将"
         st = [Seat(player=k) for k in kinds]
         meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4,
-                        "hints": hints}}
+                        "hints": hints, "clock": self.clock.record()}}
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints)
         table.origin = origin
@@ -1202,21 +1259,28 @@ class TableManager:
         rec = await self.read(self.store.load_game, game_id)
         table, extra = self._build(rec)
         g = table.game
-        if g is not None and extra is not None and not table.finished:
+        if table.finished:
+            return table
+        if g is not None and extra is not None and not extra and not g.is_over:
+            # the countdown in progress goes on from when its decision began, by the clock of the
+            # server that stored it (ServerClock: wall-clock steps change nothing)
+            stored_clock = ((rec.meta or {}).get("web") or {}).get("clock")
+            table.resume_started = self.clock.to_mono(
+                await self.read(last_event_time, self.store, rec.id, g.hand_no), stored_clock)
+            if g.phase in ("claim", "rob"):  # the window's one countdown, from its last stored event
+                now = time.monotonic()
+                started = table.resume_started if table.resume_started is not None else now
+                table.resume_started = None
+                table.window_started = min(started, now)
+                table.window_deadline = table.window_started + self.settings.claim_timeout
+        # from now on this server writes the table's rows: its clock is the one to read them by
+        await self.write(update_meta, self.store, rec.id, table._meta())
+        if g is not None and extra is not None:
             n = len(g.events) - len(extra)
             if g.is_over:  # stored up to the last action, the hand row was not written
                 await table._persist(n)
             elif extra:
-                await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra)
-            else:  # the countdown in progress goes on from when its decision began
-                table.resume_started = _mono_from_wall(
-                    await self.read(last_event_time, self.store, rec.id, g.hand_no))
-                if g.phase in ("claim", "rob"):  # the window's one countdown, from its last stored event
-                    now = time.monotonic()
-                    started = table.resume_started if table.resume_started is not None else now
-                    table.resume_started = None
-                    table.window_started = min(started, now)
-                    table.window_deadline = table.window_started + self.settings.claim_timeout
+                await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra, self.clock.stamp())
         return table
 
     async def get(self, game_id: int, token: str | None = None, *, resuming: bool = False) -> Table:
