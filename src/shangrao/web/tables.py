@@ -167,7 +167,7 @@ class ReadOnlyStore(ServerFull):
 def read_only_message(why: str) -> str:
     """What the lobby and every refused create/join/seat say on a read-only server (``why``: the
     database's own words, without its URL)."""
-    return ("只能看记录 · this server's records database cannot be written "
+    return ("只能回放记录，不能开桌 · this server's records database cannot be written "
             f"({why}): history and replays work, but no table can be created or played")
 
 
