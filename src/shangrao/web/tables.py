@@ -1449,17 +1449,18 @@ class TableManager:
     async def list_tables(self, status: str, limit: int, offset: int) -> tuple[list[dict], bool]:
         """A page of the lobby's list ``status`` ('open', 'live' or 'finished', see :meth:`in_list`);
         newest first.  Returns (tables, whether there are more).  Tables in memory show their live
-        state, the others their stored row."""
+        state, the others their stored row.  Read in the history threads (:meth:`history`): the
+        lobby's lists never queue in front of a table's write."""
         want = limit + 1
         if status == "finished":
-            rows = await self.read(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
+            rows = await self.history(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
             out = [self._stored_info(g) for g in rows]
             return out[:limit], len(out) > limit
         out = []
         skipped = 0
         chunk, at = 200, 0
         while len(out) < want:
-            rows = await self.read(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
+            rows = await self.history(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
             for g in rows:
                 info = self._info(g)
                 if not self.in_list(g.status, info, status):
@@ -1479,7 +1480,7 @@ class TableManager:
         """The lobby's view of the tables ``ids`` (newest first) by list (:meth:`in_list`), for each of
         ``statuses``: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
         out: dict[str, list[dict]] = {st: [] for st in statuses}
-        for g in await self.read(game_heads, self.store, ids):
+        for g in await self.history(game_heads, self.store, ids):
             if g.kind != KIND or not (g.meta or {}).get("web"):
                 continue
             info = self._info(g)
