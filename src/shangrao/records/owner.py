@@ -26,7 +26,8 @@ from sqlalchemy.engine import make_url
 
 from .store import RecordError, Store
 
-__all__ = ["ADVISORY_KEY", "Ownership", "StoreBusy", "check_free", "lock_path", "own_live_tables", "write_refusal"]
+__all__ = ["ADVISORY_KEY", "Ownership", "StoreBusy", "check_free", "lock_path", "own_live_tables", "store_scrub",
+           "write_refusal"]
 
 #: the PostgreSQL advisory-lock key of a records database's live tables: b"shangrao" as a bigint
 ADVISORY_KEY = int.from_bytes(b"shangrao", "big")

@@ -65,8 +65,7 @@ from ..game import EventType, Game, IllegalActionError, ReplayError, parse_actio
 from ..game.actions import ActionParseError
 from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store, resolve_db
-from ..records.owner import StoreBusy, own_live_tables, write_refusal
-from ..records.owner import store_scrub as write_words
+from ..records.owner import StoreBusy, own_live_tables, store_scrub, write_refusal
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import (
     ActionMsg,
@@ -354,7 +353,7 @@ def _open_store(db: str | None) -> tuple[Store, str | None]:
         except RecordError:
             raise err from None
         words = " ".join(str(err).split())
-        return store, write_words(store, words.rsplit(": ", 1)[-1])
+        return store, store_scrub(store, words.rsplit(": ", 1)[-1])
 
 
 def create_app(db: str | None = None, settings: Settings | None = None, *, resume: bool = True) -> FastAPI:
