@@ -81,6 +81,6 @@ def test_the_claim_window_lasts_as_long_whether_or_not_anyone_can_claim(make_cli
             break
     assert len(claimable) >= 3 and len(unclaimable) >= 3, (claimable, unclaimable)
     # the pause is a floor in both cases (bots answer at once: they are held) …
-    assert min(claimable + unclaimable) >= PAUSE - 0.02, (claimable, unclaimable)
+    assert min(claimable + unclaimable) >= PAUSE - 0.05, (claimable, unclaimable)
     # … and the two kinds take the same time (the bound the issue asks for)
     assert abs(statistics.median(claimable) - statistics.median(unclaimable)) < 0.05, (claimable, unclaimable)
