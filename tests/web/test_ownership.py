@@ -74,6 +74,9 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused_and_every_game_repla
         while step(seats, rng):
             pass
     assert _every_stored_game_replays(db_url) == 3
+    for g in Store(db_url).list_games():  # and `shangrao replay` agrees with every stored result
+        res = CliRunner().invoke(cli_app, ["replay", str(g.id), "--db", db_url])
+        assert res.exit_code == 0, res.output
     for seats in tables:
         for s in seats:
             s.close()
