@@ -1327,11 +1327,15 @@ class TableManager:
 
     @staticmethod
     def _seated(web: dict) -> tuple[bool, bool]:
-        """From a stored ``meta.web``: (a person holds a seat, a seat is free)."""
-        kinds = list(web.get("seats") or [])
-        claimed = list(web.get("claimed") or [])
+        """From a stored ``meta.web``: (a person holds a seat, a seat is free); a ``meta.web`` edited
+        into another shape counts as no person seated (it gets no exemption from the cap)."""
+        if not isinstance(web, dict):
+            return False, True
+        kinds, claimed = web.get("seats"), web.get("claimed")
+        if not isinstance(kinds, list) or not isinstance(claimed, list):
+            return False, True
         pairs = list(zip(kinds, claimed))
-        return (any(k == "human" and c for k, c in pairs), any(k == "human" and not c for k, c in pairs))
+        return (any(k == "human" and c is True for k, c in pairs), any(k == "human" and not c for k, c in pairs))
 
     @staticmethod
     def _check_stored_token(web: dict, token: str) -> int:
