@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 import warnings
 
 import pytest
@@ -157,3 +158,49 @@ def test_serve_on_read_only_storage_serves_history_and_says_why_tables_cannot_be
         assert r.status_code == 503 and r.json()["detail"] == why
     with TestClient(create_app(str(path), Settings(**SLOW_PEOPLE))) as c:  # the same file, writable
         assert c.get("/api/server").json()["read_only"] is None
+
+
+def test_a_server_whose_postgresql_lock_was_taken_over_stops_playing():
+    url = os.environ.get("SHANGRAO_TEST_PG_URL")
+    if not url:
+        pytest.skip("SHANGRAO_TEST_PG_URL is not set")
+    pytest.importorskip("psycopg")
+    from sqlalchemy import text
+
+    from shangrao.records.owner import ADVISORY_KEY
+    from shangrao.web.app import TOOK_OVER
+
+    app = create_app(url, Settings(**SLOW_PEOPLE), resume=False)
+    try:
+        c = TestClient(app)
+        c.__enter__()
+    except StoreBusy:
+        pytest.skip("another test run's server holds this PostgreSQL database now")
+    other = Store(url)
+    taken = None
+    try:
+        assert c.post("/api/tables", json={"hands": 1}).status_code == 200
+        with other.engine.connect() as conn:  # the lock's connection is cut, as by a database restart
+            pid = conn.execute(text("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                                    "AND classid = :hi AND objid = :lo"),
+                               {"hi": ADVISORY_KEY >> 32, "lo": ADVISORY_KEY & 0xFFFFFFFF}).scalar()
+            assert pid is not None
+            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            conn.commit()
+        for _ in range(100):  # the database drops the lock with that session: a second server takes it
+            try:
+                taken = own_live_tables(other)
+                break
+            except StoreBusy:
+                time.sleep(0.05)
+        assert taken is not None
+        c.portal.call(app.state.check_owner)  # the first one's check finds out
+        assert c.get("/api/server").json()["read_only"] == TOOK_OVER
+        r = c.post("/api/tables", json={"hands": 1})
+        assert r.status_code == 503 and r.json()["detail"] == TOOK_OVER
+        assert app.state.manager.tables == {}
+    finally:
+        if taken is not None:
+            taken.release()
+        other.close()
+        c.__exit__(None, None, None)

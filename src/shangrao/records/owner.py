@@ -26,11 +26,15 @@ from sqlalchemy.engine import make_url
 
 from .store import RecordError, Store
 
-__all__ = ["ADVISORY_KEY", "Ownership", "StoreBusy", "check_free", "lock_path", "own_live_tables", "store_scrub",
+__all__ = ["ADVISORY_KEY", "OWNER_CHECK_SECONDS", "Ownership", "StoreBusy", "check_free", "lock_path", "own_live_tables", "store_scrub",
            "write_refusal"]
 
 #: the PostgreSQL advisory-lock key of a records database's live tables: b"shangrao" as a bigint
 ADVISORY_KEY = int.from_bytes(b"shangrao", "big")
+
+
+#: how often a server checks that the connection holding its PostgreSQL lock still answers
+OWNER_CHECK_SECONDS = 5.0
 
 
 class StoreBusy(RecordError):
@@ -57,6 +61,25 @@ class Ownership:
         self.store = store
         self._file_lock = file_lock
         self._connection = connection
+
+    @property
+    def watched(self) -> bool:
+        """Whether the ownership hangs on a database connection that can be lost (PostgreSQL)."""
+        return self._connection is not None
+
+    def alive(self) -> bool:
+        """Whether the ownership still holds: the lock's connection answers (PostgreSQL; a file lock
+        always holds while the process runs).  Blocking: call it in a worker thread."""
+        if self._connection is None:
+            return True
+        from sqlalchemy import text
+
+        try:
+            self._connection.execute(text("SELECT 1"))
+            self._connection.commit()
+            return True
+        except Exception:  # the connection is gone, and the session's lock with it
+            return False
 
     def release(self) -> None:
         """Give the ownership back (idempotent; never raises)."""

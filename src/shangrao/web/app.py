@@ -28,6 +28,7 @@ request body (422, :class:`StrictJSONRoute`) and in a socket message (``malforme
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import dataclasses
@@ -65,7 +66,8 @@ from ..game import EventType, Game, IllegalActionError, ReplayError, parse_actio
 from ..game.actions import ActionParseError
 from ..labels import labels_table
 from ..records import GameNotFound, RecordError, Store, resolve_db
-from ..records.owner import StoreBusy, own_live_tables, store_scrub, write_refusal
+from ..records import owner as owner_module
+from ..records.owner import Ownership, StoreBusy, own_live_tables, store_scrub, write_refusal
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import (
     ActionMsg,
@@ -101,6 +103,9 @@ from .views import meld_info
 __all__ = ["STATIC_DIR", "create_app"]
 
 log = logging.getLogger("shangrao.web")
+#: what the lobby and every refusal say once another server has taken this one's tables over
+TOOK_OVER = ("只能回放记录，不能开桌 · another shangrao serve took this database's tables over (this one lost its "
+             "database connection for a moment): history and replays work here; play on the other server")
 STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 MAX_MESSAGE = 4096
 
@@ -375,9 +380,11 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     if read_only is not None:
         manager.read_only = read_only_message(read_only)
 
+    owner: Ownership | None = None
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        owner = None
+        nonlocal owner
         if manager.read_only is None:
             # one server plays a database's live tables (issue 25): a second one is refused here
             try:
@@ -397,17 +404,48 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             log.warning("%s", manager.read_only)
         elif resume:
             await manager.resume_all()
+        watch = None
+        if owner is not None and owner.watched:
+            watch = asyncio.get_running_loop().create_task(_watch_owner(), name="owner-watch")
         try:
             yield
         finally:
+            if watch is not None:
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await watch
             await manager.close()
             if owner is not None:
                 owner.release()
             store.close()
 
+    async def check_owner() -> None:
+        """PostgreSQL: the lock lives as long as its connection.  The connection is asked; when it
+        is gone the lock is taken again, and when another server has taken it meanwhile this one
+        stops playing (it writes no row for a table the other plays)."""
+        nonlocal owner
+        if owner is None or await manager.read(owner.alive):
+            return
+        owner.release()
+        try:
+            owner = await manager.read(own_live_tables, store)
+            log.warning("the database connection holding this server's lock was lost; the lock is taken again")
+        except StoreBusy:
+            owner = None
+            log.error("another shangrao serve took this database's tables over; this one plays none now")
+            await manager.stop_playing(TOOK_OVER)
+        except RecordError:
+            pass  # the database cannot be reached now: asked again at the next check
+
+    async def _watch_owner() -> None:
+        while owner is not None:
+            await asyncio.sleep(owner_module.OWNER_CHECK_SECONDS)
+            await check_owner()
+
     app = FastAPI(title="Shangrao Mahjong 上饶麻将", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.router.route_class = StrictJSONRoute  # before any route: a duplicate key in a body is refused
     app.state.store = store
+    app.state.check_owner = check_owner  # (tests call it at a moment of their choosing)
     app.state.manager = manager
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

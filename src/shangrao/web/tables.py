@@ -1097,7 +1097,10 @@ class TableManager:
 
     async def write(self, fn, *args, **kwargs):
         """Run a database write in a worker thread; any failure is a :class:`SaveError` (logged once
-        a minute per kind, without the database's URL)."""
+        a minute per kind, without the database's URL).  A read-only server (:attr:`read_only`: the
+        storage refuses writes, or another server took the tables over) writes nothing."""
+        if self.read_only is not None:
+            raise SaveError()
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
         except Exception as err:
@@ -1112,6 +1115,8 @@ class TableManager:
         batch, one transaction for all of them (:func:`~shangrao.records.live.insert_event_batches`;
         one worker thread hand-off and one commit per batch, not per action).  Returns once these
         events are committed; a failure is a :class:`SaveError`, as in :meth:`write`."""
+        if self.read_only is not None:
+            raise SaveError()
         fut = asyncio.get_running_loop().create_future()
         self._events_queued.append(((game_id, hand_index, first_seq, events), fut))
         if not self._events_writing:
@@ -1406,6 +1411,19 @@ class TableManager:
                         "they are loaded when a seat link asks for them", len(played) + len(rest) - len(out),
                         self.settings.max_live_tables)
         return out
+
+    async def stop_playing(self, why: str) -> None:
+        """Play no table from now on (another server took them over): every write is refused, the
+        runners stop, the tables leave memory, and the lobby and every refusal say ``why``."""
+        self.read_only = why
+        notice = dumps({"type": "notice", "code": "server_problem", "message": why})
+        for t in list(self.tables.values()):
+            await t.stop()
+            for seat in t.seats:
+                for c in list(seat.conns):
+                    c.send(notice)
+            self.evict(t)
+        self.listing_changed()
 
     async def close(self) -> None:
         for t in list(self.tables.values()):
