@@ -133,7 +133,7 @@ def parse_client_message(text: str | bytes):
     try:
         data = strictjson.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(f"not JSON ({err.msg} at character {err.pos})") from None
+        raise ValueError(f"not JSON ({strictjson.error_words(err)} at character {err.pos})") from None
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
     return _ADAPTER.validate_python(data)
