@@ -31,8 +31,13 @@ __all__ = [
     "PUNG_INDEX",
     "SCALAR",
     "WIN_INDEX",
+    "N_STATE_ROWS",
+    "STATE_HIGH",
+    "STATE_SHAPE",
     "action_mask",
     "action_name",
+    "check_action",
+    "encode_state",
     "action_to_index",
     "claimed_kind",
     "encode_observation",
@@ -144,13 +149,35 @@ def action_mask(indices: Sequence[int] | dict) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- observation
-PLANE_NAMES = (
+#: plane names before 0.2 (``pond_*`` became ``discards_*``): still found by ``PLANE_NAMES.index``, with a warning
+_OLD_PLANE_NAMES = {f"pond_{r}": f"discards_{r}" for r in ("self", "next", "opposite", "previous")}
+
+
+class _PlaneNames(tuple):
+    """The plane names; ``index()`` also takes the old ``pond_*`` names (DeprecationWarning)."""
+
+    __slots__ = ()
+
+    def index(self, value, *args):
+        new = _OLD_PLANE_NAMES.get(value)
+        if new is not None:
+            import warnings
+
+            warnings.warn(f"plane {value!r} is named {new!r} since Shangrao-v1", DeprecationWarning, stacklevel=2)
+            value = new
+        return tuple.index(self, value, *args)
+
+    def __contains__(self, value) -> bool:
+        return tuple.__contains__(self, _OLD_PLANE_NAMES.get(value, value))
+
+
+PLANE_NAMES = _PlaneNames((
     "hand", "drawn",
     "melds_self", "melds_next", "melds_opposite", "melds_previous",
     "kongs_self", "kongs_next", "kongs_opposite", "kongs_previous",
     "discards_self", "discards_next", "discards_opposite", "discards_previous",
     "bao", "indicator", "claim_tile", "rob_tile", "seen", "scalars",
-)
+))
 N_PLANES = len(PLANE_NAMES)
 OBS_SHAPE = (N_PLANES, 34)
 _P = {name: i for i, name in enumerate(PLANE_NAMES)}
@@ -249,3 +276,75 @@ def encode_observation(obs: Observation, hands_left: int = 1) -> np.ndarray:
     out[_SC0 + SCALAR["seat"] + me] = 1
     out[_SC0 + SCALAR["hands_left"]] = max(0, min(hands_left, 127))
     return np.array(out, dtype=np.int8).reshape(OBS_SHAPE)
+
+
+# ---------------------------------------------------------------------------- actions given by a learner
+def check_action(action: object, who: str = "action") -> int:
+    """A flat action as an int, or :class:`InvalidActionError` (a ValueError) naming it.
+
+    Accepted: Python and NumPy integers (also 0-d integer arrays) in ``0..N_ACTIONS-1``.  Refused: floats
+    (also ``3.0`` and NumPy floats), bools, strings, None and out-of-range integers.
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise InvalidActionError(f"{who}: {action!r} ({type(action).__name__}) is not an integer flat action "
+                                 f"0..{N_ACTIONS - 1}")
+    i = int(action)
+    if not 0 <= i < N_ACTIONS:
+        raise InvalidActionError(f"{who}: flat action {i} is out of range 0..{N_ACTIONS - 1}")
+    return i
+
+
+from ..game import IllegalActionError as _IllegalActionError  # noqa: E402
+
+
+class InvalidActionError(_IllegalActionError):
+    """An action that is not a flat action at all: not an integer, or out of range (see :func:`check_action`)."""
+
+
+# ---------------------------------------------------------------------------- perfect-information state
+N_STATE_ROWS = 4 * N_PLANES + 2
+STATE_SHAPE = (N_STATE_ROWS, 34)
+_state_high = np.zeros(STATE_SHAPE, dtype=np.int8)
+for _s in range(4):
+    _state_high[_s * N_PLANES:(_s + 1) * N_PLANES] = OBS_HIGH
+_state_high[4 * N_PLANES] = 4
+_state_high[4 * N_PLANES + 1] = 1
+STATE_HIGH = _state_high
+STATE_HIGH.setflags(write=False)
+
+
+def encode_state(game: Game, hands_left: int = 1) -> np.ndarray:
+    """The perfect-information state (``N_STATE_ROWS``, 34) int8, for centralized critics and oracles.
+
+    Rows ``20*s .. 20*s+19``: seat ``s``'s own observation planes (absolute seat order, so every
+    concealed hand is in it); row 80: the live wall's tiles per kind; row 81: one-hot of the kind
+    of the next tile drawn from the wall's head (zeros when the wall is empty).
+    """
+    out = np.zeros(STATE_SHAPE, dtype=np.int8)
+    for s in range(4):
+        out[s * N_PLANES:(s + 1) * N_PLANES] = encode_observation(game.observation(s), hands_left)
+    live = game.live[game.head:game.tail + 1]
+    row = out[4 * N_PLANES]
+    for t in live:
+        row[t >> 2] += 1
+    if live:
+        out[4 * N_PLANES + 1, live[0] >> 2] = 1
+    return out
+
+
+#: names before Shangrao-v1 (0.1): still importable, with a DeprecationWarning
+_OLD_NAMES = {"DISCARD": "DISCARD_INDEX", "CHOW": "CHOW_INDEX", "PUNG": "PUNG_INDEX", "KONG": "KONG_INDEX",
+              "ADDED_KONG": "ADDED_KONG_INDEX", "CONCEALED_KONG": "CONCEALED_KONG_INDEX", "WIN": "WIN_INDEX",
+              "PASS": "PASS_INDEX", "CATCH_BAO": "CATCH_BAO_INDEX"}
+
+
+def __getattr__(name: str):
+    new = _OLD_NAMES.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+
+    warnings.warn(f"shangrao.env.{name} is named {new} since Shangrao-v1", DeprecationWarning, stacklevel=2)
+    return globals()[new]
