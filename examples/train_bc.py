@@ -19,7 +19,7 @@ import json
 import time
 from pathlib import Path
 
-from shangrao.bots.bc import train_bc
+from shangrao.train import train_bc
 
 
 def main() -> None:

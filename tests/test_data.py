@@ -93,8 +93,8 @@ def test_the_loader_streams_shuffled_batches_covering_every_row_once(ukeire_ds):
 
 
 def test_the_loader_feeds_a_behaviour_cloning_step_that_lowers_the_loss(ukeire_ds):
-    from shangrao.bots.bc import _Adam, _init, bc_step
     from shangrao.bots.policy import PLANE_SCALE, MLPPolicy
+    from shangrao.train import _Adam, _init, bc_step
 
     rng = np.random.default_rng(0)
     policy = MLPPolicy(_init([680, 32, 110], rng))
@@ -109,8 +109,8 @@ def test_the_loader_feeds_a_behaviour_cloning_step_that_lowers_the_loss(ukeire_d
 
 
 def test_train_bc_with_action_features_fits_the_data(ukeire_ds, tmp_path):
-    from shangrao.bots.bc import train_bc
     from shangrao.bots.policy import load_policy
+    from shangrao.train import train_bc
 
     policy, history = train_bc(ukeire_ds[0], hidden=(32,), epochs=4, seed=0)
     assert history[-1]["loss"] < history[0]["loss"]

@@ -71,7 +71,7 @@ class PolicyLoadError(UnknownBotError):
 
 
 def _enc():
-    from ..env import encoding
+    from .. import encoding
 
     return encoding
 

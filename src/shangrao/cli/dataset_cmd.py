@@ -52,6 +52,9 @@ def dataset(
     games: Annotated[str | None, typer.Option("--games", metavar="IDS",
                                               help="Instead of self-play: stored games (ids and ranges A..B).")] = None,
     db: Annotated[str | None, typer.Option("--db", metavar="PATH|URL", help="Records database for --games.")] = None,
+    label: Annotated[str | None, typer.Option("--label", metavar="BOT",
+                                              help="Record this bot's choice instead of the one played (DAgger: "
+                                                   "the bots play, BOT labels).")] = None,
     shard_rows: Annotated[int, typer.Option("--shard-rows", min=1, help="Decisions per shard file.")] = 50_000,
     force: Annotated[bool, typer.Option("--force", help="Overwrite a dataset already in DIR.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metadata as JSON.")] = False,
@@ -87,7 +90,8 @@ def dataset(
                 task = progress.add_task("dataset", total=hands)
                 meta = write_selfplay(out, hands, seed, names, rules, workers=workers, ray_address=ray,
                                       shard_rows=shard_rows, overwrite=force,
-                                      on_hands=lambda n: progress.update(task, advance=n))
+                                      on_hands=lambda n: progress.update(task, advance=n),
+                                      label=None if label is None else parse_bots(label, "--label")[0])
     except DatasetError as err:
         raise CliError(str(err)) from None
     meta.pop("rules", None)

@@ -29,7 +29,7 @@ def deal_id(hand_seed: object) -> int:
 
 
 def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple[np.ndarray, np.ndarray, dict]:
-    from ..env import encoding as enc
+    from .. import encoding as enc
 
     claimed = obs.last_discard[1] if obs.last_discard is not None else None
     index = {a: enc.action_to_index(a, claimed) for a in legal}
@@ -41,11 +41,12 @@ def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple
 class DecisionRecorder:
     """Wraps a bot: records (planes, mask, action) of every decision it is asked, then plays the bot's choice."""
 
-    def __init__(self, bot: Any, seat: int, rows: list, hands_left: Callable[[], int]) -> None:
+    def __init__(self, bot: Any, seat: int, rows: list, hands_left: Callable[[], int], labeler: Any = None) -> None:
         self.bot = bot
         self.seat = seat
         self.rows = rows
         self.hands_left = hands_left
+        self.labeler = labeler  # DAgger: record this bot's choice, play the bot's
         self.needs_observation = True
         for hook in ("see_log", "close"):
             if hasattr(bot, hook):
@@ -54,7 +55,8 @@ class DecisionRecorder:
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         planes, mask, index = _encode(obs, legal, self.hands_left())
         action = self.bot.choose(obs, legal)
-        self.rows.append((planes, mask, index.get(action, -1), self.seat))
+        label = action if self.labeler is None else self.labeler.choose(obs, legal)
+        self.rows.append((planes, mask, index.get(label, -1), self.seat))
         return action
 
 
@@ -70,11 +72,12 @@ def _selfplay_job(args: tuple) -> dict[str, Any]:
     from ..bots import get_bot
     from ..selfplay import match_seed
 
-    run_seed, m, specs, rules, limit = args
+    run_seed, m, specs, rules, limit, label = args
     mseed = match_seed(run_seed, m)
     rows: list = []
     match = Match(rules, seed=mseed)
-    bots = [DecisionRecorder(get_bot(s, seed=f"{mseed}:{i}"), i, rows, lambda: rules.hands_per_match - len(match.hands))
+    bots = [DecisionRecorder(get_bot(s, seed=f"{mseed}:{i}"), i, rows, lambda: rules.hands_per_match - len(match.hands),
+                             None if label is None else get_bot(label, seed=f"{mseed}:label:{i}"))
             for i, s in enumerate(specs)]
     hand_rows: list[tuple[int, int, int]] = []  # (first row, hand_no, deal id) per hand
     deltas: list[tuple[int, ...]] = []
@@ -166,11 +169,13 @@ def _prepare_out(out: str | Path, overwrite: bool) -> Path:
 def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] = ("ukeire",) * 4,
                    rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
                    shard_rows: int = DEFAULT_SHARD_ROWS, overwrite: bool = False, mp_context=None,
-                   on_hands: Callable[[int], None] | None = None) -> dict[str, Any]:
+                   on_hands: Callable[[int], None] | None = None, label: str | None = None) -> dict[str, Any]:
     """Play ``hands`` hands of self-play (matches of ``rules.hands_per_match``, seeds as
     :func:`shangrao.selfplay.simulate_hands`) and write every decision of every seat to ``out``.
 
     bots: four bot specs (or one for all seats): names, ``policy:PATH``, ``ext:COMMAND``, plugins.
+    label: a bot spec whose choice is *recorded* as ``action`` while the seat's bot plays (DAgger: the
+    learner visits the states, the expert labels them); ``policy`` then names the labeller.
     Returns the ``meta.json`` dict plus ``seconds`` and ``decisions_per_second``.  The same
     ``(hands, seed, bots, rules)`` writes the same rows for any ``workers`` (the shard boundaries too).
     Raises :class:`DatasetError` / ``ValueError`` for a bad directory, count or bot spec.
@@ -188,14 +193,15 @@ def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] =
     if len(specs) != 4:
         raise DatasetError(f"bots: give 4 bot specs (or one for all seats), got {len(specs)}")
     specs = [check_bot_spec(s) for s in specs]
-    policies = list(dict.fromkeys(specs))
+    label = None if label is None else check_bot_spec(label)
+    policies = list(dict.fromkeys(specs)) if label is None else [label]
     path = _prepare_out(out, overwrite)
     per = rules.hands_per_match
-    jobs = [(seed, m, specs, rules, min(per, hands - m * per)) for m in range(math.ceil(hands / per))]
+    jobs = [(seed, m, specs, rules, min(per, hands - m * per), label) for m in range(math.ceil(hands / per))]
     writer = _ShardWriter(path, shard_rows)
     t0 = time.perf_counter()
     n_hands = 0
-    remap = np.asarray([policies.index(s) for s in specs], dtype=np.int16)
+    remap = np.asarray([policies.index(s) if label is None else 0 for s in specs], dtype=np.int16)
     for res in run_jobs(_selfplay_job, jobs, workers, ray_address, mp_context):
         cols = res["columns"]
         cols["policy"] = remap[cols["seat"]]
@@ -206,7 +212,7 @@ def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] =
     writer.finish()
     seconds = time.perf_counter() - t0
     meta = {"format": "shangrao-dataset", "version": SCHEMA_VERSION, "source": "selfplay", "policies": policies,
-            "bots": specs, "seed": seed, "hands": n_hands, "decisions": writer.rows, "rules": rules.to_dict(),
+            "bots": specs, "label": label, "seed": seed, "hands": n_hands, "decisions": writer.rows, "rules": rules.to_dict(),
             "shards": writer.shards}
     (path / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return meta | {"seconds": round(seconds, 3),

@@ -1,9 +1,9 @@
-"""Behaviour cloning in NumPy: fit an :class:`~.policy.MLPPolicy` to a decision dataset.
+"""Behaviour cloning in NumPy: fit an :class:`~shangrao.bots.policy.MLPPolicy` to a decision dataset.
 
 ``train_bc(dataset, hidden=(256,), arch="mlp-features", epochs=8, ...) -> (MLPPolicy, history)``:
 masked softmax cross-entropy on the actions taken (rows of ``policies`` only, if given), Adam,
 mini-batches streamed from :meth:`shangrao.data.Dataset.batches`.  No PyTorch needed; with the
-``mlp-features`` architecture the per-action features (:mod:`.features`) are computed once per row
+``mlp-features`` architecture the per-action features (:mod:`shangrao.bots.features`) are computed once per row
 and kept in memory (4 floats per action: 1.7 kB a row).
 
 ``examples/train_bc.py`` is the one-command baseline (docs/rl.md); the shipped ``learned`` bot
@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .policy import N_ACTIONS, PLANE_SCALE, MLPPolicy
+from .bots.policy import N_ACTIONS, PLANE_SCALE, MLPPolicy
 
-__all__ = ["bc_step", "masked_log_softmax", "train_bc"]
+__all__ = ["bc_step", "masked_log_softmax", "ppo_step", "train_bc"]
 
 
 def masked_log_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -56,10 +56,7 @@ def _init(sizes: Sequence[int], rng: np.random.Generator) -> list[tuple[np.ndarr
             for a, b in itertools.pairwise(sizes)]
 
 
-def bc_step(policy: MLPPolicy, opt: _Adam | None, x: np.ndarray, f: np.ndarray | None, mask: np.ndarray,
-            action: np.ndarray, lr: float = 1e-3) -> tuple[float, float]:
-    """One gradient step of masked cross-entropy; returns (loss, accuracy) before the step."""
-    mask = mask.astype(bool)
+def _forward(policy: MLPPolicy, x: np.ndarray, f: np.ndarray | None) -> tuple[np.ndarray, list, list]:
     acts = [x]
     h = x
     for W, b in policy.layers[:-1]:
@@ -76,6 +73,41 @@ def bc_step(policy: MLPPolicy, opt: _Adam | None, x: np.ndarray, f: np.ndarray |
             fh.append(g)
         U, d = policy.feature_net[-1]
         logits = logits + (g @ U + d)[..., 0]
+    return logits, acts, fh
+
+
+def _backward(policy: MLPPolicy, acts: list, fh: list, dz: np.ndarray) -> list[np.ndarray]:
+    """Gradients of every parameter (the order of :func:`_params`) from the gradient of the logits."""
+    grads: list[np.ndarray] = []
+    g_layers: list[tuple[np.ndarray, np.ndarray]] = []
+    dh = dz
+    for i in range(len(policy.layers) - 1, -1, -1):
+        W, _ = policy.layers[i]
+        g_layers.append((acts[i].T @ dh, dh.sum(axis=0)))
+        if i:
+            dh = (dh @ W.T) * (acts[i] > 0)
+    g_layers.reverse()
+    for gW, gb in g_layers:
+        grads += [gW, gb]
+    if fh:
+        dg = dz[..., None]  # (n, 110, 1)
+        g_feat: list[tuple[np.ndarray, np.ndarray]] = []
+        for i in range(len(policy.feature_net) - 1, -1, -1):
+            U, _ = policy.feature_net[i]
+            g_feat.append((np.einsum("nak,nah->kh", fh[i], dg), dg.sum(axis=(0, 1))))
+            if i:
+                dg = (dg @ U.T) * (fh[i] > 0)
+        g_feat.reverse()
+        for gU, gd in g_feat:
+            grads += [gU, gd]
+    return grads
+
+
+def bc_step(policy: MLPPolicy, opt: _Adam | None, x: np.ndarray, f: np.ndarray | None, mask: np.ndarray,
+            action: np.ndarray, lr: float = 1e-3) -> tuple[float, float]:
+    """One gradient step of masked cross-entropy; returns (loss, accuracy) before the step."""
+    mask = mask.astype(bool)
+    logits, acts, fh = _forward(policy, x, f)
     logp = masked_log_softmax(logits, mask)
     n = len(x)
     rows = np.arange(n)
@@ -84,34 +116,41 @@ def bc_step(policy: MLPPolicy, opt: _Adam | None, x: np.ndarray, f: np.ndarray |
     dz = np.exp(logp) * mask
     dz[rows, action] -= 1.0
     dz /= n
-    grads: list[np.ndarray] = []
-    # planes net, backwards
-    g_layers: list[tuple[np.ndarray, np.ndarray]] = []
-    dh = dz
-    for i in range(len(policy.layers) - 1, -1, -1):
-        W, _ = policy.layers[i]
-        a_in = acts[i]
-        g_layers.append((a_in.T @ dh, dh.sum(axis=0)))
-        if i:
-            dh = (dh @ W.T) * (acts[i] > 0)
-    g_layers.reverse()
-    for gW, gb in g_layers:
-        grads += [gW, gb]
-    if f is not None and policy.feature_net:
-        dg = dz[..., None]  # (n, 110, 1)
-        g_feat: list[tuple[np.ndarray, np.ndarray]] = []
-        for i in range(len(policy.feature_net) - 1, -1, -1):
-            U, _ = policy.feature_net[i]
-            a_in = fh[i]
-            g_feat.append((np.einsum("nak,nah->kh", a_in, dg), dg.sum(axis=(0, 1))))
-            if i:
-                dg = (dg @ U.T) * (fh[i] > 0)
-        g_feat.reverse()
-        for gU, gd in g_feat:
-            grads += [gU, gd]
     if opt is not None:
-        opt.step(grads)
+        opt.step(_backward(policy, acts, fh, dz))
     return loss, acc
+
+
+def ppo_step(policy: MLPPolicy, opt: _Adam, x: np.ndarray, f: np.ndarray | None, mask: np.ndarray,
+             action: np.ndarray, advantage: np.ndarray, old_logp: np.ndarray, clip: float = 0.2,
+             entropy_coef: float = 0.01) -> dict[str, float]:
+    """One step of PPO's clipped surrogate (no value head: the advantages come from the caller).
+
+    loss = -mean(min(r A, clip(r, 1-c, 1+c) A)) - entropy_coef * entropy, r = exp(logp - old_logp).
+    """
+    mask = mask.astype(bool)
+    logits, acts, fh = _forward(policy, x, f)
+    logp_all = masked_log_softmax(logits, mask)
+    p = np.exp(logp_all) * mask
+    n = len(x)
+    rows = np.arange(n)
+    logp = logp_all[rows, action]
+    ratio = np.exp(logp - old_logp)
+    unclipped = ratio * advantage
+    clipped = np.clip(ratio, 1 - clip, 1 + clip) * advantage
+    use = unclipped <= clipped  # min() picks the unclipped term: its gradient flows
+    dlogp = np.where(use, -ratio * advantage, 0.0) / n  # d loss / d logp(a)
+    onehot = np.zeros_like(p)
+    onehot[rows, action] = 1.0
+    dz = dlogp[:, None] * (onehot - p)
+    # entropy bonus: H = -sum p log p; dH/dz_j = -p_j (log p_j + H)
+    plogp = np.where(mask, p * logp_all, 0.0)
+    ent = -plogp.sum(axis=1)
+    dH = -p * (np.where(mask, logp_all, 0.0) + ent[:, None])
+    dz -= entropy_coef * dH / n
+    opt.step(_backward(policy, acts, fh, dz))
+    return {"loss": float(-np.minimum(unclipped, clipped).mean()), "entropy": float(ent.mean()),
+            "clip_fraction": float((np.abs(ratio - 1) > clip).mean())}
 
 
 def _params(policy: MLPPolicy) -> list[np.ndarray]:
@@ -135,7 +174,7 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
     checkpoint(epoch, policy): called after every epoch (to save checkpoints every N epochs).
     Returns the policy and one ``{"epoch", "loss", "accuracy", "seconds"}`` per epoch.
     """
-    from ..data import Dataset
+    from .data import Dataset
 
     ds = dataset if isinstance(dataset, Dataset) else Dataset(dataset)
     data = ds.load(["planes", "mask", "action", "policy", "hand_points"])
@@ -151,7 +190,7 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
     f_all = None
     feature_net: list[tuple[np.ndarray, np.ndarray]] = []
     if arch == "mlp-features":
-        from .features import N_FEATURES, action_features
+        from .bots.features import N_FEATURES, action_features
 
         f_all = action_features(planes, mask)
         feature_net = _init([N_FEATURES, feature_hidden, 1], rng)
@@ -175,7 +214,7 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
             on_epoch(ep + 1, rec)
         if checkpoint is not None:
             checkpoint(ep + 1, policy)
-    policy.meta = {"trained": "behaviour cloning (shangrao.bots.bc.train_bc)", "dataset": str(ds.path),
+    policy.meta = {"trained": "behaviour cloning (shangrao.train.train_bc)", "dataset": str(ds.path),
                    "policies": list(policies) if policies else ds.policies, "rows": n, "epochs": epochs,
                    "hidden": list(hidden), "lr": lr, "batch_size": batch_size, "seed": seed, "history": history}
     return policy, history
