@@ -24,7 +24,7 @@ from shangrao.train import train_bc
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("dataset", help="a directory written by shangrao dataset")
+    ap.add_argument("dataset", nargs="+", help="directories written by shangrao dataset (trained on together)")
     ap.add_argument("--out", default="bc.npz", help="the checkpoint to write (.npz; play it as policy:OUT)")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--hidden", default="256", help="hidden layer sizes, e.g. 256 or 512,256")

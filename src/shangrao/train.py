@@ -167,7 +167,7 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
              feature_hidden: int = 16, min_hand_points: int | None = None,
              on_epoch: Callable[[int, dict], None] | None = None,
              checkpoint: Callable[[int, MLPPolicy], None] | None = None) -> tuple[MLPPolicy, list[dict]]:
-    """Fit a policy to ``dataset`` (a :class:`shangrao.data.Dataset` or its directory).
+    """Fit a policy to ``dataset`` (a :class:`shangrao.data.Dataset` or its directory, or a list of them).
 
     policies: keep only rows whose acting policy is one of these specs.  min_hand_points: keep only
     rows of hands the acting seat ended with at least these points (outcome filtering).
@@ -176,12 +176,18 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
     """
     from .data import Dataset
 
-    ds = dataset if isinstance(dataset, Dataset) else Dataset(dataset)
-    data = ds.load(["planes", "mask", "action", "policy", "hand_points"])
+    sets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
+    dss = [d if isinstance(d, Dataset) else Dataset(d) for d in sets]
+    parts = []
+    for ds in dss:
+        part = ds.load(["planes", "mask", "action", "policy", "hand_points"])
+        names = np.asarray(ds.policies + [""], dtype=object)
+        part["policy_name"] = names[part["policy"]]
+        parts.append(part)
+    data = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
     keep = data["action"] >= 0
     if policies is not None:
-        ids = [i for i, p in enumerate(ds.policies) if p in set(policies)]
-        keep &= np.isin(data["policy"], ids)
+        keep &= np.isin(data["policy_name"], list(policies))
     if min_hand_points is not None:
         keep &= data["hand_points"] >= min_hand_points
     planes, mask, action = data["planes"][keep], data["mask"][keep], data["action"][keep].astype(np.int64)
@@ -214,7 +220,8 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
             on_epoch(ep + 1, rec)
         if checkpoint is not None:
             checkpoint(ep + 1, policy)
-    policy.meta = {"trained": "behaviour cloning (shangrao.train.train_bc)", "dataset": str(ds.path),
-                   "policies": list(policies) if policies else ds.policies, "rows": n, "epochs": epochs,
+    all_policies = sorted({p for ds in dss for p in ds.policies})
+    policy.meta = {"trained": "behaviour cloning (shangrao.train.train_bc)", "dataset": [str(ds.path) for ds in dss],
+                   "policies": list(policies) if policies else all_policies, "rows": n, "epochs": epochs,
                    "hidden": list(hidden), "lr": lr, "batch_size": batch_size, "seed": seed, "history": history}
     return policy, history
