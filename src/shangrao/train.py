@@ -164,7 +164,7 @@ def _params(policy: MLPPolicy) -> list[np.ndarray]:
 
 def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-features", epochs: int = 8,
              batch_size: int = 512, lr: float = 1e-3, seed: int = 0, policies: Sequence[str] | None = None,
-             feature_hidden: int = 16, min_hand_points: int | None = None,
+             feature_hidden: int = 16, min_hand_points: int | None = None, bots_view: bool = True,
              on_epoch: Callable[[int, dict], None] | None = None,
              checkpoint: Callable[[int, MLPPolicy], None] | None = None) -> tuple[MLPPolicy, list[dict]]:
     """Fit a policy to ``dataset`` (a :class:`shangrao.data.Dataset` or its directory, or a list of them).
@@ -172,6 +172,9 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
     policies: keep only rows whose acting policy is one of these specs.  min_hand_points: keep only
     rows of hands the acting seat ended with at least these points (outcome filtering).
     checkpoint(epoch, policy): called after every epoch (to save checkpoints every N epochs).
+    bots_view: train on the planes as :class:`~shangrao.bots.policy.PolicyBot` builds them, whose
+    ``hands_left`` is always 1 (a bot's observation does not say how many hands the match has left);
+    False keeps the dataset's values (for a policy played in a multi-hand env).
     Returns the policy and one ``{"epoch", "loss", "accuracy", "seconds"}`` per epoch.
     """
     from .data import Dataset
@@ -191,6 +194,11 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
     if min_hand_points is not None:
         keep &= data["hand_points"] >= min_hand_points
     planes, mask, action = data["planes"][keep], data["mask"][keep], data["action"][keep].astype(np.int64)
+    if bots_view:
+        from .encoding import SCALAR
+
+        planes = planes.copy()
+        planes[:, -1, SCALAR["hands_left"]] = 1  # as PolicyBot encodes a decision (it cannot see the match)
     rng = np.random.default_rng(seed)
     x_all = planes.reshape(len(planes), -1).astype(np.float32) / PLANE_SCALE
     f_all = None

@@ -33,6 +33,7 @@ is resolved there; :func:`check_bot_spec` validates one without building the bot
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -173,7 +174,11 @@ def web_bot_specs() -> tuple[str, ...]:
     raises :class:`UnknownBotError` naming it and the variable."""
     import os
 
-    raw = os.environ.get(WEB_BOTS_ENV, "")
+    return _web_bot_specs(os.environ.get(WEB_BOTS_ENV, ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _web_bot_specs(raw: str) -> tuple[str, ...]:  # cached: the tables ask on every decision
     out = []
     for part in raw.split(";"):
         if part.strip():
