@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Make the screenshots in docs/web.md: the phone table (390×844), the desktop table (1280×800), a
-settlement and the phone table showing the 提示 hint (and the same at 844×390, not kept), in Debian's
-chromium through Playwright (no CJK font needed).  Rerun:
+settlement and the phone table showing the 提示 hint (and the same at 844×390, not kept), and the pages
+around the table on a phone: the history, a replay's last frame and a replay's settlement with a 飞宝
+payer — in Debian's chromium through Playwright (no CJK font needed).  Rerun:
 
     PYTHONPATH=src python tools/screenshots.py
 """
@@ -73,6 +74,38 @@ def play(page, until_decisions: int | None, shot: Path | None, hint: bool = Fals
             continue
 
 
+def stored_pages(br, url: str, tmp: str) -> None:
+    """The history, a replay's end and a 飞宝 settlement on a phone, over games the bots play here
+    (the scripted match of tests/web/test_pages_phone.py, whose sixth hand has a 飞宝 payer)."""
+    sys.path.insert(0, str(ROOT))
+    from shangrao.records import Store
+    from tests.web.test_pages_phone import FEIBAO_HAND, FEIBAO_SEED, _play_and_store
+
+    store = Store(f"sqlite:///{tmp}/shots.sqlite3")
+    plain, _ = _play_and_store(store, 3, hands=2)
+    feibao, _ = _play_and_store(store, FEIBAO_SEED, hands=FEIBAO_HAND + 1)
+    store.close()
+    page = br.new_page(viewport={"width": 390, "height": 844})
+    page.goto(url + "/history")
+    page.wait_for_selector("#games tr[data-game]")
+    page.screenshot(path=str(DOCS / "web-history-phone.png"))
+    page.goto(f"{url}/replay/{plain}")
+    page.wait_for_selector("#slider")
+    last = "() => { const s = document.getElementById('slider'); s.value = s.max; s.dispatchEvent(new Event('input')); }"
+    page.evaluate(last)
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(DOCS / "web-replay-end-phone.png"), full_page=True)
+    page.goto(f"{url}/replay/{feibao}")
+    page.wait_for_selector("#hand-select")
+    with page.expect_response(f"**/hands/{FEIBAO_HAND}/frames"):
+        page.select_option("#hand-select", str(FEIBAO_HAND))
+    page.wait_for_timeout(100)
+    page.evaluate(last)
+    page.wait_for_selector("#settlement .flown-why")
+    page.locator("#settlement").screenshot(path=str(DOCS / "web-feibao-settlement-phone.png"))
+    page.close()
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -104,9 +137,11 @@ def main() -> None:
                         page.wait_for_selector("#settlement", state="detached")
                     page.screenshot(path=str(DOCS / "web-settlement.png"))
                 page.close()
+            stored_pages(br, url, tmp)
             br.close()
         srv.should_exit = True
-    print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png, docs/web-hint-phone.png "
+    print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png, docs/web-hint-phone.png, "
+          "docs/web-history-phone.png, docs/web-replay-end-phone.png, docs/web-feibao-settlement-phone.png "
           "(and build/web-hint-landscape.png)", file=sys.stderr)
 
 

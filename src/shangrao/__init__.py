@@ -15,7 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .analysis import Analysis, Form, Reading, analyze_34, form_shanten, is_baodiao_state, unseen_counts, waits
+from .analysis import (
+    Analysis,
+    CopyLimitError,
+    Form,
+    Reading,
+    analyze_34,
+    form_shanten,
+    is_baodiao_state,
+    unseen_counts,
+    waits,
+)
 from .analysis import is_winning as _is_winning
 from .analysis import shanten as _shanten
 from .analysis.hand import validate_hand
@@ -60,6 +70,7 @@ __all__ = [
     "WinBy",
     "WinSituation",
     "SituationError",
+    "CopyLimitError",
     "TileParseError",
     "parse_tiles",
     "parse_tile",
@@ -73,7 +84,9 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     """Whether ``tiles_34`` (length-34 counts of the concealed hand, 宝 included) is a win.
 
     bao: the 宝 kind 0..33 or None.  declared_melds: count, or the melds.
-    See :func:`shangrao.analysis.is_winning`.  Raises ``ValueError`` on a wrong tile count.
+    See :func:`shangrao.analysis.is_winning`.  Raises ``ValueError`` on a wrong tile count, and
+    :class:`~shangrao.analysis.CopyLimitError` (a ``ValueError``) when the hand and the given melds
+    hold more than four copies of a kind.
     """
     return _is_winning(tiles_34, bao, declared_melds)
 
@@ -82,9 +95,12 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
             *, unseen: Sequence[int] | None = None) -> int:
     """Shanten across all forms with wildcards (-1 complete, 0 ready).
 
+    0 exactly when :func:`waits` finds a wait (a kind all four copies of which are in the hand and
+    melds cannot be drawn: ``123456789m1111z`` without 宝 is 1; docs/rules.md R20).
     unseen: optional length-34 copies not in sight (:func:`shangrao.analysis.unseen_counts`);
     then only tiles that still exist count.  See :func:`shangrao.analysis.shanten`.
-    Raises ``ValueError`` on a wrong tile count.
+    Raises ``ValueError`` on a wrong tile count, :class:`~shangrao.analysis.CopyLimitError` for a
+    fifth copy across hand and the given melds.
     """
     return _shanten(tiles_34, bao, declared_melds, unseen=unseen)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import shangrao
-from shangrao.analysis import Form, shanten, unseen_counts, waits
+from shangrao.analysis import Form, form_shanten, shanten, unseen_counts, waits
 from shangrao.tiles import parse_tile, parse_tiles, to_34
 
 
@@ -18,8 +18,10 @@ def test_ready_with_no_tile_left_is_not_ready():
     a = shangrao.analyze("123456789m1111z", bao=None)
     assert a.waits == {} and a.shanten == 1
     assert a.form_shanten[Form.STANDARD] == 1
-    # the plain (copy-blind) fast path is unchanged when no view is given
-    assert shanten(_t("123456789m1111z"), None) == 0
+    # issue 22: without a view shanten() agrees with waits() (no wait can be drawn: not ready);
+    # the per-form tables stay copy-blind
+    assert shanten(_t("123456789m1111z"), None) == 1 and waits(_t("123456789m1111z"), None) == {}
+    assert min(form_shanten(_t("123456789m1111z"), None).values()) == 0
 
 
 def test_indicator_copy_is_not_a_wait():

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shangrao.analysis import Form, is_baodiao_state, is_winning, shanten
+from shangrao.analysis import Form, form_shanten, is_baodiao_state, is_winning, shanten
 from shangrao.analysis import reference as ref
 from shangrao.analysis.hand import form_deficits, form_deficits_plain
 from shangrao.analysis.shapes import standard_overlap
@@ -103,7 +103,8 @@ def test_hand_key_with_bao_answers_as_the_public_functions():
         key = HandKey(counts, bao)
         assert key.bao_count == counts[bao]
         assert key.is_win(4, True) == is_winning(counts, bao)
-        assert key.shanten(4, True) == shanten(counts, bao)
+        assert key.shanten(4, True) == min(form_shanten(counts, bao).values())  # copy-blind (issue 22)
+        assert key.shanten(4, True) == shanten(counts, bao) or 4 in counts
         out, new = wall[0], wall[20]
         after = list(counts)
         after[out] -= 1
@@ -111,7 +112,7 @@ def test_hand_key_with_bao_answers_as_the_public_functions():
         after13 = list(after)
         after[new] += 1
         if after[new] <= 4:
-            assert key.shanten(4, True, remove=(out,), add=(new,)) == shanten(after, bao)
+            assert key.shanten(4, True, remove=(out,), add=(new,)) == min(form_shanten(after, bao).values())
             assert key.is_win(4, True) == is_winning(counts, bao)
             k2 = HandKey(after13, bao)
             assert k2.is_win(4, True, extra=new) == is_winning(after, bao)

@@ -102,6 +102,9 @@ def test_advise_refuses_an_impossible_exported_observation(run, one_line_error, 
         ({"hand_sizes": [14, 13, 13]}, "hand_sizes"),
         ({"flown": [0, 0, 9, 0]}, "flown"),
         ({"last_discard": [good["seat"], 3]}, "last_discard"),
+        # issue 22: 飞宝 and the 宝 drawn against the 宝 in sight
+        ({"flown": [0, 0, 1, 0]}, r"flown\[2\]: 1 宝"),                          # nothing in seat 2's pond
+        ({"bao_drawn": good["hand"].count(good["bao"]) + 1}, "bao_drawn"),      # a drawn 宝 gone nowhere
     ]
     from shangrao.cli.advise_cmd import situation_to_observation
     from shangrao.cli.common import CliError
@@ -143,3 +146,12 @@ def test_exported_observation_fields_are_strictly_typed():
                            ({"melds": None}, "melds")]:
         with pytest.raises(CliError, match=needle):
             situation_to_observation({**good, **change})
+
+
+def test_advise_refuses_a_flown_bao_not_in_sight(run, one_line_error):
+    """Issue 22: the 宝 you flew are in a pond or someone's meld; the simple form checks it too."""
+    base = {"hand": "123m456p789s12s55z7z", "bao": "9p"}
+    one_line_error(run("advise", "-", input=json.dumps({**base, "flown": 1})), "flown:", "飞宝")
+    from shangrao.cli.advise_cmd import situation_to_observation
+    obs, _ = situation_to_observation({**base, "flown": 1, "discards": "9p"})
+    assert obs.bao_drawn == 1  # the flown 宝 was drawn

@@ -99,3 +99,32 @@ def test_score_in_process(cli):
     assert r.exit_code == 0 and json.loads(r.stdout)["total"] == 6
     r = cli("score", input='{"hand": 1')
     assert r.exit_code == 2 and r.stderr.startswith("error: <stdin>: bad JSON")
+
+
+# ---------------------------------------------------------------- issue 22: impossible situations
+ROBBER_HOLDS_THE_KIND = {"hand": "123m456p789s123s1m", "win_tile": "1m", "bao": "5z", "win_by": "robbing_kong",
+                         "robbed": 0}
+HEAVENLY_CAUGHT = {"hand": "123m456p789s2s6z6z6z", "win_tile": "3s", "bao": "6z", "heavenly": True,
+                   "caught_bao": True}
+FOUR_BAO_WITHOUT_BAO = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "6z", "four_bao": True}
+
+
+@pytest.mark.parametrize(("situation", "needles"), [
+    (ROBBER_HOLDS_THE_KIND, ["hand:", "抢杠"]),
+    (HEAVENLY_CAUGHT, ["caught_bao:", "天糊", "接宝"]),
+    (FOUR_BAO_WITHOUT_BAO, ["four_bao:", "四个宝"]),
+])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_score_refuses_impossible_situations_in_one_line(run, one_line_error, situation, needles, as_json):
+    p = run("score", *(["--json"] if as_json else []), input=json.dumps(situation))
+    one_line_error(p, *needles)
+
+
+def test_score_jsonl_reports_impossible_situations_and_goes_on(run):
+    lines = [PINGHU, ROBBER_HOLDS_THE_KIND, HEAVENLY_CAUGHT, FOUR_BAO_WITHOUT_BAO, PINGHU]
+    p = run("score", "--jsonl", input="\n".join(json.dumps(x) for x in lines))
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [o.get("total") for o in out] == [6, None, None, None, 6]
+    assert [o.get("line") for o in out[1:4]] == [2, 3, 4]
+    assert "抢杠" in out[1]["error"] and "天糊" in out[2]["error"] and "四个宝" in out[3]["error"]
+    assert p.returncode == 2

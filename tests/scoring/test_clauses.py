@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 import shangrao
+from shangrao import SituationError
 from shangrao.analysis import is_baodiao_state, waits
 from shangrao.rules import DEFAULT_RULES
 from shangrao.tiles import parse_tile, parse_tiles, to_34
@@ -71,7 +72,7 @@ def test_tianhu_bonuses_still_added():
 def test_dihu_flat_10():
     # (3) 地糊：在第一轮庄家出牌时，其它某一玩家发生了糊牌过程；计分方法 (7) 地糊：10分
     # 注 1 exception: no payer doubling for 地糊, even if the dealer's discard was a 宝
-    r = sc(**PINGHU, bao="9p", win_by="dealer_first_discard", payers_flown=[1, 0, 0])
+    r = sc(hand="123m456p789s123s5z", win_tile="9p", bao="9p", win_by="dealer_first_discard", payers_flown=[1, 0, 0])
     assert (r.pattern.name, r.pattern.flat) == ("地糊", True)
     assert r.payer_factors == (1, 1, 1) and r.payments == (10, 10, 10) and r.total == 30
 
@@ -146,9 +147,17 @@ def test_feibao_payer_no_double_when_winner_never_held_bao():
     # 注 1: 除天糊、地糊和其他从未拥有宝但是糊了的情况外
     r = sc(**PINGHU, bao="9p", payers_flown=[1, 1, 0])
     assert r.payer_factors == (1, 1, 1) and r.payments == (2, 2, 2)
-    # held one earlier in the hand (stated explicitly): the payers' factors apply
-    r = sc(**PINGHU, bao="9p", payers_flown=[1, 1, 0], winner_held_bao=True)
-    assert r.payments == (4, 4, 2)
+    # a 宝 the winner drew is still in sight or flown (R17): saying it held one with none of them is
+    # refused (issue 22) ...
+    with pytest.raises(SituationError, match="winner_held_bao: true, but no 宝"):
+        sc(**PINGHU, bao="9p", payers_flown=[1, 1, 0], winner_held_bao=True)
+    # ... but a 宝 in a meld may be a payer's discard claimed as its face: held is then as stated
+    kw = dict(hand="123m456p123s5z", win_tile="5z", melds=["chow:789p"], bao="9p", payers_flown=[1, 1, 0])
+    assert sc(**kw, winner_held_bao=True).payments == (4, 4, 2)
+    assert sc(**kw, winner_held_bao=False).payments == (2, 2, 2)
+    # a pung of 9p holds at least two the winner drew
+    with pytest.raises(SituationError, match="winner_held_bao: false, but the melds hold 3 宝"):
+        sc(**{**kw, "melds": ["pung:999p"]}, winner_held_bao=False)
     # a 宝 in the winning hand means the winner held one
     r = sc(**BAODIAO, win_tile="4s", payers_flown=[0, 2, 0])
     assert r.payments == (3, 12, 3)
@@ -243,7 +252,7 @@ def test_qianggang_x6_paid_by_robbed():
 def test_qianggang_robbed_pays_own_factor_others_pay_bonuses():
     # D8/D9: the robbed payer alone pays the hand (×2^n if that payer flew 宝);
     # 奖励分 are still paid by all three
-    r = sc(hand="123m456p789s12s55z", win_tile="3s", win_by="robbing_kong", robbed=1,
+    r = sc(hand="123m456p12s55z", melds=["pung:999p"], win_tile="3s", win_by="robbing_kong", robbed=1,
            bao="9p", caught_bao=True, payers_flown=[0, 1, 0])
     assert r.win_payments == (0, 24, 0) and r.payments == (10, 34, 10) and r.total == 54
 
@@ -256,16 +265,18 @@ def test_qianggang_with_baodiao():
 
 def test_bonus_jiebao_10():
     # (21) 接宝 / 奖励分 接宝： 10分
-    r = sc(**PINGHU, bao="9p", caught_bao=True)
+    # three 宝 drawn (here the pung of 9p as its face) and the fourth discarded by a payer
+    r = sc(hand="123m456p123s5z", win_tile="5z", melds=["pung:999p"], bao="9p", caught_bao=True,
+           payers_flown=[1, 0, 0])
     assert [(b.name, b.points) for b in r.bonuses] == [("接宝", 10)]
-    assert r.payments == (12, 12, 12) and r.total == 36
+    assert r.payments == (2 * 2 + 10, 12, 12) and r.total == 38
 
 
 def test_bonus_sige_bao_10():
     # (22) 四个宝：在同一盘中，同一个人抓到过4个宝；奖励分 四个宝： 10分
-    r = sc(**PINGHU, bao="9p", four_bao=True)
-    assert [(b.name, b.points) for b in r.bonuses] == [("四个宝", 10)]
-    assert r.payments == (12, 12, 12)
+    r = sc(hand="123m456p123s5z", win_tile="5z", melds=["concealed_kong:9999p"], bao="9p", four_bao=True)
+    assert [(b.name, b.points) for b in r.bonuses] == [("自摸杠", 2), ("四个宝", 10)]
+    assert r.payments == (14, 14, 14)
 
 
 def test_dandiao():

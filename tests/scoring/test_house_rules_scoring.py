@@ -53,7 +53,8 @@ def test_jiuyao_with_melds_house_rule():
 
 
 def test_win_on_a_bao_tile_house_rule():
-    sit = {"hand": "1m2m3m1p2p3p7p8p9p4s4s4s1z", "win_tile": "6z", "bao": "6z", "win_by": "dealer_first_discard"}
+    sit = {"hand": "1m2m3m1p2p3p7p8p9p4s4s4s1z", "win_tile": "6z", "bao": "6z", "win_by": "dealer_first_discard",
+           "payers_flown": [0, 0, 1]}  # the dealer flew the 宝 it discarded
     assert shangrao.score(sit).pattern.name == "地糊"
     with pytest.raises(SituationError, match="win_on_bao_tile"):
         shangrao.score(sit, DEFAULT_RULES.replace(win_on_bao_tile=False))

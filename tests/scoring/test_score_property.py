@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from shangrao.analysis import is_winning
-from shangrao.scoring import WinBy, WinSituation, score
+from shangrao.scoring import SituationError, WinBy, WinSituation, score
 from shangrao.tiles import indicator_of, to_34
 
 
@@ -44,15 +44,28 @@ def situations(draw):
         flown = draw(st.lists(st.integers(0, 2), min_size=4, max_size=4).filter(lambda f: sum(f) <= 4 - in_sight))
         four = draw(st.booleans()) and not any(flown[1:])
         caught = draw(st.booleans()) and sum(flown[1:]) <= 1
-    return WinSituation(
-        hand=tuple(kinds), win_tile=win_tile, melds=melds, bao=bao, win_by=win_by,
-        heavenly=win_by is WinBy.SELF_DRAW and not melds and draw(st.booleans()) and draw(st.booleans()),
+    heavenly = win_by is WinBy.SELF_DRAW and not melds and draw(st.booleans()) and draw(st.booleans())
+    held = [t for m in melds for t in m.tiles] + kinds
+    if win_by is WinBy.ROBBING_KONG and (win_tile in held or (bao is not None and win_tile == indicator_of(bao))):
+        win_by = WinBy.SELF_DRAW  # 抢杠: the robbed kong holds all four copies of its kind (issue 22)
+    kw = dict(
+        hand=tuple(kinds), win_tile=win_tile, melds=melds, bao=bao, win_by=win_by, heavenly=heavenly,
         kong_chain=draw(st.integers(0, kongs)) if win_by is WinBy.SELF_DRAW else 0,
         winner_flown=flown[0], payers_flown=tuple(flown[1:]),
         four_bao=four,
         caught_bao=caught,
         robbed=draw(st.integers(0, 2)) if win_by is WinBy.ROBBING_KONG else None,
     )
+    # the flags drawn at random often cannot go together (issue 22: 四个宝 needs four 宝 drawn, 接宝 three
+    # and one payer's 飞宝, 天糊/地糊 no 飞宝 …): drop them one by one until the situation can exist
+    for drop in ({}, {"four_bao": False, "caught_bao": False},
+                 {"four_bao": False, "caught_bao": False, "winner_flown": 0, "payers_flown": (0, 0, 0)}):
+        try:
+            return WinSituation(**{**kw, **drop})
+        except SituationError:
+            continue
+    assume(False)
+    return None
 
 
 @settings(max_examples=400, deadline=None, derandomize=True, database=None,

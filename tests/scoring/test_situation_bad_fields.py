@@ -34,7 +34,7 @@ def test_robbed_must_be_a_payer_int_not_bool_or_float(bad):
 
 
 def test_robbed_accepts_numpy_ints():
-    s = WinSituation(hand=HAND13, win_tile=28, win_by=WinBy.ROBBING_KONG, robbed=np.int64(1))
+    s = WinSituation(hand=HAND13, win_tile=29, win_by=WinBy.ROBBING_KONG, robbed=np.int64(1))
     assert s.robbed == 1 and s.robbed.__class__ is int
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from .hand import (
     INFINITE_SHANTEN,
     Analysis,
+    CopyLimitError,
     HandError,
     analyze_34,
     form_shanten,
@@ -33,6 +34,7 @@ from .readings import Form, Group, Reading, enumerate_readings
 __all__ = [
     "INFINITE_SHANTEN",
     "Analysis",
+    "CopyLimitError",
     "HandError",
     "Form",
     "Group",

@@ -32,6 +32,7 @@ from .tables import NEED0, Entry, N, deficits_entries, entries_34, is_win_entrie
 
 __all__ = [
     "HandError",
+    "CopyLimitError",
     "Form",
     "Group",
     "Reading",
@@ -51,6 +52,11 @@ __all__ = [
 
 class HandError(InputError):
     """A ``tiles_34`` vector, 宝 or meld list that is not a hand: says what is wrong (a ValueError)."""
+
+
+class CopyLimitError(HandError):
+    """The hand and its declared melds hold more than four copies of a kind (a ValueError):
+    raised by every entry point given the melds themselves, as by :func:`shangrao.analyze`."""
 
 #: shanten reported for a form the hand can never reach (e.g. 七对 with a declared meld)
 INFINITE_SHANTEN = 99
@@ -115,6 +121,20 @@ def _entries(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, En
     return entries_34(*_args(tiles_34, bao))
 
 
+def _check_copies(tiles_34: Sequence[int], melds: Sequence[Meld], what: str) -> None:
+    """:class:`CopyLimitError` when the hand (checked counts) and the melds hold more than four copies
+    of a kind."""
+    in_melds: dict[int, int] = {}
+    for m in melds:
+        for t in m.tiles:
+            in_melds[t] = in_melds.get(t, 0) + 1
+    for k, n in in_melds.items():
+        c = tiles_34[k] + n
+        if c > 4:
+            raise CopyLimitError(f"{what}: the hand and the declared melds hold {c} copies of {format_tile(k)} "
+                                 f"({tile_name(k)}); there are only 4")
+
+
 def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds, sizes: tuple[int, ...],
              what: str) -> Prepared:
     n_melds, jiuyao_ok = _melds_info(declared_melds)
@@ -124,6 +144,8 @@ def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredM
     if size - 3 * m not in sizes:
         want = " or ".join(str(3 * m + s) for s in sizes)
         raise HandError(f"{what}: a hand with {n_melds} declared meld(s) has {want} concealed tiles, got {size}")
+    if n_melds and not isinstance(declared_melds, int):
+        _check_copies(tiles_34, declared_melds, what)  # the counts passed _entries' checks
     return e0, e1, e2, e3, w, m, jiuyao_ok
 
 
@@ -202,7 +224,9 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     let a 九幺 with terminal/honor melds count).
 
     Table-driven (:mod:`shangrao.analysis.tables`).  Raises ``ValueError`` for
-    a wrong tile count or a bad argument.
+    a wrong tile count or a bad argument, :class:`CopyLimitError` when the hand and the given
+    melds hold more than four copies of a kind (with a count of melds there is nothing to check
+    across: the fast path).
     """
     p = _fast_prepare(tiles_34, bao, declared_melds, 2) or _prepare(*_args(tiles_34, bao), declared_melds, (2,),
                                                                      "is_winning")
@@ -277,13 +301,20 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
 
     tiles_34: length-34 counts of a concealed hand of ``3*(4-declared)+1`` or
     ``+2`` tiles, 宝 included.  Table-driven.  Raises ``ValueError`` for a
-    wrong tile count.
+    wrong tile count, :class:`CopyLimitError` for more than four copies of a kind
+    across the hand and the melds (when the melds are given).
+
+    Ready means what :func:`waits` says (issue 22): a kind whose four copies are all in
+    the hand and the melds cannot be drawn, so ``123456789m1111z`` without 宝 — only a
+    fifth 东 would complete it — is 1, not 0, and ``shanten(h) == 0`` exactly when
+    ``waits(h)`` is not empty (for a hand of ``+2`` tiles: when some discard leaves a
+    wait).  Farther from ready the count is the tables' (copy-blind, as
+    :func:`form_shanten` without ``unseen``).
 
     unseen: optional length-34 counts (ints 0..4) of the copies the player has not
-    seen (:func:`unseen_counts`, ``Observation.unseen()``).  Without it the answer
-    ignores the four-copy limit (a fifth 东 counts); with it only tiles that can
-    still be drawn count (:mod:`.availability`, slower): ``123456789m1111z``
-    without 宝 is 1, not 0.  ``INFINITE_SHANTEN`` if no form can be reached.
+    seen (:func:`unseen_counts`, ``Observation.unseen()``): then only tiles that can
+    still be drawn count (:mod:`.availability`, slower), at every distance.
+    ``INFINITE_SHANTEN`` if no form can be reached.
     """
     p = (_fast_prepare(tiles_34, bao, declared_melds, 2) or _fast_prepare(tiles_34, bao, declared_melds, 1)
          or None)
@@ -291,9 +322,36 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
         tiles_34, bao = _args(tiles_34, bao)
         p = _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
     s = shanten_entries(*p)
-    if unseen is None or s < 0:
-        return s
-    return min(form_shanten(tiles_34, bao, declared_melds, unseen=unseen).values())
+    if unseen is not None and s >= 0:
+        return min(form_shanten(tiles_34, bao, declared_melds, unseen=unseen).values())
+    if s == 0 and (4 in tiles_34 or not isinstance(declared_melds, int)):
+        return _ready_or_more(list(tiles_34), bao, declared_melds)
+    return s
+
+
+def _ready_or_more(tiles_34: list[int], bao: int | None, declared_melds: DeclaredMelds) -> int:
+    """The tables call the hand ready; 0 if a wait can still be drawn (as :func:`waits` counts:
+    the hand and the melds hold fewer than four copies of it), else the shanten with only the
+    hand's and the melds' own copies out of reach (≥ 1)."""
+    held = list(tiles_34)
+    if not isinstance(declared_melds, int):
+        for m in declared_melds:
+            for t in m.tiles:
+                held[t] += 1
+    if 4 not in held:
+        return 0  # every kind has a copy left: the tables' wait is real
+    if sum(tiles_34) % 3 == 1:
+        if waits(tiles_34, bao, declared_melds):
+            return 0
+    else:
+        for k in range(NUM_KINDS):
+            if tiles_34[k]:
+                tiles_34[k] -= 1
+                found = waits(tiles_34, bao, declared_melds)
+                tiles_34[k] += 1
+                if found:
+                    return 0
+    return min(form_shanten(tiles_34, bao, declared_melds, unseen=[4 - h for h in held]).values())
 
 
 def waits(
@@ -313,7 +371,8 @@ def waits(
     a kind with none left is left out (e.g. the indicator's fourth copy, R1).
 
     Returns ``{kind: [Form, ...]}`` in kind order.  Raises ``ValueError`` for
-    a wrong tile count.
+    a wrong tile count, :class:`CopyLimitError` for a fifth copy across hand and the given melds.
+    :func:`shanten` is 0 exactly when this is not empty.
     """
     _n_melds, _ = _melds_info(declared_melds)
     tiles_34, bao = _args(tiles_34, bao)
@@ -382,7 +441,8 @@ def is_baodiao_state(tiles_34: Sequence[int], bao: int | None, declared_melds: i
     tiles_34: the concealed hand before the winning draw, ``3*(4-declared)+1``
     tiles.  True when it holds a 宝 and, with one 宝 set aside as the pair's
     half, the rest splits into complete melds (other 宝 may act).  From this
-    state any drawn tile wins.
+    state any drawn tile wins.  Raises ``ValueError`` for a wrong tile count,
+    :class:`CopyLimitError` for a fifth copy across hand and the given melds.
     """
     tiles_34, bao = _args(tiles_34, bao)
     e0, e1, e2, e3, w, _m, _ = _prepare(tiles_34, bao, declared_melds, (1,), "is_baodiao_state")
@@ -444,7 +504,7 @@ def validate_hand(tiles_34: Sequence[int], melds: Sequence[Meld] = ()) -> list[i
     for m in melds:
         for t in m.tiles:
             total[t] += 1
-    validate_tiles_34(total, "hand and melds together")
+    validate_tiles_34(total, "hand and melds together", CopyLimitError)
     _check_size(counts, len(melds), (1, 2), "hand")
     return counts
 

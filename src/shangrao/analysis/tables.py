@@ -185,7 +185,10 @@ class HandKey:
     :meth:`shanten` answer for the hand with ``m`` melds still to make (``4 - declared melds``) and
     ``jiuyao_ok`` (every declared meld is of terminals and honors), optionally after taking tiles
     out / putting tiles in, without changing the key.  The engine (``Game._is_win``) and the
-    ``greedy`` bot use it; the answers equal :func:`shangrao.analysis.is_winning` / ``shanten``.
+    ``greedy`` bot use it; the answers equal :func:`shangrao.analysis.is_winning` and the copy-blind
+    ``min(form_shanten(...).values())``.  Unchecked, for the hot paths: no check of four copies across
+    hand and melds (the engine's hands always hold), and a hand ready only on a fifth copy counts as
+    ready (``shanten()`` says 1 there, as ``waits()`` finds no wait; issue 22).
     """
 
     __slots__ = ("bao", "bao_count", "codes")

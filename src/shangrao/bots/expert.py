@@ -770,9 +770,15 @@ class ExpertBot:
         hit = self._score_cache.get(key)
         if hit is not None:
             return hit
-        sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=ctx.bao, win_by=win_by,
+        bao = ctx.bao
+        # 宝 this seat drew: in hand, in its melds, flown by it, and a self-drawn win tile
+        drawn = hand.count(bao) + sum(m.tiles.count(bao) for m in melds) + flown + (
+            k == bao and win_by is WinBy.SELF_DRAW)
+        sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=bao, win_by=win_by,
                            kong_chain=kong_chain, winner_flown=flown, payers_flown=ctx.payers_flown,
-                           winner_held_bao=ctx.held_bao or k == ctx.bao or flown > 0 or ctx.bao in hand)
+                           winner_held_bao=ctx.held_bao or k == bao or flown > 0 or bao in hand,
+                           # all four 宝 drawn (none flown by a payer): 四个宝, as the engine would say
+                           four_bao=drawn == 4 and not any(ctx.payers_flown))
         r = score(sit)
         pat = r.pattern
         out = (pat.id, pat.name, sum(r.win_payments)) if r.winning and pat is not None else ("", "", 0)

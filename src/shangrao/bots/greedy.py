@@ -148,9 +148,10 @@ class GreedyBot:
         payers_flown = (obs.flown[(seat + 1) % 4], obs.flown[(seat + 2) % 4], obs.flown[(seat + 3) % 4])
 
         def value(k: int) -> tuple[str, int]:
+            drawn = hand.count(obs.bao) + sum(m.tiles.count(obs.bao) for m in melds) + obs.flown[seat] + (k == obs.bao)
             sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=obs.bao, win_by=WinBy.SELF_DRAW,
                                winner_flown=obs.flown[seat], payers_flown=payers_flown,
-                               winner_held_bao=True)
+                               winner_held_bao=True, four_bao=drawn == 4 and not any(payers_flown))
             r = score(sit)
             return (r.pattern.id if r.winning and r.pattern is not None else "", r.hand_value)
 

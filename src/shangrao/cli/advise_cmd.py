@@ -138,6 +138,10 @@ def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
         if total[k] > 4:
             raise CliError(f"hand, melds, discards, seen and the indicator {format_tile(indicator)} hold "
                            f"{total[k]} copies of {format_tile(k)}; there are only 4")
+    in_sight = (discards + seen).count(bao)
+    if flown > in_sight:
+        raise CliError(f"flown: you flew {flown} 宝 ({format_tile(bao)}), but discards and seen hold {in_sight}: "
+                       "a flown 宝 stays in sight (in a pond, or claimed into a meld) (飞宝)")
     ponds: list[list[int]] = [[], [], [], []]
     for i, k in enumerate(discards + seen):  # out of reach like a discard: the draw odds count them
         ponds[1 + i % 3].append(k)
@@ -180,7 +184,7 @@ def _obs(hand, c, bao, melds, ponds, tiles_left, flown, phase, drawn, last, seen
         seat=0, phase=phase, current_seat=0, hand=tuple(sorted(hand)), hand_34=tuple(c), drawn=drawn,
         hand_sizes=(len(hand), 13, 13, 13), melds=(tuple(melds), (), (), ()),
         discards=tuple(tuple(p) for p in ponds), bao=bao, indicator=indicator, tiles_left=tiles_left,
-        dealer=0, scores=(0, 0, 0, 0), flown=(flown, 0, 0, 0), bao_drawn=c[bao], last_discard=last,
+        dealer=0, scores=(0, 0, 0, 0), flown=(flown, 0, 0, 0), bao_drawn=c[bao] + flown, last_discard=last,
         kong=None, kong_chain=0, first_discard=False)
 
 
@@ -315,6 +319,31 @@ def _check_observation(obs: Observation) -> None:
         if total[k] > 4:
             raise CliError(f"hand, melds, discards and indicator hold {total[k]} copies of {format_tile(k)}; "
                            "there are only 4")
+    _check_bao_counts(obs)
+
+
+def _check_bao_counts(obs: Observation) -> None:
+    """The 宝 the seat drew and every seat's 飞宝 against the 宝 in sight (issue 22): a drawn 宝 is in the
+    hand, the seat's melds or flown by it; a flown 宝 is in its pond or claimed into another seat's meld
+    (or the kong waiting in the rob window)."""
+    from ..melds import MeldType
+
+    bao, seat = obs.bao, obs.seat
+    name = format_tile(bao)
+    in_hand = obs.hand_34[bao]
+    own_melds = sum(1 for m in obs.melds[seat] for t in m.tiles if t == bao)
+    low = in_hand + obs.flown[seat]
+    if not low <= obs.bao_drawn <= low + own_melds:
+        raise CliError(f"bao_drawn: {obs.bao_drawn}, but the 宝 ({name}) seat {seat} drew are in its hand ({in_hand}), "
+                       f"flown by it (flown[{seat}] = {obs.flown[seat]}) or in its melds ({own_melds})")
+    pending = 1 if obs.kong is not None and obs.kong[1] == bao else 0
+    for s in range(4):
+        claimed = pending + sum(1 for o in range(4) if o != s for m in obs.melds[o]
+                                if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG)
+        pond = obs.discards[s].count(bao)
+        if obs.flown[s] > pond + claimed:
+            raise CliError(f"flown[{s}]: {obs.flown[s]} 宝 ({name}) discarded by seat {s}, but its pond holds {pond} "
+                           f"and other seats' melds {claimed}: a flown 宝 stays in sight (飞宝)")
 
 
 def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:

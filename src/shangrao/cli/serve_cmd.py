@@ -48,11 +48,16 @@ def serve(
         help="Seconds for a pong before the client is disconnected.")] = 20.0,
     ws_deflate: Annotated[bool, typer.Option("--ws-deflate",
         help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
+    waiting_per_address: Annotated[int, typer.Option("--waiting-per-address", min=1,
+        help="Tables waiting for players one client address (network) may hold.")] = 5,
+    reads_per_second: Annotated[float, typer.Option("--reads-per-second", min=0.1,
+        help="History reads one client address (network) may make per second (a page of games "
+             "costs one per 100 games).")] = 10.0,
     no_browser: Annotated[bool, typer.Option("--no-browser",
         help="Do not open a browser (one is opened only where a display is).")] = False,
     header_timeout: Annotated[float, typer.Option("--header-timeout", min=0.1,
         help="Seconds a connection may take to send a request (its headers and body; a WebSocket handshake too).")] = 10.0,
-    max_connections_per_address: Annotated[int, typer.Option("--max-connections-per-address", min=1,
+    max_connections_per_address: Annotated[int, typer.Option("--address-connections", min=1,
         help="Connections one client address may hold open at once (behind a proxy: the proxy's).")] = 64,
     max_connections: Annotated[int, typer.Option("--max-connections", min=0,
         help="Connections in all (0: the file limit less a reserve for the database and the players).")] = 0,
@@ -61,7 +66,9 @@ def serve(
 
     Open http://HOST:PORT/ to create a table and invite friends by link.
 
-    Exits 3 if the server cannot start (e.g. the port is in use).
+    Exits 3 if the server cannot start (the port is in use, or another server plays this database's tables).
+
+    On read-only storage it serves history and replays and says why no table can be played.
     """
     if not host.strip():
         raise CliError("--host: give an address to listen on (127.0.0.1 for this machine only; 0.0.0.0 for all)")
@@ -69,7 +76,7 @@ def serve(
                "--absent-timeout": absent_timeout, "--claim-pause": claim_pause,
                "--messages-per-second": messages_per_second, "--send-timeout": send_timeout,
                "--idle-timeout": idle_timeout, "--ping-interval": ping_interval, "--ping-timeout": ping_timeout,
-               "--header-timeout": header_timeout}
+               "--header-timeout": header_timeout, "--reads-per-second": reads_per_second}
     for flag, value in seconds.items():  # inf would reach the browser as a deadline JSON cannot hold
         if not math.isfinite(value) or value > 86_400:
             raise CliError(f"{flag}: a number of seconds up to 86400, got {value}")
@@ -87,9 +94,11 @@ def serve(
                                   max_live_tables=max_live_tables, messages_per_second=messages_per_second,
                                   max_body=max_body, max_name=max_name, send_queue=send_queue,
                                   send_timeout=send_timeout, idle_timeout=idle_timeout,
+                                  waiting_per_address=waiting_per_address, reads_per_second=reads_per_second,
                                   header_timeout=header_timeout,
                                   max_connections_per_address=max_connections_per_address,
                                   max_connections=max_connections))
+    _check_owner(app)  # like a busy port: another server plays this database's tables
     file_limit = raise_file_limit()  # the soft limit up to the hard one: as many connections as allowed
     guard = ConnectionGuard(per_address=max_connections_per_address, total=capacity(file_limit, max_connections),
                             header_timeout=header_timeout)
@@ -110,6 +119,23 @@ def serve(
     _serve(app, sock, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
            ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate,
            proxy_headers=False, **guarded_protocols(guard))
+
+
+def _check_owner(app) -> None:
+    """Exit 3 with one line when another ``shangrao serve`` owns the database's live tables (issue 25;
+    :mod:`shangrao.records.owner`).  The server takes the ownership itself when it starts."""
+    from ..records import RecordError
+    from ..records.owner import StoreBusy, check_free
+
+    if app.state.manager.read_only is not None:
+        return
+    try:
+        check_free(app.state.store)
+    except StoreBusy as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(3) from None
+    except RecordError:
+        pass  # no lock can be made (read-only storage): the server starts read-only and says why
 
 
 def _serve(app, sock, **config) -> None:

@@ -2,7 +2,8 @@
 
 * :mod:`.store` — :class:`Store` (SQLAlchemy 2.x), its guarantees and the database URLs;
 * :mod:`.schema` — the tables; :mod:`.summary` — statistics over stored hands;
-* :mod:`.live` — helpers for a server that stores each action before showing it.
+* :mod:`.live` — helpers for a server that stores each action before showing it;
+* :mod:`.owner` — one server at a time plays a database's live tables (a lock held while it runs).
 
 >>> from shangrao.records import Store
 >>> store = Store("sqlite://")                      # in memory

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .schema import EventRow, GameRow, utcnow
@@ -131,10 +131,12 @@ def game_heads(store: Store, game_ids: Iterable[int]) -> list[GameSummary]:
 
 
 def last_event_time(store: Store, game_id: int, hand_index: int) -> datetime | None:
-    """When the newest live event of the hand was stored (UTC), or None."""
+    """When the last live event of the hand (the one at the highest position) was stored (UTC), or
+    None.  By position, not the largest time: a wall clock stepped back while a server ran stored
+    later events with earlier times (issue 25)."""
     with store._session() as s:
-        return _aware(s.scalar(select(func.max(EventRow.created)).where(
-            EventRow.game_id == game_id, EventRow.hand_index == hand_index)))
+        return _aware(s.scalar(select(EventRow.created).where(
+            EventRow.game_id == game_id, EventRow.hand_index == hand_index).order_by(EventRow.seq.desc()).limit(1)))
 
 
 def update_meta(store: Store, game_id: int, patch: dict) -> dict:

@@ -20,8 +20,10 @@ from ..tiles import (
     TileParseError,
     format_tile,
     format_tiles,
+    indicator_of,
     parse_tile,
     parse_tiles,
+    tile_name,
     to_34,
 )
 
@@ -149,7 +151,10 @@ class WinSituation:
         self.validate()
 
     def validate(self) -> None:
-        """Raise :class:`SituationError` if the situation is impossible."""
+        """Raise :class:`SituationError` (one line naming the field and the clause) if the situation is
+        malformed or no game can produce it: the four-copy limit over hand, win tile and melds, the
+        indicator (R1), 抢杠, 天糊, 地糊, 接宝, 四个宝, 飞宝 and ``winner_held_bao``/``touji`` against the
+        宝 in sight (docs/rules.md R19, docs/cli.md).  Run on construction."""
         def kind(v: object) -> bool:
             return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 34
 
@@ -205,39 +210,140 @@ class WinSituation:
             raise SituationError("four_bao/caught_bao: need a bao")
         if self.bao is None and (self.winner_flown or any(self.payers_flown)):
             raise SituationError("winner_flown/payers_flown: 飞宝 needs a bao")
-        if self.bao is not None:
-            self._check_bao_copies(counts)
+        self._check_possible(counts)
 
-    def _check_bao_copies(self, counts: list[int]) -> None:
-        """Copies of the 宝 kind and of the indicator (out of play, R1) can never pass four."""
-        from ..tiles import indicator_of, tile_name
-
+    def _check_possible(self, counts: list[int]) -> None:
+        """The one place that decides whether a game can produce this win (issue 22): every flag and
+        count must fit the others (docs/rules.md R19).  Each refusal names the field and the seed
+        clause (``tests/scoring/test_possible.py``); every situation the engine builds passes
+        (``tests/game/test_engine_situations.py``)."""
         bao = self.bao
-        assert bao is not None
+        k = self.win_tile
+        win_by = self.win_by
+        fp = sum(self.payers_flown)
+        fw = self.winner_flown
+        # 抢杠 (seed 糊牌的方式 (20)): the robbed kong holds all four copies of its kind, the robbed
+        # tile being the win tile; so the robber holds none in hand or melds, and it is not the
+        # indicator's kind (one copy of that is out of play, R1)
+        if win_by is WinBy.ROBBING_KONG:
+            held_k = counts[k] - 1
+            if held_k:
+                where = "hand" if k in self.hand else "melds"
+                raise SituationError(
+                    f"{where}: 抢杠 robs a kong of {format_tile(k)}, whose four copies are the kong itself "
+                    f"(the robbed tile is the win_tile); the robber cannot hold {held_k} more")
+            if bao is not None and k == indicator_of(bao):
+                raise SituationError(
+                    f"win_tile: 抢杠 of {format_tile(k)} ({tile_name(k)}): it is the indicator's kind of 宝 "
+                    f"{format_tile(bao)}, one copy is out of play (R1), so no kong of it exists")
+        if self.touji and (self.heavenly or win_by is WinBy.DEALER_FIRST_DISCARD):
+            raise SituationError("touji: 偷机 declines a win at one's own turn; 天糊 and 地糊 come before "
+                                 "the winner has had one")
+        if self.touji and bao is None:
+            raise SituationError("touji: 偷机 declines a win in the 宝吊 state, which needs a 宝 (bao)")
+        if bao is None:
+            if self.winner_held_bao:
+                raise SituationError("winner_held_bao: true, but there is no 宝 (bao is null)")
+            return
+        if self.heavenly:
+            # 天糊 (seed (2)): the dealer's first action; nobody has discarded anything yet
+            if fw or fp:
+                field = "winner_flown" if fw else "payers_flown"
+                raise SituationError(f"{field}: 天糊 is the dealer's first action, before any discard, "
+                                     "so nobody can have flown a 宝 (飞宝)")
+            if self.caught_bao:
+                raise SituationError("caught_bao: 天糊 is the dealer's first action; 接宝 needs a 宝 "
+                                     "discarded by another seat before it")
+        self._check_bao(counts, bao)
+
+    def _check_bao(self, counts: list[int], bao: int) -> None:
+        """The 宝 and the indicator against the flags: R1, 接宝, 四个宝, 地糊, 注 1 (飞宝), R17."""
+        k = self.win_tile
+        win_by = self.win_by
+        fp = sum(self.payers_flown)
+        fw = self.winner_flown
         ind = indicator_of(bao)
         if counts[ind] > 3:
             raise SituationError(f"hand, win_tile and melds hold 4 {format_tile(ind)} ({tile_name(ind)}), "
                                  f"but one is the indicator of 宝 {format_tile(bao)}, out of play (R1)")
-        in_sight = counts[bao]
-        flown = self.winner_flown + sum(self.payers_flown)
-        # a flown 宝 may have been claimed into one of the winner's melds (as its face, R2):
-        # each meld made on a discard holds at most one claimed tile
-        claimable = sum(1 for m in self.melds if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG)
-        if in_sight + flown - min(claimable, flown) > 4:
-            raise SituationError(f"bao: {in_sight} 宝 ({format_tile(bao)}) in hand, win_tile and melds plus {flown} "
-                                 "flown (winner_flown + payers_flown) make more than the four 宝")
-        held = sum(1 for k in (*self.hand, self.win_tile) if k == bao)
+        n_hand = sum(1 for x in self.hand if x == bao)
+        n_win = 1 if k == bao else 0
+        n_melds = sum(1 for m in self.melds for t in m.tiles if t == bao)
+        # a 宝 discarded by a payer may sit in one of the winner's melds, claimed as its face (R2):
+        # at most one claimed tile a meld, none in a concealed kong; the winner never claims its own
+        claimable = min(fp, sum(1 for m in self.melds if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG))
+        # the win tile of 地糊 is the dealer's discard, that of a robbed kong on a discard may be one
+        win_discarded = n_win if win_by is not WinBy.SELF_DRAW and fw + fp else 0
+        if n_hand + n_win + n_melds + fw + fp - claimable - win_discarded > 4:
+            raise SituationError(f"bao: {n_hand + n_win + n_melds} 宝 ({format_tile(bao)}) in hand, win_tile and "
+                                 f"melds plus {fw + fp} flown (winner_flown + payers_flown) make more than "
+                                 "the four 宝")
+        # 宝 the winner drew this hand (deal included; R17): in hand, in its melds or flown by it, and
+        # the win tile when self-drawn; a meld's 宝 may be a payer's claimed discard instead
+        drawn_most = n_hand + n_melds + fw + (n_win if win_by is WinBy.SELF_DRAW else 0)
+        drawn_least = drawn_most - claimable
+        if win_by is WinBy.DEALER_FIRST_DISCARD:
+            # 地糊 (seed (3)): on the dealer's first discard — the only discard so far, the win tile (so
+            # 接宝 before 地糊, R14, is on that discard: the win tile is then the 宝, fp == 1 below)
+            if fw:
+                raise SituationError("winner_flown: 地糊 comes on the dealer's first discard; the winner "
+                                     "has not discarded yet, so it cannot have flown a 宝 (飞宝)")
+            if fp != n_win or max(self.payers_flown) > 1:
+                raise SituationError(
+                    f"payers_flown: 地糊 comes on the dealer's first discard, the only discard so far; the payers "
+                    f"can have flown {n_win} 宝 (the win_tile {format_tile(k)} is{'' if n_win else ' not'} "
+                    f"the 宝), got {list(self.payers_flown)}")
+        if win_by is WinBy.ROBBING_KONG and n_win:
+            # the robbed kong holds the four 宝: three drawn by the robbed player, one discarded by another
+            robbed = self.robbed
+            assert robbed is not None
+            if fw + fp > 1 or self.payers_flown[robbed]:
+                raise SituationError(
+                    f"payers_flown: 抢杠 of a kong of the 宝 {format_tile(bao)}: the robbed player drew three of "
+                    "the four, the fourth was at most one discard by another seat; got winner_flown "
+                    f"{fw}, payers_flown {list(self.payers_flown)} (robbed {robbed})")
+        if self.four_bao:
+            # 四个宝 (seed (22)): the winner drew all four 宝, so no payer discarded one
+            if self.caught_bao:
+                raise SituationError("four_bao and caught_bao: 四个宝 means the winner drew all four 宝; 接宝 "
+                                     "needs one discarded by another seat")
+            if fp:
+                raise SituationError("payers_flown: with four_bao (四个宝) the winner drew all four 宝, so no "
+                                     "payer could discard one")
+            if drawn_most != 4:
+                raise SituationError(
+                    f"four_bao: 四个宝 means the winner drew all four 宝 ({format_tile(bao)}): in hand, melds, "
+                    f"flown (winner_flown) or the self-drawn win_tile; here {drawn_most}")
+        elif drawn_least == 4:
+            raise SituationError(f"four_bao: false, but the winner drew all four 宝 ({format_tile(bao)}): they are "
+                                 "in its hand, its own melds, flown by it or its self-drawn win_tile (四个宝)")
+        if self.caught_bao:
+            # 接宝 (seed (21)): three 宝 drawn before, and a fourth discarded by a payer
+            if n_hand + n_melds + fw < 3:
+                raise SituationError(
+                    f"caught_bao: 接宝 needs three 宝 ({format_tile(bao)}) drawn before the caught one, in hand, "
+                    f"melds or flown (winner_flown); here {n_hand + n_melds + fw}")
+            if fp != 1:
+                raise SituationError(
+                    f"payers_flown: with caught_bao (接宝) the winner drew three 宝 and a payer discarded the "
+                    f"fourth: the payers flew exactly one, got {list(self.payers_flown)}")
         if self.winner_held_bao is False:
-            if held:
+            if n_hand or n_win:
                 raise SituationError(f"winner_held_bao: false, but the hand or win_tile holds a 宝 ({format_tile(bao)})")
-            for name in ("winner_flown", "four_bao", "caught_bao"):
+            for name in ("winner_flown", "four_bao", "caught_bao", "touji"):
                 if getattr(self, name):
                     raise SituationError(f"winner_held_bao: false, but {name} says the winner held a 宝")
-        if self.four_bao and any(self.payers_flown):
-            raise SituationError("payers_flown: with four_bao the winner drew all four 宝, so no payer could discard one")
-        if self.caught_bao and sum(self.payers_flown) > 1:
-            raise SituationError("payers_flown: with caught_bao (接宝) the winner drew three 宝; "
-                                 "the payers can have discarded at most one")
+            if drawn_least > 0:
+                raise SituationError(
+                    f"winner_held_bao: false, but the melds hold {n_melds} 宝 ({format_tile(bao)}); only "
+                    f"{claimable} can be payers' discards claimed as their face")
+        elif self.winner_held_bao and not drawn_most and not n_win:
+            raise SituationError(
+                f"winner_held_bao: true, but no 宝 ({format_tile(bao)}) is in hand, win_tile or melds and "
+                "winner_flown is 0: a 宝 the winner drew would be in one of them (R17)")
+        if self.touji and not drawn_most:
+            raise SituationError(f"touji: 偷机 declines a win in the 宝吊 state, holding a 宝; no 宝 "
+                                 f"({format_tile(bao)}) is in hand, melds or flown (winner_flown)")
 
     @property
     def held_bao(self) -> bool:

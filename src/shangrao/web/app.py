@@ -28,6 +28,7 @@ request body (422, :class:`StrictJSONRoute`) and in a socket message (``malforme
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import dataclasses
@@ -64,8 +65,10 @@ from ..errors import quote
 from ..game import EventType, Game, IllegalActionError, ReplayError, parse_action, replay
 from ..game.actions import ActionParseError
 from ..labels import labels_table
-from ..records import GameNotFound, RecordError, Store
+from ..records import GameNotFound, RecordError, Store, resolve_db
+from ..records import owner as owner_module
 from ..records.live import game_head
+from ..records.owner import Ownership, StoreBusy, own_live_tables, store_scrub, write_refusal
 from ..rules import DEFAULT_RULES, RuleSet
 from .messages import (
     ActionMsg,
@@ -93,6 +96,9 @@ from .tables import (
     TableFinished,
     TableManager,
     TableNotFound,
+    TooManyWaiting,
+    address_group,
+    read_only_message,
     rematch_token,
 )
 from .views import meld_info, payer_factors
@@ -100,7 +106,9 @@ from .views import meld_info, payer_factors
 __all__ = ["STATIC_DIR", "create_app"]
 
 log = logging.getLogger("shangrao.web")
-
+#: what the lobby and every refusal say once another server has taken this one's tables over
+TOOK_OVER = ("只能回放记录，不能开桌 · another shangrao serve took this database's tables over (this one lost its "
+             "database connection for a moment): history and replays work here; play on the other server")
 STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 MAX_MESSAGE = 4096
 
@@ -344,26 +352,133 @@ class TokenBucket:
         return False
 
 
+class ReadBudget:
+    """Token buckets per key (an address group): ``rate`` tokens a second, bursts of ``2 * rate``;
+    memory for the keys seen in the last minute or so only."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = max(0.001, float(rate))
+        self.capacity = max(1.0, 2 * self.rate)
+        self.buckets: dict[str, list[float]] = {}
+
+    def take(self, key: str, cost: float = 1.0, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if len(self.buckets) > 10_000:  # forget the keys that are full again
+            for k in [k for k, (tok, at) in self.buckets.items() if tok + (now - at) * self.rate >= self.capacity]:
+                del self.buckets[k]
+        b = self.buckets.get(key)
+        if b is None:
+            b = self.buckets[key] = [self.capacity, now]
+        b[0] = min(self.capacity, b[0] + (now - b[1]) * self.rate)
+        b[1] = now
+        cost = min(cost, self.capacity)  # the largest read is always possible once the bucket is full
+        if b[0] >= cost:
+            b[0] -= cost
+            return True
+        return False
+
+
+def _open_store(db: str | None) -> tuple[Store, str | None]:
+    """The records database, and why it cannot be written when it had to be opened read-only (an
+    SQLite file in WAL mode on a read-only directory or medium cannot even be read the usual way)."""
+    try:
+        return Store(db), None
+    except RecordError as err:
+        if not resolve_db(db).startswith("sqlite"):
+            raise
+        try:
+            store = Store(db, read_only=True)
+        except RecordError:
+            raise err from None
+        words = " ".join(str(err).split())
+        return store, store_scrub(store, words.rsplit(": ", 1)[-1])
+
+
 def create_app(db: str | None = None, settings: Settings | None = None, *, resume: bool = True) -> FastAPI:
     """The web app over the records database ``db`` (URL or path; default: the CLI's database)."""
-    store = Store(db)
+    store, read_only = _open_store(db)
     manager = TableManager(store, settings)
     settings = manager.settings
     creations = RateWindow(settings.tables_per_minute, 60.0)
+    reads = ReadBudget(settings.reads_per_second)
+
+    def read_budget(request: Request, cost: float = 1.0) -> None:
+        """A history read of ``cost`` from the client's address group, or 429 (issue 25: eight
+        concurrent large reads slowed a live table's replies from 3 ms to 766 ms)."""
+        if not reads.take(_client_group(request), cost):
+            raise HTTPException(429, f"too many history reads from one address (or network): at most "
+                                     f"{settings.reads_per_second:g} a second (a list of games costs one per "
+                                     "100 games); try again in a second", headers={"Retry-After": "1"})
+
+    if read_only is not None:
+        manager.read_only = read_only_message(read_only)
+
+    owner: Ownership | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        if resume:
+        nonlocal owner
+        if manager.read_only is None:
+            # one server plays a database's live tables (issue 25): a second one is refused here
+            try:
+                owner = own_live_tables(store)
+            except StoreBusy:
+                store.close()
+                raise
+            except RecordError as err:  # no lock file can be made next to it: read-only storage
+                manager.read_only = read_only_message(" ".join(str(err).split())[:160])
+            else:
+                why = write_refusal(store)
+                if why is not None:
+                    owner.release()
+                    owner = None
+                    manager.read_only = read_only_message(why)
+        if manager.read_only is not None:
+            log.warning("%s", manager.read_only)
+        elif resume:
             await manager.resume_all()
+        watch = None
+        if owner is not None and owner.watched:
+            watch = asyncio.get_running_loop().create_task(_watch_owner(), name="owner-watch")
         try:
             yield
         finally:
+            if watch is not None:
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await watch
             await manager.close()
+            if owner is not None:
+                owner.release()
             store.close()
+
+    async def check_owner() -> None:
+        """PostgreSQL: the lock lives as long as its connection.  The connection is asked; when it
+        is gone the lock is taken again, and when another server has taken it meanwhile this one
+        stops playing (it writes no row for a table the other plays)."""
+        nonlocal owner
+        if owner is None or await manager.read(owner.alive):
+            return
+        owner.release()
+        try:
+            owner = await manager.read(own_live_tables, store)
+            log.warning("the database connection holding this server's lock was lost; the lock is taken again")
+        except StoreBusy:
+            owner = None
+            log.error("another shangrao serve took this database's tables over; this one plays none now")
+            await manager.stop_playing(TOOK_OVER)
+        except RecordError:
+            pass  # the database cannot be reached now: asked again at the next check
+
+    async def _watch_owner() -> None:
+        while owner is not None:
+            await asyncio.sleep(owner_module.OWNER_CHECK_SECONDS)
+            await check_owner()
 
     app = FastAPI(title="Shangrao Mahjong 上饶麻将", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.router.route_class = StrictJSONRoute  # before any route: a duplicate key in a body is refused
     app.state.store = store
+    app.state.check_owner = check_owner  # (tests call it at a moment of their choosing)
     app.state.manager = manager
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(HeadAsGet)
@@ -451,7 +566,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         if not (game_id.isascii() and game_id.isdigit() and len(game_id) <= 18):
             return error_page("no-game")
         try:
-            await manager.read(game_head, store, int(game_id))
+            await manager.history(game_head, store, int(game_id))
         except GameNotFound:
             return error_page("no-game")
         except RecordError:
@@ -492,6 +607,12 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         """Every label of the game (:func:`shangrao.labels.labels_table`): the client shows these, not copies."""
         return labels_table()
 
+    @app.get("/api/server")
+    async def server_state():
+        """What the lobby says about this server: ``read_only`` — why no table can be played here
+        (read-only storage; history and replays still work), or null."""
+        return {"read_only": manager.read_only}
+
     @app.get("/api/rules")
     async def rules():
         fields = []
@@ -510,14 +631,17 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     async def create_table(req: CreateTable, request: Request):
         if len(req.name) > settings.max_name:
             raise HTTPException(422, f"name: at most {settings.max_name} characters, got {len(req.name)}")
-        addr = request.client.host if request.client else "?"
+        addr = _client_group(request)
         if not creations.allow(addr):
             raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
-                                     "per minute from one address; try again in a minute")
+                                     "per minute from one address (or network); try again in a minute")
         try:
-            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules, hints=req.hints)
+            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules, hints=req.hints,
+                                                origin=addr)
         except ServerFull as err:
             raise HTTPException(503, str(err)) from None
+        except TooManyWaiting as err:
+            raise HTTPException(429, str(err)) from None
         except SaveError:
             raise HTTPException(503, SAVE_FAILED) from None
         except ValueError as err:
@@ -553,18 +677,20 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                         if await manager.check_link(t.rematch, again) == 0:  # the one who asked, asking again
                             return {"id": t.rematch, "seat": 0, "token": again, "url": f"/t/{t.rematch}/{again}"}
                     return {"id": t.rematch, "url": f"/join/{t.rematch}"}
-                addr = request.client.host if request.client else "?"
+                addr = _client_group(request)
                 if not creations.allow(addr):  # a rematch is a new table: the same limit
                     raise HTTPException(429, f"too many new tables: at most {settings.tables_per_minute} "
-                                             "per minute from one address; try again in a minute")
+                                             "per minute from one address (or network); try again in a minute")
                 rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
                 try:
                     new, token = await manager.create(t.name, t.rules.hands_per_match,
                                                       [s.player for s in t.seats[1:]], rules, hints=t.hints,
-                                                      token=rematch_token(req.token, table_id))
+                                                      token=rematch_token(req.token, table_id), origin=addr)
                     await t.set_rematch(new.id)
                 except ServerFull as err:
                     raise HTTPException(503, str(err)) from None
+                except TooManyWaiting as err:
+                    raise HTTPException(429, str(err)) from None
                 except SaveError:
                     raise HTTPException(503, SAVE_FAILED) from None
                 except ValueError as err:  # a stored rule set this server refuses
@@ -616,50 +742,42 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
         return {"id": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}/{token}"}
 
     @app.get("/api/games")
-    async def games(limit: int = Query(100, ge=1, le=500), offset: int = Query(0, ge=0, le=10**9)):
+    async def games(request: Request, limit: int = Query(100, ge=1, le=500),
+                    offset: int = Query(0, ge=0, le=10**9)):
+        """A page of stored games, newest first.  Read, and its answer built, in the history threads;
+        costs 1 + limit/100 of the client's read budget (429 past it)."""
+        read_budget(request, 1 + limit / 100)
+
+        def work() -> JSONResponse:
+            rows = store.list_games(limit=limit, offset=offset)
+            return _stored_json([_public_game(g.to_dict()) for g in rows], "the list of games")
+
         try:
-            rows = await manager.read(store.list_games, limit=limit, offset=offset)
+            return await manager.history(work)
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
-        return _stored_json([_public_game(g.to_dict()) for g in rows], "the list of games")
 
     @app.get("/api/games/{game_id}")
-    async def game(game_id: int):
+    async def game(request: Request, game_id: int):
+        read_budget(request)
         try:
-            rec = await manager.read(store.load_game, game_id)
+            return await manager.history(_game_answer, store, game_id)
         except GameNotFound:
             raise HTTPException(404, f"no game {game_id}") from None
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
-        finished = rec.status == "finished"
-        out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
-                            "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
-                            "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
-                            "meta": rec.meta})
-        out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
-                         "events": _public_hand_events(h.events, finished)} for h in rec.hands]
-        out["in_progress"] = bool(rec.pending)
-        out["web"] = rec.mode == KIND
-        return _stored_json(out, f"game {game_id}")
 
     @app.get("/api/games/{game_id}/hands/{hand}/frames")
-    async def frames(game_id: int, hand: int):
-        """A stored (completed) hand step by step, replayed by the engine: every seat's tiles."""
+    async def frames(request: Request, game_id: int, hand: int):
+        """A stored (completed) hand step by step, replayed by the engine: every seat's tiles (the
+        replay runs in the history threads)."""
+        read_budget(request)
         try:
-            rec = await manager.read(store.load_game, game_id, hand=hand)
+            return await manager.history(_frames_answer, store, game_id, hand)
         except GameNotFound:
             raise HTTPException(404, f"no game {game_id}") from None
         except RecordError:
             raise HTTPException(503, "the records database cannot be read now; try again") from None
-        if not rec.hands:
-            raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
-        try:
-            frames = replay_frames(rec.hands[0].events)
-        except ReplayError as err:  # a log edited into another shape: said so, never a traceback
-            raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
-                                     f"{_cut(' '.join(str(err).split()), 200)}") from None
-        return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
-                            f"stored hand {hand} of game {game_id}")
 
     # ------------------------------------------------------------------ the table socket
     @app.websocket("/ws/{table_id}/{token}")
@@ -712,8 +830,17 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                 if conn.closed:  # dropped as too slow while we waited
                     break
                 if not bucket.take():
-                    # one notice a second however many are refused: replying to each message of a
-                    # burst would fill the client's send queue and drop it as too slow
+                    refused = _refused_action(frame.get("text"))
+                    if refused is not None:
+                        # an action is never dropped silently (issue 25): the sender is told that this
+                        # one was not played, and for which state, so it can send it again
+                        conn.send_json({"type": "error", "code": "rate_limited", "hand": refused.hand,
+                                        "seq": refused.seq, "action": _cut(refused.action, 40),
+                                        "message": f"too many messages: at most {settings.messages_per_second:g} "
+                                                   "per second; this action was not played — send it again"})
+                        continue
+                    # anything else: one notice a second however many are refused (replying to each
+                    # ping of a burst would fill the client's send queue and drop it as too slow)
                     now = time.monotonic()
                     if now - last_notice >= 1.0:
                         last_notice = now
@@ -757,6 +884,54 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             await t.disconnect(seat, conn)
 
     return app
+
+
+def _client_group(request: Request | WebSocket) -> str:
+    """The client's address as the limits count it (:func:`~shangrao.web.tables.address_group`: the
+    TCP peer's /24 or /64; ``serve`` trusts no forwarded-for header)."""
+    return address_group(request.client.host if request.client else "?")
+
+
+def _game_answer(store: Store, game_id: int) -> JSONResponse:
+    """``GET /api/games/{id}``'s answer (run in a history thread).  Raises GameNotFound, RecordError."""
+    rec = store.load_game(game_id)
+    finished = rec.status == "finished"
+    out = _public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
+                        "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
+                        "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
+                        "meta": rec.meta})
+    out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
+                     "events": _public_hand_events(h.events, finished)} for h in rec.hands]
+    out["in_progress"] = bool(rec.pending)
+    out["web"] = rec.mode == KIND
+    return _stored_json(out, f"game {game_id}")
+
+
+def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
+    """``GET /api/games/{id}/hands/{hand}/frames``'s answer (run in a history thread): the stored
+    hand replayed by the engine.  Raises GameNotFound, RecordError, HTTPException (404, 422)."""
+    rec = store.load_game(game_id, hand=hand)
+    if not rec.hands:
+        raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
+    try:
+        frames = replay_frames(rec.hands[0].events)
+    except ReplayError as err:  # a log edited into another shape: said so, never a traceback
+        raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
+                                 f"{_cut(' '.join(str(err).split()), 200)}") from None
+    return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
+                        f"stored hand {hand} of game {game_id}")
+
+
+def _refused_action(raw: str | None) -> ActionMsg | None:
+    """The action a message over the rate limit carries (it is refused aloud), or None (anything
+    else over the limit is counted in the once-a-second notice)."""
+    if raw is None or len(raw) > MAX_MESSAGE or '"action"' not in raw:
+        return None
+    try:
+        msg = parse_client_message(raw)
+    except (ValidationError, ValueError):
+        return None
+    return msg if isinstance(msg, ActionMsg) else None
 
 
 def _snapshot(g: Game, ev: dict | None) -> dict:

@@ -23,6 +23,9 @@ an open window for at least ``claim_pause`` seconds, whether or not anyone can c
 the game stopped in that window, :func:`~shangrao.web.views.window_game`, is shown while the
 real game has moved on).  A window asks all its seats at once (:meth:`Game.window_options`);
 their answers are held and applied in the engine's order, with one countdown for the window.
+The pause holds in time too (issue 25): no answer — a bot's, or a person's given early — is
+applied before ``claim_pause`` has passed, so a window closes at max(``claim_pause``, every
+answer in) and a seat that cannot claim cannot tell from its length whether another could.
 
 Memory: a finished table leaves memory when nobody is connected to it; a table waiting for
 players leaves memory after ``idle_timeout`` seconds without any connection.  Their records
@@ -54,7 +57,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from ..bots import BOTS, get_bot, web_bot_specs
 from ..errors import InputError
@@ -82,6 +85,7 @@ __all__ = [
     "SAVE_FAILED",
     "SERVER_PROBLEM",
     "HintsOff",
+    "ReadOnlyStore",
     "SaveError",
     "ServerFull",
     "Settings",
@@ -91,6 +95,8 @@ __all__ = [
     "TableFinished",
     "TableManager",
     "TableNotFound",
+    "TooManyWaiting",
+    "address_group",
     "hash_token",
     "rematch_token",
 ]
@@ -130,6 +136,41 @@ class SaveError(RuntimeError):
 
 class ServerFull(TableError):
     """The server has as many live tables as it may hold."""
+
+
+class TooManyWaiting(TableError):
+    """One client address (group) holds ``waiting_per_address`` tables waiting for players."""
+
+
+def address_group(host: str) -> str:
+    """The client address a limit counts: an IPv4 address's /24 network, an IPv6 address's /64
+    (an IPv4-mapped one as IPv4), every loopback address (all of 127.0.0.0/8 and ::1: this
+    machine, or a proxy on it) as one ``"loopback"``, anything else (a test client's name) as
+    given.  A flood from many addresses of one network counts once."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    bits = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
+
+
+class ReadOnlyStore(ServerFull):
+    """The records database cannot be written (read-only storage): history and replays are served,
+    no table can be created or played (issue 25).  Answered like a full server (503)."""
+
+
+def read_only_message(why: str) -> str:
+    """What the lobby and every refused create/join/seat say on a read-only server (``why``: the
+    database's own words, without its URL)."""
+    return ("只能回放记录，不能开桌 · this server's records database cannot be written "
+            f"({why}): history and replays work, but no table can be created or played")
 
 
 #: open sockets one seat may have at once (tabs, a phone and a desktop …); one more is refused
@@ -179,7 +220,20 @@ class Settings:
     an HTTP request body.  max_name: characters of a table (or player) name.  send_queue: messages
     waiting for one connection before it is dropped as too slow; send_timeout: seconds one write to
     a socket may block before the same.  idle_timeout: seconds a table waiting for players stays in
-    memory without any connection.  db_threads: database worker threads (0: 1 for SQLite, 4 else).
+    memory without any connection.
+
+    Floods and reads (issue 25) — waiting_per_address: tables waiting for players one client address
+    (group) may hold in memory; tables_per_minute and this count per address group (an IPv4 /24, an
+    IPv6 /64: :func:`address_group`), so many addresses of one network count as one.  A table with a
+    person seated is never refused for ``max_live_tables`` when its seat link loads it, and a restart
+    resumes every such table being played whatever the cap.  reads_per_second: the budget of history
+    reads (``/api/games``, a stored game, a replay's frames) of one address group per second, a burst
+    of twice as much; a list of games costs one plus one per 100 games asked for.  read_threads:
+    worker threads of those reads (and of building their answers), apart from the tables' own
+    database threads: a flood of large reads queues for them, never in front of a table's write,
+    and takes at most that many threads' share of the CPU.
+
+    db_threads: database worker threads (0: 1 for SQLite, 4 else).
 
     Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) — header_timeout: seconds a
     connection may take to send a request (its headers, and the body they announce; a WebSocket
@@ -205,6 +259,10 @@ class Settings:
     send_queue: int = 64
     send_timeout: float = 10.0
     idle_timeout: float = 600.0
+    # issue 25: floods and reads
+    waiting_per_address: int = 5
+    reads_per_second: float = 10.0
+    read_threads: int = 1
     db_threads: int = 0
     # connection limits (issue 22)
     header_timeout: float = 10.0
@@ -235,6 +293,62 @@ def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
     if see is not None:  # an outside bot (ext:) follows its seat's view of the log
         see(game.events, seat)
     return bot.choose(game.observation(seat), legal)
+
+
+def _wall_now() -> datetime:
+    """The wall clock (UTC); tests step it."""
+    return datetime.now(UTC)
+
+
+def _boot_id() -> str | None:
+    """This boot's id (Linux), under which ``time.monotonic()`` values of every process agree."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+class ServerClock:
+    """The times a server stores, from a monotonic record that survives wall-clock steps (issue 25).
+
+    The ``created`` time of every live event row a server writes is its start's wall time plus the
+    monotonic seconds since (:meth:`stamp`): a wall-clock step while it runs changes nothing, and the
+    last event is found by its position, not by the largest time.  Each table's ``meta.web.clock``
+    (:meth:`record`) names the server that writes it: its boot id and its start in both clocks.  A
+    server restarted in the same boot maps a stored time back onto ``time.monotonic()`` through that
+    record (:meth:`to_mono`) — the system's monotonic clock is shared by its processes — so a
+    countdown goes on from the time its decision really began, whatever the wall clock did; after a
+    reboot (or without a boot id) the wall clock is all there is, and a time in the future counts as
+    now."""
+
+    def __init__(self) -> None:
+        self.wall0 = _wall_now()
+        self.mono0 = time.monotonic()
+        self.boot = _boot_id()
+
+    def stamp(self) -> datetime:
+        """The ``created`` time of a row written now."""
+        return self.wall0 + timedelta(seconds=time.monotonic() - self.mono0)
+
+    def record(self) -> dict:
+        """What ``meta.web.clock`` holds for this server."""
+        return {"boot": self.boot, "wall": self.wall0.isoformat(), "mono": self.mono0}
+
+    def to_mono(self, when: datetime | None, record: object = None) -> float | None:
+        """A stored time as a ``time.monotonic()`` value of this process, never later than now (None
+        stays None).  record: the ``meta.web.clock`` of the server that stored it."""
+        if when is None:
+            return None
+        now = time.monotonic()
+        if isinstance(record, dict) and self.boot is not None and record.get("boot") == self.boot:
+            mono, wall = record.get("mono"), record.get("wall")
+            if isinstance(mono, int | float) and not isinstance(mono, bool) and isinstance(wall, str):
+                with contextlib.suppress(ValueError, TypeError, OverflowError):
+                    started = datetime.fromisoformat(wall)
+                    return min(now, float(mono) + (when - started).total_seconds())
+        ago = (_wall_now() - when).total_seconds()
+        return now - max(0.0, ago)
 
 
 def _mono_from_wall(when: datetime | None) -> float | None:
@@ -281,8 +395,12 @@ class Table:
         # shown to every seat until hold_until once the real game has moved on (views.window_game)
         self.hold_game: Game | None = None
         self.hold_until: float = 0.0
+        # the window's pause: no answer (a bot's or a person's) is applied before this time, so a
+        # window closes at max(claim_pause, every answer in) whether or not anyone could claim
+        self.pause_until: float = 0.0
         self.last_sent: dict[int, str] = {}  # per seat: its last state sent, without the countdown
         self.rematch: int | None = None  # the table of the next match with the same players
+        self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
         # a claim/rob window asks all its seats at once; answers wait here for the engine's order
         self.answers: dict[int, Action] = {}
         self.window_started: float = 0.0
@@ -359,7 +477,7 @@ class Table:
         return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
                         "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch,
-                        "hints": self.hints}}
+                        "hints": self.hints, "clock": self.manager.clock.record()}}
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded
@@ -476,7 +594,7 @@ class Table:
         now = time.monotonic()
         if frozen is not None:
             self.hold_game = frozen
-            self.hold_until = now + self.settings.claim_pause
+            self.hold_until = self.pause_until = now + self.settings.claim_pause
         after = window_key(g)
         if after is None or after != before:  # a window closed or a new one opened
             self.answers.clear()
@@ -689,6 +807,10 @@ class Table:
                 if action not in opts:
                     raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
                 self.answers[seat] = action
+                if self._pausing(time.monotonic()):  # held until the pause ends (the runner applies it)
+                    self.touch()
+                    self.broadcast()
+                    return
                 try:
                     await self._drain(actor=seat)
                 except SaveError:
@@ -704,6 +826,12 @@ class Table:
             action = parse_action(text)
             await self._apply(action, seat, actor=seat)
             self.broadcast()
+
+    def _pausing(self, now: float) -> bool:
+        """The open window's pause (``claim_pause`` from the discard or kong) is still running: the
+        answers already in are held, not applied, so the window takes as long for every seat whether
+        or not anyone could claim (the seats that cannot claim learn nothing from its length)."""
+        return now < self.pause_until
 
     async def _drain(self, actor: int | None = None) -> None:
         """Apply the held window answers while the engine asks a seat that has answered (in the
@@ -843,15 +971,18 @@ class Table:
         async with self.lock:
             now = time.monotonic()
             if self.hold_game is not None:
-                if self.holding() and now < self.hold_until:
-                    return max(0.005, self.hold_until - now)
-                # the pause is over: show the real table; a turn's clock starts now
-                self.hold_game = None
-                if self.game is not None and self.game.phase not in ("claim", "rob"):
-                    self.decision_key = None
-                    self._arm()
-                self.touch()
-                self.broadcast()
+                if now < self.hold_until:
+                    if self.holding():  # nobody could claim: the made-up window is shown until then
+                        return max(0.005, self.hold_until - now)
+                    # someone may claim: the real window is shown; _window_step holds the answers
+                else:
+                    # the pause is over: show the real table; a turn's clock starts now
+                    self.hold_game = None
+                    if self.game is not None and self.game.phase not in ("claim", "rob"):
+                        self.decision_key = None
+                        self._arm()
+                    self.touch()
+                    self.broadcast()
             if self.finished:
                 return "done"
             if self.status == "waiting":
@@ -935,6 +1066,11 @@ class Table:
                 waits.append(s.gone_since + st.absent_timeout - now)
         if answered_for_person:  # the seat's prompt is gone even while its answer is still held
             self.touch()
+        if self._pausing(now):  # every answer waits for the pause's end (the same length for all)
+            waits.append(self.pause_until - now)
+            if answered_for_person:
+                self.broadcast()
+            return max(0.005, min(waits))
         n = len(g.events)
         await self._drain()
         if answered_for_person or self.game is not g or len(g.events) != n:
@@ -957,6 +1093,14 @@ class TableManager:
         self._load_lock = asyncio.Lock()
         n = self.settings.db_threads or (1 if store.url.startswith("sqlite") else 4)
         self._pool = ThreadPoolExecutor(n, thread_name_prefix="shangrao-db")
+        self.clock = ServerClock()  # the times this server stores (countdowns survive wall-clock steps)
+        # history reads (issue 25): their own threads, so a flood of them never queues before a table's
+        # write; an in-memory SQLite database is one connection, used by the tables' thread alone
+        url = store.url
+        shared = url.startswith("sqlite") and (url.rstrip("/") in ("sqlite:", "sqlite:/") or ":memory:" in url
+                                               or "mode=memory" in url)
+        self._history_pool = None if shared else ThreadPoolExecutor(
+            max(1, self.settings.read_threads), thread_name_prefix="shangrao-history")
         self.listing_version = 0
         self._failures: dict[str, list] = {}  # failure kind -> [last logged (monotonic), suppressed]
         self._failing = False
@@ -964,15 +1108,26 @@ class TableManager:
         # group commit of the tables' actions (write_events): queued while a batch is being written
         self._events_queued: list[tuple[tuple, asyncio.Future]] = []
         self._events_writing = False
+        #: why no table can be played here (read-only storage, in words for the lobby), or None
+        self.read_only: str | None = None
 
     # -- the database, off the event loop -----------------------------------------
     async def read(self, fn, *args, **kwargs):
         """Run a database read in a worker thread."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
 
+    async def history(self, fn, *args, **kwargs):
+        """Run a history read (and the building of its answer) in the history threads
+        (``settings.read_threads``), apart from the tables' database thread."""
+        pool = self._history_pool or self._pool
+        return await asyncio.get_running_loop().run_in_executor(pool, functools.partial(fn, *args, **kwargs))
+
     async def write(self, fn, *args, **kwargs):
         """Run a database write in a worker thread; any failure is a :class:`SaveError` (logged once
-        a minute per kind, without the database's URL)."""
+        a minute per kind, without the database's URL).  A read-only server (:attr:`read_only`: the
+        storage refuses writes, or another server took the tables over) writes nothing."""
+        if self.read_only is not None:
+            raise SaveError()
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
         except Exception as err:
@@ -987,6 +1142,8 @@ class TableManager:
         batch, one transaction for all of them (:func:`~shangrao.records.live.insert_event_batches`;
         one worker thread hand-off and one commit per batch, not per action).  Returns once these
         events are committed; a failure is a :class:`SaveError`, as in :meth:`write`."""
+        if self.read_only is not None:
+            raise SaveError()
         fut = asyncio.get_running_loop().create_future()
         self._events_queued.append(((game_id, hand_index, first_seq, events), fut))
         if not self._events_writing:
@@ -1004,7 +1161,7 @@ class TableManager:
             return
         try:
             done = asyncio.get_running_loop().run_in_executor(
-                self._pool, insert_event_batches, self.store, [args for args, _ in batch])
+                self._pool, insert_event_batches, self.store, [args for args, _ in batch], self.clock.stamp())
         except RuntimeError as err:  # the worker threads are shut down: the server is stopping
             for _, fut in batch:
                 fut.set_result(err)
@@ -1067,22 +1224,30 @@ class TableManager:
 
     # -- creating and loading -------------------------------------------------------
     async def create(self, name: str, hands: int, seats: list[str], rules: dict,
-                     hints: bool = True, token: str | None = None) -> tuple[Table, str]:
+                     hints: bool = True, token: str | None = None, origin: str | None = None) -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
         hints: whether its players may ask for the expert's advice (stored with the table).
         token: seat 0's token (default: a new random one; a rematch's is :func:`rematch_token`).
+        origin: the creator's :func:`address_group` (at most ``waiting_per_address`` of its tables
+        may wait for players at once).
 
-        Raises ValueError (bad rules), ServerFull or SaveError."""
+        Raises ValueError (bad rules), ServerFull, TooManyWaiting or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
         self._check_room()
         kinds = ["human", *seats]
+        if origin is not None and "human" in seats:  # the new table would wait for players too
+            n = self.settings.waiting_per_address
+            if sum(1 for t in self.tables.values() if t.origin == origin and t.status == "waiting") >= n:
+                raise TooManyWaiting(f"too many tables waiting for players: at most {n} from one address; "
+                                     "start or finish one first")
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
         st = [Seat(player=k) for k in kinds]
         meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4,
-                        "hints": hints}}
+                        "hints": hints, "clock": self.clock.record()}}
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints)
+        table.origin = origin
         _, token = await table.claim_seat(0, token)
         self.tables[gid] = table
         self.listing_changed()
@@ -1090,6 +1255,8 @@ class TableManager:
         return table, token
 
     def _check_room(self) -> None:
+        if self.read_only is not None:
+            raise ReadOnlyStore(self.read_only)
         n = self.settings.max_live_tables
         if len(self.tables) >= n:
             raise ServerFull(f"the server is full ({n} live tables); try again later")
@@ -1125,29 +1292,39 @@ class TableManager:
         rec = await self.read(self.store.load_game, game_id)
         table, extra = self._build(rec)
         g = table.game
-        if g is not None and extra is not None and not table.finished:
+        if table.finished:
+            return table
+        if g is not None and extra is not None and not extra and not g.is_over:
+            # the countdown in progress goes on from when its decision began, by the clock of the
+            # server that stored it (ServerClock: wall-clock steps change nothing)
+            stored_clock = ((rec.meta or {}).get("web") or {}).get("clock")
+            table.resume_started = self.clock.to_mono(
+                await self.read(last_event_time, self.store, rec.id, g.hand_no), stored_clock)
+            if g.phase in ("claim", "rob"):  # the window's one countdown, from its last stored event
+                now = time.monotonic()
+                started = table.resume_started if table.resume_started is not None else now
+                table.resume_started = None
+                table.window_started = min(started, now)
+                table.window_deadline = table.window_started + self.settings.claim_timeout
+        # from now on this server writes the table's rows: its clock is the one to read them by
+        await self.write(update_meta, self.store, rec.id, table._meta())
+        if g is not None and extra is not None:
             n = len(g.events) - len(extra)
             if g.is_over:  # stored up to the last action, the hand row was not written
                 await table._persist(n)
             elif extra:
-                await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra)
-            else:  # the countdown in progress goes on from when its decision began
-                table.resume_started = _mono_from_wall(
-                    await self.read(last_event_time, self.store, rec.id, g.hand_no))
-                if g.phase in ("claim", "rob"):  # the window's one countdown, from its last stored event
-                    now = time.monotonic()
-                    started = table.resume_started if table.resume_started is not None else now
-                    table.resume_started = None
-                    table.window_started = min(started, now)
-                    table.window_deadline = table.window_started + self.settings.claim_timeout
+                await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra, self.clock.stamp())
         return table
 
-    async def get(self, game_id: int, token: str | None = None) -> Table:
+    async def get(self, game_id: int, token: str | None = None, *, resuming: bool = False) -> Table:
         """The table ``game_id``, loaded from the database if it is not in memory.
 
         token: a seat link's token, checked against the stored hashes BEFORE the game is
-        loaded (a wrong one raises TableError and replays nothing).  Raises TableError (no such
-        table, a wrong token), ServerFull, or RecordError (an unreadable record)."""
+        loaded (a wrong one raises TableError and replays nothing).  A table with a person seated
+        is loaded whatever ``max_live_tables`` when a seat link asks for it or it is being played
+        (``resuming``: the restart's :meth:`resume_all`) — a flood of tables never locks a seated
+        player out.  Raises TableError (no such table, a wrong token), ServerFull, or RecordError
+        (an unreadable record)."""
         t = self.tables.get(game_id)
         if t is not None:
             if token is not None:
@@ -1156,11 +1333,14 @@ class TableManager:
         _head, web = await self._stored_web(game_id)
         if token is not None:
             self._check_stored_token(web, token)
+        seated, free = self._seated(web)
+        exempt = seated and (token is not None or (resuming and not free))
         async with self._load_lock:
             t = self.tables.get(game_id)
             if t is not None:
                 return t
-            self._check_room()
+            if not exempt or self.read_only is not None:
+                self._check_room()
             t = await self._load(game_id)
             self.tables[game_id] = t
             t.start()
@@ -1179,6 +1359,18 @@ class TableManager:
         if head.mode != KIND:
             raise TableNotFound(f"no table {game_id}")
         return head, web_meta(head.meta, game_id)  # raises DamagedRecord
+
+    @staticmethod
+    def _seated(web: dict) -> tuple[bool, bool]:
+        """From a stored ``meta.web``: (a person holds a seat, a seat is free); a ``meta.web`` edited
+        into another shape counts as no person seated (it gets no exemption from the cap)."""
+        if not isinstance(web, dict):
+            return False, True
+        kinds, claimed = web.get("seats"), web.get("claimed")
+        if not isinstance(kinds, list) or not isinstance(claimed, list):
+            return False, True
+        pairs = list(zip(kinds, claimed))
+        return (any(k == "human" and c is True for k, c in pairs), any(k == "human" and not c for k, c in pairs))
 
     @staticmethod
     def _check_stored_token(web: dict, token: str) -> int:
@@ -1223,22 +1415,53 @@ class TableManager:
         table.hold_game = None
 
     async def resume_all(self) -> list[int]:
-        """Load every unfinished web table from the database and start its runner."""
-        ids = [g.id for g in await self.read(self.store.list_games, kind=KIND, status="unfinished")]
+        """Load the unfinished web tables from the database and start their runners: every table
+        being played with a person seated, whatever ``max_live_tables`` (issue 25: a flood of
+        tables before a restart locked a game in progress out); then, while there is room, the
+        tables waiting for players and those without a person (the others are loaded when a seat
+        link or a join asks for them).  Returns the ids resumed."""
+        rows = await self.read(self.store.list_games, kind=KIND, status="unfinished")
+        played: list[int] = []
+        rest: list[int] = []
+        for g in rows:
+            seated, free = self._seated((g.meta or {}).get("web") or {})
+            (played if seated and not free else rest).append(g.id)
         out = []
-        for gid in ids:
+        full = False
+        for gid in played + rest:
             try:
-                await self.get(gid)
+                await self.get(gid, resuming=True)
                 out.append(gid)
+            except ServerFull:
+                full = True
             except (TableError, RecordError, ValueError, SaveError) as err:
                 log.error("cannot resume table %s: %s", gid, self.scrub(str(err)))
+        if full:
+            log.warning("%d table(s) waiting for players were not resumed (the server holds %d live tables); "
+                        "they are loaded when a seat link asks for them", len(played) + len(rest) - len(out),
+                        self.settings.max_live_tables)
         return out
+
+    async def stop_playing(self, why: str) -> None:
+        """Play no table from now on (another server took them over): every write is refused, the
+        runners stop, the tables leave memory, and the lobby and every refusal say ``why``."""
+        self.read_only = why
+        notice = dumps({"type": "notice", "code": "server_problem", "message": why})
+        for t in list(self.tables.values()):
+            await t.stop()
+            for seat in t.seats:
+                for c in list(seat.conns):
+                    c.send(notice)
+            self.evict(t)
+        self.listing_changed()
 
     async def close(self) -> None:
         for t in list(self.tables.values()):
             await t.stop()
         self.tables.clear()
         self._pool.shutdown(wait=True)
+        if self._history_pool is not None:
+            self._history_pool.shutdown(wait=True)
 
     # -- the lobby's lists ------------------------------------------------------------
     def _stored_info(self, g) -> dict:
@@ -1286,10 +1509,11 @@ class TableManager:
     async def list_tables(self, status: str, limit: int, offset: int) -> tuple[list[dict], bool]:
         """A page of the lobby's list ``status`` ('open', 'live' or 'finished', see :meth:`in_list`);
         newest first.  Returns (tables, whether there are more).  Tables in memory show their live
-        state, the others their stored row."""
+        state, the others their stored row.  Read in the history threads (:meth:`history`): the
+        lobby's lists never queue in front of a table's write."""
         want = limit + 1
         if status == "finished":
-            rows = await self.read(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
+            rows = await self.history(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
             done = [self._listed_info(g) for g in rows]
             out = [info for info in done if info is not None]
             return out[:limit], len(done) > limit
@@ -1297,7 +1521,7 @@ class TableManager:
         skipped = 0
         chunk, at = 200, 0
         while len(out) < want:
-            rows = await self.read(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
+            rows = await self.history(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
             for g in rows:
                 info = self._info(g)
                 if info is None or not self.in_list(g.status, info, status):
@@ -1317,7 +1541,7 @@ class TableManager:
         """The lobby's view of the tables ``ids`` (newest first) by list (:meth:`in_list`), for each of
         ``statuses``: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
         out: dict[str, list[dict]] = {st: [] for st in statuses}
-        for g in await self.read(game_heads, self.store, ids):
+        for g in await self.history(game_heads, self.store, ids):
             info = self._info(g) if g.kind == KIND else None
             if info is None:
                 continue

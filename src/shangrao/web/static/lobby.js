@@ -87,3 +87,10 @@ async function loadMine() {
 }
 function refresh() { loadMine(); loadList("open"); loadList("live"); }
 refresh(); setInterval(refresh, 5000);
+// a server on read-only storage serves history and replays; it says here why no table can be played
+fetch("/api/server").then(r => r.json()).then(info => {
+  if (!info.read_only) return;
+  const banner = el("section", { class: "card notice", id: "read-only", role: "status" }, info.read_only);
+  document.querySelector("main").prepend(banner);
+  document.getElementById("create-btn").disabled = true;
+}).catch(() => {});
