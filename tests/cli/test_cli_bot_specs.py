@@ -69,3 +69,32 @@ def test_bad_bot_specs_are_one_error_line(run, args, words):
     assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in proc.stderr, proc.stderr
     for w in words:
         assert w in lines[0], (w, lines[0])
+
+
+def test_dataset_command_writes_a_dataset_and_reports_it(run, tmp_path):
+    out = tmp_path / "ds"
+    proc = run("dataset", "--bots", "ukeire", "--hands", "4", "--seed", "1", "--out", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads(proc.stdout)
+    assert meta["hands"] == 4 and meta["decisions"] > 50 and (out / "meta.json").is_file()
+    again = run("dataset", "--bots", "ukeire", "--hands", "4", "--seed", "1", "--out", str(out))
+    assert again.returncode == 2 and "not empty" in again.stderr and "--force" in again.stderr
+    dag = run("dataset", "--bots", "greedy", "--label", "ukeire", "--hands", "2", "--seed", "1", "--out",
+              str(tmp_path / "dag"), "--json")
+    assert dag.returncode == 0, dag.stderr
+    assert json.loads(dag.stdout)["policies"] == ["ukeire"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (("dataset", "--out", "x"), ["--hands", "--games"]),
+    (("dataset", "--out", "x", "--hands", "2", "--games", "1"), ["--hands", "--games"]),
+    (("dataset", "--out", "x", "--games", "a..b"), ["--games"]),
+    (("dataset", "--out", "x", "--hands", "2", "--bots", "nobot"), ["--bots", "unknown bot"]),
+])
+def test_dataset_bad_options_are_one_error_line(run, args, words):
+    proc = run(*args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in proc.stderr, proc.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
