@@ -174,3 +174,19 @@ def test_the_schema_documents_every_message_and_the_samples_follow_it():
     msgs.append({"type": "bye"})
     for m in msgs:
         v.validate(json.loads(json.dumps(m)))
+
+
+def test_outside_bots_are_gymnasium_opponents(tmp_path):
+    gymnasium = pytest.importorskip("gymnasium")
+    import numpy as np
+
+    import shangrao.env  # noqa: F401
+
+    env = gymnasium.make("Shangrao-v1", opponents=f"ext:{PY} {PY_BOT}", seat=0).unwrapped
+    obs, _ = env.reset(seed=2)
+    done = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ExternalBotWarning)
+        while not done:
+            obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(isinstance(b, ExternalBot) for b in env.bots[1:])

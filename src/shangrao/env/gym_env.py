@@ -110,6 +110,8 @@ class ShangraoGymEnv(gym.Env):
             legal = g.legal_actions()
             bot = self.bots[seat]
             assert bot is not None
+            if len(legal) > 1 and hasattr(bot, "see_log"):
+                bot.see_log(g.events, seat)  # an outside bot (ext:) follows its seat's log
             action = legal[0] if len(legal) == 1 else bot.choose(g.observation(seat), legal)
             if action in legal:
                 g.push(action)
