@@ -152,7 +152,7 @@ def action_mask(indices: Sequence[int] | dict) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- observation
-#: plane names before 0.2 (``pond_*`` became ``discards_*``): still found by ``PLANE_NAMES.index``, with a warning
+#: plane names of 0.1.0 (``pond_*`` became ``discards_*``): still found by ``PLANE_NAMES.index``, with a warning
 _OLD_PLANE_NAMES = {f"pond_{r}": f"discards_{r}" for r in ("self", "next", "opposite", "previous")}
 
 

@@ -233,13 +233,13 @@ learner has an all-zero mask.
 Version history
 ===============
 
-* v1 (shangrao 0.2): PettingZoo ``shangrao_v1``, Gymnasium ``Shangrao-v1``.  Added the parallel
+* v1 (unreleased, after shangrao 0.1.0): PettingZoo ``shangrao_v1``, Gymnasium ``Shangrao-v1``.  Added the parallel
   environment (simultaneous claims), ``state()`` / ``state_space`` (perfect information),
   ``reward="points" | "normalized" | "rank"``.  Changed: ``render()`` in ``"human"`` mode prints and
   returns None (PettingZoo's ``render_test``); non-integer (float, bool, NumPy float) and
   out-of-range actions raise ``InvalidActionError`` instead of being truncated by ``int()``; the
   Gymnasium env's terminal observation has the mask ``PASS`` alone instead of all zeros.  Renamed
-  in 0.2 before this version (old names importable with a ``DeprecationWarning``): the action
+  after 0.1.0, before this version (old names importable with a ``DeprecationWarning``): the action
   constants ``DISCARD``, ``CHOW``, ``PUNG``, ``KONG``, ``ADDED_KONG``, ``CONCEALED_KONG``, ``WIN``,
   ``PASS``, ``CATCH_BAO`` → ``*_INDEX``; the planes ``pond_self`` … ``pond_previous`` →
   ``discards_self`` … (``PLANE_NAMES.index("pond_self")`` still answers 10).  Observation planes and
