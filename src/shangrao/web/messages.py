@@ -185,10 +185,10 @@ def _no_hands_rule(rules: dict) -> dict:
 
 
 def _seat_kind(v: str) -> str:
-    from ..bots import BOT_NAMES
+    from ..bots import BOT_NAMES, web_bot_specs
 
-    if v != "human" and v not in BOT_NAMES:
-        raise ValueError(f"a seat is 'human' or a bot ({', '.join(BOT_NAMES)}), got {v!r}")
+    if v != "human" and v not in BOT_NAMES and v not in web_bot_specs():
+        raise ValueError(f"a seat is 'human' or a bot ({', '.join((*BOT_NAMES, *web_bot_specs()))}), got {v!r}")
     return v
 
 
