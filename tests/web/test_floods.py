@@ -445,6 +445,6 @@ def test_serve_raises_its_file_limit_and_says_how_many_connections_it_holds():
     assert capacity(1024) == 1024 - reserve(1024) and capacity(1024, 100) == 100 and capacity(None) > 0
     assert reserve(256) == 64 and reserve(100_000) == 12_500
     doc = (Path(__file__).parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
-    for option in ("--header-timeout", "--max-connections-per-address", "--max-connections"):
+    for option in ("--header-timeout", "--address-connections", "--max-connections"):
         assert f"| `{option}` |" in doc  # each documented in the limits table
     assert "limit_conn per_addr" in doc and "proxy_set_header Upgrade" in doc  # the nginx section
