@@ -156,3 +156,19 @@ def test_the_migrations_from_nothing_give_the_tables_of_the_code(tmp_path):
 def test_a_new_database_is_made_at_the_head_revision(tmp_path):
     Store(tmp_path / "new.sqlite3").close()
     assert _revision(tmp_path / "new.sqlite3") == HEAD
+
+
+def test_serve_on_read_only_storage_opens_an_old_database_read_only_without_migrating(old_db):
+    from fastapi.testclient import TestClient
+
+    from shangrao.web import Settings
+    from shangrao.web.app import create_app
+
+    before = old_db.read_bytes()
+    url = f"sqlite:///file:{old_db}?mode=ro&uri=true"  # every write refused, as on a read-only medium
+    with TestClient(create_app(url, Settings())) as c:
+        why = c.get("/api/server").json()["read_only"]
+        assert why and "cannot be written" in why and "readonly" in why
+        assert sorted(g["id"] for g in c.get("/api/games").json()) == [1, 2, 3, 4, 5]
+        assert c.get("/api/games/1/hands/0/frames").json()["frames"]
+    assert _revision(old_db) is None and old_db.read_bytes() == before

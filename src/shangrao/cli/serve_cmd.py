@@ -126,6 +126,7 @@ def serve(**options) -> None:
     file_limit = raise_file_limit()  # the soft limit up to the hard one: as many connections as allowed
     guard = ConnectionGuard(per_address=settings.max_connections_per_address,
                             total=capacity(file_limit, settings.max_connections), header_timeout=header_timeout)
+    app.state.manager.metrics.watch_guard(guard)  # /metrics counts the open connections
     sock = _bind(host, port)  # before the address is printed: a busy port is reported, not announced
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/"

@@ -316,8 +316,9 @@ class Store:
                     self.engine = create_engine("sqlite://", future=True, poolclass=StaticPool,
                                                 connect_args={"check_same_thread": False})
                     Base.metadata.create_all(self.engine)
-            elif read_only:
-                Base.metadata.create_all(self.engine)  # in memory
+            elif read_only:  # in memory, or a file: URI opened as the caller says
+                check(self.engine, self._safe_url())
+                Base.metadata.create_all(self.engine)
             else:
                 # an empty database gets today's tables; an older one is upgraded; a newer one refused
                 prepare(self.engine, self._safe_url(), Base.metadata.create_all)

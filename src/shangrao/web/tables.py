@@ -78,6 +78,7 @@ from ..rules import RuleSet
 from .connections import Connection, dumps
 from .hints import hint_choices, hint_note
 from .messages import clean_name
+from .metrics import ServerMetrics
 from .settings import Settings  # the server settings (pydantic-settings; issue 21)
 from .stored import DamagedRecord, web_meta
 from .views import LogCache, seat_texts, seat_view, window_game, window_key
@@ -532,6 +533,7 @@ class Table:
                 self.window_started = now
                 self.window_deadline = now + self.settings.claim_timeout
         self._saved()
+        self.manager.metrics.record_action(self.id, actor is not None)
         self._arm()
         self.touch()
 
@@ -649,6 +651,7 @@ class Table:
                 if unchanged and c is not also:
                     continue
                 c.send(text)
+        self.manager.metrics.record_update(self.id)
 
     # ------------------------------------------------------------------ connections
     async def connect(self, seat: int, ws) -> Connection | None:
@@ -668,6 +671,7 @@ class Table:
 
     def _dropped(self, seat: int, conn: Connection, why: str) -> None:
         """A connection was dropped as too slow: the seat may be disconnected now."""
+        self.manager.metrics.record_drop(why)
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.discard(conn)
@@ -1039,6 +1043,7 @@ class TableManager:
         self._events_writing = False
         #: why no table can be played here (read-only storage, in words for the lobby), or None
         self.read_only: str | None = None
+        self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
 
     # -- the database, off the event loop -----------------------------------------
     async def read(self, fn, *args, **kwargs):
@@ -1057,11 +1062,14 @@ class TableManager:
         storage refuses writes, or another server took the tables over) writes nothing."""
         if self.read_only is not None:
             raise SaveError()
+        t0 = time.perf_counter()
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
         except Exception as err:
+            self.metrics.record_write("other", time.perf_counter() - t0, failed=True)
             self._report(err)
             raise SaveError() from None
+        self.metrics.record_write("other", time.perf_counter() - t0)
         self._written()
         return out
 
@@ -1077,7 +1085,9 @@ class TableManager:
         self._events_queued.append(((game_id, hand_index, first_seq, events), fut))
         if not self._events_writing:
             self._write_event_batch()
+        t0 = time.perf_counter()
         err = await fut
+        self.metrics.record_write("events", time.perf_counter() - t0, failed=err is not None)
         if err is not None:
             self._report(err)
             raise SaveError() from None

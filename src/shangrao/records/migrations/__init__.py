@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from ...errors import InputError
+from ..store import RecordError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -40,8 +40,11 @@ BASELINE = "0001"
 HERE = Path(__file__).resolve().parent
 
 
-class SchemaError(InputError):
-    """The records database's schema is newer than this code, or cannot be upgraded (one line, why)."""
+class SchemaError(RecordError):
+    """The records database's schema is newer than this code, or cannot be upgraded (one line, why).
+
+    A :class:`~shangrao.records.RecordError`: a server on read-only storage that cannot upgrade opens the
+    database read-only instead (and refuses a newer one there too)."""
 
 
 def _config(connection: Connection | None = None) -> Config:
@@ -104,6 +107,7 @@ def prepare(engine: Engine, where: str, create_all) -> str | None:
     had (None: it was empty).  ``create_all(conn)`` makes today's tables.  ``where``: the database as
     messages name it (no password)."""
     from alembic import command
+    from alembic.util import CommandError
 
     with engine.begin() as conn:
         rev = revision_of(conn)
@@ -120,7 +124,7 @@ def prepare(engine: Engine, where: str, create_all) -> str | None:
             if revision_of(conn) == BASELINE and not inspect(conn).has_table("alembic_version"):
                 command.stamp(_config(conn), BASELINE)
             upgrade(conn)
-    except SQLAlchemyError as err:
+    except (SQLAlchemyError, CommandError) as err:
         why = " ".join(str(getattr(err, "orig", None) or err).split())
         raise SchemaError(f"cannot upgrade the records database {where} from schema revision {rev} to "
                           f"{HEAD}: {why}") from None
