@@ -149,3 +149,20 @@ def test_settings_made_by_a_program_read_the_environment_and_check_their_bounds(
         Settings(claim_timeout=-1)
     with pytest.raises(ValueError, match="standin_bot: one of"):
         Settings(standin_bot="nobody")
+
+
+def test_docs_list_every_setting_with_its_option_variable_and_default():
+    """docs/web.md's table of settings is the model's: one row per field, in its order."""
+    from pathlib import Path
+
+    from shangrao.web.settings import Settings, env_var, option_name
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `--") and "| `SHANGRAO_" in line]
+    documented = {r.split("|")[3].strip(): [c.strip() for c in r.split("|")[1:-1]] for r in rows}
+    fields = [n for n in documented if n != "—"]
+    assert fields == [f"`{n}`" for n in Settings.model_fields]
+    for name, f in Settings.model_fields.items():
+        option, var, _, default, what = documented[f"`{name}`"]
+        assert (option, var, default) == (f"`{option_name(name)}`", f"`{env_var(name)}`", str(f.default)), name
+        assert what == f.description, name

@@ -16,6 +16,9 @@ Guarantees
   stores each action before broadcasting it); :meth:`Store.load_game` returns
   the events of a hand still in progress in ``GameRecord.pending``.
 * Hands are appended in order (0, 1, 2, …); a gap or a repeat is refused.
+* One append path: every live event is JSON-encoded once and written by one INSERT
+  (:meth:`Store.append_events`, :meth:`Store.insert_events`, :meth:`Store.insert_event_batches`).
+* The tables change only through migrations (:mod:`shangrao.records.migrations`).
 
 URLs: anything SQLAlchemy accepts (``sqlite:///path``, ``postgresql+psycopg://…``);
 :func:`resolve_db` also takes a plain file path.  The default database is
@@ -244,9 +247,13 @@ def _hand(h: HandRow) -> StoredHand:
 
 
 class Store:
-    """Game records in a database given by URL (see the module doc).  Tables are created if missing.
+    """Game records in a database given by URL (see the module doc).
 
-    Raises :class:`RecordError` for a bad URL or an unreachable database.
+    Opened for writing, an empty database gets the tables, an older one is upgraded
+    (:mod:`shangrao.records.migrations`); ``read_only=True`` changes nothing.  Raises
+    :class:`RecordError` for a bad URL or an unreachable database, and its subclass
+    :class:`~shangrao.records.migrations.SchemaError` for a database newer than this code or one that
+    cannot be upgraded.
     """
 
     def __init__(self, url: str | os.PathLike | None = None, *, echo: bool = False, read_only: bool = False) -> None:
