@@ -159,7 +159,11 @@ def test_a_new_database_is_made_at_the_head_revision(tmp_path):
 
 
 def test_serve_on_read_only_storage_opens_an_old_database_read_only_without_migrating(old_db):
-    from fastapi.testclient import TestClient
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # starlette's note on httpx, as in tests/web/conftest.py
+        from fastapi.testclient import TestClient
 
     from shangrao.web import Settings
     from shangrao.web.app import create_app

@@ -10,8 +10,14 @@ from alembic import context
 
 from shangrao.records.schema import Base
 
-connection = context.config.attributes["connection"]
-context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True,
-                  transaction_per_migration=False)
-with context.begin_transaction():
-    context.run_migrations()
+
+def run() -> None:
+    connection = context.config.attributes["connection"]
+    context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True,
+                      transaction_per_migration=False)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if hasattr(context, "config"):  # run by Alembic (an import by anything else, e.g. doctest collection, does nothing)
+    run()
