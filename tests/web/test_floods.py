@@ -336,6 +336,20 @@ def test_a_request_head_of_any_length_is_not_buffered(guarded_server):
     assert data.startswith(b"HTTP/1.1 431 ") and seconds < HEADER_TIMEOUT, data[:200]
 
 
+def test_a_request_head_over_64_kib_is_refused_however_it_arrives(guarded_server):
+    # 100 headers of 1 KB each (every line short, under 128 headers) sent in one write: was a 200
+    # (the size was counted only while the head was incomplete after a read)
+    port, _ = guarded_server
+    head = b"GET /api/labels HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + b"".join(
+        b"X%d: " % i + b"b" * 1000 + b"\r\n" for i in range(100)) + b"\r\n"
+    for chunk in (len(head), 4096):
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            for i in range(0, len(head), chunk):
+                s.sendall(head[i:i + chunk])
+            data, _ = _answer(s)
+        assert data.startswith(b"HTTP/1.1 431 "), (chunk, data[:200])
+
+
 @pytest.mark.parametrize("sent", [b"", b"GET / HT", b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: aaaa",
                                   b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                                   b"Content-Length: 1000\r\n\r\n{\"hands\": 1"],

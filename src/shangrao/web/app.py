@@ -35,6 +35,7 @@ import dataclasses
 import functools
 import json
 import logging
+import re
 import time
 from importlib import resources
 from pathlib import Path
@@ -70,6 +71,7 @@ from ..records import owner as owner_module
 from ..records.live import game_head
 from ..records.owner import Ownership, StoreBusy, own_live_tables, store_scrub, write_refusal
 from ..rules import DEFAULT_RULES, RuleSet
+from .connections import Connection
 from .messages import (
     ActionMsg,
     CreateTable,
@@ -213,7 +215,7 @@ class StrictJSONRequest(Request):
             except strictjson.DuplicateKeyError as err:
                 raise HTTPException(422, f"body: {err}") from None
             except json.JSONDecodeError as err:
-                raise HTTPException(422, f"body: bad JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+                raise HTTPException(422, f"body: bad JSON at line {err.lineno}, column {err.colno}: {strictjson.error_words(err)}") from None
             except UnicodeDecodeError:
                 raise HTTPException(422, "body: not UTF-8 text") from None
             except RecursionError:
@@ -383,7 +385,7 @@ def _open_store(db: str | None) -> tuple[Store, str | None]:
     """The records database, and why it cannot be written when it had to be opened read-only (an
     SQLite file in WAL mode on a read-only directory or medium cannot even be read the usual way)."""
     try:
-        return Store(db), None
+        store = Store(db)
     except RecordError as err:
         if not resolve_db(db).startswith("sqlite"):
             raise
@@ -393,6 +395,12 @@ def _open_store(db: str | None) -> tuple[Store, str | None]:
             raise err from None
         words = " ".join(str(err).split())
         return store, store_scrub(store, words.rsplit(": ", 1)[-1])
+    # an SQLite URI asking for read-only (mode=ro, immutable=1) is read-only from the start: it takes
+    # no ownership, so it can serve history beside the server that plays the tables
+    url = store.url
+    if url.startswith("sqlite") and re.search(r"[?&](mode=ro|immutable=1)(&|$)", url):
+        return store, "the database is opened readonly (mode=ro)"
+    return store, None
 
 
 def create_app(db: str | None = None, settings: Settings | None = None, *, resume: bool = True) -> FastAPI:
@@ -624,10 +632,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             default = getattr(DEFAULT_RULES, f.name)
             fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
                            "default": default})
-        from ..bots import BOT_NAMES
+        from ..bots import BOT_NAMES, web_bot_specs
 
         return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
-                "bots": list(BOT_NAMES), "default_bot": default_bot()}
+                "bots": [*BOT_NAMES, *web_bot_specs()], "default_bot": default_bot()}
 
     @app.post("/api/tables")
     async def create_table(req: CreateTable, request: Request):
@@ -820,6 +828,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
             return
         bucket = TokenBucket(settings.messages_per_second)
         last_notice = -1.0
+        burst = _Refusals(conn, settings)
 
         def error(code: str, message: str) -> None:
             conn.send_json({"type": "error", "code": code, "message": message})
@@ -835,11 +844,10 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
                     refused = _refused_action(frame.get("text"))
                     if refused is not None:
                         # an action is never dropped silently (issue 25): the sender is told that this
-                        # one was not played, and for which state, so it can send it again
-                        conn.send_json({"type": "error", "code": "rate_limited", "hand": refused.hand,
-                                        "seq": refused.seq, "action": _cut(refused.action, 40),
-                                        "message": f"too many messages: at most {settings.messages_per_second:g} "
-                                                   "per second; this action was not played — send it again"})
+                        # one was not played, and for which state, so it can send it again.  In a burst
+                        # that fills half the send queue the refusals are counted and told in one
+                        # message a second (one reply each would drop the sender as too slow)
+                        burst.refuse(refused)
                         continue
                     # anything else: one notice a second however many are refused (replying to each
                     # ping of a burst would fill the client's send queue and drop it as too slow)
@@ -922,6 +930,43 @@ def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
                                  f"{_cut(' '.join(str(err).split()), 200)}") from None
     return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
                         f"stored hand {hand} of game {game_id}")
+
+
+class _Refusals:
+    """The refusals of actions over one connection's message limit (issue 25: never silent).  Each is
+    told at once while the connection's send queue is less than half full; in a burst that fills it
+    they are counted and told in one message a second (``count``: how many; the last one's action,
+    hand and seq) — one reply each would drop the sender as too slow."""
+
+    def __init__(self, conn: Connection, settings: Settings) -> None:
+        self.conn, self.settings = conn, settings
+        self.count = 0
+        self.last: ActionMsg | None = None
+        self.told = -1.0
+        self.timer: asyncio.TimerHandle | None = None
+
+    def refuse(self, action: ActionMsg) -> None:
+        self.count += 1
+        self.last = action
+        now = time.monotonic()
+        if self.conn.queued < self.settings.send_queue // 2 or now - self.told >= 1.0:
+            self.tell()
+        elif self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(max(0.0, self.told + 1.0 - now), self.tell)
+
+    def tell(self) -> None:
+        self.timer = None
+        a = self.last
+        if not self.count or a is None or self.conn.closed:
+            return
+        self.told = time.monotonic()
+        what = ("this action was not played — send it again" if self.count == 1 else
+                f"{self.count} actions were not played, the last this one — send it again")
+        self.conn.send_json({"type": "error", "code": "rate_limited", "hand": a.hand, "seq": a.seq,
+                             "action": _cut(a.action, 40), "count": self.count,
+                             "message": f"too many messages: at most {self.settings.messages_per_second:g} "
+                                        f"per second; {what}"})
+        self.count = 0
 
 
 def _refused_action(raw: str | None) -> ActionMsg | None:

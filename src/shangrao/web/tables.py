@@ -59,7 +59,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from ..bots import BOTS, get_bot
+from ..bots import BOTS, get_bot, web_bot_specs
 from ..errors import InputError
 from ..game import Action, Bot, Event, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError, ActionType
@@ -216,12 +216,15 @@ class Seat:
 
     @property
     def is_bot(self) -> bool:
-        return self.player in BOT_PLAYERS
+        return self.player in BOT_PLAYERS or (self.player != "human" and self.player in web_bot_specs())
 
 
 def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
     """A bot's (or stand-in's) choice for ``seat`` among ``legal``."""
     assert isinstance(bot, Bot), bot
+    see = getattr(bot, "see_log", None)
+    if see is not None:  # an outside bot (ext:) follows its seat's view of the log
+        see(game.events, seat)
     return bot.choose(game.observation(seat), legal)
 
 
