@@ -84,6 +84,7 @@ from .messages import (
     default_bot,
     parse_client_message,
 )
+from .metrics import metrics_router
 from .stored import DamagedRecord
 from .tables import (
     KIND,
@@ -491,6 +492,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(HeadAsGet)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(metrics_router)  # GET /metrics (Prometheus; web/metrics.py)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError):

@@ -78,6 +78,8 @@ from ..rules import RuleSet
 from .connections import Connection, dumps
 from .hints import hint_choices, hint_note
 from .messages import clean_name
+from .metrics import ServerMetrics
+from .settings import Settings  # the server settings (pydantic-settings; issue 21)
 from .stored import DamagedRecord, web_meta
 from .views import LogCache, seat_texts, seat_view, window_game, window_key
 
@@ -199,75 +201,6 @@ def rematch_token(token: str, table_id: int) -> str:
 
     digest = hmac.new(token.encode(), f"shangrao rematch of {table_id}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:18]).decode()
-
-
-@dataclass
-class Settings:
-    """Timing and limits of a server (seconds, counts).  Tests use small values.
-
-    Timing — bot_delay: pause before a bot acts (so people can follow).  claim_timeout: countdown
-    of a claim/rob window for a person (then 过).  turn_timeout: countdown of a person's own turn
-    (then the stand-in bot plays).  absent_timeout: a seat without a connection this long is played
-    by the stand-in bot until its player returns.  next_hand_timeout: pause after a settlement
-    before the next hand when not everyone pressed 继续.  standin_bot: the bot for absent players.
-    retry_delay: pause before the runner retries after a failed database write.
-    claim_pause: every discard (and robbable kong) is shown to all seats as an open window for at
-    least this long, whether or not anyone can claim; bots decide inside it (fair windows).
-
-    Limits (docs/web.md) — tables_per_minute: tables one client address may create per minute.
-    max_live_tables: tables in memory (playing, waiting or being looked at).  messages_per_second:
-    messages one connection may send per second (a burst of as many is allowed).  max_body: bytes of
-    an HTTP request body.  max_name: characters of a table (or player) name.  send_queue: messages
-    waiting for one connection before it is dropped as too slow; send_timeout: seconds one write to
-    a socket may block before the same.  idle_timeout: seconds a table waiting for players stays in
-    memory without any connection.
-
-    Floods and reads (issue 25) — waiting_per_address: tables waiting for players one client address
-    (group) may hold in memory; tables_per_minute and this count per address group (an IPv4 /24, an
-    IPv6 /64: :func:`address_group`), so many addresses of one network count as one.  A table with a
-    person seated is never refused for ``max_live_tables`` when its seat link loads it, and a restart
-    resumes every such table being played whatever the cap.  reads_per_second: the budget of history
-    reads (``/api/games``, a stored game, a replay's frames) of one address group per second, a burst
-    of twice as much; a list of games costs one plus one per 100 games asked for.  read_threads:
-    worker threads of those reads (and of building their answers), apart from the tables' own
-    database threads: a flood of large reads queues for them, never in front of a table's write,
-    and takes at most that many threads' share of the CPU.
-
-    db_threads: database worker threads (0: 1 for SQLite, 4 else).
-
-    Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) — header_timeout: seconds a
-    connection may take to send a request (its headers, and the body they announce; a WebSocket
-    handshake too); then it is closed.
-    max_connections_per_address: connections one client address may hold open at once; one more is
-    answered 503 and closed at once.  max_connections: connections in all (0: the file limit less a
-    reserve, :func:`shangrao.web.guard.capacity`).
-    """
-
-    bot_delay: float = 0.6
-    claim_timeout: float = 15.0
-    turn_timeout: float = 60.0
-    absent_timeout: float = 30.0
-    next_hand_timeout: float = 30.0
-    standin_bot: str = "greedy"
-    claim_pause: float = 0.8
-    retry_delay: float = 1.0
-    tables_per_minute: int = 10
-    max_live_tables: int = 500
-    messages_per_second: float = 20.0
-    max_body: int = 16 * 1024
-    max_name: int = 40
-    send_queue: int = 64
-    send_timeout: float = 10.0
-    idle_timeout: float = 600.0
-    # issue 25: floods and reads
-    waiting_per_address: int = 5
-    reads_per_second: float = 10.0
-    read_threads: int = 1
-    db_threads: int = 0
-    # connection limits (issue 22)
-    header_timeout: float = 10.0
-    max_connections_per_address: int = 64
-    max_connections: int = 0
 
 
 @dataclass
@@ -603,6 +536,7 @@ class Table:
                 self.window_started = now
                 self.window_deadline = now + self.settings.claim_timeout
         self._saved()
+        self.manager.metrics.record_action(self.id, actor is not None)
         self._arm()
         self.touch()
 
@@ -720,6 +654,7 @@ class Table:
                 if unchanged and c is not also:
                     continue
                 c.send(text)
+        self.manager.metrics.record_update(self.id)
 
     # ------------------------------------------------------------------ connections
     async def connect(self, seat: int, ws) -> Connection | None:
@@ -739,6 +674,7 @@ class Table:
 
     def _dropped(self, seat: int, conn: Connection, why: str) -> None:
         """A connection was dropped as too slow: the seat may be disconnected now."""
+        self.manager.metrics.record_drop(why)
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.discard(conn)
@@ -1110,6 +1046,7 @@ class TableManager:
         self._events_writing = False
         #: why no table can be played here (read-only storage, in words for the lobby), or None
         self.read_only: str | None = None
+        self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
 
     # -- the database, off the event loop -----------------------------------------
     async def read(self, fn, *args, **kwargs):
@@ -1128,11 +1065,14 @@ class TableManager:
         storage refuses writes, or another server took the tables over) writes nothing."""
         if self.read_only is not None:
             raise SaveError()
+        t0 = time.perf_counter()
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
         except Exception as err:
+            self.metrics.record_write("other", time.perf_counter() - t0, failed=True)
             self._report(err)
             raise SaveError() from None
+        self.metrics.record_write("other", time.perf_counter() - t0)
         self._written()
         return out
 
@@ -1148,7 +1088,9 @@ class TableManager:
         self._events_queued.append(((game_id, hand_index, first_seq, events), fut))
         if not self._events_writing:
             self._write_event_batch()
+        t0 = time.perf_counter()
         err = await fut
+        self.metrics.record_write("events", time.perf_counter() - t0, failed=err is not None)
         if err is not None:
             self._report(err)
             raise SaveError() from None
