@@ -94,9 +94,9 @@ def serve(**options) -> None:
 
     Open http://HOST:PORT/ to create a table and invite friends by link.
 
-    Every option but --no-browser can also be set by its environment variable: SHANGRAO_ and the
-    option's name in capitals with _ for - (SHANGRAO_CLAIM_TIMEOUT=5 for --claim-timeout 5); an option
-    given wins.
+    Every option but --no-browser can also be set by its environment variable (an option given wins).
+
+    The variable is SHANGRAO_ and the option's name in capitals: SHANGRAO_CLAIM_TIMEOUT=5 for --claim-timeout 5.
 
     Exits 3 if the server cannot start (the port is in use, or another server plays this database's tables).
 
