@@ -91,8 +91,7 @@ def test_a_seats_messages_never_hold_another_seats_concealed_tiles(make_client, 
 
 
 def _check_messages(seats, events) -> int:
-    from shangrao.game import parse_action
-    from shangrao.web.views import seat_view, window_game
+    from shangrao.web.views import seat_view
 
     # every moment of the hand: after each action, and each window an action opened
     moments = []
@@ -100,8 +99,8 @@ def _check_messages(seats, events) -> int:
     g_prev = replay(events[:1])
     moments.append(g_prev)
     for i, n in enumerate(cuts):
-        w = window_game(g_prev, parse_action(events[n - 1]["action"]))  # None: no new window
-        if w is not None:
+        w = replay(events[:n], hold_windows=True)  # held: a window nobody could claim, shown open
+        if w.held:
             moments.append(w)
         nxt = cuts[i + 1] - 1 if i + 1 < len(cuts) else len(events)
         g_prev = replay(events[:max(n, nxt)])

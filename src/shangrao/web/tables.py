@@ -19,9 +19,9 @@ the same text goes to every connection of the seat — and only when the seat's 
 (a hidden decision of another seat must not show up as an extra message).
 
 Fair claim and rob windows (issue 12): every discard and robbable kong is shown to all seats as
-an open window for at least ``claim_pause`` seconds, whether or not anyone can claim (a copy of
-the game stopped in that window, :func:`~shangrao.web.views.window_game`, is shown while the
-real game has moved on).  A window asks all its seats at once (:meth:`Game.window_options`);
+an open window for at least ``claim_pause`` seconds, whether or not anyone can claim (the engine
+holds a window nobody can claim open, :attr:`Game.hold_windows`, until the table releases it).
+A window asks all its seats at once (:meth:`Game.window_options`);
 their answers are held and applied in the engine's order, with one countdown for the window.
 The pause holds in time too (issue 25): no answer — a bot's, or a person's given early — is
 applied before ``claim_pause`` has passed, so a window closes at max(``claim_pause``, every
@@ -79,7 +79,7 @@ from .connections import Connection, dumps
 from .hints import hint_choices, hint_note
 from .messages import clean_name
 from .stored import DamagedRecord, web_meta
-from .views import LogCache, seat_texts, seat_view, window_game, window_key
+from .views import LogCache, seat_texts, seat_view
 
 __all__ = [
     "SAVE_FAILED",
@@ -388,10 +388,6 @@ class Table:
         self._info: tuple[int, dict] | None = None
         self._info_json: tuple[dict, str] | None = None  # public_info() and its JSON text
         self._logs = LogCache()
-        # fair windows: a copy of the game stopped in the window the last discard/kong opened,
-        # shown to every seat until hold_until once the real game has moved on (views.window_game)
-        self.hold_game: Game | None = None
-        self.hold_until: float = 0.0
         # the window's pause: no answer (a bot's or a person's) is applied before this time, so a
         # window closes at max(claim_pause, every answer in) whether or not anyone could claim
         self.pause_until: float = 0.0
@@ -572,31 +568,33 @@ class Table:
         g = self.game
         if g is None or g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
-        n = len(g.events)
-        if self.hold_game is not None and time.monotonic() >= self.hold_until:
-            self.hold_game = None  # an earlier window's pause is over (the runner may not have run yet)
         if isinstance(action, str):
             action = parse_action(action)
-        frozen = None
-        if self.settings.claim_pause > 0 and g.current_seat == seat and action in g.legal_actions():
-            frozen = window_game(g, action)
-        before = window_key(g)
-        g.apply(action, seat=seat)
+        await self._advance(functools.partial(g.apply, action, seat=seat), actor)
+
+    async def _advance(self, move, actor: int | None = None) -> None:
+        """Apply ``move`` (a call changing the game: an action, or the release of a held window),
+        persist its events, and follow the windows: a new window starts its pause and its one
+        countdown, a closed one drops the held answers.  Raises as :meth:`_apply`."""
+        g = self.game
+        assert g is not None
+        n = len(g.events)
+        before = g.window
+        move()
         try:
             await self._persist(n)
         except SaveError:
-            self.game = replay(g.events[:n])  # the game as it was before the action (no database read)
+            # the game as it was before the action (no database read)
+            self.game = replay(g.events[:n], hold_windows=g.hold_windows)
             self._failed(actor)
             raise
         now = time.monotonic()
-        if frozen is not None:
-            self.hold_game = frozen
-            self.hold_until = self.pause_until = now + self.settings.claim_pause
-        after = window_key(g)
+        after = g.window
         if after is None or after != before:  # a window closed or a new one opened
             self.answers.clear()
             self.window_deadline = None
             if after is not None:
+                self.pause_until = now + self.settings.claim_pause
                 self.window_started = now
                 self.window_deadline = now + self.settings.claim_timeout
         self._saved()
@@ -605,6 +603,7 @@ class Table:
 
     async def _start_hand(self) -> None:
         g = self.match.new_hand()
+        g.hold_windows = self.settings.claim_pause > 0
         try:
             await self.manager.write_events(self.id, g.hand_no, 0, list(g.events))
         except SaveError:
@@ -649,19 +648,14 @@ class Table:
         return round(max(0.0, self.decision_deadline - time.monotonic()), 1)
 
     def holding(self) -> bool:
-        """A window's pause is running and the real game has already left the window: every seat
-        is still shown the open window (so nobody learns that no one could claim)."""
-        g = self.game  # (the runner ends the pause at hold_until: no clock here, so a state built late
-        # in a busy moment still shows the window once)
-        return self.hold_game is not None and g is not None and g.phase not in ("claim", "rob")
+        """A window nobody can claim is held open (:attr:`Game.held`): every seat is shown the open
+        window until its pause ends (so nobody learns that no one could claim)."""
+        return self.game is not None and self.game.held
 
     def state_for(self, seat: int) -> dict:
         """The seat's ``state`` message (:func:`~shangrao.web.views.seat_view`); :meth:`state_text`
         is the same as JSON text, built once per change."""
         info = self.public_info()
-        if self.holding():
-            assert self.hold_game is not None
-            return seat_view(self.hold_game, seat, hand_no=self.hold_game.hand_no, table=info, deadline=None)
         if self.game is None:
             return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
                     "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
@@ -689,16 +683,10 @@ class Table:
                 self._info_json = (info, dumps(info))  # (most changes leave it as it was)
             else:
                 self._info_json = (info, cached_info[1])
-            if self.holding():
-                assert self.hold_game is not None
-                text, same = seat_texts(self.hold_game, seat, hand_no=self.hold_game.hand_no,
-                                        table_json=self._info_json[1], deadline=None, settlement=None,
-                                        logs=self._logs)
-            else:
-                text, same = seat_texts(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
-                                        deadline=self._deadline_for(seat),
-                                        settlement=self.last_settlement if self.game.is_over else None,
-                                        logs=self._logs, answered=self.answers.keys())
+            text, same = seat_texts(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
+                                    deadline=self._deadline_for(seat),
+                                    settlement=self.last_settlement if self.game.is_over else None,
+                                    logs=self._logs, answered=self.answers.keys())
         self._texts[seat] = (self.version, text, same)
         return text, same
 
@@ -938,7 +926,7 @@ class Table:
     def _arm(self) -> None:
         """Start the clock of the decision now due (once per decision)."""
         g = self.game
-        if g is None or g.is_over:
+        if g is None or g.is_over or g.held:  # a held window: nobody decides until it is released
             self.decision_key = self.decision_deadline = None
             return
         key = (g.hand_no, len(g.events))
@@ -967,19 +955,6 @@ class Table:
         st = self.settings
         async with self.lock:
             now = time.monotonic()
-            if self.hold_game is not None:
-                if now < self.hold_until:
-                    if self.holding():  # nobody could claim: the made-up window is shown until then
-                        return max(0.005, self.hold_until - now)
-                    # someone may claim: the real window is shown; _window_step holds the answers
-                else:
-                    # the pause is over: show the real table; a turn's clock starts now
-                    self.hold_game = None
-                    if self.game is not None and self.game.phase not in ("claim", "rob"):
-                        self.decision_key = None
-                        self._arm()
-                    self.touch()
-                    self.broadcast()
             if self.finished:
                 return "done"
             if self.status == "waiting":
@@ -999,6 +974,12 @@ class Table:
                     self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
+            if self.game.held:  # nobody can claim: the window stays open for its whole pause
+                if self._pausing(now):
+                    return max(0.005, self.pause_until - now)
+                await self._advance(self.game.release)  # the next turn's clock starts now
+                self.broadcast()
+                return 0
             if self.game.phase in ("claim", "rob"):
                 return await self._window_step(now)
             self._arm()
@@ -1276,7 +1257,7 @@ class TableManager:
         extra = None
         pending = rec.pending.get(len(rec.hands))
         if pending:
-            g = replay(pending)
+            g = replay(pending, hold_windows=self.settings.claim_pause > 0)
             table.game = g
             extra = g.events[len(pending):]
         elif rec.hands:
@@ -1303,6 +1284,7 @@ class TableManager:
                 table.resume_started = None
                 table.window_started = min(started, now)
                 table.window_deadline = table.window_started + self.settings.claim_timeout
+                table.pause_until = table.window_started + self.settings.claim_pause  # a held window too
         # from now on this server writes the table's rows: its clock is the one to read them by
         await self.write(update_meta, self.store, rec.id, table._meta())
         if g is not None and extra is not None:
@@ -1409,7 +1391,6 @@ class TableManager:
         table.match.hands.clear()
         table._texts.clear()
         table._logs.clear()
-        table.hold_game = None
 
     async def resume_all(self) -> list[int]:
         """Load the unfinished web tables from the database and start their runners: every table
