@@ -37,7 +37,7 @@ def test_a_held_game_emits_the_plain_engines_events_and_holds_exactly_the_window
 
 def test_replay_with_hold_windows_ends_held_where_the_log_ends_in_a_held_window():
     rng = random.Random(7)
-    plain, held = _pair("hold:replay")
+    _plain, held = _pair("hold:replay")
     while not held.is_over:
         if held.held:
             n = len(held.events)

@@ -61,8 +61,9 @@ from datetime import UTC, datetime, timedelta
 
 from ..bots import BOTS, get_bot
 from ..errors import InputError
-from ..game import Action, Bot, Event, Game, IllegalActionError, Match, parse_action, replay
-from ..game.actions import ActionParseError, ActionType
+from ..game import Action, Event, Game, IllegalActionError, Match, parse_action, replay
+from ..game.actions import ActionParseError
+from ..game.table import TableState, Timing
 from ..records import GameNotFound, GameSummary, RecordError, Store
 from ..records.live import (
     game_head,
@@ -285,11 +286,10 @@ class Seat:
     def is_bot(self) -> bool:
         return self.player in BOT_PLAYERS
 
-
-def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
-    """A bot's (or stand-in's) choice for ``seat`` among ``legal``."""
-    assert isinstance(bot, Bot), bot
-    return bot.choose(game.observation(seat), legal)
+    @property
+    def present(self) -> bool:
+        """A connection is open (:class:`shangrao.game.table.SeatLike`)."""
+        return bool(self.conns)
 
 
 def _wall_now() -> datetime:
@@ -370,34 +370,27 @@ class Table:
         self.seats = seats
         self.hints = hints  # the host's table option: may the players ask for the expert's advice (提示)
         self.match = Match(rules, seed=seed)
-        self.game: Game | None = None
+        st = self.settings
+        self.timing = Timing(bot_delay=st.bot_delay, claim_timeout=st.claim_timeout, turn_timeout=st.turn_timeout,
+                             absent_timeout=st.absent_timeout, claim_pause=st.claim_pause)
+        #: the hand being played (or the last one, its settlement shown) with its seats' countdowns
+        self.play: TableState | None = None
         self.last_settlement: dict | None = None
         self.finished = False
         self.evicted = False
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.task: asyncio.Task | None = None
-        self.decision_key: tuple | None = None
-        self.decision_deadline: float | None = None
-        self.decision_started: float = 0.0
-        self.resume_started: float | None = None  # a restarted countdown: when its decision began
         self.between_since: float | None = None
         self.failing = False  # the last database write failed (the seats were told)
         self.version = 0  # bumped on every change a seat can see
-        self._texts: dict[int, tuple[int, str, str]] = {}
+        self._texts: dict[int, tuple[tuple[int, int], str, str]] = {}
         self._info: tuple[int, dict] | None = None
         self._info_json: tuple[dict, str] | None = None  # public_info() and its JSON text
         self._logs = LogCache()
-        # the window's pause: no answer (a bot's or a person's) is applied before this time, so a
-        # window closes at max(claim_pause, every answer in) whether or not anyone could claim
-        self.pause_until: float = 0.0
         self.last_sent: dict[int, str] = {}  # per seat: its last state sent, without the countdown
         self.rematch: int | None = None  # the table of the next match with the same players
         self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
-        # a claim/rob window asks all its seats at once; answers wait here for the engine's order
-        self.answers: dict[int, Action] = {}
-        self.window_started: float = 0.0
-        self.window_deadline: float | None = None
         now = time.monotonic()
         self.idle_since = now
         for i, s in enumerate(seats):
@@ -410,6 +403,15 @@ class Table:
         return f"<Table {self.id} {self.status} hand={self.hand_no}>"
 
     # ------------------------------------------------------------------ facts
+    @property
+    def game(self) -> Game | None:
+        """The hand being played, or the last one (None before the first)."""
+        return self.play.game if self.play is not None else None
+
+    def _take_up(self, game: Game) -> None:
+        """Play ``game`` from now (its countdowns start now; :meth:`TableState.resume` after a restart)."""
+        self.play = TableState(game, self.seats, self.timing, time.monotonic())
+
     @property
     def hand_no(self) -> int:
         return self.game.hand_no if self.game is not None else len(self.match.hands)
@@ -557,63 +559,45 @@ class Table:
         else:
             await self.manager.write_events(self.id, g.hand_no, n_before, g.events[n_before:])
 
-    async def _apply(self, action: Action | str, seat: int, actor: int | None = None) -> None:
-        """Apply (validated), persist, or raise (IllegalActionError, SaveError: nothing changed).
-        ``actor``: the person who sent it (told by the caller, not by the notice).
-        Caller holds the lock and broadcasts.
+    async def _apply(self, action: Action | str, seat: int | None, actor: int | None = None) -> None:
+        """Apply (validated; ``seat`` None and ``action`` "release": the held window goes on), persist,
+        or raise (IllegalActionError, SaveError: nothing changed).  ``actor``: the person who sent it
+        (told by the caller, not by the notice).  Caller holds the lock and broadcasts.
 
-        Fair windows: an action that opens a claim/rob window leaves a copy of the game stopped in
-        it (shown for ``claim_pause`` even when nobody can claim); a window that closes or opens
-        drops the held answers and starts the window's one countdown."""
-        g = self.game
-        if g is None or g.is_over:
+        The table's rules (:class:`~shangrao.game.table.TableState`): an action that opens a claim/rob
+        window starts its pause and its one countdown, a window that closes drops the held answers;
+        the countdowns start once the change is stored (a window is shown for its whole pause)."""
+        p = self.play
+        if p is None or p.game.is_over:
             raise IllegalActionError("no hand is being played at this table now")
-        if isinstance(action, str):
-            action = parse_action(action)
-        await self._advance(functools.partial(g.apply, action, seat=seat), actor)
-
-    async def _advance(self, move, actor: int | None = None) -> None:
-        """Apply ``move`` (a call changing the game: an action, or the release of a held window),
-        persist its events, and follow the windows: a new window starts its pause and its one
-        countdown, a closed one drops the held answers.  Raises as :meth:`_apply`."""
-        g = self.game
-        assert g is not None
+        g = p.game
+        move = (None if action == "release" else parse_action(action)) if isinstance(action, str) else action
         n = len(g.events)
-        before = g.window
-        move()
+        saved = p.snapshot()
+        now = time.monotonic()
+        p.apply(seat, move, now)
         try:
             await self._persist(n)
         except SaveError:
             # the game as it was before the action (no database read)
-            self.game = replay(g.events[:n], hold_windows=g.hold_windows)
+            p.restore(saved, replay(g.events[:n], hold_windows=g.hold_windows))
             self._failed(actor)
             raise
-        now = time.monotonic()
-        after = g.window
-        if after is None or after != before:  # a window closed or a new one opened
-            self.answers.clear()
-            self.window_deadline = None
-            if after is not None:
-                self.pause_until = now + self.settings.claim_pause
-                self.window_started = now
-                self.window_deadline = now + self.settings.claim_timeout
+        p.shift(now, time.monotonic())
         self._saved()
-        self._arm()
         self.touch()
 
     async def _start_hand(self) -> None:
         g = self.match.new_hand()
-        g.hold_windows = self.settings.claim_pause > 0
         try:
             await self.manager.write_events(self.id, g.hand_no, 0, list(g.events))
         except SaveError:
             self._failed()
             raise
         self._saved()
-        self.game = g
+        self._take_up(g)
         self.last_settlement = None
         self.between_since = None
-        self._arm()
         self.touch(listing=True)
 
     def _failed(self, actor: int | None = None) -> None:
@@ -638,19 +622,15 @@ class Table:
 
     # ------------------------------------------------------------------ messages
     def _deadline_for(self, seat: int) -> float | None:
-        g = self.game
-        if g is not None and g.phase in ("claim", "rob"):
-            if self.window_deadline is None or seat in self.answers or seat not in g.window_options():
-                return None
-            return round(max(0.0, self.window_deadline - time.monotonic()), 1)
-        if self.decision_deadline is None or g is None or g.current_seat != seat:
-            return None
-        return round(max(0.0, self.decision_deadline - time.monotonic()), 1)
+        return self.play.deadline_for(seat, time.monotonic()) if self.play is not None else None
 
     def holding(self) -> bool:
         """A window nobody can claim is held open (:attr:`Game.held`): every seat is shown the open
         window until its pause ends (so nobody learns that no one could claim)."""
         return self.game is not None and self.game.held
+
+    def _answered(self):
+        return self.play.answers.keys() if self.play is not None else ()
 
     def state_for(self, seat: int) -> dict:
         """The seat's ``state`` message (:func:`~shangrao.web.views.seat_view`); :meth:`state_text`
@@ -663,14 +643,15 @@ class Table:
         return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
                          deadline=self._deadline_for(seat),
                          settlement=self.last_settlement if self.game.is_over else None,
-                         answered=self.answers.keys())
+                         answered=self._answered())
 
     def state_text(self, seat: int) -> tuple[str, str]:
         """The seat's ``state`` message as JSON text (``state_for`` encoded) and the same without
         its countdown (what tells whether the seat's view changed), built once per change; the
         table's facts are encoded once for all seats, each log event once per seat."""
         cached = self._texts.get(seat)
-        if cached is not None and cached[0] == self.version:
+        version = (self.version, self.play.version if self.play is not None else 0)
+        if cached is not None and cached[0] == version:
             return cached[1], cached[2]
         if self.game is None:
             d = self.state_for(seat)
@@ -686,8 +667,8 @@ class Table:
             text, same = seat_texts(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
                                     deadline=self._deadline_for(seat),
                                     settlement=self.last_settlement if self.game.is_over else None,
-                                    logs=self._logs, answered=self.answers.keys())
-        self._texts[seat] = (self.version, text, same)
+                                    logs=self._logs, answered=self._answered())
+        self._texts[seat] = (version, text, same)
         return text, same
 
     def broadcast(self, also: Connection | None = None) -> None:
@@ -784,23 +765,22 @@ class Table:
         (nothing changed) or SaveError (could not be stored; nothing changed)."""
         async with self.lock:
             g = self._at_position(seat, hand, seq)
+            p = self.play
+            assert p is not None
             if g.phase in ("claim", "rob"):
-                opts = g.window_options().get(seat)
-                if not opts or seat in self.answers:
+                if not p.options(seat):
                     raise IllegalActionError("not your decision: the table is waiting for claims")
                 action = parse_action(text)
-                if action not in opts:
-                    raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
-                self.answers[seat] = action
-                if self._pausing(time.monotonic()):  # held until the pause ends (the runner applies it)
+                p.hold(seat, action, time.monotonic())
+                if p.pausing(time.monotonic()):  # held until the pause ends (the runner applies it)
                     self.touch()
                     self.broadcast()
                     return
                 try:
                     await self._drain(actor=seat)
                 except SaveError:
-                    if self.answers.get(seat) is action:  # not stored: as if it had not been sent
-                        del self.answers[seat]
+                    if p.answers.get(seat) is action:  # not stored: as if it had not been sent
+                        del p.answers[seat]
                         raise
                     self._tell(seat)  # stored; another held answer after it was not: told like the others
                 self.touch()
@@ -812,28 +792,17 @@ class Table:
             await self._apply(action, seat, actor=seat)
             self.broadcast()
 
-    def _pausing(self, now: float) -> bool:
-        """The open window's pause (``claim_pause`` from the discard or kong) is still running: the
-        answers already in are held, not applied, so the window takes as long for every seat whether
-        or not anyone could claim (the seats that cannot claim learn nothing from its length)."""
-        return now < self.pause_until
-
     async def _drain(self, actor: int | None = None) -> None:
         """Apply the held window answers while the engine asks a seat that has answered (in the
-        engine's order; an answer that an earlier declaration made illegal becomes 过).  A failed
-        write (SaveError) leaves the answer not applied held."""
-        g = self.game
-        while g is not None and g.phase in ("claim", "rob") and g.current_seat in self.answers:
-            seat = g.current_seat
-            held = self.answers.pop(seat)
-            legal = g.legal_actions()
-            action = held if held in legal else next(a for a in legal if a.type is ActionType.PASS)
-            try:
-                await self._apply(action, seat, actor=actor)
-            except SaveError:
-                self.answers[seat] = held
-                raise
-            g = self.game
+        engine's order, :meth:`TableState.due`).  A failed write (SaveError) leaves the answer not
+        applied held."""
+        p = self.play
+        while p is not None and p.game.phase in ("claim", "rob") and not p.game.held:
+            moves = p.due(time.monotonic())
+            if not moves:
+                return
+            seat, action = moves[0]
+            await self._apply(action, seat, actor=actor)
 
     async def hint(self, seat: int, conn: Connection, hand: int, seq: int) -> None:
         """Queue on ``conn`` the expert's top choices for ``seat``'s decision at (``hand``, ``seq``)
@@ -844,10 +813,8 @@ class Table:
             if not self.hints:
                 raise HintsOff("hints are switched off at this table (the host's choice)")
             g = self._at_position(seat, hand, seq)
-            if g.phase in ("claim", "rob"):
-                legal = [] if seat in self.answers else g.window_options().get(seat, [])
-            else:
-                legal = g.legal_actions() if g.current_seat == seat else []
+            assert self.play is not None
+            legal = self.play.options(seat)
             if len(legal) < 2:
                 raise IllegalActionError("no decision of yours now: nothing to advise on")
             # the seat's own view; in a window it is named as deciding, as its state shows it
@@ -923,33 +890,6 @@ class Table:
                 continue
             await self._wait(timeout)
 
-    def _arm(self) -> None:
-        """Start the clock of the decision now due (once per decision)."""
-        g = self.game
-        if g is None or g.is_over or g.held:  # a held window: nobody decides until it is released
-            self.decision_key = self.decision_deadline = None
-            return
-        key = (g.hand_no, len(g.events))
-        if self.decision_key == key:
-            return
-        st = self.settings
-        assert g.current_seat is not None  # a hand not over has a seat to decide
-        s = self.seats[g.current_seat]
-        n_legal = len(g.legal_actions())
-        if g.phase in ("claim", "rob") and (s.is_bot or n_legal == 1):
-            d = min(st.bot_delay, st.claim_pause) / 2  # inside the window everyone waits for anyway
-        elif s.is_bot or n_legal == 1:
-            d = st.bot_delay if n_legal > 1 else min(st.bot_delay, 0.05)
-        else:
-            d = st.claim_timeout if g.phase in ("claim", "rob") else st.turn_timeout
-        self.decision_key = key
-        now = time.monotonic()
-        started = self.resume_started if self.resume_started is not None else now
-        self.resume_started = None
-        self.decision_started = min(started, now)
-        self.decision_deadline = self.decision_started + d
-        self.version += 1  # the countdown shown changed
-
     async def _step(self):
         """Do what is due now; return how long to wait for a change (None: until one), 'done' or 'idle'."""
         st = self.settings
@@ -965,96 +905,33 @@ class Table:
                     self.manager.evict(self)
                     return "idle"
                 return left
-            if self.game is None or self.game.is_over:
+            p = self.play
+            if p is None or p.game.is_over:
                 humans = [s for s in self.seats if s.player == "human"]
                 all_ready = all(s.ready or not s.conns for s in humans)
                 since = self.between_since if self.between_since is not None else now - st.next_hand_timeout
-                if self.game is None or all_ready or now - since >= st.next_hand_timeout:
+                if p is None or all_ready or now - since >= st.next_hand_timeout:
                     await self._start_hand()
                     self.broadcast()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
-            if self.game.held:  # nobody can claim: the window stays open for its whole pause
-                if self._pausing(now):
-                    return max(0.005, self.pause_until - now)
-                await self._advance(self.game.release)  # the next turn's clock starts now
+            if p.release_due(now):  # a window nobody could claim was open for its whole pause
+                await self._apply("release", None)
                 self.broadcast()
                 return 0
-            if self.game.phase in ("claim", "rob"):
-                return await self._window_step(now)
-            self._arm()
-            g = self.game
-            seat = g.current_seat
-            assert seat is not None  # the hand is not over
-            s = self.seats[seat]
-            legal = g.legal_actions()
-            person = s.player == "human" and len(legal) > 1
-            due = self.decision_deadline
-            assert due is not None  # _arm() set it
-            if person and self._absent(s, now):
-                due = min(due, max(self.decision_started, s.gone_since + st.absent_timeout) + st.bot_delay)
-            if now < due:
-                waits = [due - now]
-                if person and not s.conns:
-                    waits.append(s.gone_since + st.absent_timeout - now)
-                return max(0.005, min(waits))
-            if len(legal) == 1:
-                action = legal[0]
-            elif s.is_bot:
-                action = _choose(s.bot, g, seat, legal)
-            elif g.phase in ("claim", "rob") and not self._absent(s, now):
-                action = next(a for a in legal if a.type is ActionType.PASS)  # the countdown ran out: 过
-            else:
-                action = _choose(s.standin, g, seat, legal)
-            await self._apply(action, seat)
-            self.broadcast()
-            return 0
-
-    async def _window_step(self, now: float) -> float | int:
-        """A claim/rob window: bots answer at once, absent players' stand-ins after a bot delay,
-        people until the window's countdown (then 过); answers are applied in the engine's order.
-        After a restart the countdown goes on from when the window opened (``resume_started``)."""
-        st = self.settings
-        g = self.game
-        assert g is not None
-        if self.window_deadline is None:  # e.g. after a restart in a window
-            started = self.resume_started if self.resume_started is not None else now
-            self.resume_started = None
-            self.window_started = min(started, now)
-            self.window_deadline = self.window_started + st.claim_timeout
-            self.touch()  # the countdown shown changed
-        waits = [self.window_deadline - now]
-        answered_for_person = False
-        for seat, opts in g.window_options().items():
-            if seat in self.answers:
-                continue
-            s = self.seats[seat]
-            if s.is_bot:
-                self.answers[seat] = _choose(s.bot, g, seat, opts)
-            elif s.player == "human" and self._absent(s, now):
-                if now >= self.window_started + st.bot_delay:
-                    self.answers[seat] = _choose(s.standin, g, seat, opts)
-                    answered_for_person = True
-                else:
-                    waits.append(self.window_started + st.bot_delay - now)
-            elif now >= self.window_deadline:
-                self.answers[seat] = next(a for a in opts if a.type is ActionType.PASS)  # countdown over: 过
-                answered_for_person = True
-            elif not s.conns:
-                waits.append(s.gone_since + st.absent_timeout - now)
-        if answered_for_person:  # the seat's prompt is gone even while its answer is still held
-            self.touch()
-        if self._pausing(now):  # every answer waits for the pause's end (the same length for all)
-            waits.append(self.pause_until - now)
-            if answered_for_person:
+            prompt_gone = p.collect(now)  # a person's window prompt went (its answer is held)
+            if prompt_gone:
+                self.touch()
+            moves = p.due(now)
+            if moves:
+                seat, action = moves[0]
+                await self._apply(action, seat)
                 self.broadcast()
-            return max(0.005, min(waits))
-        n = len(g.events)
-        await self._drain()
-        if answered_for_person or self.game is not g or len(g.events) != n:
-            self.broadcast()
-            return 0
-        return max(0.005, min(waits))
+                return 0
+            if prompt_gone:
+                self.broadcast()
+            wake = p.next_wakeup(now)
+            return None if wake is None else max(0.005, wake - now)
 
 
 class TableManager:
@@ -1258,10 +1135,10 @@ class TableManager:
         pending = rec.pending.get(len(rec.hands))
         if pending:
             g = replay(pending, hold_windows=self.settings.claim_pause > 0)
-            table.game = g
+            table._take_up(g)
             extra = g.events[len(pending):]
         elif rec.hands:
-            table.game = replay(rec.hands[-1].events)  # the last settlement stays on the table
+            table._take_up(replay(rec.hands[-1].events))  # the last settlement stays on the table
             table.between_since = _mono_from_wall(rec.hands[-1].created) or time.monotonic()
         table.finished = rec.status == "finished" or table.match.is_over
         return table, extra
@@ -1276,15 +1153,9 @@ class TableManager:
             # the countdown in progress goes on from when its decision began, by the clock of the
             # server that stored it (ServerClock: wall-clock steps change nothing)
             stored_clock = ((rec.meta or {}).get("web") or {}).get("clock")
-            table.resume_started = self.clock.to_mono(
-                await self.read(last_event_time, self.store, rec.id, g.hand_no), stored_clock)
-            if g.phase in ("claim", "rob"):  # the window's one countdown, from its last stored event
-                now = time.monotonic()
-                started = table.resume_started if table.resume_started is not None else now
-                table.resume_started = None
-                table.window_started = min(started, now)
-                table.window_deadline = table.window_started + self.settings.claim_timeout
-                table.pause_until = table.window_started + self.settings.claim_pause  # a held window too
+            started = self.clock.to_mono(await self.read(last_event_time, self.store, rec.id, g.hand_no), stored_clock)
+            assert table.play is not None
+            table.play.resume(started, time.monotonic())  # a window's countdown and pause, or a turn's
         # from now on this server writes the table's rows: its clock is the one to read them by
         await self.write(update_meta, self.store, rec.id, table._meta())
         if g is not None and extra is not None:
@@ -1387,7 +1258,7 @@ class TableManager:
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         table.evicted = True
-        table.game = None
+        table.play = None
         table.match.hands.clear()
         table._texts.clear()
         table._logs.clear()
