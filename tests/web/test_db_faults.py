@@ -218,18 +218,18 @@ def test_the_actions_of_several_tables_share_one_commit_and_a_refused_one_fails_
     an action the database refuses (its position is taken) is a SaveError for that table alone."""
     import asyncio
 
-    from shangrao.web import tables
+    from shangrao.web import tables, writer
 
     store = Store(tmp_path / "group.sqlite3")
     gids = [store.create_game("web", ["human"] * 4) for _ in range(4)]
     sizes = []
-    real = tables.insert_event_batches
+    real = writer.insert_event_batches
 
     def recording(st, batches, when=None):
         sizes.append(len(batches))
         return real(st, batches, when)
 
-    monkeypatch.setattr(tables, "insert_event_batches", recording)
+    monkeypatch.setattr(writer, "insert_event_batches", recording)
 
     async def play() -> list:
         m = tables.TableManager(store)

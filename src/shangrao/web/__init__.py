@@ -8,7 +8,8 @@ Part of the default install (``pip install .``).  See docs/web.md.
 
 from __future__ import annotations
 
-from .tables import Settings, Table, TableError, TableManager
+from .manager import TableManager
+from .tables import Settings, Table, TableError
 
 __all__ = ["Settings", "Table", "TableError", "TableManager", "create_app"]
 

@@ -17,7 +17,8 @@ from typing import Any
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
 from ..analysis import waits_after_discards
-from ..game import ActionType, Event, EventType, Game, Observation, WinRecord, redact
+from ..game import ActionType, Event, EventType, Game, Observation, redact
+from ..game.frames import payer_factors
 from ..game.phase import Phase
 from ..melds import Meld
 from ..scoring.items import seed_clause
@@ -92,13 +93,6 @@ def view_seq(game: Game, seat: int) -> int:
 
     Not ``len(game.events)``: that would grow with other seats' hidden passes in a window."""
     return len(redact(game.events, seat))
-
-
-def payer_factors(win: WinRecord) -> dict[str, list[int]]:
-    """Why a payer pays more (飞宝, 注 1): ``payer_factors`` (×2**n per payer, seat order after the
-    winner, as ``payers``) and ``payers_flown`` (the 宝 each payer discarded).  ``win``: a
-    :class:`shangrao.game.WinRecord`."""
-    return {"payer_factors": list(win.score.payer_factors), "payers_flown": list(win.situation.payers_flown)}
 
 
 def reveal(game: Game) -> dict | None:
