@@ -13,6 +13,7 @@ from shangrao.web import clock
 from shangrao.web.clock import ServerClock
 
 from .conftest import SeatClient, key
+from .waiting import elapse
 
 TURN = 4.0
 
@@ -33,7 +34,7 @@ def test_a_countdown_resumes_from_its_decision_after_a_wall_clock_step_and_a_res
     s = SeatClient(c1, d["id"], d["token"], 0)
     st = s.until(_my_turn)
     began = time.monotonic()  # the decision began before this
-    time.sleep(1.5)  # the person thinks; then the server stops
+    elapse(1.5)  # the person thinks; then the server stops
     s.close()
     c1.__exit__(None, None, None)
 

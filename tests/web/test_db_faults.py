@@ -14,7 +14,6 @@ import logging
 import os
 import random
 import sqlite3
-import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,6 +25,7 @@ from shangrao.web import connections
 from shangrao.web.tables import SAVE_FAILED
 
 from .conftest import SeatClient, connect_all, decider, key, new_table, step, sync
+from .waiting import elapse
 
 
 class Faults:
@@ -101,7 +101,7 @@ def test_bots_wait_while_writes_fail_and_go_on_by_themselves(make_client, db_url
     notice = me.until(lambda m: m["type"] == "notice")
     assert notice["code"] == "server_problem"
     stuck = _stored(db_url, d["id"])
-    time.sleep(0.3)  # the runner retries every retry_delay (0.05 s here) and fails each time
+    elapse(0.3)  # the runner retries every retry_delay (0.05 s here) and fails each time
     assert _stored(db_url, d["id"]) == stuck
     k = key(me.state)
     faults.fail = False

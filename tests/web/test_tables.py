@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 from shangrao.game import replay
 from shangrao.records import Store
 
 from .conftest import connect_all, key, new_table, step, sync
+from .waiting import wait_until
 
 FORBIDDEN_KEYS = {"wall", "seed", "hands"}
 
@@ -299,14 +299,11 @@ def test_absent_player_is_played_by_a_bot_until_they_return(make_client, db_url)
     r = c.post("/api/tables", json={"hands": 1, "seats": ["random", "random", "random"]})
     d = r.json()
     # nobody connects to seat 0: after the timeout its stand-in plays the whole hand
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def played():
         with Store(db_url) as st:
-            if st.load_game(d["id"]).hands_played == 1:
-                break
-        time.sleep(0.05)
-    else:
-        raise AssertionError("the stand-in bot did not finish the hand")
+            return st.load_game(d["id"]).hands_played == 1
+
+    wait_until(played, 60, "the stand-in bot to finish the hand")
     from .conftest import SeatClient
 
     back = SeatClient(c, d["id"], d["token"], 0)
@@ -366,14 +363,11 @@ def test_error_pages_are_pages_with_a_way_back(make_client):
 def test_finished_table_offers_a_rematch_with_the_same_seats(make_client, db_url):
     c = make_client(absent_timeout=0.05, standin_bot="random")
     d = c.post("/api/tables", json={"hands": 1, "seats": ["random", "greedy", "random"]}).json()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def finished():
         with Store(db_url) as st:
-            if st.load_game(d["id"]).status == "finished":
-                break
-        time.sleep(0.05)
-    else:
-        raise AssertionError("the stand-in did not finish the match")
+            return st.load_game(d["id"]).status == "finished"
+
+    wait_until(finished, 60, "the stand-in to finish the match")
     r = c.get(f"/join/{d['id']}")
     assert r.status_code == 410 and 'data-error="finished"' in r.text and f"/replay/{d['id']}" in r.text
     assert c.post(f"/api/tables/{d['id']}/rematch", json={"token": "wrong"}).status_code == 403
