@@ -197,7 +197,7 @@ class Server:
                            ("--waiting-per-address", "100000"),  # issue 25: every table is created from 127.0.0.1
                            ("--messages-per-second", "1000"),
                            # every scripted player is at 127.0.0.1: one address (issue 22's cap is 64)
-                           ("--max-connections-per-address", "1000000")):
+                           ("--address-connections", "1000000")):
             if opt in help_text:
                 args += [opt, value]
         args += extra

@@ -1,4 +1,4 @@
-"""Train a masked policy on Shangrao-v0 with plain PyTorch REINFORCE (a smoke test of the RL path).
+"""Train a masked policy on Shangrao-v1 with plain PyTorch REINFORCE (a smoke test of the RL path).
 
 The learner plays one seat (drawn per hand) against three ``random`` bots; one
 episode is one hand and its reward is the learner's points of the hand's
@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-import shangrao.env  # noqa: F401  (registers Shangrao-v0)
+import shangrao.env  # noqa: F401  (registers Shangrao-v1)
 from shangrao.env import N_ACTIONS, OBS_HIGH, OBS_SHAPE
 
 SCALE = torch.tensor(np.maximum(OBS_HIGH, 1), dtype=torch.float32).flatten()
@@ -91,7 +91,7 @@ def main() -> None:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    env = gymnasium.make("Shangrao-v0", opponents=args.opponents)
+    env = gymnasium.make("Shangrao-v1", opponents=args.opponents)
     policy = Policy()
     opt = torch.optim.Adam(policy.parameters(), lr=args.lr)
 

@@ -9,7 +9,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "shangrao"
 
 LAYERS = {
     "errors": 0, "strictjson": 0, "tiles": 1, "melds": 2, "analysis": 3, "scoring": 4, "rules": 4, "game": 5,
-    "bots": 6, "labels": 6, "records": 7, "cli": 8, "web": 8, "env": 8, "selfplay": 8, "arena": 8, "__init__": 8,
+    "bots": 6, "labels": 6, "encoding": 6, "train": 8, "records": 7, "cli": 8, "web": 8, "env": 8, "selfplay": 8, "arena": 8,
+    "data": 8, "__init__": 8,
 }
 
 

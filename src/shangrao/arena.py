@@ -7,6 +7,9 @@ score for a deal is the mean of its points per hand over the hands it played
 in that deal; the confidence interval is computed **over deals** (the deals
 are the independent samples, the four rotations of one deal are not).
 
+Bots are given by spec (:func:`shangrao.bots.check_bot_spec`): a registered name, ``policy:PATH``,
+``ext:COMMAND`` or a plugin's name; specs are strings, resolved in each worker process or Ray task.
+
 Lineups: ``--bots A,B`` is the lineup ``A,B,B,B`` (the bot under test against
 three copies of B); ``--lineup A,B,C,D`` plays four named bots.  Rotation
 ``r`` seats ``lineup[(i - r) % 4]`` at seat ``i``; the dealer is seat 0.
@@ -39,7 +42,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
-from .bots import get_bot
+from .bots import check_bot_spec, close_bot, get_bot
 from .game import Game, play_hand
 from .rules import DEFAULT_RULES, RuleSet
 
@@ -71,12 +74,10 @@ def lineup_from_bots(test: str, opponent: str) -> list[str]:
 def _check_lineup(lineup: Sequence[str]) -> list[str]:
     if isinstance(lineup, str):
         raise ValueError(f"lineup: give 4 bot names, got the string {lineup!r}")
-    names = [str(n).strip().lower() for n in lineup]
+    names = list(lineup)
     if len(names) != 4:
         raise ValueError(f"lineup: give 4 bot names, got {len(names)}")
-    for n in names:
-        get_bot(n)  # UnknownBotError (ValueError) naming the known bots
-    return names
+    return [check_bot_spec(n) for n in names]  # UnknownBotError (ValueError) naming the known bots
 
 
 class _Counted:
@@ -88,6 +89,8 @@ class _Counted:
         self.seconds = 0.0
         self.declined = 0
         self.needs_observation = getattr(bot, "needs_observation", True)
+        if hasattr(bot, "see_log"):
+            self.see_log = bot.see_log
 
     def choose(self, obs, legal):
         t0 = time.perf_counter()
@@ -114,7 +117,11 @@ def play_deal(args: tuple) -> list[dict]:
         names = [lineup[(i - r) % 4] for i in range(4)]
         bots = [_Counted(get_bot(n, seed=f"{seed}:{r}:{i}")) for i, n in enumerate(names)]
         game = Game(rules, seed=seed, dealer=0, hand_no=0)
-        result = play_hand(game, bots)
+        try:
+            result = play_hand(game, bots)
+        finally:
+            for b in bots:
+                close_bot(b.bot)
         out.append({
             "deal": d, "rotation": r, "seed": seed, "bots": names,
             "result": result.to_dict(), "summary": hand_summary(result, game.events), "events": game.events,

@@ -22,8 +22,9 @@ ray_address=None) -> list[dict]``
 
 Arguments:
 
-* ``seed``: an int (the run seed).  ``bots``: four bot names (``random``, ``greedy``;
-  names, not objects, so that workers can build them).  ``rules``: a
+* ``seed``: an int (the run seed).  ``bots``: four bot specs (``random``, ``greedy``, ``policy:PATH``,
+  ``ext:COMMAND``, a plugin's name: :func:`shangrao.bots.check_bot_spec`; strings, not objects, so that
+  workers can build them).  ``rules``: a
   :class:`~shangrao.rules.RuleSet`.
 * ``workers``: processes on this machine.  1 plays in the calling process; N > 1 uses a
   :class:`concurrent.futures.ProcessPoolExecutor` of N processes (``0`` or ``None``: one per
@@ -64,7 +65,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from .bots import get_bot
+from .bots import check_bot_spec, close_bot, get_bot
 from .errors import InputError
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
@@ -88,13 +89,24 @@ def match_seed(run_seed: int, m: int) -> int:
 def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSet = DEFAULT_RULES,
                        max_hands: int | None = None) -> list[dict]:
     """Play match ``m`` of run ``run_seed`` (at most ``max_hands`` hands) and return its hand records."""
-    from .records.summary import hand_summary
-
     mseed = match_seed(run_seed, m)
     names = list(bots)
     seat_bots = [get_bot(name, seed=f"{mseed}:{i}") for i, name in enumerate(names)]
     match = Match(rules, seed=mseed, bots=seat_bots)
     limit = rules.hands_per_match if max_hands is None else min(max_hands, rules.hands_per_match)
+    try:
+        out = _play_records(match, m, mseed, names, limit)
+    finally:
+        for b in seat_bots:
+            close_bot(b)
+    if out and match.is_over:
+        out[-1]["match_over"] = True
+    return out
+
+
+def _play_records(match: Match, m: int, mseed: int, names: list[str], limit: int) -> list[dict]:
+    from .records.summary import hand_summary
+
     out: list[dict] = []
     for rec in match:
         out.append({
@@ -111,8 +123,6 @@ def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSe
         })
         if len(out) >= limit:
             break
-    if out and match.is_over:
-        out[-1]["match_over"] = True
     return out
 
 
@@ -125,7 +135,7 @@ def _check(n_hands: int, bots: Sequence[str], rules: RuleSet) -> list[str]:
     for name in names:
         if not isinstance(name, str):
             raise InputError(f"bots: give bot names (workers build the bots), got {name!r}")
-        get_bot(name)  # UnknownBotError (ValueError) for a bad name
+    names = [check_bot_spec(n) for n in names]  # UnknownBotError (ValueError) for a bad name or spec
     if not isinstance(rules, RuleSet):
         raise InputError(f"rules must be a RuleSet, got {type(rules).__name__}")
     return names

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import InputError
 
-__all__ = ["DuplicateKeyError", "loads", "no_duplicate_keys"]
+__all__ = ["DuplicateKeyError", "error_words", "loads", "no_duplicate_keys"]
 
 
 class DuplicateKeyError(InputError):
@@ -36,3 +36,10 @@ def loads(text: str | bytes) -> Any:
     (both ValueErrors), ``ValueError`` (an integer of more than 4300 digits) or ``RecursionError``
     (nesting deeper than Python's recursion limit)."""
     return json.loads(text, object_pairs_hook=no_duplicate_keys)
+
+
+def error_words(err: json.JSONDecodeError) -> str:
+    """The reason of a JSON decode error in words: the standard library's message less the dangling
+    " at" of some (``"Invalid control character at"``), the position being said apart."""
+    msg = err.msg
+    return msg[:-3] if msg.endswith(" at") else msg

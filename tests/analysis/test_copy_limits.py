@@ -105,3 +105,14 @@ def test_a_full_hand_is_ready_exactly_when_a_discard_leaves_a_wait(case):
     assert (s == -1) == is_winning(t34, bao, melds)
     if s >= 0:
         assert (s == 0) == bool(waits_after_discards(t34, bao, melds))
+
+
+@pytest.mark.parametrize("name", ["is_winning", "shanten", "waits", "is_baodiao_state"])
+def test_a_bool_is_no_count_for_any_entry_point(name):
+    # True == 1 in Python: is_winning and shanten took booleans while waits refused them
+    from shangrao.tiles import parse_tiles, to_34
+
+    hand = to_34(parse_tiles("123m456p789s123s55z" if name in ("is_winning", "shanten") else "123m456p789s123s5z"))
+    hand = [True if c == 1 else c for c in hand]
+    with pytest.raises(ValueError, match="True"):
+        getattr(shangrao, name)(hand, None)

@@ -155,3 +155,9 @@ def test_advise_refuses_a_flown_bao_not_in_sight(run, one_line_error):
     from shangrao.cli.advise_cmd import situation_to_observation
     obs, _ = situation_to_observation({**base, "flown": 1, "discards": "9p"})
     assert obs.bao_drawn == 1  # the flown 宝 was drawn
+
+
+def test_advise_says_it_needs_the_bao_when_given_none(run, one_line_error):
+    # 'none' means no 宝 in score and analyze; advise needs the hand's 宝 and says so (was a tile-notation error)
+    one_line_error(run("advise", "-", input=json.dumps({"hand": "123m456p789s123s5z", "bao": "none"})),
+                   "bao:", "needs the 宝")

@@ -11,9 +11,9 @@ from shangrao.game import IllegalActionError
 
 
 def test_registered_on_import_and_check_env_passes():
-    assert senv.GYM_ID == "Shangrao-v0" and "Shangrao-v0" in gymnasium.registry
+    assert senv.GYM_ID == "Shangrao-v1" and "Shangrao-v1" in gymnasium.registry
     for kwargs in ({}, {"opponents": ("greedy", "random", "greedy"), "seat": 2, "hands": 2, "normalize": True}):
-        e = gymnasium.make("Shangrao-v0", **kwargs)
+        e = gymnasium.make("Shangrao-v1", **kwargs)
         check_env(e.unwrapped, skip_render_check=True)
         e.close()
 
@@ -38,7 +38,7 @@ def _episode(e, seed, rng):
 
 @pytest.mark.parametrize("hands", [1, 3])
 def test_rewards_are_the_learners_settlement(hands):
-    e = gymnasium.make("Shangrao-v0", opponents="greedy", hands=hands)
+    e = gymnasium.make("Shangrao-v1", opponents="greedy", hands=hands)
     rng = np.random.default_rng(1)
     for ep in range(6):
         total, _ = _episode(e, ep, rng)

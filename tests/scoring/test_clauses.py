@@ -152,8 +152,9 @@ def test_feibao_payer_no_double_when_winner_never_held_bao():
     with pytest.raises(SituationError, match="winner_held_bao: true, but no 宝"):
         sc(**PINGHU, bao="9p", payers_flown=[1, 1, 0], winner_held_bao=True)
     # ... but a 宝 in a meld may be a payer's discard claimed as its face: held is then as stated
-    kw = dict(hand="123m456p123s5z", win_tile="5z", melds=["chow:789p"], bao="9p", payers_flown=[1, 1, 0])
-    assert sc(**kw, winner_held_bao=True).payments == (4, 4, 2)
+    # (a chow's claimed tile comes from 上家, the last payer, who flew one here)
+    kw = dict(hand="123m456p123s5z", win_tile="5z", melds=["chow:789p"], bao="9p", payers_flown=[1, 0, 1])
+    assert sc(**kw, winner_held_bao=True).payments == (4, 2, 4)
     assert sc(**kw, winner_held_bao=False).payments == (2, 2, 2)
     # a pung of 9p holds at least two the winner drew
     with pytest.raises(SituationError, match="winner_held_bao: false, but the melds hold 3 宝"):

@@ -165,3 +165,36 @@ def test_touji_needs_a_bao():
     refused({"hand": "123m456p789s123s9p", "win_tile": "4s", "bao": "9p", "touji": 1, "winner_held_bao": False},
             "winner_held_bao: false")
     assert shangrao.score({"hand": "123m456p789s123s9p", "win_tile": "4s", "bao": "9p", "touji": 1}).winning
+
+
+# -- found by a tester after the first round (issue 22, same kinds) ------------------------------------
+def test_a_chow_holds_a_bao_claimed_from_the_previous_player_only():
+    # a chow is claimed from 上家, the last payer: 下家's or 对家's flown 宝 cannot be in it
+    chow = {"hand": "555p123m789s1z", "win_tile": "1z", "bao": "5p", "melds": ["chow:456p"]}
+    refused({**chow, "payers_flown": [1, 0, 0]}, "bao")
+    refused({**chow, "payers_flown": [0, 1, 0]}, "bao")
+    assert shangrao.score({**chow, "payers_flown": [0, 0, 1]}).winning
+    plain = {"hand": "123m789s234p1z", "win_tile": "1z", "bao": "5p", "melds": ["chow:456p"], "winner_held_bao": False}
+    refused({**plain, "payers_flown": [0, 1, 0]}, "winner_held_bao")
+    assert shangrao.score({**plain, "payers_flown": [0, 0, 1]}).winning
+    # a pung takes a discard from anyone
+    pung = {"hand": "123m789s234p1z", "win_tile": "1z", "bao": "5p", "melds": ["pung:555p"], "winner_held_bao": False}
+    refused({**pung, "payers_flown": [1, 0, 0]}, "winner_held_bao")  # a pung of three 宝: two are its own
+    assert shangrao.score({"hand": "123m789s234p1z", "win_tile": "1z", "bao": "5p", "melds": ["pung:555p"],
+                           "payers_flown": [1, 0, 0]}).winning
+
+
+def test_touji_counts_at_most_one_a_draw():
+    base = {"hand": "123m456p789s6z12s5z", "win_tile": "5z", "bao": "6z"}
+    assert shangrao.score({**base, "touji": 3}).winning
+    for n in (84, 100, 136):
+        refused({**base, "touji": n}, "touji", "83")
+
+
+def test_numpy_integers_are_tile_kinds_in_a_situation_dict():
+    np = pytest.importorskip("numpy")
+    from shangrao.tiles import parse_tiles
+
+    r = shangrao.score({"hand": [np.int64(x) for x in parse_tiles("123m456p789s123s5z")], "win_tile": np.int64(31),
+                        "bao": "9p"})
+    assert r.payments == (2, 2, 2)

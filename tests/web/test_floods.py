@@ -335,6 +335,20 @@ def test_a_request_head_of_any_length_is_not_buffered(guarded_server):
     assert data.startswith(b"HTTP/1.1 431 ") and seconds < HEADER_TIMEOUT, data[:200]
 
 
+def test_a_request_head_over_64_kib_is_refused_however_it_arrives(guarded_server):
+    # 100 headers of 1 KB each (every line short, under 128 headers) sent in one write: was a 200
+    # (the size was counted only while the head was incomplete after a read)
+    port, _ = guarded_server
+    head = b"GET /api/labels HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + b"".join(
+        b"X%d: " % i + b"b" * 1000 + b"\r\n" for i in range(100)) + b"\r\n"
+    for chunk in (len(head), 4096):
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            for i in range(0, len(head), chunk):
+                s.sendall(head[i:i + chunk])
+            data, _ = _answer(s)
+        assert data.startswith(b"HTTP/1.1 431 "), (chunk, data[:200])
+
+
 @pytest.mark.parametrize("sent", [b"", b"GET / HT", b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: aaaa",
                                   b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                                   b"Content-Length: 1000\r\n\r\n{\"hands\": 1"],
@@ -435,6 +449,6 @@ def test_serve_raises_its_file_limit_and_says_how_many_connections_it_holds():
     assert capacity(1024) == 1024 - reserve(1024) and capacity(1024, 100) == 100 and capacity(None) > 0
     assert reserve(256) == 64 and reserve(100_000) == 12_500
     doc = (Path(__file__).parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
-    for option in ("--header-timeout", "--max-connections-per-address", "--max-connections"):
+    for option in ("--header-timeout", "--address-connections", "--max-connections"):
         assert f"| `{option}` |" in doc  # each documented in the limits table
     assert "limit_conn per_addr" in doc and "proxy_set_header Upgrade" in doc  # the nginx section

@@ -204,3 +204,28 @@ def test_a_server_whose_postgresql_lock_was_taken_over_stops_playing():
             taken.release()
         other.close()
         c.__exit__(None, None, None)
+
+
+def test_a_hard_link_to_the_database_is_the_same_database(tmp_path):
+    """The sidecar lock is named by the path; a second name of the same file (a hard link) must not
+    get a lock of its own (two writers, two WAL files on one database)."""
+    path = tmp_path / "g.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    owner = own_live_tables(store)
+    store.close()  # (its WAL is named by the path too: closed, the other name opens cleanly)
+    os.link(path, tmp_path / "other-name.sqlite3")
+    with pytest.raises(StoreBusy):
+        check_free(Store(f"sqlite:///{tmp_path / 'other-name.sqlite3'}"))
+    owner.release()
+    check_free(Store(f"sqlite:///{tmp_path / 'other-name.sqlite3'}"))  # free once the first lets go
+
+
+def test_a_read_only_server_serves_history_beside_the_server_that_plays(make_client, db_url, tmp_path):
+    c1 = make_client()
+    new_table(c1)  # a table in play on the writing server
+    path = db_url.removeprefix("sqlite:///")
+    with TestClient(create_app(f"sqlite:///file:{path}?mode=ro&uri=true", Settings(**SLOW_PEOPLE))) as ro:
+        assert ro.get("/api/server").json()["read_only"]
+        assert ro.get("/api/games").status_code == 200
+        assert ro.post("/api/tables", json={"hands": 1, "seats": ["greedy"] * 3}).status_code == 503
+    c1.__exit__(None, None, None)

@@ -156,7 +156,8 @@ def _fast_prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: Decl
     for its clear error message."""
     cls = tiles_34.__class__
     if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and (cls is list or cls is tuple) and (
-            len(tiles_34) == 34 and (bao is None or (bao.__class__ is int and 0 <= bao < 34))):
+            len(tiles_34) == 34 and (bao is None or (bao.__class__ is int and 0 <= bao < 34))) and (
+            bool not in set(map(type, tiles_34))):  # True == 1: refused by _prepare, as every entry point does
         try:
             e0, e1, e2, e3, w = entries_34(tiles_34, bao)
         except (TypeError, ValueError):

@@ -8,7 +8,23 @@ their :class:`~shangrao.game.Observation` and the legal actions.
 * ``ukeire`` — ``greedy`` whose ties go to the discard leaving the most unseen useful tiles
   (several times slower; over 320 hands against ``greedy`` it won about +0.5 points a hand);
 * ``expert`` — plays for expected points under the scoring (:mod:`.expert`; the strongest,
-  measured in ``docs/bots.md``).
+  measured in ``docs/bots.md``);
+* ``learned`` — a small network trained by behaviour cloning, shipped with its weights
+  (:mod:`.learned`; NumPy inference; docs/rl.md gives how it was trained and how strong it is).
+
+Bot *specs*: everywhere a bot name is taken (``get_bot``, ``arena``, ``simulate``, ``play --bot``,
+``dataset``, the web lobby when the server allows it) a spec is taken too:
+
+* a registered name (above, case-insensitive);
+* ``policy:PATH`` — a saved policy (:mod:`.policy`: ``.npz`` NumPy checkpoint, ``.onnx`` through
+  onnxruntime, ``.pt`` TorchScript if torch is installed), played by :class:`~.policy.PolicyBot`;
+* ``ext:COMMAND`` — an outside program speaking the line protocol of docs/bot-protocol.md
+  (:mod:`.external`);
+* the name of a plugin: an entry point in the group ``shangrao.bots`` (``[project.entry-points."shangrao.bots"]
+  mybot = "mypkg.bots:make_bot"``) whose object is called with ``seed`` and returns a bot.
+
+A spec is a string, so it travels to worker processes (``--workers``, spawn) and Ray tasks and
+is resolved there; :func:`check_bot_spec` validates one without building the bot.
 
 >>> from shangrao.bots import get_bot
 >>> from shangrao.game import play_match
@@ -17,8 +33,9 @@ their :class:`~shangrao.game.Observation` and the legal actions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import InputError
 from ..game.match import Bot
@@ -26,7 +43,8 @@ from .expert import ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-__all__ = ["RandomBot", "GreedyBot", "ExpertBot", "STRONGEST", "get_bot", "BOTS", "BOT_NAMES", "BotEntry", "UnknownBotError"]
+__all__ = ["RandomBot", "GreedyBot", "ExpertBot", "STRONGEST", "get_bot", "BOTS", "BOT_NAMES", "BotEntry", "UnknownBotError",
+           "PLUGIN_GROUP", "WEB_BOTS_ENV", "check_bot_spec", "close_bot", "plugin_names", "web_bot_specs"]
 
 
 class BotEntry(NamedTuple):
@@ -42,11 +60,18 @@ def _ukeire(seed: int | str | None) -> Bot:
     return bot
 
 
-#: the one list of bots: name -> (factory, label).  CLI, web and RL environments take their lists from here.
+def _learned(seed: int | str | None) -> Bot:
+    from .learned import LearnedBot
+
+    return LearnedBot(seed)
+
+
+#: the one list of bots, weakest first: name -> (factory, label).  CLI, web and RL environments take their lists from here.
 BOTS: dict[str, BotEntry] = {
     "random": BotEntry(RandomBot, "随机 random: uniform over the legal actions"),
     "greedy": BotEntry(GreedyBot, "贪心 greedy: lowest shanten, ties by connectivity"),
     "ukeire": BotEntry(_ukeire, "进张 ukeire: greedy, ties to the most useful tiles left"),
+    "learned": BotEntry(_learned, "学习 learned: a small network cloned from expert self-play"),
     "expert": BotEntry(ExpertBot, "专家 expert: plays for expected points under the scoring"),
 }
 
@@ -57,15 +82,115 @@ BOT_NAMES: tuple[str, ...] = tuple(BOTS)  # kept for callers of the first versio
 
 
 class UnknownBotError(InputError):
-    """No bot of that name."""
+    """No bot of that name, or a bad bot spec (``policy:`` file missing, ``ext:`` command not found)."""
+
+
+#: the entry-point group of bot plugins
+PLUGIN_GROUP = "shangrao.bots"
+_plugin_cache: dict[str, Any] | None = None
+
+
+def _plugins() -> dict[str, Any]:
+    global _plugin_cache
+    if _plugin_cache is None:
+        from importlib.metadata import entry_points
+
+        _plugin_cache = {ep.name.strip().lower(): ep for ep in entry_points(group=PLUGIN_GROUP)
+                         if ep.name.strip().lower() not in BOTS}
+    return _plugin_cache
+
+
+def plugin_names() -> tuple[str, ...]:
+    """Names of the installed bot plugins (entry points of :data:`PLUGIN_GROUP`)."""
+    return tuple(_plugins())
+
+
+def _known() -> str:
+    return ", ".join([*BOTS, *plugin_names(), "policy:PATH", "ext:COMMAND"])
+
+
+def check_bot_spec(spec: object) -> str:
+    """The canonical form of a bot spec (module docstring), checked without building the bot.
+
+    Names are lower-cased; a ``policy:`` path and an ``ext:`` command keep their case.  A policy file
+    is loaded (and cached per process) so a bad checkpoint is reported here; an ``ext:`` command's
+    program must exist.  Raises :class:`UnknownBotError` (a ValueError) naming the spec.
+    """
+    if not isinstance(spec, str):
+        raise UnknownBotError(f"a bot spec is a string, got {spec!r}")
+    text = spec.strip()
+    low = text.lower()
+    if low.startswith("policy:"):
+        from .policy import load_policy
+
+        path = text[len("policy:"):].strip()
+        if not path:
+            raise UnknownBotError(f"bot spec {spec!r}: give a file after policy:")
+        load_policy(path)  # PolicyLoadError (an UnknownBotError) naming the file
+        return "policy:" + path
+    if low.startswith("ext:"):
+        from .external import check_command
+
+        command = text[len("ext:"):].strip()
+        check_command(command)
+        return "ext:" + command
+    if low in BOTS or low in _plugins():
+        return low
+    raise UnknownBotError(f"unknown bot {spec!r}; known: {_known()}")
 
 
 def get_bot(name: str, seed: int | str | None = None) -> Bot:
-    """A new bot by name (a key of :data:`BOTS`, case-insensitive) with its own seeded rng.
+    """A new bot from a name or spec (module docstring) with its own seeded rng.
 
     Raises :class:`UnknownBotError` (a ValueError) naming the known bots.
     """
-    entry = BOTS.get(name.strip().lower()) if isinstance(name, str) else None
-    if entry is None:
-        raise UnknownBotError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
-    return entry.factory(seed)
+    spec = check_bot_spec(name)
+    if spec.startswith("policy:"):
+        from .policy import PolicyBot, load_policy
+
+        return PolicyBot(load_policy(spec[len("policy:"):]), name=spec, seed=seed)
+    if spec.startswith("ext:"):
+        from .external import ExternalBot
+
+        return ExternalBot(spec[len("ext:"):], name=spec, seed=seed)
+    entry = BOTS.get(spec)
+    if entry is not None:
+        return entry.factory(seed)
+    factory = _plugins()[spec].load()
+    bot = factory(seed)
+    if not callable(getattr(bot, "choose", None)):
+        raise UnknownBotError(f"bot plugin {spec!r}: {factory!r}(seed) returned {bot!r}, which has no choose()")
+    return bot
+
+
+#: the environment variable naming the bot specs a web server offers besides the registry
+WEB_BOTS_ENV = "SHANGRAO_WEB_BOTS"
+
+
+def web_bot_specs() -> tuple[str, ...]:
+    """Bot specs (``policy:PATH``, ``ext:COMMAND``, plugins) the web lobby offers the host besides
+    the registered names: ``$SHANGRAO_WEB_BOTS``, specs separated by ``;`` (set by whoever runs the
+    server — a browser can never name a file or a command itself).  Each is checked; a bad one
+    raises :class:`UnknownBotError` naming it and the variable."""
+    import os
+
+    return _web_bot_specs(os.environ.get(WEB_BOTS_ENV, ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _web_bot_specs(raw: str) -> tuple[str, ...]:  # cached: the tables ask on every decision
+    out = []
+    for part in raw.split(";"):
+        if part.strip():
+            try:
+                out.append(check_bot_spec(part))
+            except UnknownBotError as err:
+                raise UnknownBotError(f"${WEB_BOTS_ENV}: {err}") from None
+    return tuple(out)
+
+
+def close_bot(bot: object) -> None:
+    """Release what a bot holds (an outside bot's process); a no-op for bots without ``close()``."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()

@@ -69,6 +69,9 @@ def _tile(data: dict, name: str) -> int | None:
         return v
     if not isinstance(v, str):
         raise CliError(f"{name}: must be one tile like '5p'")
+    if name == "bao" and v.strip().lower() in ("none", "null", "no", "-"):
+        raise CliError("bao: advise needs the 宝 of the hand, one tile like '5p' (every hand has one; "
+                       "'none' is for score and analyze)")
     try:
         return parse_tile(v)
     except ValueError as err:
@@ -363,7 +366,7 @@ def advise_cmd(
 ) -> None:
     """The expert bot's best choices for a situation.
 
-    Reads a situation (hand, bao, melds, discards, tiles_left and the other fields of 'score') or an exported observation.
+    Reads a situation (hand, bao, melds, discards, seen, tiles_left, drawn, win_tile, flown, claim: docs/cli.md) or an exported observation.
 
     Prints each candidate's expected points, win chance, points if it wins and the pattern aimed at.
     """

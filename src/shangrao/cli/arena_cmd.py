@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..arena import MAX_DEALS, lineup_from_bots, run_arena
-from ..bots import BOT_NAMES
+from ..bots import UnknownBotError, check_bot_spec
 from ..records import Store
 from ..rules import DEFAULT_RULES
 from ..scoring.items import BONUSES, DOUBLINGS
@@ -35,13 +35,13 @@ def _ci_text(ci: list) -> str:
 
 
 def _names(text: str, what: str, n: int) -> list[str]:
-    names = [x.strip().lower() for x in text.split(",") if x.strip()]
+    names = [x.strip() for x in text.split(",") if x.strip()]
     if len(names) != n:
         raise CliError(f"{what}: give {n} bot names separated by commas, got {text!r}")
-    for x in names:
-        if x not in BOT_NAMES:
-            raise CliError(f"{what}: unknown bot {x!r}; known: {', '.join(BOT_NAMES)}")
-    return names
+    try:
+        return [check_bot_spec(n) for n in names]
+    except UnknownBotError as err:
+        raise CliError(f"{what}: {err}") from None
 
 
 class _Recorder:

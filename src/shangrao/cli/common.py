@@ -17,6 +17,7 @@ from typing import Any
 
 from rich.console import Console
 
+from .. import strictjson
 from ..errors import InputError
 from ..strictjson import DuplicateKeyError, no_duplicate_keys
 
@@ -160,7 +161,7 @@ def parse_json(text: str, name: str) -> Any:
     try:
         return _loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as err:
-        raise CliError(f"{name}: bad JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+        raise CliError(f"{name}: bad JSON at line {err.lineno}, column {err.colno}: {strictjson.error_words(err)}") from None
     except _DuplicateKey as err:
         raise CliError(f"{name}: {err}") from None
     except RecursionError:  # json's C decoder recurses per nesting level
@@ -202,7 +203,7 @@ def iter_json_lines(source: str | None) -> Iterator[tuple[int, Any]]:
             try:
                 yield n, _loads(line)
             except json.JSONDecodeError as err:
-                yield n, CliError(f"bad JSON at column {err.colno}: {err.msg}")
+                yield n, CliError(f"bad JSON at column {err.colno}: {strictjson.error_words(err)}")
             except _DuplicateKey as err:
                 yield n, CliError(str(err))
             except RecursionError:

@@ -213,6 +213,8 @@ def play(
                 if seat != 0 or len(legal) == 1:
                     assert seat is not None  # the hand is not over
                     seat_bot = bots[seat]
+                    if seat_bot is not None and len(legal) > 1 and hasattr(seat_bot, "see_log"):
+                        seat_bot.see_log(game.events, seat)  # an outside bot (ext:) follows its seat's log
                     action = (legal[0] if seat_bot is None or len(legal) == 1
                               else seat_bot.choose(game.observation(seat), legal))
                     game.apply(action)

@@ -57,7 +57,7 @@ def serve(
         help="Do not open a browser (one is opened only where a display is).")] = False,
     header_timeout: Annotated[float, typer.Option("--header-timeout", min=0.1,
         help="Seconds a connection may take to send a request (its headers and body; a WebSocket handshake too).")] = 10.0,
-    max_connections_per_address: Annotated[int, typer.Option("--max-connections-per-address", min=1,
+    max_connections_per_address: Annotated[int, typer.Option("--address-connections", min=1,
         help="Connections one client address may hold open at once (behind a proxy: the proxy's).")] = 64,
     max_connections: Annotated[int, typer.Option("--max-connections", min=0,
         help="Connections in all (0: the file limit less a reserve for the database and the players).")] = 0,
@@ -66,9 +66,9 @@ def serve(
 
     Open http://HOST:PORT/ to create a table and invite friends by link.
 
-    Exits 3 if the server cannot start (the port is in use, or another server plays the tables of
-    the same database).  On read-only storage it serves history and replays and says why no table
-    can be played.
+    Exits 3 if the server cannot start (the port is in use, or another server plays this database's tables).
+
+    On read-only storage it serves history and replays and says why no table can be played.
     """
     if not host.strip():
         raise CliError("--host: give an address to listen on (127.0.0.1 for this machine only; 0.0.0.0 for all)")

@@ -22,7 +22,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, UnknownBotError, check_bot_spec
 from ..errors import quote
 from ..records import Store
 from ..records.summary import Stats
@@ -41,15 +41,15 @@ DbOption = Annotated[str | None, typer.Option(
 
 # --------------------------------------------------------------------------- simulate
 def parse_bots(text: str, what: str = "--bots") -> list[str]:
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    names = [n.strip() for n in text.split(",") if n.strip()]
     if len(names) == 1:
         names = names * 4
     if len(names) != 4:
         raise CliError(f"{what}: give 4 bot names separated by commas (or one for all seats), got {text!r}")
-    for n in names:
-        if n not in BOT_NAMES:
-            raise CliError(f"{what}: unknown bot {n!r}; known: {', '.join(BOT_NAMES)}")
-    return names
+    try:
+        return [check_bot_spec(n) for n in names]
+    except UnknownBotError as err:
+        raise CliError(f"{what}: {err}") from None
 
 
 def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -> RuleSet:

@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments for Shangrao Mahjong (上饶麻将): PettingZoo AEC and Gymnasium.
+"""Reinforcement-learning environments for Shangrao Mahjong (上饶麻将): PettingZoo AEC and parallel, Gymnasium.
 
 Install with ``pip install '.[rl]'`` (pettingzoo, gymnasium, numpy).  The
 game engine (:mod:`shangrao.game`) is the only source of rules: the
@@ -17,8 +17,14 @@ Quick start::
         action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
         env.step(action)
 
+    penv = shangrao.env.parallel_env()               # PettingZoo parallel: claims answered at once
+    obs, infos = penv.reset(seed=1)
+    while penv.agents:
+        actions = {a: penv.action_space(a).sample(o["action_mask"]) for a, o in obs.items()}
+        obs, rewards, terms, truncs, infos = penv.step(actions)
+
     import gymnasium
-    genv = gymnasium.make("Shangrao-v0", opponents=("greedy", "random", "random"))
+    genv = gymnasium.make("Shangrao-v1", opponents=("greedy", "random", "random"))
     obs, info = genv.reset(seed=1)
     obs, reward, terminated, truncated, info = genv.step(int(np.flatnonzero(obs["action_mask"])[0]))
 
@@ -26,13 +32,15 @@ Spec
 ====
 
 =====================  =============================================================
-Import                 ``from shangrao.env import raw_env, env`` / ``gymnasium.make("Shangrao-v0")``
+Import                 ``from shangrao.env import raw_env, env, parallel_env`` / ``gymnasium.make("Shangrao-v1")``
+Version                v1 (PettingZoo name ``shangrao_v1``; see "Version history")
 Actions                Discrete(110), masked (``obs["action_mask"]``)
 Agents                 ``player_0`` .. ``player_3`` (= engine seats 0..3)
-Parallel API           no (turn-based: exactly one seat decides at a time)
+Parallel API           yes: :func:`parallel_env` — every seat of a claim/rob window answers in one step
 Observation            ``Dict(observation=Box(0, high, (20, 34), int8), action_mask=Box(0, 1, (110,), int8))``
+State                  ``state()``: perfect information, ``Box(0, high, (82, 34), int8)`` (``state_space``)
 Episode                one hand (``hands=1``) or a match of ``hands=N`` hands
-Rewards                each hand's settlement: ``HandResult.deltas`` per seat (points; sum 0)
+Rewards                ``reward="points"`` (default), ``"normalized"`` or ``"rank"`` (see "Rewards")
 Deterministic          yes: ``reset(seed=S)`` fixes the match seed and the dealer
 =====================  =============================================================
 
@@ -42,10 +50,15 @@ Options of ``raw_env(...)`` / ``env(...)`` (:class:`ShangraoAECEnv`):
   rotates, scores carry over); the episode terminates after the last hand.
 * ``rules=DEFAULT_RULES``: a :class:`~shangrao.rules.RuleSet` (``hands_per_match`` is set to ``hands``).
 * ``dealer=None``: the dealer of the first hand; None draws it from the seed.
-* ``normalize=False``: True divides every reward by ``NORMALIZE_POINTS`` (10 points, about two
-  standard deviations of a hand's delta between random bots).
-* ``render_mode``: ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints after each step).
-  The render shows every hand: it is a debugging view, not an observation.
+* ``reward=None``: ``"points"``, ``"normalized"`` or ``"rank"`` (see "Rewards"); None means
+  ``"points"``, or ``"normalized"`` with ``normalize=True`` (the v0 option, kept).
+* ``render_mode``: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (``render()`` prints it
+  and returns None; also printed after each step).  The render shows every hand: it is a debugging
+  view, not an observation.
+* Actions must be integers (Python or NumPy) in 0..109: a float (also ``3.0``), a bool, None for an
+  agent that is not done, or an out-of-range integer raises
+  :class:`~shangrao.env.encoding.InvalidActionError` (an ``IllegalActionError``, a ValueError)
+  naming the action — in every environment, whatever ``illegal_action`` says.
 * ``env(illegal_reward=-1.0)`` only: the wrapped env ends the episode on an illegal action,
   the offender gets ``illegal_reward`` (PettingZoo's TerminateIllegalWrapper); the raw env raises
   :class:`~shangrao.game.IllegalActionError` instead.
@@ -132,24 +145,56 @@ Column  Name             Content
 ======  ===============  ==================================================================
 
 Not encoded: cumulative scores (see ``infos`` / ``env.unwrapped.match.scores``) and the order
-of discards.  A learner that needs more can build its own encoding from
+of discards (not measured yet whether it helps; the encoding is unchanged in v1).  A learner that needs more can build its own encoding from
 ``env.unwrapped.game.observation(seat)``.
 
 Rewards
 =======
 
-When a hand ends, every agent receives its ``HandResult.deltas[seat]``: all points that moved
-in that hand (kong bonuses when a kong stands, 四个宝, 接宝, and the win itself), so the
-rewards of a hand sum to zero and equal the engine's settlement.  All other steps give 0
-(a kong bonus is rewarded with the hand, not when it is paid).  With ``normalize=True``
-rewards are divided by ``NORMALIZE_POINTS``.  Episodes never truncate (a hand ends by a win
-or with the wall).
+``reward="points"`` (default): when a hand ends, every agent receives its ``HandResult.deltas[seat]``:
+all points that moved in that hand (kong bonuses when a kong stands, 四个宝, 接宝, and the win
+itself), so the rewards of a hand sum to zero and equal the engine's settlement.  All other steps
+give 0 (a kong bonus is rewarded with the hand, not when it is paid).
+
+``reward="normalized"`` (or ``normalize=True``): the same divided by ``NORMALIZE_POINTS`` (10 points,
+about two standard deviations of a hand's delta between random bots).
+
+``reward="rank"``: 0 until the match (the episode of ``hands`` hands) ends, then the match rank by
+final score: 1st +1, 2nd +1/3, 3rd −1/3, 4th −1, tied seats sharing the mean of their places
+(:data:`~shangrao.env.aec.RANK_REWARDS`; the rewards sum to 0).
+
+Episodes never truncate (a hand ends by a win or with the wall).
+
+Parallel API
+============
+
+:func:`parallel_env` (:class:`ShangraoParallelEnv`, a PettingZoo ``ParallelEnv``, same options and
+spaces).  Outside a window one agent has a non-zero mask; in a claim window (a discard on the
+table) or a rob window (an added kong), **every seat the engine would ask has its mask at once**
+(:meth:`Game.window_options() <shangrao.game.Game.window_options>`) and answers in the same step;
+the engine then applies the answers in its own order and priority (win over kong/pung over chow;
+seat order from the discarder), so no seat learns from waiting that another could claim.  An
+answer that a higher claim made moot is dropped (played as pass).  After 接宝 the same seat decides
+again in the next step.  ``step(actions)`` ignores the actions of agents with an all-zero mask
+(PettingZoo's sampler gives them 0); a deciding agent's action must be present, an integer and
+legal, else ``IllegalActionError`` names it.  All agents stay in ``agents`` until the episode ends.
+``parallel_api_test`` and ``parallel_seed_test`` pass (tests/env/test_parallel_env.py).
+
+State
+=====
+
+``state()`` (AEC and parallel; ``state_space``) is the perfect-information view for centralized
+critics and oracle guiding (:func:`~shangrao.env.encoding.encode_state`): int8 ``(82, 34)``; rows
+``20*s .. 20*s+19`` are seat ``s``'s own observation planes (absolute seat order, so every
+concealed hand is there), row 80 the live wall's tiles per kind, row 81 one-hot of the next tile
+drawn from the wall's head.  Never give it to a policy that plays.
 
 Gymnasium single-agent environment
 ==================================
 
-``gymnasium.make("Shangrao-v0", **options)`` (registered when :mod:`shangrao.env` is
-imported) or :class:`ShangraoGymEnv`: the learner plays one seat, three project bots play
+``gymnasium.make("Shangrao-v1", **options)`` (registered when :mod:`shangrao.env` is
+imported; ``Shangrao-v0`` stays registered, and Gymnasium warns that it is out of date)
+or :class:`ShangraoGymEnv`: the learner plays one seat, three project bots play
 the others.  Same observation and action spaces; the mask is also in ``info["action_mask"]``
 and ``env.action_masks()``.
 
@@ -165,9 +210,40 @@ and ``env.action_masks()``.
   the episode with ``illegal_reward``; ``"raise"`` raises ``IllegalActionError``.
 * An episode whose hands all end before the learner's first decision (a bot's 天糊 in a
   one-hand episode) is redrawn at ``reset``; ``info["skipped_episodes"]`` counts them.
+* The observation returned with ``terminated=True`` has the mask ``PASS`` alone (never all zeros).
+
+Vector environments and autoreset
+---------------------------------
+
+``gymnasium.make_vec("Shangrao-v1", num_envs=N, vectorization_mode="sync")`` (or
+``SyncVectorEnv``/``AsyncVectorEnv``) works with every ``gymnasium.vector.AutoresetMode``:
+
+* ``NEXT_STEP`` (Gymnasium's default): the step that ends an episode returns its terminal
+  observation; the *next* ``step`` resets that sub-environment and ignores its action.  Because
+  the terminal mask is ``PASS`` alone, a masked sampler always has a legal action to give there —
+  before v1 that mask was all zeros and masked samplers failed once per episode.  Learners should
+  drop the transition out of a terminal observation (CleanRL: ``next_done``).
+* ``SAME_STEP``: the step that ends an episode resets at once and returns the first observation of
+  the next episode (the terminal one is in ``info["final_obs"]``).
+* ``DISABLED``: reset sub-environments yourself (``reset(options={"reset_mask": done})``).
+
+tests/env/test_vector_autoreset.py checks, under each mode, that no observation handed to the
+learner has an all-zero mask.
 
 Version history
 ===============
+
+* v1 (unreleased, after shangrao 0.1.0): PettingZoo ``shangrao_v1``, Gymnasium ``Shangrao-v1``.  Added the parallel
+  environment (simultaneous claims), ``state()`` / ``state_space`` (perfect information),
+  ``reward="points" | "normalized" | "rank"``.  Changed: ``render()`` in ``"human"`` mode prints and
+  returns None (PettingZoo's ``render_test``); non-integer (float, bool, NumPy float) and
+  out-of-range actions raise ``InvalidActionError`` instead of being truncated by ``int()``; the
+  Gymnasium env's terminal observation has the mask ``PASS`` alone instead of all zeros.  Renamed
+  after 0.1.0, before this version (old names importable with a ``DeprecationWarning``): the action
+  constants ``DISCARD``, ``CHOW``, ``PUNG``, ``KONG``, ``ADDED_KONG``, ``CONCEALED_KONG``, ``WIN``,
+  ``PASS``, ``CATCH_BAO`` → ``*_INDEX``; the planes ``pond_self`` … ``pond_previous`` →
+  ``discards_self`` … (``PLANE_NAMES.index("pond_self")`` still answers 10).  Observation planes and
+  the action table are unchanged from v0.
 
 * v0 (shangrao 0.1): first release — 110 flat actions, 20×34 int8 planes, rewards from
   ``HandResult.deltas``; PettingZoo ``shangrao_v0``, Gymnasium ``Shangrao-v0``.
@@ -189,7 +265,15 @@ except ImportError as _err:  # pragma: no cover - depends on the installation
         f"pip install '.[rl]' in the shangrao checkout ({_err})"
     ) from None
 
-from .aec import AGENTS, NORMALIZE_POINTS, ShangraoAECEnv, env, raw_env
+from .aec import (
+    AGENTS,
+    NORMALIZE_POINTS,
+    RANK_REWARDS,
+    REWARD_MODES,
+    ShangraoAECEnv,
+    env,
+    raw_env,
+)
 from .encoding import (
     ADDED_KONG_INDEX,
     CATCH_BAO_INDEX,
@@ -205,15 +289,20 @@ from .encoding import (
     PLANE_NAMES,
     PUNG_INDEX,
     SCALAR,
+    STATE_SHAPE,
     WIN_INDEX,
+    InvalidActionError,
     action_mask,
     action_name,
     action_to_index,
+    check_action,
     encode_observation,
+    encode_state,
     index_to_action,
     legal_index_map,
 )
 from .gym_env import ShangraoGymEnv
+from .parallel import ShangraoParallelEnv, parallel_env
 
 __all__ = [
     "ADDED_KONG_INDEX",
@@ -232,21 +321,36 @@ __all__ = [
     "PASS_INDEX",
     "PLANE_NAMES",
     "PUNG_INDEX",
+    "RANK_REWARDS",
+    "REWARD_MODES",
     "SCALAR",
+    "STATE_SHAPE",
     "WIN_INDEX",
+    "InvalidActionError",
     "ShangraoAECEnv",
     "ShangraoGymEnv",
+    "ShangraoParallelEnv",
     "action_mask",
     "action_name",
     "action_to_index",
+    "check_action",
     "encode_observation",
+    "encode_state",
     "env",
     "index_to_action",
     "legal_index_map",
+    "parallel_env",
     "raw_env",
 ]
 
-GYM_ID = "Shangrao-v0"
+GYM_ID = "Shangrao-v1"
 
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ID, entry_point="shangrao.env.gym_env:ShangraoGymEnv")
+for _id in (GYM_ID, "Shangrao-v0"):  # v0: the same class; gymnasium.make warns that v1 exists
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point="shangrao.env.gym_env:ShangraoGymEnv")
+
+
+def __getattr__(name: str):
+    from . import encoding
+
+    return encoding.__getattr__(name)  # the names before v1 (DeprecationWarning), else AttributeError

@@ -16,10 +16,64 @@ from ..game import Game, IllegalActionError, Match
 from ..rules import DEFAULT_RULES, RuleSet
 from . import encoding as enc
 
-__all__ = ["AGENTS", "NORMALIZE_POINTS", "ShangraoAECEnv", "env", "raw_env"]
+__all__ = ["AGENTS", "NORMALIZE_POINTS", "REWARD_MODES", "ShangraoAECEnv", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 NORMALIZE_POINTS = 10.0
+#: ``reward=`` options (documented in :mod:`shangrao.env`)
+REWARD_MODES = ("points", "normalized", "rank")
+#: the match-rank reward of places 1..4 (ties share the mean of their places)
+RANK_REWARDS = (1.0, 1 / 3, -1 / 3, -1.0)
+
+
+def state_space() -> spaces.Box:
+    return spaces.Box(low=0, high=enc.STATE_HIGH.copy(), shape=enc.STATE_SHAPE, dtype=np.int8)
+
+
+def reward_mode(reward: str | None, normalize: bool) -> str:
+    """The reward mode of the ``reward`` / ``normalize`` options (ValueError naming a bad one)."""
+    if reward is None:
+        return "normalized" if normalize else "points"
+    if reward not in REWARD_MODES:
+        raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+    if normalize and reward != "normalized":
+        raise ValueError(f"normalize=True and reward={reward!r}: give one")
+    return reward
+
+
+def rank_rewards(scores: tuple[int, ...] | list[int]) -> list[float]:
+    """Match-rank rewards of final scores: 1st +1, 2nd +1/3, 3rd -1/3, 4th -1; tied seats share the mean."""
+    out = []
+    for s in scores:
+        above = sum(1 for t in scores if t > s)
+        tied = sum(1 for t in scores if t == s)
+        out.append(sum(RANK_REWARDS[above:above + tied]) / tied)
+    return out
+
+
+def hand_rewards(mode: str, deltas: tuple[int, ...], match_over: bool, scores: tuple[int, ...]) -> list[float]:
+    """Per-seat rewards when a hand ends, under a reward mode."""
+    if mode == "points":
+        return [float(d) for d in deltas]
+    if mode == "normalized":
+        return [d / NORMALIZE_POINTS for d in deltas]
+    return rank_rewards(scores) if match_over else [0.0] * 4
+
+
+def render_text(game: Game | None, legal: dict | None = None, to_act: str | None = None) -> str:
+    """The debugging view of a hand (every hand shown) that ``render()`` prints or returns."""
+    if game is None:
+        return ""
+    from ..tiles import format_tile, format_tiles
+    g = game
+    lines = [f"hand {g.hand_no}  bao {format_tile(g.bao)}  tiles left {g.tiles_left}  phase {g.phase}"]
+    for s in range(4):
+        o = g.observation(s)
+        melds = " ".join(str(m) for m in o.melds[s])
+        lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  discards {format_tiles(list(o.discards[s]))}")
+    if not g.is_over and legal:
+        lines.append(f"to act: {to_act}: " + ", ".join(f"{i}={a}" for i, a in sorted(legal.items())))
+    return "\n".join(lines)
 
 
 def observation_space() -> spaces.Dict:
@@ -38,16 +92,18 @@ def _episode_rules(rules: RuleSet, hands: int) -> RuleSet:
 class ShangraoAECEnv(AECEnv, EzPickle):
     """Shangrao Mahjong as a PettingZoo AEC environment; see :mod:`shangrao.env`.
 
-    ShangraoAECEnv(hands=1, rules=DEFAULT_RULES, dealer=None, normalize=False, render_mode=None)
+    ShangraoAECEnv(hands=1, rules=DEFAULT_RULES, dealer=None, normalize=False, render_mode=None, reward=None)
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "shangrao_v0", "is_parallelizable": False,
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "shangrao_v1", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, hands: int = 1, rules: RuleSet = DEFAULT_RULES, dealer: int | None = None,
-                 normalize: bool = False, render_mode: str | None = None) -> None:
-        EzPickle.__init__(self, hands, rules, dealer, normalize, render_mode)
+                 normalize: bool = False, render_mode: str | None = None, reward: str | None = None) -> None:
+        EzPickle.__init__(self, hands, rules, dealer, normalize, render_mode, reward)
         super().__init__()
+        self.reward_mode = reward_mode(reward, normalize)
+        self.state_space = state_space()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         if dealer is not None and dealer not in range(4):
@@ -113,6 +169,13 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         """``{flat index: engine Action}`` for :attr:`agent_selection` (empty when the episode is over)."""
         return dict(self._legal)
 
+    def state(self) -> np.ndarray:
+        """The perfect-information state (:func:`~shangrao.env.encoding.encode_state`), shape ``STATE_SHAPE``."""
+        g = self.game
+        if g is None or self.match is None:
+            raise RuntimeError("state() before reset()")
+        return enc.encode_state(g, self.rules.hands_per_match - len(self.match.hands))
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -120,7 +183,9 @@ class ShangraoAECEnv(AECEnv, EzPickle):
             return
         g = self.game
         assert g is not None and self.match is not None
-        engine_action = self._legal.get(int(action)) if action is not None else None
+        if action is None:
+            raise enc.InvalidActionError(f"{agent}: action None is only for an agent that is done; give a flat action")
+        engine_action = self._legal.get(enc.check_action(action, agent))
         if engine_action is None:
             raise IllegalActionError(
                 f"{agent}: flat action {action!r} is not legal now; legal: "
@@ -133,8 +198,9 @@ class ShangraoAECEnv(AECEnv, EzPickle):
             assert result is not None
             self.match.finish_hand(g)
             self.hand_results.append(result)
+            rewards = hand_rewards(self.reward_mode, result.deltas, self.match.is_over, self.match.scores)
             for i, a in enumerate(AGENTS):
-                self.rewards[a] = result.deltas[i] / self.reward_divisor
+                self.rewards[a] = rewards[i]
                 self.infos[a] = {"hand_no": g.hand_no, "deltas": list(result.deltas)}
             if self.match.is_over:
                 self.terminations = dict.fromkeys(self.agents, True)
@@ -148,27 +214,20 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         else:
             self._select()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     # ------------------------------------------------------------------ misc
     def render(self) -> str | None:
+        """``"ansi"``: the text of every hand (a debugging view); ``"human"``: prints it, returns None."""
         if self.render_mode is None:
             import gymnasium
             gymnasium.logger.warn("render() called without a render_mode")
             return None
-        g = self.game
-        if g is None:
-            return ""
-        from ..tiles import format_tile, format_tiles
-        lines = [f"hand {g.hand_no}  bao {format_tile(g.bao)}  tiles left {g.tiles_left}  phase {g.phase}"]
-        for s in range(4):
-            o = g.observation(s)
-            melds = " ".join(str(m) for m in o.melds[s])
-            lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  discards {format_tiles(list(o.discards[s]))}")
-        if not g.is_over:
-            lines.append(f"to act: {self.agent_selection}: "
-                         + ", ".join(f"{i}={a}" for i, a in sorted(self._legal.items())))
-        return "\n".join(lines)
+        text = render_text(self.game, self._legal, self.agent_selection if self.game is not None else None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -1,4 +1,4 @@
-"""The Gymnasium single-agent environment ``Shangrao-v0`` (documented in :mod:`shangrao.env`)."""
+"""The Gymnasium single-agent environment ``Shangrao-v1`` (documented in :mod:`shangrao.env`)."""
 
 from __future__ import annotations
 
@@ -70,17 +70,20 @@ class ShangraoGymEnv(gym.Env):
         self.hand_results: list = []
 
     # ------------------------------------------------------------------ helpers
+    def _mask(self) -> np.ndarray:
+        # a terminal observation's mask is PASS alone, never all zeros: under Gymnasium's default
+        # autoreset (AutoresetMode.NEXT_STEP) the learner is asked an action for it, which the reset ignores
+        return enc.action_mask(self._legal) if self._legal else enc.action_mask([enc.PASS_INDEX])
+
     def _obs(self) -> dict[str, np.ndarray]:
         g = self.game
         assert g is not None and self.match is not None
         hands_left = self.rules.hands_per_match - len(self.match.hands)
         obs = enc.encode_observation(g.observation(self.seat), hands_left)
-        mask = enc.action_mask(self._legal) if self._legal else np.zeros(enc.N_ACTIONS, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": self._mask()}
 
     def _info(self) -> dict[str, Any]:
-        return {"seat": self.seat, "action_mask": enc.action_mask(self._legal) if self._legal
-                else np.zeros(enc.N_ACTIONS, dtype=np.int8)}
+        return {"seat": self.seat, "action_mask": self._mask()}
 
     def _advance(self) -> float:
         """Let the bots play until the learner decides or the episode ends; returns the learner's points."""
@@ -107,6 +110,8 @@ class ShangraoGymEnv(gym.Env):
             legal = g.legal_actions()
             bot = self.bots[seat]
             assert bot is not None
+            if len(legal) > 1 and hasattr(bot, "see_log"):
+                bot.see_log(g.events, seat)  # an outside bot (ext:) follows its seat's log
             action = legal[0] if len(legal) == 1 else bot.choose(g.observation(seat), legal)
             if action in legal:
                 g.push(action)
@@ -158,7 +163,7 @@ class ShangraoGymEnv(gym.Env):
         g = self.game
         assert g is not None
         info_extra: dict[str, Any] = {}
-        engine_action = self._legal.get(int(action))
+        engine_action = self._legal.get(enc.check_action(action))
         if engine_action is None:
             if self.illegal_action == "raise":
                 raise IllegalActionError(

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .. import strictjson
 from ..errors import InputError
 from ..rules import RuleSet
 from .actions import parse_action
@@ -39,7 +40,7 @@ def events_from_jsonl(text: str) -> list[dict[str, Any]]:
         try:
             ev = json.loads(line)
         except json.JSONDecodeError as err:
-            raise ReplayError(f"event log line {n}: bad JSON at column {err.colno}: {err.msg}") from None
+            raise ReplayError(f"event log line {n}: bad JSON at column {err.colno}: {strictjson.error_words(err)}") from None
         except RecursionError:
             raise ReplayError(f"event log line {n}: JSON nested too deeply") from None
         if not isinstance(ev, dict):

@@ -34,6 +34,11 @@ class Bot(Protocol):
 
     A bot class may set ``needs_observation = False`` (as ``random`` does) to be
     called with ``observation=None``, which spares building the observation.
+
+    Optional hooks, looked up with ``getattr``: ``see_log(events, seat)`` is called before each
+    of the bot's decisions and once when the hand ends, with the hand's full log (the bot must
+    show its seat only :func:`~shangrao.game.redact` of it: outside bots do); ``close()``
+    releases what the bot holds (called by ``arena``, ``simulate`` and the web when the bot is done).
     """
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action: ...
@@ -46,6 +51,7 @@ def play_hand(game: Game, bots: Sequence[Bot], check: bool = False) -> HandResul
     returning an action not in ``legal_actions`` raises
     :class:`~shangrao.game.actions.IllegalActionError` either way.
     """
+    watchers = [(s, b.see_log) for s, b in enumerate(bots) if hasattr(b, "see_log")]
     while not game.is_over:
         seat = game.current_seat
         assert seat is not None  # the hand is not over
@@ -54,6 +60,10 @@ def play_hand(game: Game, bots: Sequence[Bot], check: bool = False) -> HandResul
             action = legal[0]
         else:
             bot = bots[seat]
+            if watchers:
+                see = getattr(bot, "see_log", None)
+                if see is not None:
+                    see(game.events, seat)
             # a bot with needs_observation = False is called with None
             obs = game.observation(seat) if getattr(bot, "needs_observation", True) else cast(Observation, None)
             action = bot.choose(obs, legal)
@@ -61,6 +71,8 @@ def play_hand(game: Game, bots: Sequence[Bot], check: bool = False) -> HandResul
             game.apply(action)
         else:
             game.push(action)
+    for s, see in watchers:  # the hand's last events (the win, the settlement) to bots that follow the log
+        see(game.events, s)
     assert game.result is not None
     return game.result
 

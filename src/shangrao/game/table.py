@@ -90,7 +90,12 @@ class Player:
 
 
 def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
+    """A bot's (or stand-in's) choice for ``seat`` among ``legal``; a bot that follows the log
+    (``see_log``: an outside bot) is shown it first (it shows its seat only the redacted log)."""
     assert isinstance(bot, Bot), bot
+    see = getattr(bot, "see_log", None)
+    if see is not None:
+        see(game.events, seat)
     return bot.choose(game.observation(seat), legal)
 
 

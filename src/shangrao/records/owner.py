@@ -5,7 +5,8 @@ write rows for each other's games (orphan events, unreplayable hands).  :func:`o
 takes the database's ownership for as long as a server runs, or raises :class:`StoreBusy`:
 
 * SQLite file: an OS lock (``fcntl.flock`` / ``msvcrt.locking``, by the ``filelock`` package) on the
-  sidecar file ``<database>.lock``.  The operating system drops it when the process ends, however
+  sidecar file ``<database>.lock``, and on POSIX a ``flock`` on the database file itself (a hard link
+  to it is another path but the same file).  The operating system drops it when the process ends, however
   it ends (killed, crashed): a dead server never leaves the database locked.  The empty
   ``.lock`` file itself stays (removing it would race with a server taking it).
 * PostgreSQL: a session advisory lock (``pg_try_advisory_lock``) held on one connection of the
@@ -57,10 +58,11 @@ def lock_path(store: Store) -> Path | None:
 class Ownership:
     """A held ownership; :meth:`release` gives it back (also at exit, by the operating system)."""
 
-    def __init__(self, store: Store, file_lock=None, connection=None) -> None:
+    def __init__(self, store: Store, file_lock=None, connection=None, database_fd: int | None = None) -> None:
         self.store = store
         self._file_lock = file_lock
         self._connection = connection
+        self._database_fd = database_fd
 
     @property
     def watched(self) -> bool:
@@ -83,6 +85,12 @@ class Ownership:
 
     def release(self) -> None:
         """Give the ownership back (idempotent; never raises)."""
+        if self._database_fd is not None:
+            import os
+
+            with contextlib.suppress(OSError):
+                os.close(self._database_fd)  # the flock goes with the descriptor
+            self._database_fd = None
         if self._file_lock is not None:
             with contextlib.suppress(Exception):
                 self._file_lock.release()
@@ -103,6 +111,30 @@ def _busy(store: Store) -> StoreBusy:
                      "stop it first, or give this one another --db")
 
 
+def _flock_database(database: Path) -> int | None:
+    """An exclusive ``flock`` on the database file itself, held by the returned descriptor (POSIX;
+    None elsewhere or when the file is not there).  The sidecar ``.lock`` is named by the path, so a
+    hard link to the same file (another name, the same inode) would get a lock of its own; a flock
+    is the inode's.  SQLite's own locks are ``fcntl`` byte-range locks, which a flock does not meet
+    (Linux, BSD, macOS).  Raises :class:`StoreBusy` when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: the sidecar lock alone
+        return None
+    import os
+
+    try:
+        fd = os.open(database, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreBusy("busy") from None
+    return fd
+
+
 def own_live_tables(store: Store) -> Ownership:
     """Take ``store``'s live tables for this process until :meth:`Ownership.release`.
 
@@ -119,7 +151,12 @@ def own_live_tables(store: Store) -> Ownership:
             raise _busy(store) from None
         except OSError as err:
             raise RecordError(f"cannot create the lock file next to the database: {err.strerror or err}") from None
-        return Ownership(store, file_lock=lock)
+        try:
+            db_fd = _flock_database(path.with_name(path.name[: -len(".lock")]))
+        except StoreBusy:
+            lock.release()
+            raise _busy(store) from None
+        return Ownership(store, file_lock=lock, database_fd=db_fd)
     if make_url(store.url).get_backend_name() == "postgresql":
         from sqlalchemy import text
         from sqlalchemy.exc import SQLAlchemyError

@@ -33,6 +33,10 @@ __all__ = ["SituationError", "WinBy", "WinSituation"]
 _NO_BAO = frozenset({"none", "null", "no", "-"})
 
 
+#: the most 偷机 one hand can hold: one a draw, and 136 − 4×13 dealt − the indicator are left to draw
+MAX_TOUJI = 136 - 4 * 13 - 1
+
+
 class SituationError(InputError):
     """A win situation is malformed: says which field and what is wrong."""
 
@@ -180,8 +184,9 @@ class WinSituation:
         for k, c in enumerate(counts):
             if c > 4:
                 raise SituationError(f"hand, win_tile and melds hold {c} copies of {format_tile(k)}; there are only 4")
-        if not isinstance(self.touji, int) or isinstance(self.touji, bool) or not 0 <= self.touji <= 136:
-            raise SituationError(f"touji: must be an int >= 0 (偷机 count), got {self.touji!r}")
+        if not isinstance(self.touji, int) or isinstance(self.touji, bool) or not 0 <= self.touji <= MAX_TOUJI:
+            raise SituationError(f"touji: must be an int 0..{MAX_TOUJI} (偷机 count: at most one a draw of the "
+                                 f"{MAX_TOUJI} tiles left after the deal and the indicator), got {self.touji!r}")
         for name in ("kong_chain", "winner_flown"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 4:
@@ -270,8 +275,11 @@ class WinSituation:
         n_win = 1 if k == bao else 0
         n_melds = sum(1 for m in self.melds for t in m.tiles if t == bao)
         # a 宝 discarded by a payer may sit in one of the winner's melds, claimed as its face (R2):
-        # at most one claimed tile a meld, none in a concealed kong; the winner never claims its own
-        claimable = min(fp, sum(1 for m in self.melds if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG))
+        # at most one claimed tile a meld, none in a concealed kong; the winner never claims its own;
+        # a chow is claimed from 上家 only (the last payer), a pung or a kong from any of them
+        chows = sum(1 for m in self.melds if bao in m.tiles and m.type is MeldType.CHOW)
+        others = sum(1 for m in self.melds if bao in m.tiles and m.type not in (MeldType.CHOW, MeldType.CONCEALED_KONG))
+        claimable = min(fp, others + min(chows, self.payers_flown[2]))
         # the win tile of 地糊 is the dealer's discard, that of a robbed kong on a discard may be one
         win_discarded = n_win if win_by is not WinBy.SELF_DRAW and fw + fp else 0
         if n_hand + n_win + n_melds + fw + fp - claimable - win_discarded > 4:
@@ -378,12 +386,14 @@ class WinSituation:
                     return parse_tiles(v)
                 except TileParseError as err:
                     raise SituationError(f"{name}: {err}") from None
-            if isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-                return list(v)
+            if isinstance(v, list):
+                v = [_as_int(x) for x in v]  # numpy integers as plain ints, as WinSituation takes them
+                if all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+                    return v
             raise SituationError(f"{name}: must be a tile string like '123m' or a list of kinds 0..33")
 
         def tile(name: str) -> int | None:
-            v = data.get(name)
+            v = _as_int(data.get(name))
             if v is None:
                 return None
             if name == "bao" and isinstance(v, str) and v.strip().lower() in _NO_BAO:

@@ -57,10 +57,10 @@ def router(ctx: AppState) -> APIRouter:
             default = getattr(DEFAULT_RULES, f.name)
             fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
                            "default": default})
-        from ..bots import BOT_NAMES
+        from ..bots import BOT_NAMES, web_bot_specs
 
         return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
-                "bots": list(BOT_NAMES), "default_bot": default_bot()}
+                "bots": [*BOT_NAMES, *web_bot_specs()], "default_bot": default_bot()}
 
     @r.post("/api/tables")
     async def create_table(req: CreateTable, request: Request):

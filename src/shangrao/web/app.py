@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -60,7 +61,7 @@ def _open_store(db: str | None) -> tuple[Store, str | None]:
     """The records database, and why it cannot be written when it had to be opened read-only (an
     SQLite file in WAL mode on a read-only directory or medium cannot even be read the usual way)."""
     try:
-        return Store(db), None
+        store = Store(db)
     except RecordError as err:
         if not resolve_db(db).startswith("sqlite"):
             raise
@@ -70,6 +71,12 @@ def _open_store(db: str | None) -> tuple[Store, str | None]:
             raise err from None
         words = " ".join(str(err).split())
         return store, store_scrub(store, words.rsplit(": ", 1)[-1])
+    # an SQLite URI asking for read-only (mode=ro, immutable=1) is read-only from the start: it takes
+    # no ownership, so it can serve history beside the server that plays the tables
+    url = store.url
+    if url.startswith("sqlite") and re.search(r"[?&](mode=ro|immutable=1)(&|$)", url):
+        return store, "the database is opened readonly (mode=ro)"
+    return store, None
 
 
 class _Serving:

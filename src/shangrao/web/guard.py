@@ -239,6 +239,7 @@ class GuardedHttp(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._n_headers = 0
+        self._head_parsed = 0  # bytes of the head parsed so far (however the head arrived: one read or many)
 
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
@@ -248,10 +249,13 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._n_headers += 1
+        self._head_parsed = getattr(self, "_head_parsed", 0) + len(name) + len(value) + 4
         if len(name) + len(value) + 2 > MAX_LINE:
             self._too_long = _TooLong(431, f"header line over {MAX_LINE} bytes")
         elif self._n_headers > MAX_HEADERS:
             self._too_long = _TooLong(431, f"more than {MAX_HEADERS} headers")
+        elif self._head_parsed > MAX_HEAD:
+            self._too_long = _TooLong(431, f"request head over {MAX_HEAD} bytes")
         if self._too_long is not None:
             raise self._too_long
         super().on_header(name, value)

@@ -32,7 +32,7 @@ class StrictJSONRequest(Request):
             except strictjson.DuplicateKeyError as err:
                 raise HTTPException(422, f"body: {err}") from None
             except json.JSONDecodeError as err:
-                raise HTTPException(422, f"body: bad JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+                raise HTTPException(422, f"body: bad JSON at line {err.lineno}, column {err.colno}: {strictjson.error_words(err)}") from None
             except UnicodeDecodeError:
                 raise HTTPException(422, "body: not UTF-8 text") from None
             except RecursionError:

@@ -133,7 +133,7 @@ def parse_client_message(text: str | bytes):
     try:
         data = strictjson.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(f"not JSON ({err.msg} at character {err.pos})") from None
+        raise ValueError(f"not JSON ({strictjson.error_words(err)} at character {err.pos})") from None
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
     return _ADAPTER.validate_python(data)
@@ -185,10 +185,10 @@ def _no_hands_rule(rules: dict) -> dict:
 
 
 def _seat_kind(v: str) -> str:
-    from ..bots import BOT_NAMES
+    from ..bots import BOT_NAMES, web_bot_specs
 
-    if v != "human" and v not in BOT_NAMES:
-        raise ValueError(f"a seat is 'human' or a bot ({', '.join(BOT_NAMES)}), got {v!r}")
+    if v != "human" and v not in BOT_NAMES and v not in web_bot_specs():
+        raise ValueError(f"a seat is 'human' or a bot ({', '.join((*BOT_NAMES, *web_bot_specs()))}), got {v!r}")
     return v
 
 

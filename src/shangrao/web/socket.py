@@ -3,6 +3,7 @@ rate-limited per connection), its table's states out (one router)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -11,12 +12,14 @@ from pydantic import ValidationError
 from ..game import IllegalActionError, ReplayError
 from ..game.actions import ActionParseError
 from ..records import RecordError
+from .connections import Connection
 from .deps import AppState
 from .errors import SAVE_FAILED, HintsOff, SaveError, SeatBusy, ServerFull, StaleActionError, TableError
 from .failures import damaged
 from .http import StrictJSONRoute, TokenBucket, cut, short
 from .messages import ActionMsg, FillBotsMsg, HintMsg, PingMsg, ReadyMsg, parse_client_message
 from .stored import DamagedRecord
+from .tables import Settings
 
 __all__ = ["MAX_MESSAGE", "refused_action", "router"]
 
@@ -33,6 +36,43 @@ def refused_action(raw: str | None) -> ActionMsg | None:
     except (ValidationError, ValueError):
         return None
     return msg if isinstance(msg, ActionMsg) else None
+
+
+class _Refusals:
+    """The refusals of actions over one connection's message limit (issue 25: never silent).  Each is
+    told at once while the connection's send queue is less than half full; in a burst that fills it
+    they are counted and told in one message a second (``count``: how many; the last one's action,
+    hand and seq) — one reply each would drop the sender as too slow."""
+
+    def __init__(self, conn: Connection, settings: Settings) -> None:
+        self.conn, self.settings = conn, settings
+        self.count = 0
+        self.last: ActionMsg | None = None
+        self.told = -1.0
+        self.timer: asyncio.TimerHandle | None = None
+
+    def refuse(self, action: ActionMsg) -> None:
+        self.count += 1
+        self.last = action
+        now = time.monotonic()
+        if self.conn.queued < self.settings.send_queue // 2 or now - self.told >= 1.0:
+            self.tell()
+        elif self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(max(0.0, self.told + 1.0 - now), self.tell)
+
+    def tell(self) -> None:
+        self.timer = None
+        a = self.last
+        if not self.count or a is None or self.conn.closed:
+            return
+        self.told = time.monotonic()
+        what = ("this action was not played — send it again" if self.count == 1 else
+                f"{self.count} actions were not played, the last this one — send it again")
+        self.conn.send_json({"type": "error", "code": "rate_limited", "hand": a.hand, "seq": a.seq,
+                             "action": cut(a.action, 40), "count": self.count,
+                             "message": f"too many messages: at most {self.settings.messages_per_second:g} "
+                                        f"per second; {what}"})
+        self.count = 0
 
 
 def router(ctx: AppState) -> APIRouter:
@@ -77,6 +117,7 @@ def router(ctx: AppState) -> APIRouter:
             return
         bucket = TokenBucket(settings.messages_per_second)
         last_notice = -1.0
+        burst = _Refusals(conn, settings)
 
         def error(code: str, message: str) -> None:
             conn.send_json({"type": "error", "code": code, "message": message})
@@ -92,11 +133,10 @@ def router(ctx: AppState) -> APIRouter:
                     refused = refused_action(frame.get("text"))
                     if refused is not None:
                         # an action is never dropped silently (issue 25): the sender is told that this
-                        # one was not played, and for which state, so it can send it again
-                        conn.send_json({"type": "error", "code": "rate_limited", "hand": refused.hand,
-                                        "seq": refused.seq, "action": cut(refused.action, 40),
-                                        "message": f"too many messages: at most {settings.messages_per_second:g} "
-                                                   "per second; this action was not played — send it again"})
+                        # one was not played, and for which state, so it can send it again.  In a burst
+                        # that fills half the send queue the refusals are counted and told in one
+                        # message a second (one reply each would drop the sender as too slow)
+                        burst.refuse(refused)
                         continue
                     # anything else: one notice a second however many are refused (replying to each
                     # ping of a burst would fill the client's send queue and drop it as too slow)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..bots import BOTS
+from ..bots import BOTS, web_bot_specs
 from ..errors import InputError
 
 __all__ = ["DamagedRecord", "web_meta"]
@@ -43,7 +43,7 @@ def web_meta(meta: Any, game_id: int) -> dict:
         raise DamagedRecord(game_id, "meta.web is missing or not an object")
     seats = web.get("seats")
     if not (isinstance(seats, list) and len(seats) == 4 and all(isinstance(k, str) for k in seats)
-            and seats[0] == "human" and all(k == "human" or k in BOTS for k in seats)):
+            and seats[0] == "human" and all(k == "human" or k in BOTS or k in web_bot_specs() for k in seats)):
         raise DamagedRecord(game_id, 'meta.web.seats is not four seats of "human" or a bot name')
     claimed = web.get("claimed")
     if not (isinstance(claimed, list) and len(claimed) == 4 and all(isinstance(c, bool) for c in claimed)):

@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..bots import BOTS, get_bot
+from ..bots import BOTS, get_bot, web_bot_specs
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
 from ..game.table import TableState, Timing
@@ -183,7 +183,7 @@ class Seat:
 
     @property
     def is_bot(self) -> bool:
-        return self.player in BOT_PLAYERS
+        return self.player in BOT_PLAYERS or (self.player != "human" and self.player in web_bot_specs())
 
     @property
     def present(self) -> bool:
