@@ -9,7 +9,8 @@ Part of the default install (``pip install .``).  See docs/web.md.
 from __future__ import annotations
 
 from .manager import TableManager
-from .tables import Settings, Table, TableError
+from .settings import Settings
+from .tables import Table, TableError
 
 __all__ = ["Settings", "Table", "TableError", "TableManager", "create_app"]
 

@@ -19,7 +19,7 @@ Secrets: the seed and the walls of a game are sent only once it is finished; a
 replay of an unfinished game shows its completed hands without the seed.  No error names the
 database (URL, file, host): records errors are reported in words of their own.
 
-Limits (:class:`~shangrao.web.tables.Settings`, options of ``shangrao serve``, docs/web.md):
+Limits (:class:`~shangrao.web.settings.Settings`, options of ``shangrao serve``, docs/web.md):
 request body size (413), table name length and characters (422), tables created per client address per
 minute (429), live tables per server (503), messages per connection per second (an error
 message; the connection stays usable).  A key given twice in one JSON object is refused, in a
@@ -47,7 +47,7 @@ from .failures import add_handlers
 from .http import BodyLimit, HeadAsGet, StrictJSONRoute
 from .manager import TableManager
 from .pages import STATIC_DIR
-from .tables import Settings
+from .settings import Settings
 
 __all__ = ["STATIC_DIR", "create_app", "replay_frames"]
 

@@ -1,22 +1,25 @@
-"""What the seats of a table are sent: each seat's ``state`` message built once per change (the
+"""A table's seats' connections and what they are sent: each seat's ``state`` message built once per change (the
 table's facts encoded once for all seats, each log event once per seat) and queued on every
 connection of the seat only when its view changed — a hidden decision of another seat must not
 show up as an extra message.  Sending never blocks a table: each connection has its own bounded
 queue and sender task (:mod:`shangrao.web.connections`).  :class:`SeatMessages` is the part of
-:class:`~shangrao.web.tables.Table` that does it."""
+:class:`~shangrao.web.tables.Table` that does it, with attaching and dropping the connections."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import time
 from typing import TYPE_CHECKING
 
 from .connections import Connection, dumps
-from .errors import SERVER_PROBLEM
+from .errors import MAX_CONNECTIONS_PER_SEAT, SERVER_PROBLEM, SeatBusy
 from .views import LogCache, seat_texts, seat_view
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..game.table import TableState
+    from .settings import Settings
 
 __all__ = ["SeatMessages"]
 
@@ -32,6 +35,9 @@ class SeatMessages:
     _texts: dict[int, tuple[tuple[int, int], str, str]]
     _info_json: tuple[dict, str] | None
     _logs: LogCache
+    lock: asyncio.Lock
+    evicted: bool
+    settings: Settings
 
     @property
     def game(self) -> Game | None:
@@ -43,6 +49,12 @@ class SeatMessages:
         raise NotImplementedError
 
     def public_info(self) -> dict:  # pragma: no cover - the table's
+        raise NotImplementedError
+
+    def touch(self, listing: bool = False) -> None:  # pragma: no cover - the table's
+        raise NotImplementedError
+
+    def _maybe_evict(self) -> None:  # pragma: no cover - the table's
         raise NotImplementedError
 
     def _deadline_for(self, seat: int) -> float | None:
@@ -117,3 +129,45 @@ class SeatMessages:
         for c in list(self.seats[seat].conns):
             c.send(notice)
 
+    # ------------------------------------------------------------------ connections
+    async def connect(self, seat: int, ws) -> Connection | None:
+        """Attach a socket to ``seat``; None if the table has just left memory (get it again)."""
+        async with self.lock:
+            if self.evicted:
+                return None
+            if len(self.seats[seat].conns) >= MAX_CONNECTIONS_PER_SEAT:
+                raise SeatBusy(f"this seat already has {MAX_CONNECTIONS_PER_SEAT} open connections; close one "
+                               "(another tab or device) and reload")
+            conn = Connection(ws, queue_size=self.settings.send_queue, send_timeout=self.settings.send_timeout,
+                              on_drop=functools.partial(self._dropped, seat))
+            self.seats[seat].conns.add(conn)
+            self.touch(listing=True)
+            self.broadcast(also=conn)
+            return conn
+
+    def _dropped(self, seat: int, conn: Connection, why: str) -> None:
+        """A connection was dropped as too slow: the seat may be disconnected now."""
+        s = self.seats[seat]
+        if conn in s.conns:
+            s.conns.discard(conn)
+            if not s.conns:
+                s.gone_since = time.monotonic()
+            asyncio.get_running_loop().create_task(self._presence_changed())
+
+    async def _presence_changed(self) -> None:
+        async with self.lock:
+            self.touch(listing=True)
+            self.broadcast()
+            self._maybe_evict()
+
+    async def disconnect(self, seat: int, conn: Connection) -> None:
+        await conn.aclose()
+        async with self.lock:
+            s = self.seats[seat]
+            if conn in s.conns:
+                s.conns.discard(conn)
+                if not s.conns:
+                    s.gone_since = time.monotonic()
+                self.touch(listing=True)
+                self.broadcast()
+            self._maybe_evict()

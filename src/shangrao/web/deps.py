@@ -11,7 +11,7 @@ from ..records import Store
 from .errors import TooManyNew
 from .http import RateWindow, ReadBudget, client_group
 from .manager import TableManager
-from .tables import Settings
+from .settings import Settings
 
 __all__ = ["AppState"]
 

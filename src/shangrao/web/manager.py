@@ -34,8 +34,9 @@ from .errors import (
 )
 from .lobby import KIND, LobbyLists
 from .messages import clean_name
+from .settings import Settings
 from .stored import DamagedRecord, web_meta
-from .tables import Seat, Settings, Table
+from .tables import Seat, Table
 from .writer import DatabaseWriter
 
 __all__ = ["TableManager"]

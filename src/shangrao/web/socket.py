@@ -18,8 +18,8 @@ from .errors import SAVE_FAILED, HintsOff, SaveError, SeatBusy, ServerFull, Stal
 from .failures import damaged
 from .http import StrictJSONRoute, TokenBucket, cut, short
 from .messages import ActionMsg, FillBotsMsg, HintMsg, PingMsg, ReadyMsg, parse_client_message
+from .settings import Settings
 from .stored import DamagedRecord
-from .tables import Settings
 
 __all__ = ["MAX_MESSAGE", "refused_action", "router"]
 
