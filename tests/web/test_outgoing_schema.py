@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 from shangrao.game import Game
-from shangrao.web.outgoing import SCHEMA_PATH, StateMessage, schema_text, validate
+from shangrao.web.outgoing import JS_PATH, SCHEMA_PATH, StateMessage, jsdoc_text, schema_text, validate
 from shangrao.web.views import LogCache, seat_texts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +22,9 @@ TABLE = {"id": 1, "name": "上饶麻将", "status": "playing", "hands_total": 4,
 def test_the_published_schema_is_up_to_date():
     assert (ROOT / SCHEMA_PATH).read_text(encoding="utf-8") == schema_text(), (
         "run: python -m shangrao.web.outgoing")
+    assert (ROOT / JS_PATH).read_text(encoding="utf-8") == jsdoc_text(), "run: python -m shangrao.web.outgoing"
+    table_js = (ROOT / "src/shangrao/web/static/table.js").read_text(encoding="utf-8")
+    assert table_js.startswith("// @ts-check") and 'import("./messages.js").OutgoingMessage' in table_js
     assert {x["$ref"].rsplit("/", 1)[1] for x in json.loads(schema_text())["oneOf"]} == {
         "StateMessage", "HintMessage", "ErrorMessage", "NoticeMessage", "PongMessage"}
 
