@@ -88,3 +88,81 @@ def test_has_display_reads_the_environment(monkeypatch):
     assert serve_cmd._has_display() is False
     monkeypatch.setenv("DISPLAY", ":0")
     assert serve_cmd._has_display() is True
+
+
+def test_every_server_setting_is_a_serve_option_and_an_environment_variable(cli, monkeypatch):
+    """The options are made from shangrao.web.Settings: each field is --name and SHANGRAO_NAME, with its
+    description as help; the variable is read when the option is not given, and the option wins."""
+    from shangrao.web.settings import Settings, env_var, option_name
+
+    monkeypatch.setenv("COLUMNS", "250")  # one line per option's help: names are not wrapped
+    res = cli("serve", "--help")
+    assert res.exit_code == 0
+    flat = " ".join(res.output.replace("│", " ").split())
+    for name, field in Settings.model_fields.items():
+        assert option_name(name) in flat, name
+        assert " ".join(field.description.split()[:3]) in flat, name
+        assert env_var(name) == "SHANGRAO_" + option_name(name)[2:].replace("-", "_").upper()
+    assert "SHANGRAO_CLAIM_TIMEOUT=5 for --claim-timeout 5" in flat  # the rule of the variables' names
+    ran, _ = _patch(monkeypatch, display=False)
+    monkeypatch.setenv("SHANGRAO_CLAIM_TIMEOUT", "5")
+    monkeypatch.setenv("SHANGRAO_STANDIN_BOT", "random")
+    monkeypatch.setenv("SHANGRAO_RETRY_DELAY", "0.25")
+    monkeypatch.setenv("SHANGRAO_DB_THREADS", "2")
+    monkeypatch.setenv("SHANGRAO_NEXT_HAND_TIMEOUT", "7")
+    monkeypatch.setenv("SHANGRAO_TURN_TIMEOUT", "40")
+    res = cli("serve", "--turn-timeout", "50", "--read-threads", "3")
+    assert res.exit_code == 0, res.output
+    (app, _kw), = ran
+    st = app.state.manager.settings
+    assert (st.claim_timeout, st.standin_bot, st.retry_delay, st.db_threads, st.next_hand_timeout,
+            st.turn_timeout, st.read_threads) == (5.0, "random", 0.25, 2, 7.0, 50.0, 3)
+
+
+def test_a_bad_setting_is_one_line_naming_the_option_or_the_variable(shangrao_cmd, tmp_path, one_line_error):
+    import os
+    import subprocess
+
+    def run(*args, **env):
+        e = {**os.environ, "SHANGRAO_DB": str(tmp_path / "d.sqlite3"), **env}
+        return subprocess.run([*shangrao_cmd, "serve", "--no-browser", *args], capture_output=True, text=True,
+                              env=e, timeout=120)
+
+    one_line_error(run("--standin-bot", "nobody"), "--standin-bot", "SHANGRAO_STANDIN_BOT", "greedy")
+    one_line_error(run(SHANGRAO_CLAIM_TIMEOUT="soon"), "--claim-timeout")
+    one_line_error(run(SHANGRAO_CLAIM_TIMEOUT="0"), "--claim-timeout", "SHANGRAO_CLAIM_TIMEOUT", "greater than 0")
+    one_line_error(run("--bot-delay", "inf"), "--bot-delay")
+    one_line_error(run(SHANGRAO_MAX_NAME="500"), "--max-name")
+
+
+def test_settings_made_by_a_program_read_the_environment_and_check_their_bounds(monkeypatch):
+    import pytest
+    from pydantic import ValidationError
+
+    from shangrao.web import Settings
+    from shangrao.web.tables import Settings as TablesSettings
+
+    assert TablesSettings is Settings
+    monkeypatch.setenv("SHANGRAO_CLAIM_TIMEOUT", "5")
+    assert Settings().claim_timeout == 5.0 and Settings(claim_timeout=6).claim_timeout == 6.0
+    with pytest.raises(ValidationError, match="claim_timeout"):
+        Settings(claim_timeout=-1)
+    with pytest.raises(ValueError, match="standin_bot: one of"):
+        Settings(standin_bot="nobody")
+
+
+def test_docs_list_every_setting_with_its_option_variable_and_default():
+    """docs/web.md's table of settings is the model's: one row per field, in its order."""
+    from pathlib import Path
+
+    from shangrao.web.settings import Settings, env_var, option_name
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `--") and "| `SHANGRAO_" in line]
+    documented = {r.split("|")[3].strip(): [c.strip() for c in r.split("|")[1:-1]] for r in rows}
+    fields = [n for n in documented if n != "—"]
+    assert fields == [f"`{n}`" for n in Settings.model_fields]
+    for name, f in Settings.model_fields.items():
+        option, var, _, default, what = documented[f"`{name}`"]
+        assert (option, var, default) == (f"`{option_name(name)}`", f"`{env_var(name)}`", str(f.default)), name
+        assert what == f.description, name

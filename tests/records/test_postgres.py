@@ -23,6 +23,7 @@ import pytest
 
 from shangrao.records import RecordError, Store
 from shangrao.records.live import append_events, set_players, update_meta
+from shangrao.records.schema import SCHEMA_VERSION
 from shangrao.rules import DEFAULT_RULES
 
 ENV_VAR = "SHANGRAO_TEST_PG_URL"
@@ -133,7 +134,7 @@ def test_pg_store_round_trip(store, pg_url):
     g = store.load_game(gid)
     assert g.seed == max_seed and store.load_game(other).seed == min_seed
     assert g.mode == "simulate" and g.status == "unfinished" and g.players == ["greedy", "greedy", "random", "random"]
-    assert g.rules == DEFAULT_RULES.to_dict() and g.meta == {"run": "宝", "n": 1, "schema": 1}
+    assert g.rules == DEFAULT_RULES.to_dict() and g.meta == {"run": "宝", "n": 1, "schema": SCHEMA_VERSION}
     assert [h.index for h in g.hands] == [0, 1, 2] and [h.dealer for h in g.hands] == [0, 1, 1]
     assert g.hands[0].events == _EVENTS[:2]
     assert g.hands[1].events == _EVENTS
@@ -311,3 +312,47 @@ def test_pg_same_seed_stores_identical_results(pg_url):
     strip = lambda s: {k: v for k, v in s.items() if k not in ("timing", "storage")}  # noqa: E731
     assert strip(first) == strip(second)
     assert _stored(pg_url, a) == _stored(pg_url, b)
+
+
+def test_pg_a_database_of_the_previous_release_is_upgraded_and_every_game_replays(pg_url):
+    """The old schema (today's tables with ``events.event`` a JSON column, no ``alembic_version``) made by
+    ``create_all`` in a fresh schema, filled with the rows of tests/records/fixtures/v1.sqlite3; a Store
+    upgrades it and every game replays."""
+    import copy
+
+    from sqlalchemy import JSON, MetaData, create_engine, insert, select, text
+    from test_migrations import FIXTURE, check_every_game_replays  # tests/records is on sys.path (no package)
+
+    from shangrao.records.migrations import HEAD
+    from shangrao.records.schema import Base
+
+    old = MetaData()
+    for t in Base.metadata.sorted_tables:
+        t.to_metadata(old)
+    old.tables["events"].c.event.type = JSON()  # schema 1
+    src = create_engine(f"sqlite:///{FIXTURE}")  # only read
+    dst = create_engine(pg_url)
+    old.create_all(dst)
+    with src.connect() as a, dst.begin() as b:
+        for t in old.sorted_tables:  # games, hands, events: the old rows as they were
+            rows = [dict(r._mapping) for r in a.execute(select(copy.copy(t)))]
+            if rows:
+                b.execute(insert(t), rows)
+        for name in ("games", "hands", "events"):  # the ids went in as they were: the sequences go on after them
+            b.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))"))
+    with dst.connect() as conn:
+        assert conn.execute(text("SELECT data_type FROM information_schema.columns WHERE table_name = 'events' "
+                                 "AND column_name = 'event' AND table_schema = current_schema()")).scalar() == "json"
+    with Store(pg_url, read_only=True) as store:  # read as it is, before the upgrade
+        assert check_every_game_replays(store) == 9
+    with Store(pg_url) as store:
+        assert check_every_game_replays(store) == 9
+        gid = store.create_game("play", ["human"] + ["greedy"] * 3, seed=1)
+        store.append_event(gid, 0, {"type": "deal", "note": "宝"})
+        assert store.load_game(gid).pending == {0: [{"type": "deal", "note": "宝"}]}
+    with dst.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
+        assert conn.execute(text("SELECT data_type FROM information_schema.columns WHERE table_name = 'events' "
+                                 "AND column_name = 'event' AND table_schema = current_schema()")).scalar() == "text"
+    src.dispose()
+    dst.dispose()

@@ -59,9 +59,12 @@ def dataset(
     force: Annotated[bool, typer.Option("--force", help="Overwrite a dataset already in DIR.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metadata as JSON.")] = False,
 ) -> None:
-    """Write decision-level samples (planes, mask, action, seat, points, ids, policy) as sharded .npz.
+    """Write decision-level samples for learning, as sharded .npz files.
+
+    Each sample: observation planes, mask, action, seat, points, ids and the policy that acted.
 
     From fresh self-play (--hands, any bots and rules, --workers) or from stored games (--games).
+
     The schema is in docs/rl.md; read it with shangrao.data.Dataset.
     """
     from ..data import DatasetError, write_from_games, write_selfplay

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import inspect
 import math
 from typing import Annotated
 
@@ -14,94 +15,118 @@ from .common import CliError
 __all__ = ["register", "serve"]
 
 
-def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
-    db: Annotated[str | None, typer.Option("--db", help="Records database: a path (SQLite) or a URL "
-                                              "such as postgresql+psycopg://user@host/db (default: the CLI's database).")] = None,
-    bot_delay: Annotated[float, typer.Option("--bot-delay", min=0, help="Seconds a bot waits before it acts.")] = 0.6,
-    claim_timeout: Annotated[float, typer.Option("--claim-timeout", min=0.1,
-        help="Seconds to claim a discard (then 过).")] = 15.0,
-    turn_timeout: Annotated[float, typer.Option("--turn-timeout", min=0.1,
-        help="Seconds for a turn (then a bot plays it).")] = 60.0,
-    absent_timeout: Annotated[float, typer.Option("--absent-timeout", min=0,
-        help="Seconds before a bot plays for a player who left.")] = 30.0,
-    claim_pause: Annotated[float, typer.Option("--claim-pause", min=0,
-        help="Seconds every discard shows all seats an open claim window, claimable or not.")] = 0.8,
-    tables_per_minute: Annotated[int, typer.Option("--tables-per-minute", min=1,
-        help="Tables one client address may create per minute.")] = 10,
-    max_live_tables: Annotated[int, typer.Option("--max-live-tables", min=1,
-        help="Tables the server holds in memory at once.")] = 500,
-    messages_per_second: Annotated[float, typer.Option("--messages-per-second", min=0.1,
-        help="Messages one connection may send per second.")] = 20.0,
-    max_body: Annotated[int, typer.Option("--max-body", min=256, help="Bytes of an HTTP request body.")] = 16384,
-    max_name: Annotated[int, typer.Option("--max-name", min=1, max=200, help="Characters of a table name.")] = 40,
-    send_queue: Annotated[int, typer.Option("--send-queue", min=1,
-        help="Messages waiting for a client before it is dropped as too slow.")] = 64,
-    send_timeout: Annotated[float, typer.Option("--send-timeout", min=0.1,
-        help="Seconds a write to a client may block before it is dropped.")] = 10.0,
-    idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=1,
-        help="Seconds a table waiting for players stays in memory unwatched.")] = 600.0,
-    ping_interval: Annotated[float, typer.Option("--ping-interval", min=0.1,
-        help="Seconds between WebSocket pings.")] = 20.0,
-    ping_timeout: Annotated[float, typer.Option("--ping-timeout", min=0.1,
-        help="Seconds for a pong before the client is disconnected.")] = 20.0,
-    ws_deflate: Annotated[bool, typer.Option("--ws-deflate",
-        help="Compress WebSocket messages (permessage-deflate): about 6x fewer bytes, the largest CPU cost per message.")] = False,
-    waiting_per_address: Annotated[int, typer.Option("--waiting-per-address", min=1,
-        help="Tables waiting for players one client address (network) may hold.")] = 5,
-    reads_per_second: Annotated[float, typer.Option("--reads-per-second", min=0.1,
-        help="History reads one client address (network) may make per second (a page of games "
-             "costs one per 100 games).")] = 10.0,
-    no_browser: Annotated[bool, typer.Option("--no-browser",
-        help="Do not open a browser (one is opened only where a display is).")] = False,
-    header_timeout: Annotated[float, typer.Option("--header-timeout", min=0.1,
-        help="Seconds a connection may take to send a request (its headers and body; a WebSocket handshake too).")] = 10.0,
-    max_connections_per_address: Annotated[int, typer.Option("--address-connections", min=1,
-        help="Connections one client address may hold open at once (behind a proxy: the proxy's).")] = 64,
-    max_connections: Annotated[int, typer.Option("--max-connections", min=0,
-        help="Connections in all (0: the file limit less a reserve for the database and the players).")] = 0,
-) -> None:
+def _settings_options() -> list[inspect.Parameter]:
+    """One ``serve`` option per field of :class:`shangrao.web.Settings`: ``--name`` and ``SHANGRAO_NAME``,
+    its type, default, bounds and description (so the options, the variables and the model never differ)."""
+    import annotated_types as at
+
+    from ..web.settings import Settings, env_var, option_name
+
+    out = []
+    for name, f in Settings.model_fields.items():
+        kw: dict = {}
+        for m in f.metadata:
+            if isinstance(m, at.Ge):
+                kw["min"] = m.ge
+            elif isinstance(m, at.Gt):  # click has no open bound here: the model refuses the bound itself
+                kw["min"] = m.gt
+            elif isinstance(m, at.Le):
+                kw["max"] = m.le
+        # a short metavar (the bounds are in the model and checked): the help fits 80 columns
+        metavar = "SECONDS" if f.annotation is float else "N" if f.annotation is int else "BOT"
+        opt = typer.Option(option_name(name), envvar=env_var(name), show_envvar=False, metavar=metavar,
+                           help=f.description, **kw)
+        out.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
+                                     annotation=Annotated[f.annotation, opt]))
+    return out
+
+
+def _env(name: str) -> str:
+    return "SHANGRAO_" + name.upper()
+
+
+#: the options of ``serve`` that are not server settings (where to listen, the database, the WebSocket layer)
+_OWN = [
+    ("host", Annotated[str, typer.Option("--host", envvar=_env("host"), show_envvar=False,
+                                         help="Address to listen on.")], "127.0.0.1"),
+    ("port", Annotated[int, typer.Option("--port", envvar=_env("port"), show_envvar=False, min=1, max=65535,
+                                         help="Port to listen on.")], 8000),
+    ("db", Annotated[str | None, typer.Option("--db", envvar="SHANGRAO_DB", show_envvar=False,
+                                              help="Records database: a path (SQLite) or a URL such as "
+                                                   "postgresql+psycopg://user@host/db (default: the CLI's "
+                                                   "database).")], None),
+]
+_OWN_LATE = [
+    ("ping_interval", Annotated[float, typer.Option("--ping-interval", envvar=_env("ping_interval"), show_envvar=False,
+                                                    min=0.1, help="Seconds between WebSocket pings.")], 20.0),
+    ("ping_timeout", Annotated[float, typer.Option("--ping-timeout", envvar=_env("ping_timeout"), show_envvar=False,
+                                                   min=0.1, help="Seconds for a pong before the client is "
+                                                                 "disconnected.")], 20.0),
+    ("ws_deflate", Annotated[bool, typer.Option("--ws-deflate", envvar=_env("ws_deflate"), show_envvar=False,
+                                                help="Compress WebSocket messages (permessage-deflate): about 6x "
+                                                     "fewer bytes, the largest CPU cost per message.")], False),
+    ("no_browser", Annotated[bool, typer.Option("--no-browser", help="Do not open a browser (one is opened only "
+                                                                     "where a display is).")], False),
+]
+
+
+def _own(spec) -> list[inspect.Parameter]:
+    return [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a) for n, a, d in spec]
+
+
+def _settings_from(values: dict):  # -> shangrao.web.Settings
+    """The Settings of the options; a value the model refuses is one line naming the option and variable."""
+    from pydantic import ValidationError
+
+    from ..web.settings import Settings, env_var, option_name
+
+    try:
+        return Settings(**values)
+    except ValidationError as err:
+        e = err.errors()[0]
+        name = str(e["loc"][0]) if e.get("loc") else "standin_bot"
+        msg = e["msg"].removeprefix("Value error, ").removeprefix(f"{name}: ")
+        raise CliError(f"{option_name(name)} (or {env_var(name)}): {msg}, got {e.get('input')!r}") from None
+
+
+def serve(**options) -> None:
     """Serve the browser game.
 
     Open http://HOST:PORT/ to create a table and invite friends by link.
+
+    Every option but --no-browser can also be set by its environment variable: SHANGRAO_ and the
+    option's name in capitals with _ for - (SHANGRAO_CLAIM_TIMEOUT=5 for --claim-timeout 5); an option
+    given wins.
 
     Exits 3 if the server cannot start (the port is in use, or another server plays this database's tables).
 
     On read-only storage it serves history and replays and says why no table can be played.
     """
+    from ..web.settings import Settings
+
+    host, port, db = options.pop("host"), options.pop("port"), options.pop("db")
+    ping_interval, ping_timeout = options.pop("ping_interval"), options.pop("ping_timeout")
+    ws_deflate, no_browser = options.pop("ws_deflate"), options.pop("no_browser")
     if not host.strip():
         raise CliError("--host: give an address to listen on (127.0.0.1 for this machine only; 0.0.0.0 for all)")
-    seconds = {"--bot-delay": bot_delay, "--claim-timeout": claim_timeout, "--turn-timeout": turn_timeout,
-               "--absent-timeout": absent_timeout, "--claim-pause": claim_pause,
-               "--messages-per-second": messages_per_second, "--send-timeout": send_timeout,
-               "--idle-timeout": idle_timeout, "--ping-interval": ping_interval, "--ping-timeout": ping_timeout,
-               "--header-timeout": header_timeout, "--reads-per-second": reads_per_second}
-    for flag, value in seconds.items():  # inf would reach the browser as a deadline JSON cannot hold
+    for flag, value in {"--ping-interval": ping_interval, "--ping-timeout": ping_timeout}.items():
         if not math.isfinite(value) or value > 86_400:
             raise CliError(f"{flag}: a number of seconds up to 86400, got {value}")
+    settings = _settings_from({k: options[k] for k in Settings.model_fields})
+    header_timeout = settings.header_timeout
     try:
         import uvicorn  # noqa: F401  (checked here: the error names what to install)
 
-        from ..web import Settings
         from ..web.app import create_app
         from ..web.guard import ConnectionGuard, capacity, guarded_protocols, raise_file_limit
     except ImportError as err:
         raise CliError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
-    app = create_app(db, Settings(bot_delay=bot_delay, claim_timeout=claim_timeout, turn_timeout=turn_timeout,
-                                  absent_timeout=absent_timeout, claim_pause=claim_pause,
-                                  tables_per_minute=tables_per_minute,
-                                  max_live_tables=max_live_tables, messages_per_second=messages_per_second,
-                                  max_body=max_body, max_name=max_name, send_queue=send_queue,
-                                  send_timeout=send_timeout, idle_timeout=idle_timeout,
-                                  waiting_per_address=waiting_per_address, reads_per_second=reads_per_second,
-                                  header_timeout=header_timeout,
-                                  max_connections_per_address=max_connections_per_address,
-                                  max_connections=max_connections))
+    app = create_app(db, settings)
     _check_owner(app)  # like a busy port: another server plays this database's tables
     file_limit = raise_file_limit()  # the soft limit up to the hard one: as many connections as allowed
-    guard = ConnectionGuard(per_address=max_connections_per_address, total=capacity(file_limit, max_connections),
-                            header_timeout=header_timeout)
+    guard = ConnectionGuard(per_address=settings.max_connections_per_address,
+                            total=capacity(file_limit, settings.max_connections), header_timeout=header_timeout)
+    app.state.manager.metrics.watch_guard(guard)  # /metrics counts the open connections
     sock = _bind(host, port)  # before the address is printed: a busy port is reported, not announced
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/"
@@ -185,6 +210,10 @@ def _has_display() -> bool:
     if sys.platform in ("darwin", "win32"):
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+serve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    _own(_OWN) + _settings_options() + _own(_OWN_LATE), return_annotation=None)
 
 
 def register(app: typer.Typer) -> None:

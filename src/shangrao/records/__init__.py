@@ -2,6 +2,7 @@
 
 * :mod:`.store` — :class:`Store` (SQLAlchemy 2.x), its guarantees and the database URLs;
 * :mod:`.schema` — the tables; :mod:`.summary` — statistics over stored hands;
+* :mod:`.migrations` — the tables' revisions (Alembic), run when a Store opens a database to write;
 * :mod:`.live` — helpers for a server that stores each action before showing it;
 * :mod:`.owner` — one server at a time plays a database's live tables (a lock held while it runs).
 

@@ -7,6 +7,9 @@
   (:meth:`Store.append_event`, for a server that stores every action before
   broadcasting it).  When the hand completes, its events move into the hand
   row and these rows are deleted in the same transaction.
+
+The tables change only through a migration (:mod:`shangrao.records.migrations`, Alembic): a change
+here comes with a revision in ``migrations/versions/`` that brings older databases to it.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = ["Base", "GameRow", "HandRow", "EventRow", "SCHEMA_VERSION", "utcnow"]
 
-#: bump when the tables change (stored in ``games.meta['schema']``)
-SCHEMA_VERSION = 1
+#: the schema a new game is written with (``games.meta['schema']``, informative); what a database holds
+#: is its Alembic revision (``alembic_version``, :mod:`shangrao.records.migrations`), which is read
+SCHEMA_VERSION = 2
 
 
 def utcnow() -> datetime:
@@ -86,5 +90,6 @@ class EventRow(Base):
     hand_index: Mapped[int] = mapped_column(Integer)
     #: 0-based position of the event in its hand
     seq: Mapped[int] = mapped_column(Integer)
-    event: Mapped[dict] = mapped_column(JSON)
+    #: the event as JSON text (encoded once; revision 0002 — a JSON column before)
+    event: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

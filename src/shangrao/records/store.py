@@ -16,6 +16,9 @@ Guarantees
   stores each action before broadcasting it); :meth:`Store.load_game` returns
   the events of a hand still in progress in ``GameRecord.pending``.
 * Hands are appended in order (0, 1, 2, …); a gap or a repeat is refused.
+* One append path: every live event is JSON-encoded once and written by one INSERT
+  (:meth:`Store.append_events`, :meth:`Store.insert_events`, :meth:`Store.insert_event_batches`).
+* The tables change only through migrations (:mod:`shangrao.records.migrations`).
 
 URLs: anything SQLAlchemy accepts (``sqlite:///path``, ``postgresql+psycopg://…``);
 :func:`resolve_db` also takes a plain file path.  The default database is
@@ -34,7 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, delete, event, func, select
+from sqlalchemy import create_engine, delete, event, func, insert, select
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -142,6 +145,17 @@ def _dumps(obj: Any) -> str:
         raise RecordError(f"not JSON-serialisable: {err}") from None
 
 
+def _event_text(stored: Any) -> str:
+    """A live event row's value as JSON text (a database read read-only before its upgrade to 0002 may
+    still hold a JSON column, which the driver decodes)."""
+    return stored if isinstance(stored, str) else _dumps(stored)
+
+
+def _event_of(stored: Any) -> dict:
+    """A live event row's value as the event object."""
+    return json.loads(stored) if isinstance(stored, str) else stored
+
+
 def _aware(dt: datetime | None) -> datetime | None:
     if dt is not None and dt.tzinfo is None:
         return dt.replace(tzinfo=UTC)
@@ -233,9 +247,13 @@ def _hand(h: HandRow) -> StoredHand:
 
 
 class Store:
-    """Game records in a database given by URL (see the module doc).  Tables are created if missing.
+    """Game records in a database given by URL (see the module doc).
 
-    Raises :class:`RecordError` for a bad URL or an unreachable database.
+    Opened for writing, an empty database gets the tables, an older one is upgraded
+    (:mod:`shangrao.records.migrations`); ``read_only=True`` changes nothing.  Raises
+    :class:`RecordError` for a bad URL or an unreachable database, and its subclass
+    :class:`~shangrao.records.migrations.SchemaError` for a database newer than this code or one that
+    cannot be upgraded.
     """
 
     def __init__(self, url: str | os.PathLike | None = None, *, echo: bool = False, read_only: bool = False) -> None:
@@ -289,10 +307,13 @@ class Store:
                     except Exception:
                         pass
                 cur.close()
+        from .migrations import SchemaError, check, prepare
+
         try:
             if read_only and not self._sqlite:
-                pass  # a server database: the tables exist or the queries say so
+                check(self.engine, self._safe_url())  # a server database: nothing is changed; newer is refused
             elif read_only and "creator" in kwargs:
+                check(self.engine, self._safe_url())
                 with self.engine.connect() as conn:
                     tables = conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'").all()
                 if "games" not in {t[0] for t in tables}:  # nothing stored yet: read as empty
@@ -302,8 +323,15 @@ class Store:
                     self.engine = create_engine("sqlite://", future=True, poolclass=StaticPool,
                                                 connect_args={"check_same_thread": False})
                     Base.metadata.create_all(self.engine)
-            else:
+            elif read_only:  # in memory, or a file: URI opened as the caller says
+                check(self.engine, self._safe_url())
                 Base.metadata.create_all(self.engine)
+            else:
+                # an empty database gets today's tables; an older one is upgraded; a newer one refused
+                prepare(self.engine, self._safe_url(), Base.metadata.create_all)
+        except SchemaError:
+            self.engine.dispose()
+            raise
         except SQLAlchemyError as err:
             raise RecordError(f"cannot open the records database {self._safe_url()}: "
                               f"{' '.join(str(err.orig if hasattr(err, 'orig') else err).split())}") from None
@@ -401,15 +429,77 @@ class Store:
         """Commit one event of a hand in progress; returns its 0-based position in the hand."""
         return self.append_events(game_id, hand_index, [ev]) - 1
 
+    # the one append path: every live event is encoded once (_event_rows) and written by one INSERT
+    # (_insert_rows, or the same statement inside append_events' transaction)
+    @staticmethod
+    def _event_rows(game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
+                    when: datetime) -> list[dict]:
+        return [{"game_id": game_id, "hand_index": hand_index, "seq": first_seq + i,
+                 "event": _dumps(event_to_dict(ev)), "created": when} for i, ev in enumerate(events)]
+
+    def _insert_rows(self, rows: list[dict]) -> None:
+        """One transaction, one INSERT (Core, no ORM session: this runs once per action)."""
+        if not rows:
+            return
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(EventRow), rows)
+        except OperationalError as err:
+            raise RecordError(f"cannot write events of game {rows[0]['game_id']}: "
+                              f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+        except IntegrityError as err:
+            r = rows[0]
+            raise RecordError(f"game {r['game_id']}: hand {r['hand_index']} event {r['seq']} is already stored "
+                              f"({type(err.orig).__name__})") from None
+
+    def insert_events(self, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
+                      when: datetime | None = None) -> None:
+        """Commit events of a hand in progress at positions ``first_seq, first_seq+1, …`` in ONE
+        transaction (one INSERT, no reads: the caller holds the hand and knows its length).  when: the
+        rows' ``created`` time (default now, UTC).  Raises :class:`RecordError` if a position is taken,
+        an event is not JSON, or the database refuses the write."""
+        self._insert_rows(self._event_rows(game_id, hand_index, first_seq, events, when or utcnow()))
+
+    def insert_event_batches(self, batches: Sequence[tuple[int, int, int, Sequence[Any]]],
+                             when: datetime | None = None) -> list[Exception | None]:
+        """Commit several :meth:`insert_events` calls — batches ``(game_id, hand_index, first_seq,
+        events)``, e.g. the actions of several tables — in ONE transaction (one INSERT).
+
+        Returns per batch None (stored) or the error that refused it; never raises.  If the shared
+        transaction fails, each batch is tried again in its own transaction, so a batch the database
+        refuses (a position already taken) fails alone, and a failing database fails each batch with
+        its own error."""
+        when = when or utcnow()
+        out: list[Exception | None] = [None] * len(batches)
+        rows: list[list[dict]] = []
+        for i, (game_id, hand_index, first_seq, events) in enumerate(batches):
+            try:
+                rows.append(self._event_rows(game_id, hand_index, first_seq, events, when))
+            except Exception as err:  # an event that is not JSON: that batch alone is refused
+                out[i] = err
+                rows.append([])
+        todo = [i for i, err in enumerate(out) if err is None]
+        if len(todo) > 1:
+            try:
+                self._insert_rows([r for i in todo for r in rows[i]])
+                return out
+            except Exception:  # each batch on its own says whose write fails and why
+                pass
+        for i in todo:
+            try:
+                self._insert_rows(rows[i])
+            except Exception as err:  # returned to its caller
+                out[i] = err
+        return out
+
     def append_events(self, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
         """Commit the events (in order) of a hand in progress in ONE transaction.
 
         Returns the number of live events of the hand after the write.  Raises
         :class:`RecordError` for a finished game or a hand that is not the next one.
         """
-        evs = [event_to_dict(e) for e in events]
-        for e in evs:
-            _dumps(e)
+        evs = list(events)
+        rows = self._event_rows(game_id, hand_index, 0, evs, utcnow())  # encoded (and checked) before the write
         with self._write() as s:
             game = self._game(s, game_id)
             if game.status == "finished":
@@ -420,11 +510,12 @@ class Store:
             last = s.scalar(select(func.max(EventRow.seq)).where(
                 EventRow.game_id == game_id, EventRow.hand_index == hand_index))
             seq = 0 if last is None else last + 1
-            for e in evs:
-                s.add(EventRow(game_id=game_id, hand_index=hand_index, seq=seq, event=e))
-                seq += 1
+            for i, r in enumerate(rows):
+                r["seq"] = seq + i
+            if rows:
+                s.execute(insert(EventRow), rows)
             game.updated = utcnow()
-            return seq
+            return seq + len(rows)
 
     def append_hand(self, game_id: int, hand_index: int, dealer: int, events: Iterable[Any] | None,
                     result: dict, scores_after: Sequence[int] | None = None) -> None:
@@ -440,7 +531,8 @@ class Store:
         """
         if not isinstance(result, dict):
             raise RecordError(f"result must be a dict, got {type(result).__name__}")
-        evs = None if events is None else [event_to_dict(e) for e in events]
+        # each event encoded once: the hand row holds the JSON lines
+        lines = None if events is None else [_dumps(event_to_dict(e)) for e in events]
         result_text = _dumps(result)
         try:
             with self._session() as s, s.begin():
@@ -450,8 +542,8 @@ class Store:
                 if hand_index != game.hands_played:
                     raise RecordError(f"game {game_id} has {game.hands_played} hand(s); the next hand is "
                                       f"{game.hands_played}, not {hand_index}")
-                if evs is None:
-                    evs = [r.event for r in s.scalars(select(EventRow).where(
+                if lines is None:  # the stored live events, as they were encoded
+                    lines = [_event_text(e) for e in s.scalars(select(EventRow.event).where(
                         EventRow.game_id == game_id, EventRow.hand_index == hand_index).order_by(EventRow.seq))]
                 if scores_after is None:
                     deltas = result.get("deltas")
@@ -465,7 +557,7 @@ class Store:
                 else:
                     scores = list(scores_after)
                 _dumps(scores)
-                text = "\n".join(_dumps(e) for e in evs)
+                text = "\n".join(lines)
                 s.add(HandRow(game_id=game_id, hand_index=hand_index, dealer=int(dealer), events=text,
                               result=json.loads(result_text), scores_after=scores, created=utcnow()))
                 s.execute(delete(EventRow).where(EventRow.game_id == game_id, EventRow.hand_index == hand_index))
@@ -490,7 +582,50 @@ class Store:
             game.status = "finished"
             game.updated = utcnow()
 
+    def update_meta(self, game_id: int, patch: dict) -> dict:
+        """Merge ``patch`` into the game's ``meta`` (one transaction); returns the new meta."""
+        _dumps(patch)
+        with self._write() as s:
+            game = self._game(s, game_id)
+            meta = {**(game.meta or {}), **patch}
+            game.meta = meta
+            game.updated = utcnow()
+            return dict(meta)
+
+    def set_players(self, game_id: int, players: Sequence[str], meta_patch: dict | None = None) -> None:
+        """Replace the seat names (e.g. an empty seat filled by a bot), optionally with a meta patch."""
+        with self._write() as s:
+            game = self._game(s, game_id)
+            game.players = [str(p) for p in players]
+            if meta_patch:
+                _dumps(meta_patch)
+                game.meta = {**(game.meta or {}), **meta_patch}
+            game.updated = utcnow()
+
     # -- reading -------------------------------------------------------------------
+    def game_head(self, game_id: int) -> GameSummary:
+        """The game's row (mode, status, meta …) without reading its hands; raises :class:`GameNotFound`."""
+        with self._session() as s:
+            return GameSummary(**_summary(self._game(s, game_id)))
+
+    def game_heads(self, game_ids: Iterable[int]) -> list[GameSummary]:
+        """The rows of the games ``game_ids`` that exist (newest first), without their hands; one query."""
+        ids = sorted({int(i) for i in game_ids})
+        if not ids:
+            return []
+        with self._session() as s:
+            rows = s.scalars(select(GameRow).where(GameRow.id.in_(ids)).order_by(GameRow.id.desc()))
+            return [GameSummary(**_summary(r)) for r in rows]
+
+    def last_event_time(self, game_id: int, hand_index: int) -> datetime | None:
+        """When the last live event of the hand (the one at the highest position) was stored (UTC), or
+        None.  By position, not the largest time: a wall clock stepped back while a server ran stored
+        later events with earlier times (issue 25)."""
+        with self._session() as s:
+            return _aware(s.scalar(select(EventRow.created).where(
+                EventRow.game_id == game_id, EventRow.hand_index == hand_index)
+                .order_by(EventRow.seq.desc()).limit(1)))
+
     def list_games(self, *, limit: int | None = None, offset: int = 0, mode: str | None = None,
                    status: str | None = None, newest_first: bool = True, kind: str | None = None) -> list[GameSummary]:
         """Stored games (newest first by default), optionally filtered by mode and status (``kind``: 0.1.0's
@@ -535,5 +670,5 @@ class Store:
             pending: dict[int, list[dict]] = {}
             for r in s.scalars(select(EventRow).where(EventRow.game_id == game_id)
                                .order_by(EventRow.hand_index, EventRow.seq)):
-                pending.setdefault(r.hand_index, []).append(r.event)
+                pending.setdefault(r.hand_index, []).append(_event_of(r.event))
             return GameRecord(**_summary(game), hands=hands, pending=pending)

@@ -46,6 +46,7 @@ from .errors import read_only_message
 from .failures import add_handlers
 from .http import BodyLimit, HeadAsGet, StrictJSONRoute
 from .manager import TableManager
+from .metrics import metrics_router
 from .pages import STATIC_DIR
 from .settings import Settings
 
@@ -171,5 +172,5 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     ctx = AppState(manager, store)
     for area in (pages, api_tables, api_games, socket):
         app.include_router(area.router(ctx))
-    # the metrics router (issue 21, part B) goes here: app.include_router(metrics.router)
+    app.include_router(metrics_router)  # GET /metrics (Prometheus; web/metrics.py)
     return app

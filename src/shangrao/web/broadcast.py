@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .connections import Connection, dumps
 from .errors import MAX_CONNECTIONS_PER_SEAT, SERVER_PROBLEM, SeatBusy
@@ -36,6 +36,8 @@ class SeatMessages:
     _info_json: tuple[dict, str] | None
     _logs: LogCache
     lock: asyncio.Lock
+    manager: Any  # the TableManager (its metrics)
+    id: int
     evicted: bool
     settings: Settings
 
@@ -122,6 +124,7 @@ class SeatMessages:
                 if unchanged and c is not also:
                     continue
                 c.send(text)
+        self.manager.metrics.record_update(self.id)
 
     def _tell(self, seat: int) -> None:
         """Send ``seat`` the server-problem notice."""
@@ -147,6 +150,7 @@ class SeatMessages:
 
     def _dropped(self, seat: int, conn: Connection, why: str) -> None:
         """A connection was dropped as too slow: the seat may be disconnected now."""
+        self.manager.metrics.record_drop(why)
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.discard(conn)

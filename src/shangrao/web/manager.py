@@ -34,6 +34,7 @@ from .errors import (
 )
 from .lobby import KIND, LobbyLists
 from .messages import clean_name
+from .metrics import ServerMetrics
 from .settings import Settings
 from .stored import DamagedRecord, web_meta
 from .tables import Seat, Table
@@ -54,6 +55,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         self.tables: dict[int, Table] = {}
         self._load_lock = asyncio.Lock()
         self.listing_version = 0
+        self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
 
     def listing_changed(self) -> None:
         self.listing_version += 1

@@ -1,77 +1,113 @@
-"""The settings of a server (``Settings``: timing, limits, connections), as ``shangrao serve`` takes
-them; :mod:`shangrao.web` re-exports it."""
+"""The server's settings: one pydantic-settings model, from which ``shangrao serve``'s options and the
+``SHANGRAO_*`` environment variables are made (docs/web.md lists them; a test checks the list).
+
+>>> Settings(claim_timeout=5).claim_timeout
+5.0
+>>> Settings(claim_timeout=-1)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings
+...
+
+Each field ``name`` is the option ``--name-with-dashes`` of ``shangrao serve`` and the environment
+variable ``SHANGRAO_NAME`` (an option given wins over the variable; the variable over the default).
+``Settings()`` made by a program reads the same variables; arguments win over them.  Bad values raise
+:class:`pydantic.ValidationError` (a ``ValueError``) naming the field.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Settings"]
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from ..bots import BOTS
+
+__all__ = ["Settings", "ENV_PREFIX", "env_var", "option_name"]
+
+ENV_PREFIX = "SHANGRAO_"
+DAY = 86_400.0  # the most seconds a countdown may be: inf would reach the browser as a deadline JSON cannot hold
 
 
-@dataclass
-class Settings:
+#: the bounds every number of seconds has besides its lower one
+SECONDS: dict[str, Any] = {"le": DAY, "allow_inf_nan": False}
+
+
+class Settings(BaseSettings):
     """Timing and limits of a server (seconds, counts).  Tests use small values.
 
-    Timing — bot_delay: pause before a bot acts (so people can follow).  claim_timeout: countdown
-    of a claim/rob window for a person (then 过).  turn_timeout: countdown of a person's own turn
-    (then the stand-in bot plays).  absent_timeout: a seat without a connection this long is played
-    by the stand-in bot until its player returns.  next_hand_timeout: pause after a settlement
-    before the next hand when not everyone pressed 继续.  standin_bot: the bot for absent players.
-    retry_delay: pause before the runner retries after a failed database write.
-    claim_pause: every discard (and robbable kong) is shown to all seats as an open window for at
-    least this long, whether or not anyone can claim; bots decide inside it (fair windows).
-
-    Limits (docs/web.md) — tables_per_minute: tables one client address may create per minute.
-    max_live_tables: tables in memory (playing, waiting or being looked at).  messages_per_second:
-    messages one connection may send per second (a burst of as many is allowed).  max_body: bytes of
-    an HTTP request body.  max_name: characters of a table (or player) name.  send_queue: messages
-    waiting for one connection before it is dropped as too slow; send_timeout: seconds one write to
-    a socket may block before the same.  idle_timeout: seconds a table waiting for players stays in
-    memory without any connection.
-
-    Floods and reads (issue 25) — waiting_per_address: tables waiting for players one client address
-    (group) may hold in memory; tables_per_minute and this count per address group (an IPv4 /24, an
-    IPv6 /64: :func:`address_group`), so many addresses of one network count as one.  A table with a
-    person seated is never refused for ``max_live_tables`` when its seat link loads it, and a restart
-    resumes every such table being played whatever the cap.  reads_per_second: the budget of history
-    reads (``/api/games``, a stored game, a replay's frames) of one address group per second, a burst
-    of twice as much; a list of games costs one plus one per 100 games asked for.  read_threads:
-    worker threads of those reads (and of building their answers), apart from the tables' own
-    database threads: a flood of large reads queues for them, never in front of a table's write,
-    and takes at most that many threads' share of the CPU.
-
-    db_threads: database worker threads (0: 1 for SQLite, 4 else).
-
-    Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) — header_timeout: seconds a
-    connection may take to send a request (its headers, and the body they announce; a WebSocket
-    handshake too); then it is closed.
-    max_connections_per_address: connections one client address may hold open at once; one more is
-    answered 503 and closed at once.  max_connections: connections in all (0: the file limit less a
-    reserve, :func:`shangrao.web.guard.capacity`).
+    Timing — bot_delay, claim_timeout, turn_timeout, absent_timeout, next_hand_timeout, standin_bot,
+    retry_delay, claim_pause (fair windows: every discard is an open window for at least this long).
+    Limits (docs/web.md) — tables_per_minute, max_live_tables, messages_per_second, max_body, max_name,
+    send_queue, send_timeout, idle_timeout.  Floods and reads (issue 25) — waiting_per_address and
+    tables_per_minute count per address group (an IPv4 /24, an IPv6 /64); reads_per_second, read_threads.
+    db_threads.  Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) —
+    header_timeout, max_connections_per_address, max_connections.  Each field's description says
+    what it is; bounds are checked (``ValidationError``).
     """
 
-    bot_delay: float = 0.6
-    claim_timeout: float = 15.0
-    turn_timeout: float = 60.0
-    absent_timeout: float = 30.0
-    next_hand_timeout: float = 30.0
-    standin_bot: str = "greedy"
-    claim_pause: float = 0.8
-    retry_delay: float = 1.0
-    tables_per_minute: int = 10
-    max_live_tables: int = 500
-    messages_per_second: float = 20.0
-    max_body: int = 16 * 1024
-    max_name: int = 40
-    send_queue: int = 64
-    send_timeout: float = 10.0
-    idle_timeout: float = 600.0
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", validate_default=False,
+                                      populate_by_name=True)
+
+    bot_delay: float = Field(0.6, **SECONDS, description="Seconds a bot waits before it acts.", ge=0)
+    claim_timeout: float = Field(15.0, **SECONDS, description="Seconds to claim a discard (then 过).", gt=0)
+    turn_timeout: float = Field(60.0, **SECONDS, description="Seconds for a turn (then a bot plays it).", gt=0)
+    absent_timeout: float = Field(30.0, **SECONDS, description="Seconds before a bot plays for a player who left.", ge=0)
+    next_hand_timeout: float = Field(30.0, **SECONDS, description="Seconds after a settlement before the next hand starts when "
+                                              "not everyone pressed 继续.", ge=0)
+    standin_bot: str = Field("greedy", description="The bot that plays for an absent player: "
+                                                   + ", ".join(BOTS) + ".",
+                             json_schema_extra={"choices": list(BOTS)})
+    claim_pause: float = Field(0.8, **SECONDS, description="Seconds every discard shows all seats an open claim window, "
+                                       "claimable or not.", ge=0)
+    retry_delay: float = Field(1.0, **SECONDS, description="Seconds before a table retries after a failed database write.", gt=0)
+    tables_per_minute: int = Field(10, ge=1, description="Tables one client address (network) may create "
+                                                         "per minute.")
+    max_live_tables: int = Field(500, ge=1, description="Tables the server holds in memory at once.")
+    messages_per_second: float = Field(20.0, **SECONDS, description="Messages one connection may send per second.", gt=0)
+    max_body: int = Field(16 * 1024, ge=256, description="Bytes of an HTTP request body.")
+    max_name: int = Field(40, ge=1, le=200, description="Characters of a table name.")
+    send_queue: int = Field(64, ge=1, description="Messages waiting for a client before it is dropped as "
+                                                  "too slow.")
+    send_timeout: float = Field(10.0, **SECONDS, description="Seconds a write to a client may block before it is dropped.", gt=0)
+    idle_timeout: float = Field(600.0, **SECONDS, description="Seconds a table waiting for players stays in memory unwatched.", gt=0)
     # issue 25: floods and reads
-    waiting_per_address: int = 5
-    reads_per_second: float = 10.0
-    read_threads: int = 1
-    db_threads: int = 0
+    waiting_per_address: int = Field(5, ge=1, description="Tables waiting for players one client address "
+                                                          "(network) may hold.")
+    reads_per_second: float = Field(10.0, **SECONDS, description="History reads one client address (network) may make per second "
+                                             "(a page of games costs one per 100 games).", gt=0)
+    read_threads: int = Field(1, ge=1, le=64, description="Worker threads of history reads (apart from the "
+                                                          "tables' database threads).")
+    db_threads: int = Field(0, ge=0, le=64, description="Database worker threads of the tables (0: 1 for "
+                                                        "SQLite, 4 else).")
     # connection limits (issue 22)
-    header_timeout: float = 10.0
-    max_connections_per_address: int = 64
-    max_connections: int = 0
+    header_timeout: float = Field(10.0, **SECONDS, description="Seconds a connection may take to send a request (its headers and "
+                                           "body; a WebSocket handshake too).", gt=0)
+    max_connections_per_address: int = Field(64, ge=1, description="Connections one client address may hold "
+                                                                   "open at once (behind a proxy: the proxy's).",
+                                             # the 29-character --max-connections-per-address is cut at 80 columns
+                                             json_schema_extra={"option": "--address-connections"},
+                                             validation_alias=AliasChoices("max_connections_per_address",
+                                                                           ENV_PREFIX + "ADDRESS_CONNECTIONS"))
+    max_connections: int = Field(0, ge=0, description="Connections in all (0: the file limit less a reserve for "
+                                                      "the database and the players).")
+
+    def model_post_init(self, _context: Any) -> None:
+        if self.standin_bot not in BOTS:
+            raise ValueError(f"standin_bot: one of {', '.join(BOTS)}, got {self.standin_bot!r}")
+
+
+def option_name(field: str) -> str:
+    """The ``serve`` option of a field: ``claim_timeout`` -> ``--claim-timeout`` (a field may name a shorter
+    one: ``max_connections_per_address`` -> ``--address-connections``)."""
+    extra = Settings.model_fields[field].json_schema_extra
+    if isinstance(extra, dict) and isinstance(extra.get("option"), str):
+        return str(extra["option"])
+    return "--" + field.replace("_", "-")
+
+
+def env_var(field: str) -> str:
+    """The environment variable of a field: ``SHANGRAO_`` and its option's name in capitals with ``_`` for
+    ``-`` (``claim_timeout`` -> ``SHANGRAO_CLAIM_TIMEOUT``, ``max_connections_per_address`` ->
+    ``SHANGRAO_ADDRESS_CONNECTIONS``)."""
+    return ENV_PREFIX + option_name(field)[2:].replace("-", "_").upper()

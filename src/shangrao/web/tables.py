@@ -346,6 +346,7 @@ class Table(SeatMessages):
             raise
         p.shift(now, time.monotonic())
         self._saved()
+        self.manager.metrics.record_action(self.id, actor is not None)
         self.touch()
 
     async def _start_hand(self) -> None:

@@ -11,12 +11,16 @@ import functools
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from ..game import Event
 from ..records import Store
 from ..records.live import insert_event_batches
 from .clock import ServerClock
 from .errors import SaveError
+
+if TYPE_CHECKING:
+    from .metrics import ServerMetrics
 
 __all__ = ["DatabaseWriter"]
 
@@ -26,6 +30,8 @@ log = logging.getLogger("shangrao.web")
 class DatabaseWriter:
     """Database calls in worker threads (``settings.db_threads``; one for SQLite, whose writers queue
     anyway) so that the event loop never waits for a commit."""
+
+    metrics: ServerMetrics  # the manager's (web/metrics.py): write latency and failures
 
     def __init__(self, store: Store, db_threads: int, read_threads: int) -> None:
         self.store = store
@@ -64,11 +70,14 @@ class DatabaseWriter:
         storage refuses writes, or another server took the tables over) writes nothing."""
         if self.read_only is not None:
             raise SaveError()
+        t0 = time.perf_counter()
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
         except Exception as err:
+            self.metrics.record_write("other", time.perf_counter() - t0, failed=True)
             self._report(err)
             raise SaveError() from None
+        self.metrics.record_write("other", time.perf_counter() - t0)
         self._written()
         return out
 
@@ -84,7 +93,9 @@ class DatabaseWriter:
         self._events_queued.append(((game_id, hand_index, first_seq, events), fut))
         if not self._events_writing:
             self._write_event_batch()
+        t0 = time.perf_counter()
         err = await fut
+        self.metrics.record_write("events", time.perf_counter() - t0, failed=err is not None)
         if err is not None:
             self._report(err)
             raise SaveError() from None
