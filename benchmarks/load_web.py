@@ -194,6 +194,7 @@ class Server:
                 "--absent-timeout", "300"]
         # limits of newer servers, raised so the load test is not refused (when the server has them)
         for opt, value in (("--tables-per-minute", "100000"), ("--max-live-tables", "100000"),
+                           ("--waiting-per-address", "100000"),  # issue 25: every table is created from 127.0.0.1
                            ("--messages-per-second", "1000"),
                            # every scripted player is at 127.0.0.1: one address (issue 22's cap is 64)
                            ("--address-connections", "1000000")):

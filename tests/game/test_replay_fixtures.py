@@ -110,7 +110,7 @@ def test_consumers_read_old_logs_the_same(name):
     """The terminal narration and the web replay read the stored log as before (labels renamed on purpose)."""
     pytest.importorskip("fastapi")
     from shangrao.cli.narrate import event_lines, seat_label
-    from shangrao.web.app import replay_frames
+    from shangrao.game.frames import replay_frames
 
     _, events = _log(name)
     exp = EXPECTED[name]

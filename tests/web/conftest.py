@@ -117,19 +117,17 @@ def decider(seats: list[SeatClient], rng: random.Random | None = None) -> SeatCl
 def step(seats: list[SeatClient], rng: random.Random) -> bool:
     """The seat to decide picks a random legal action; every seat reads the new state.
     Returns False when the hand is over."""
-    import time
+    from .waiting import wait_until
 
-    deadline = time.monotonic() + 10
-    while True:
+    def ready():  # the hand is over, or a seat decides (a window's pause, claim_pause: every seat waits)
         sync(seats)
         if seats[0].state["view"]["phase"] == "over":
-            return False
-        me = decider(seats, rng)
-        if me is not None:
-            break
-        # a window's pause (claim_pause) is running: every seat waits
-        assert time.monotonic() < deadline, "nobody has legal actions but the hand is not over"
-        time.sleep(0.01)
+            return "over"
+        return decider(seats, rng)
+
+    me = wait_until(ready, 10, "a seat with legal actions (the hand is not over)")
+    if me == "over":
+        return False
     legal = me.state["legal"]
     before = key(me.state)
     a = rng.choice(legal)

@@ -30,6 +30,7 @@ from shangrao.web.app import create_app  # noqa: E402 - after the importorskip a
 from shangrao.web.connections import Connection  # noqa: E402 - after the importorskip above
 
 from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
+from .waiting import wait_until, wait_until_async  # noqa: E402
 
 
 def _free_port() -> int:
@@ -48,10 +49,7 @@ def live_server(tmp_path):
                                         ws_ping_interval=None))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    wait_until(lambda: srv.started, 20, "the server to start")
     yield app, port, srv
     srv.should_exit = True
     th.join(10)
@@ -75,17 +73,17 @@ def _silent_socket(port: int, path: str) -> socket.socket:
 def _small_server_buffers(srv, client_port: int) -> None:
     """Shrink the server's buffers for one client, as on a stalled phone network (else the
     loopback's megabytes of kernel buffer absorb a whole hand before anything blocks)."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
+    def found():
         for proto in list(srv.server_state.connections):
             client = getattr(proto, "client", None)
             if client and client[1] == client_port and getattr(proto, "transport", None) is not None:
-                sock = proto.transport.get_extra_info("socket")
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-                proto.transport.set_write_buffer_limits(high=4096)
-                return
-        time.sleep(0.01)
-    raise AssertionError("no server connection for the silent client")
+                return proto
+        return None
+
+    proto = wait_until(found, 5, "the server connection of the silent client")
+    sock = proto.transport.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    proto.transport.set_write_buffer_limits(high=4096)
 
 
 def test_a_seat_that_never_reads_does_not_delay_the_others_and_is_disconnected(live_server):
@@ -171,17 +169,16 @@ def test_the_queue_never_blocks_and_drops_a_client_that_does_not_keep_up():
         t0 = time.monotonic()
         results = [c.send(f"m{i}") for i in range(20)]  # never awaits
         assert time.monotonic() - t0 < 0.5
-        await asyncio.sleep(0.01)
+        await wait_until_async(lambda: dropped, 5, "the overflow drop")
         assert dropped == ["overflow"] and c.closed and c.dropped == "overflow"
         assert results[:5] == [True] * 5 and results[-1] is False
-        await asyncio.sleep(0.05)
-        assert ws.closed  # closed in the background
+        await wait_until_async(lambda: ws.closed, 5, "the socket closed in the background")
         # a write blocked longer than send_timeout drops the client too
         ws2 = _StuckSocket()
         dropped2 = []
         c2 = Connection(ws2, queue_size=100, send_timeout=0.05, on_drop=lambda conn, why: dropped2.append(why))
         c2.send("x")
-        await asyncio.sleep(0.3)
+        await wait_until_async(lambda: dropped2, 5, "the send timeout drop")
         assert dropped2 == ["send timeout"] and c2.closed
 
     asyncio.run(main())

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from .waiting import wait_until
+
 sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
@@ -46,10 +48,7 @@ def server(tmp_path_factory):
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
+    wait_until(lambda: srv.started, 20, "the server to start")
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     th.join(10)

@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shangrao.web import tables
-from shangrao.web.tables import ServerClock
+from shangrao.web import clock
+from shangrao.web.clock import ServerClock
 
 from .conftest import SeatClient, key
+from .waiting import elapse
 
 TURN = 4.0
 
@@ -26,18 +27,18 @@ def _my_turn(m: dict) -> bool:
                          ids=["stepped-back-before-the-restart", "stepped-forward", "stepped-back-at-the-restart"])
 def test_a_countdown_resumes_from_its_decision_after_a_wall_clock_step_and_a_restart(make_client, monkeypatch,
                                                                                      before, after):
-    real = tables._wall_now
-    monkeypatch.setattr(tables, "_wall_now", lambda: real() + timedelta(seconds=before))
+    real = clock._wall_now
+    monkeypatch.setattr(clock, "_wall_now", lambda: real() + timedelta(seconds=before))
     c1 = make_client(turn_timeout=TURN)
     d = c1.post("/api/tables", json={"hands": 1, "seats": ["random"] * 3}).json()
     s = SeatClient(c1, d["id"], d["token"], 0)
     st = s.until(_my_turn)
     began = time.monotonic()  # the decision began before this
-    time.sleep(1.5)  # the person thinks; then the server stops
+    elapse(1.5)  # the person thinks; then the server stops
     s.close()
     c1.__exit__(None, None, None)
 
-    monkeypatch.setattr(tables, "_wall_now", lambda: real() + timedelta(seconds=after))  # the clock stepped
+    monkeypatch.setattr(clock, "_wall_now", lambda: real() + timedelta(seconds=after))  # the clock stepped
     c2 = make_client(turn_timeout=TURN)
     s2 = SeatClient(c2, d["id"], d["token"], 0)
     st2 = s2.until(lambda m: m["type"] == "state" and m["view"] is not None)

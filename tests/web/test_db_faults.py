@@ -14,7 +14,6 @@ import logging
 import os
 import random
 import sqlite3
-import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,6 +25,7 @@ from shangrao.web import connections
 from shangrao.web.tables import SAVE_FAILED
 
 from .conftest import SeatClient, connect_all, decider, key, new_table, step, sync
+from .waiting import elapse
 
 
 class Faults:
@@ -101,7 +101,7 @@ def test_bots_wait_while_writes_fail_and_go_on_by_themselves(make_client, db_url
     notice = me.until(lambda m: m["type"] == "notice")
     assert notice["code"] == "server_problem"
     stuck = _stored(db_url, d["id"])
-    time.sleep(0.3)  # the runner retries every retry_delay (0.05 s here) and fails each time
+    elapse(0.3)  # the runner retries every retry_delay (0.05 s here) and fails each time
     assert _stored(db_url, d["id"]) == stuck
     k = key(me.state)
     faults.fail = False
@@ -218,18 +218,18 @@ def test_the_actions_of_several_tables_share_one_commit_and_a_refused_one_fails_
     an action the database refuses (its position is taken) is a SaveError for that table alone."""
     import asyncio
 
-    from shangrao.web import tables
+    from shangrao.web import tables, writer
 
     store = Store(tmp_path / "group.sqlite3")
     gids = [store.create_game("web", ["human"] * 4) for _ in range(4)]
     sizes = []
-    real = tables.insert_event_batches
+    real = writer.insert_event_batches
 
     def recording(st, batches, when=None):
         sizes.append(len(batches))
         return real(st, batches, when)
 
-    monkeypatch.setattr(tables, "insert_event_batches", recording)
+    monkeypatch.setattr(writer, "insert_event_batches", recording)
 
     async def play() -> list:
         m = tables.TableManager(store)

@@ -34,6 +34,7 @@ from shangrao.web.app import create_app  # noqa: E402 - after the importorskip a
 from shangrao.web.guard import MAX_LINE, ConnectionGuard, capacity, guarded_protocols  # noqa: E402
 
 from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
+from .waiting import elapse, wait_until  # noqa: E402
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="file limits of a child process and 127.0.0.x source addresses: Linux")
@@ -74,18 +75,19 @@ def serve_process(tmp_path):
         p = subprocess.Popen(cmd, preexec_fn=_low_file_limit, stdout=f, stderr=subprocess.STDOUT,
                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        deadline = time.monotonic() + 30
-        while "connections: up to" not in out.read_text():
+        def started() -> bool:
             assert p.poll() is None, out.read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        while True:  # the port is bound before the banner; wait until it answers
+            return "connections: up to" in out.read_text()
+
+        def answers() -> bool:  # the port is bound before the banner; wait until it answers
             try:
                 _from("127.0.0.2", port).close()
-                break
+                return True
             except OSError:
-                assert time.monotonic() < deadline, "the server does not accept connections"
-                time.sleep(0.05)
+                return False
+
+        wait_until(started, 30, "the server to start")
+        wait_until(answers, 30, "the server to accept connections")
         yield p, port, out
     finally:
         p.terminate()
@@ -233,7 +235,7 @@ def test_a_flood_of_connections_from_one_address_does_not_lock_the_players_out(s
         t.start()
     started = time.monotonic()
     try:
-        time.sleep(FLOOD_SECONDS / 2)
+        elapse(FLOOD_SECONDS / 2)  # the flood goes on
         # while the flood is held: a page load and a reconnection of the player are served at once
         t0 = time.monotonic()
         page = player_http.get(f"/t/{tid}/{token}")
@@ -243,7 +245,7 @@ def test_a_flood_of_connections_from_one_address_does_not_lock_the_players_out(s
         reconnect_seconds = player.reconnect()
         threads[0] = threading.Thread(target=player.run, daemon=True)
         threads[0].start()
-        time.sleep(max(0.0, FLOOD_SECONDS - (time.monotonic() - started)))
+        elapse(max(0.0, FLOOD_SECONDS - (time.monotonic() - started)))
     finally:
         flood.stop.set()
         threads[1].join(10)
@@ -281,10 +283,7 @@ def guarded_server(tmp_path):
                                         ws_ping_interval=None, proxy_headers=False, **guarded_protocols(guard)))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    wait_until(lambda: srv.started, 20, "the server to start")
     yield port, guard
     srv.should_exit = True
     th.join(10)
@@ -370,7 +369,7 @@ def test_a_keep_alive_connection_has_the_same_deadline_for_its_next_request(guar
         s.settimeout(5)
         first = s.recv(65536)
         assert first.startswith(b"HTTP/1.1 200 ")
-        time.sleep(0.1)
+        elapse(0.1)  # the connection idles between its requests
         s.sendall(b"GET /api/lab")  # the next request never completes
         _rest, seconds = _answer(s, timeout=HEADER_TIMEOUT + 5)
     assert seconds < HEADER_TIMEOUT + 1.0
@@ -380,7 +379,7 @@ def test_connections_over_the_cap_of_one_address_are_refused_at_once(guarded_ser
     port, guard = guarded_server
     held = [socket.create_connection(("127.0.0.1", port)) for _ in range(guard.per_address)]
     try:
-        time.sleep(0.1)
+        wait_until(lambda: guard.open.get("127.0.0.1", 0) >= guard.per_address, 5, "the held connections to be counted")
         with socket.create_connection(("127.0.0.1", port)) as s:
             data, seconds = _answer(s)
         assert data.startswith(b"HTTP/1.1 503 ") and b"too many connections from one address" in data
@@ -393,10 +392,7 @@ def test_connections_over_the_cap_of_one_address_are_refused_at_once(guarded_ser
     finally:
         for s in held:
             s.close()
-    deadline = time.monotonic() + 5
-    while guard.count:  # every connection is released once closed
-        assert time.monotonic() < deadline, guard.open
-        time.sleep(0.02)
+    wait_until(lambda: not guard.count, 5, "every connection to be released once closed")
     r = httpx.get(f"http://127.0.0.1:{port}/api/labels", timeout=5)
     assert r.status_code == 200
 
@@ -404,23 +400,17 @@ def test_connections_over_the_cap_of_one_address_are_refused_at_once(guarded_ser
 def test_a_websocket_stays_counted_until_it_closes(guarded_server):
     port, guard = guarded_server
     d = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"hands": 1, "seats": ["greedy"] * 3}).json()
-    deadline = time.monotonic() + 5
-    while guard.count:  # the request's own connection is released
-        assert time.monotonic() < deadline, guard.open
-        time.sleep(0.02)
+    wait_until(lambda: not guard.count, 5, "the request's own connection to be released")
     ws = ws_sync.connect(f"ws://127.0.0.1:{port}/ws/{d['id']}/{d['token']}", compression=None, proxy=None, legacy=True)
     try:
         assert json.loads(ws.recv(timeout=5))["type"] == "state"
         assert guard.count == 1 and guard.open["127.0.0.1"] == 1  # upgraded, still counted
-        time.sleep(HEADER_TIMEOUT + 0.3)  # the header deadline does not close an upgraded socket
+        elapse(HEADER_TIMEOUT + 0.3)  # the header deadline does not close an upgraded socket
         ws.send(json.dumps({"type": "ping"}))
         assert any(json.loads(ws.recv(timeout=5))["type"] == "pong" for _ in range(20))
     finally:
         ws.close()
-    deadline = time.monotonic() + 5
-    while guard.count:
-        assert time.monotonic() < deadline, guard.open
-        time.sleep(0.02)
+    wait_until(lambda: not guard.count, 5, "the socket's connection to be released")
 
 
 def test_the_guard_counts_each_address_and_all_connections():

@@ -5,11 +5,11 @@ filtered /api/tables with conditional requests, and ready / fill_bots that chang
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
 from .conftest import SeatClient, connect_all, new_table
+from .waiting import elapse
 
 
 def test_tables_per_address_per_minute(make_client):
@@ -37,7 +37,7 @@ def test_messages_per_connection_per_second(make_client):
     s.until(lambda m: m["type"] == "state")
     for _ in range(100):  # a burst far past the budget and past the 64-message send queue
         s.send({"type": "ping"})
-    time.sleep(1.1)  # the budget refills: the same connection still answers
+    elapse(1.1)  # the budget refills: the same connection still answers
     s.send({"type": "ping"})
     got = []
     while not (got and got[-1]["type"] == "pong" and any(g["type"] == "error" for g in got)):
@@ -46,7 +46,7 @@ def test_messages_per_connection_per_second(make_client):
     assert limited and all(m["code"] == "rate_limited" and "at most 5 per second" in m["message"] for m in limited)
     assert sum(1 for m in got if m["type"] == "pong") >= 5
     assert len(limited) <= 2  # one notice a second, not one per refused message (that filled the queue)
-    time.sleep(0.5)  # the budget refills: the same connection works again
+    elapse(0.5)  # the budget refills: the same connection works again
     s.send({"type": "ping"})
     assert s.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import gc
 import secrets
-import time
 
 from shangrao.records import Store
 from shangrao.web.tables import KIND, Table, hash_token
+
+from .waiting import wait_until
 
 
 def _rss_mib() -> float:
@@ -28,14 +29,12 @@ def _rss_mib() -> float:
 
 def _finished_template(c, db_url) -> tuple[dict, object]:
     d = c.post("/api/tables", json={"hands": 1, "seats": ["random"] * 3}).json()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def finished():
         with Store(db_url) as st:
             rec = st.load_game(d["id"])
-        if rec.status == "finished":
-            return d, rec
-        time.sleep(0.05)
-    raise AssertionError("the bots did not finish the hand")
+        return rec if rec.status == "finished" else None
+
+    return d, wait_until(finished, 60, "the bots to finish the hand")
 
 
 def _copies(db_url, rec, n: int) -> list[tuple[int, str]]:
@@ -75,9 +74,7 @@ def test_a_thousand_finished_tables_leave_memory(make_client, db_url):
     rss0 = _rss_mib()
     for gid, token in copies[50:]:
         _open(c, gid, token)
-    deadline = time.monotonic() + 10
-    while manager.tables and time.monotonic() < deadline:  # the last disconnects are processed
-        time.sleep(0.02)
+    wait_until(lambda: not manager.tables, 10, "the last disconnects to be processed")
     gc.collect()
     rss1 = _rss_mib()
     assert not manager.tables, f"{len(manager.tables)} finished tables still in memory"
@@ -105,20 +102,14 @@ def test_a_wrong_link_loads_nothing(make_client, db_url):
     assert not loads
     _open(c, gid, token)  # the right link loads the game, shows it, and lets it go again
     assert len(loads) == 1
-    deadline = time.monotonic() + 5
-    while gid in manager.tables and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert gid not in manager.tables
+    wait_until(lambda: gid not in manager.tables, 5, "the table to leave memory")
 
 
 def test_an_idle_table_waiting_for_players_leaves_memory_and_comes_back(make_client, db_url):
     c = make_client(idle_timeout=0.05)
     manager = c.app.state.manager
     d = c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]}).json()
-    deadline = time.monotonic() + 10
-    while d["id"] in manager.tables and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert d["id"] not in manager.tables
+    wait_until(lambda: d["id"] not in manager.tables, 10, "the idle table to leave memory")
     listed = c.get("/api/tables?status=open").json()["tables"]
     assert [t["id"] for t in listed] == [d["id"]]  # still open in the lobby (from its stored row)
     j = c.post(f"/api/tables/{d['id']}/join")

@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +27,7 @@ from shangrao.web.app import create_app  # noqa: E402 - after the importorskip a
 from shangrao.web.guard import ConnectionGuard, guarded_protocols  # noqa: E402
 
 from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
+from .waiting import wait_until  # noqa: E402
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()),
                                       None)
@@ -74,17 +74,17 @@ def behind_nginx(tmp_path):
     proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 20
-        while not srv.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        while True:
+        wait_until(lambda: srv.started, 20, "the server to start")
+
+        def nginx_up() -> bool:
+            assert proc.poll() is None, "nginx did not start"
             try:
                 socket.create_connection(("127.0.0.1", front), timeout=1).close()
-                break
+                return True
             except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, "nginx did not start"
-                time.sleep(0.05)
+                return False
+
+        wait_until(nginx_up, 20, "nginx to accept connections")
         yield front
     finally:
         proc.terminate()

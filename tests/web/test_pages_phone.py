@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
 from .test_browser import ARGS, CHROMIUM, Watch  # noqa: E402
+from .waiting import wait_until  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 
@@ -72,10 +72,7 @@ def site(tmp_path_factory):
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
+    wait_until(lambda: srv.started, 20, "the server to start")
     yield {"url": f"http://127.0.0.1:{port}", "plain": plain, "feibao": feibao}
     srv.should_exit = True
     th.join(10)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 from .conftest import SeatClient
+from .waiting import elapse
 
 
 def test_an_action_over_the_rate_limit_gets_a_refusal_the_client_sees(make_client):
@@ -24,7 +25,7 @@ def test_an_action_over_the_rate_limit_gets_a_refusal_the_client_sees(make_clien
     got = s.until(lambda m: m["type"] == "error")
     assert got["code"] == "rate_limited" and "this action was not played" in got["message"]
     assert (got["action"], got["hand"], got["seq"]) == (action, st["hand_no"], st["seq"])
-    time.sleep(0.6)  # the budget refills (2 a second): the same action, sent again, is played
+    elapse(0.6)  # the budget refills (2 a second): the same action, sent again, is played
     s.send(send)
     moved = s.until(lambda m: m["type"] in ("state", "error") and (m["type"] == "error" or m["seq"] != st["seq"]))
     assert moved["type"] == "state", moved

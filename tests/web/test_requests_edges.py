@@ -6,7 +6,6 @@ import json
 import logging
 import secrets
 import sqlite3
-import time
 
 import pytest
 
@@ -15,19 +14,19 @@ from shangrao.rules import RuleSet
 from shangrao.web.tables import KIND, hash_token
 
 from .conftest import SeatClient
+from .waiting import wait_until
 
 
 def _finished_table(c, db_url, seats=("random", "random", "random")) -> dict:
     """A one-hand table its stand-ins played to the end (seat 0 never connected)."""
     d = c.post("/api/tables", json={"hands": 1, "seats": list(seats), "name": "again"}).json()
     d["others"] = [c.post(f"/api/tables/{d['id']}/join").json()["token"] for k in seats if k == "human"]
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def finished():
         with Store(db_url) as st:
-            if st.load_game(d["id"]).status == "finished":
-                return d
-        time.sleep(0.05)
-    raise AssertionError("the stand-ins did not finish the match")
+            return st.load_game(d["id"]).status == "finished"
+
+    wait_until(finished, 60, "the stand-ins to finish the match")
+    return d
 
 
 # ---------------------------------------------------------------- HEAD

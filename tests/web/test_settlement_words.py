@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from shangrao.bots import get_bot
+from shangrao.game.frames import replay_frames
 from shangrao.game.match import Match
 from shangrao.rules import DEFAULT_RULES
-from shangrao.web.app import replay_frames
 from shangrao.web.hints import hint_note
 from shangrao.web.views import reveal
 

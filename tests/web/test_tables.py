@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 from shangrao.game import replay
 from shangrao.records import Store
 
 from .conftest import connect_all, key, new_table, step, sync
+from .waiting import wait_until
 
 FORBIDDEN_KEYS = {"wall", "seed", "hands"}
 
@@ -91,8 +91,7 @@ def test_a_seats_messages_never_hold_another_seats_concealed_tiles(make_client, 
 
 
 def _check_messages(seats, events) -> int:
-    from shangrao.game import parse_action
-    from shangrao.web.views import seat_view, window_game
+    from shangrao.web.views import seat_view
 
     # every moment of the hand: after each action, and each window an action opened
     moments = []
@@ -100,8 +99,8 @@ def _check_messages(seats, events) -> int:
     g_prev = replay(events[:1])
     moments.append(g_prev)
     for i, n in enumerate(cuts):
-        w = window_game(g_prev, parse_action(events[n - 1]["action"]))  # None: no new window
-        if w is not None:
+        w = replay(events[:n], hold_windows=True)  # held: a window nobody could claim, shown open
+        if w.held:
             moments.append(w)
         nxt = cuts[i + 1] - 1 if i + 1 < len(cuts) else len(events)
         g_prev = replay(events[:max(n, nxt)])
@@ -300,14 +299,11 @@ def test_absent_player_is_played_by_a_bot_until_they_return(make_client, db_url)
     r = c.post("/api/tables", json={"hands": 1, "seats": ["random", "random", "random"]})
     d = r.json()
     # nobody connects to seat 0: after the timeout its stand-in plays the whole hand
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def played():
         with Store(db_url) as st:
-            if st.load_game(d["id"]).hands_played == 1:
-                break
-        time.sleep(0.05)
-    else:
-        raise AssertionError("the stand-in bot did not finish the hand")
+            return st.load_game(d["id"]).hands_played == 1
+
+    wait_until(played, 60, "the stand-in bot to finish the hand")
     from .conftest import SeatClient
 
     back = SeatClient(c, d["id"], d["token"], 0)
@@ -367,14 +363,11 @@ def test_error_pages_are_pages_with_a_way_back(make_client):
 def test_finished_table_offers_a_rematch_with_the_same_seats(make_client, db_url):
     c = make_client(absent_timeout=0.05, standin_bot="random")
     d = c.post("/api/tables", json={"hands": 1, "seats": ["random", "greedy", "random"]}).json()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def finished():
         with Store(db_url) as st:
-            if st.load_game(d["id"]).status == "finished":
-                break
-        time.sleep(0.05)
-    else:
-        raise AssertionError("the stand-in did not finish the match")
+            return st.load_game(d["id"]).status == "finished"
+
+    wait_until(finished, 60, "the stand-in to finish the match")
     r = c.get(f"/join/{d['id']}")
     assert r.status_code == 410 and 'data-error="finished"' in r.text and f"/replay/{d['id']}" in r.text
     assert c.post(f"/api/tables/{d['id']}/rematch", json={"token": "wrong"}).status_code == 403

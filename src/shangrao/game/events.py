@@ -49,8 +49,11 @@ def events_from_jsonl(text: str) -> list[dict[str, Any]]:
     return out
 
 
-def replay(events: Sequence[Mapping[str, Any]] | str, check: bool = True) -> Game:
+def replay(events: Sequence[Mapping[str, Any]] | str, check: bool = True, *, hold_windows: bool = False) -> Game:
     """Rebuild a :class:`Game` from its log: the deal, then every event's ``action``.
+
+    ``hold_windows``: the game is rebuilt in that mode (:attr:`Game.hold_windows`); a held window
+    is released where the log goes on past it, so a log that ends in one gives the game held there.
 
     With ``check`` the rebuilt game's events must equal the given ones (a
     prefix log replays to the same prefix), apart from the display labels a log carries
@@ -73,16 +76,21 @@ def replay(events: Sequence[Mapping[str, Any]] | str, check: bool = True) -> Gam
         raise ReplayError(f"the deal event has no {err.args[0]!r}") from None
     except (TypeError, ValueError) as err:
         raise ReplayError(f"the deal event: {err}") from None
+    game.hold_windows = hold_windows
     for i, ev in enumerate(events):
         if not isinstance(ev, dict):
             raise ReplayError(f"event {i}: an event is a JSON object, got {type(ev).__name__}")
         if "action" in ev:
             if "seat" not in ev:
                 raise ReplayError(f"event {i} ({ev.get('type')}): no 'seat'")
+            if game.held:
+                game.release()
             try:
                 game.apply(parse_action(ev["action"]), seat=ev["seat"])
             except ValueError as err:
                 raise ReplayError(f"event {i} ({ev.get('type')}): {err}") from None
+    if game.held and len(game.events) < len(events):
+        game.release()
     if check:
         n = len(events)
         got = game.events[:n]

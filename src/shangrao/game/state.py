@@ -265,6 +265,14 @@ class Game:
     scores: cumulative scores before the hand (points).
 
     Raises :class:`~shangrao.game.wall.WallError` (ValueError) for a bad wall or dice.
+
+    :attr:`hold_windows` (default False): every discard and every robbable kong opens its claim
+    or rob window even when nobody can claim or rob it — the game stops *held* there
+    (:attr:`held`: phase ``claim``/``rob``, no seat to decide, no legal action) until
+    :meth:`release` goes on exactly as the engine would have gone on at once.  The events are the
+    same in both modes (only their moment differs); a table uses it to show every seat the same
+    open window for its whole pause, whether or not anyone could claim (issue 12, seed 注 on
+    claims: the others must not learn it from the timing).
     """
 
     def __init__(
@@ -335,6 +343,7 @@ class Game:
         self.won_tile: int | None = None
         self.result: HandResult | None = None
         self._legal: list[Action] | None = None
+        self.hold_windows = False  # stop in every window, also one nobody can claim (see release())
 
         self._deal()
 
@@ -342,6 +351,44 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.phase == Phase.OVER
+
+    @property
+    def held(self) -> bool:
+        """A window nobody can claim (or rob) held open (:attr:`hold_windows`): phase ``claim`` or
+        ``rob``, no seat to decide; :meth:`release` goes on."""
+        return self.current_seat is None and (self.phase == Phase.CLAIM or self.phase == Phase.ROB)
+
+    def release(self) -> None:
+        """Close the held window (:attr:`held`): the next draw (or the end of a drawn hand) after a
+        discard nobody could claim, the kong standing and its replacement draw after a kong nobody
+        could rob — the same events the engine emits at once when :attr:`hold_windows` is off.
+        Raises :class:`IllegalActionError` when no window is held."""
+        if not self.held:
+            raise IllegalActionError(f"no window is held open now (phase {self.phase}, seat {self.current_seat} to decide)")
+        self._legal = None
+        if self.phase == Phase.CLAIM:
+            self._resolve_claim()  # nothing declared: the next seat draws (or the wall is empty)
+        else:
+            self._advance_rob()  # nobody in the queue: the kong stands
+
+    @property
+    def window(self) -> tuple[str, int, int] | None:
+        """The open window: ``("claim", discarder, tile id)`` or ``("rob", kong seat, tile id)``, None
+        outside one.  Two moments show the same window exactly when these are equal."""
+        if self.phase == Phase.CLAIM and self.claim is not None:
+            return ("claim", self.claim.discarder, self.claim.tile)
+        if self.phase == Phase.ROB and self.pending_kong is not None:
+            return ("rob", self.pending_kong.seat, self.pending_kong.tile)
+        return None
+
+    def window_after(self, action: Action | str) -> bool:
+        """Whether ``action`` of :attr:`current_seat` can open a new claim or rob window: a discard, a
+        kong declared in one's turn, or any decision in a claim window (it may resolve into a kong
+        on the discard, which may be robbed).  Nothing is applied."""
+        if self.phase == Phase.CLAIM:
+            return True
+        t = as_action(action).type
+        return t is A.DISCARD or t is A.ADDED_KONG or t is A.CONCEALED_KONG
 
     @property
     def tiles_left(self) -> int:
@@ -472,7 +519,7 @@ class Game:
                 _check_seat(seat)
             return []
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = self._compute_legal() if self.current_seat is not None else []  # held: none
         return list(self._legal)
 
     def _compute_legal(self) -> list[Action]:
@@ -576,6 +623,8 @@ class Game:
             raise IllegalActionError(str(err)) from None
         if self.phase == Phase.OVER:
             raise IllegalActionError(f"the hand is over; {action} is not possible")
+        if self.current_seat is None:
+            raise IllegalActionError(f"a {self.phase} window is held open and nobody is to decide; release() it first")
         if seat is not None and seat != self.current_seat:
             raise IllegalActionError(f"seat {seat} may not act now: seat {self.current_seat} is to decide")
         legal = self.legal_actions()
@@ -655,6 +704,11 @@ class Game:
             if opts:
                 options[s] = opts
                 queue.append(s)
+        if not queue and self.hold_windows:  # nobody can claim: the window held open until release()
+            self.claim = PendingClaim(discarder=seat, tile=tid, kind=k, queue=[], options={})
+            self.phase = Phase.CLAIM
+            self.current_seat = None
+            return
         if not queue:  # nobody can claim: straight on to the next draw (as _resolve_claim would)
             self.first_discard = False
             if self.tail < self.head:
@@ -786,6 +840,10 @@ class Game:
                 s = (seat + i) % 4
                 if self._is_win(s, k):
                     self.pending_kong.queue.append(s)
+        if robbable and not self.pending_kong.queue and self.hold_windows:  # held open until release()
+            self.phase = Phase.ROB
+            self.current_seat = None
+            return
         self._advance_rob()
 
     def _advance_rob(self) -> None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .manager import TableManager
     from .settings import Settings
-    from .tables import Table, TableError, TableManager
+    from .tables import Table, TableError
 
 __all__ = ["Settings", "Table", "TableError", "TableManager", "create_app"]
 
@@ -25,7 +26,11 @@ def __getattr__(name: str) -> Any:
         from .settings import Settings
 
         return Settings
-    if name in ("Table", "TableError", "TableManager"):
+    if name == "TableManager":
+        from .manager import TableManager
+
+        return TableManager
+    if name in ("Table", "TableError"):
         from . import tables
 
         return getattr(tables, name)

@@ -8,8 +8,6 @@ for the seat, the redacted events and public table facts.
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import dataclasses
 import operator
 from collections.abc import Collection, Mapping
@@ -19,16 +17,16 @@ from typing import Any
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
 from ..analysis import waits_after_discards
-from ..game import Action, ActionType, Event, EventType, Game, Observation, PendingClaim, WinRecord, redact
+from ..game import ActionType, Event, EventType, Game, Observation, redact
+from ..game.frames import payer_factors
 from ..game.phase import Phase
-from ..melds import Meld, MeldType
+from ..melds import Meld
 from ..scoring.items import seed_clause
 from ..tiles import format_tile
 from .connections import dumps
 
-__all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "may_open_window", "meld_info", "payer_factors",
-           "reveal", "seat_message", "seat_texts", "seat_view", "unseen_counts", "view_seq", "wait_kinds",
-           "window_game", "window_key"]
+__all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "meld_info", "payer_factors",
+           "reveal", "seat_message", "seat_texts", "seat_view", "unseen_counts", "view_seq", "wait_kinds"]
 
 WINDS = "东南西北"
 LOG_TAIL = 30  # redacted events sent with each state (the table's event log panel)
@@ -95,107 +93,6 @@ def view_seq(game: Game, seat: int) -> int:
 
     Not ``len(game.events)``: that would grow with other seats' hidden passes in a window."""
     return len(redact(game.events, seat))
-
-
-def may_open_window(game: Game, action: Action) -> bool:
-    """Whether ``action`` (of the seat to decide) can lead to a new claim or rob window: a discard,
-    a kong declared in one's turn, or any decision in a claim window (it may resolve into a kong
-    on the discard, which may be robbed)."""
-    if game.phase == Phase.CLAIM:
-        return True
-    return action.type in (ActionType.DISCARD, ActionType.ADDED_KONG, ActionType.CONCEALED_KONG)
-
-
-def window_key(g: Game):
-    """Which window is open: ("claim", discarder, tile id) / ("rob", kong seat, tile id), or None."""
-    if g.phase == Phase.CLAIM and g.claim is not None:
-        return ("claim", g.claim.discarder, g.claim.tile)
-    if g.phase == Phase.ROB and g.pending_kong is not None:
-        return ("rob", g.pending_kong.seat, g.pending_kong.tile)
-    return None
-
-
-class _Stop(Exception):
-    pass
-
-
-def _shared(game: Game) -> dict:
-    """A deepcopy memo that keeps what the engine never changes in place shared with the copy:
-    the events (a new list of the same dicts), the wall, the rules, melds and transfers (frozen).
-    About half the time of a plain deep copy; the copy is made after every discard."""
-    memo = {id(game.events): list(game.events), id(game.wall): game.wall, id(game.live): game.live,
-            id(game.rules): game.rules}
-    for ms in game.melds:
-        for m in ms:
-            memo[id(m)] = m
-    for t in game.transfers:
-        memo[id(t)] = t
-    return memo
-
-
-def window_game(game: Game, action: Action) -> Game | None:
-    """A copy of ``game`` after ``action``, stopped in the new window the action opens, with no
-    deciding seat named: what every seat waits on at the table.  None if it opens no new window.
-
-    Windows: a discard (claim window) and a robbable kong (rob window: an added kong; a kong on a
-    discard if ``rules.rob_exposed_kong``; a concealed kong if ``rules.rob_concealed_kong``).
-    When nobody can claim (or rob), the engine goes straight on (the next draw, or the kong
-    stands); the copy stops there instead, so the table can show the same "waiting for claims"
-    whether or not someone can claim.  The real game is not touched.
-    """
-    if game.current_seat is None or not may_open_window(game, action):
-        return None
-    before = window_key(game)
-    g = copy.deepcopy(game, memo=_shared(game))
-    first = game.current_seat == game.dealer and not getattr(game, "_dealer_acted", True)
-    robbable = {"now": False}
-    orig_draw, orig_finish, orig_rob, orig_kong = g._draw, g._finish_drawn, g._advance_rob, g._kong_window
-
-    def stop_claim(orig):
-        def stop(*args, **kw):
-            ev: Mapping[str, Any] = g.events[-1]
-            if ev.get("type") != EventType.DISCARD:  # not straight after a discard: no window here
-                return orig(*args, **kw)
-            tid = ev["tile"]
-            g.claim = PendingClaim(discarder=ev["seat"], tile=tid, kind=tid >> 2, queue=[], options={})
-            g.phase = Phase.CLAIM
-            g.first_discard = first  # as in a window someone can claim (地糊 needs it)
-            raise _Stop
-        return stop
-
-    def kong_window(seat, meld, ids, robbed_tile, added, index=None):
-        concealed = meld.type is MeldType.CONCEALED_KONG
-        robbable["now"] = added or (g.rules.rob_concealed_kong if concealed else g.rules.rob_exposed_kong)
-        return orig_kong(seat, meld, ids, robbed_tile, added, index)
-
-    def stop_rob():
-        pk = g.pending_kong
-        if robbable["now"] and pk is not None and not pk.queue and not pk.robbers:
-            g.phase = Phase.ROB
-            raise _Stop
-        return orig_rob()
-
-    g._draw = stop_claim(orig_draw)  # type: ignore[method-assign]
-    g._finish_drawn = stop_claim(orig_finish)  # type: ignore[method-assign]
-    g._kong_window = kong_window  # type: ignore[method-assign]
-    g._advance_rob = stop_rob  # type: ignore[method-assign]
-    with contextlib.suppress(_Stop):
-        g.apply(action, seat=game.current_seat)
-    for name in ("_draw", "_finish_drawn", "_kong_window", "_advance_rob"):  # the engine's own again, and
-        delattr(g, name)  # no reference cycle through these closures (the copy goes with refcounting)
-    after = window_key(g)
-    if after is None or after == before:
-        return None
-    g.current_seat = None
-    g._legal = None
-    return g
-
-
-def payer_factors(win: WinRecord) -> dict[str, list[int]]:
-    """Why a payer pays more (飞宝, 注 1): ``payer_factors`` (×2**n per payer, seat order after the
-    winner, as ``payers``) and ``payers_flown`` (the 宝 each payer discarded).  ``win``: a
-    :class:`shangrao.game.WinRecord`."""
-    return {"payer_factors": list(win.score.payer_factors), "payers_flown": list(win.situation.payers_flown)}
 
 
 def reveal(game: Game) -> dict | None:
@@ -327,7 +224,7 @@ class _SeatLog:
         self.trimmed = 0  # texts before this position were let go (never shown again)
 
 
-#: encoded events kept beyond the tail (a window copy diverges only in its last few events)
+#: encoded events kept beyond the tail (a game put back diverges only in its last few events)
 _KEEP = 32
 
 
@@ -340,8 +237,7 @@ class LogCache:
     window), so a seat's log is a filter of the game's events: the cache keeps, per seat, the
     game's events it has read and how many shown events they gave.  The engine only appends
     events and never changes one; a game that is not a continuation of what was read — a new
-    hand, a game put back after a failed write (replayed: new event objects), or the copy
-    stopped in a window (:func:`window_game`, which shares the events before the action) — is
+    hand, or a game put back after a failed write (replayed: new event objects) — is
     recognised by the identity of its events, and only the events after the shared start are
     read again.
 

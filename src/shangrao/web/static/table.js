@@ -1,3 +1,4 @@
+// @ts-check  (the messages' types: ./messages.js, generated from docs/web-messages.schema.json)
 // The table: one WebSocket per seat link; the server sends this seat's whole view after every change.
 // Layout: a square table — opponents on the top/left/right edges with their melds, every seat's
 // 牌河 around the centre (宝/翻牌, tiles left, dealer, who is to play), your hand along the bottom.
@@ -13,6 +14,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws/${TABLE_ID}/${TOKEN}`);
   ws.onmessage = (e) => {
+    /** @type {import("./messages.js").OutgoingMessage} */
     const m = JSON.parse(e.data);
     if (m.type === "state") {
       if (!S || S.seq !== m.seq || S.hand_no !== m.hand_no) { selected = null; hint = null; hintPending = false; }

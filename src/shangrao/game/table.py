@@ -1,0 +1,419 @@
+"""The table around one hand: seats, countdowns and the fair claim window, as a synchronous state
+machine on an injected clock (issue 21).
+
+:class:`TableState` knows nothing of sockets, threads or databases: every call takes ``now`` (any
+monotonic clock, in seconds) and every countdown is data (:meth:`TableState.clocks`), so a server,
+the CLI or a test with a fake clock drive the same rules:
+
+- :meth:`TableState.act` — a person's action: applied in the seat's turn, held in a claim or rob
+  window until the engine asks that seat (answers are applied in the engine's priority order,
+  :meth:`Game.window_options`), refused while a window nobody can claim is held open.
+- :meth:`TableState.due` — what the clock makes happen now, one move at a time: a bot's choice
+  (after ``bot_delay``), the stand-in's for a seat absent ``absent_timeout`` seconds, 过 when a
+  person's claim countdown ran out, the stand-in's when a person's turn countdown ran out, the
+  release of a held window (:meth:`release_due`).  :meth:`step` applies them all.
+- :meth:`TableState.next_wakeup` — when something becomes due without anyone acting.
+
+The fair window (issue 12, issue 25): the game is played with :attr:`Game.hold_windows`, so every
+discard and robbable kong opens a window even when nobody can claim it, and no answer — a bot's, or
+a person's given early — is applied before ``claim_pause`` has passed.  A window therefore lasts
+max(``claim_pause``, every answer in) whether or not anyone could claim: nobody learns it from its
+length.
+
+Restart (:meth:`TableState.resume`): a table rebuilt from its log in a window or a turn gets its
+countdown back from the time its last event was stored, not from full length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from .actions import Action, ActionType, IllegalActionError
+from .match import Bot
+from .phase import Phase
+from .protocol import Event
+from .state import Game
+
+__all__ = ["Player", "SeatLike", "TableState", "Timing"]
+
+_WINDOW = (Phase.CLAIM, Phase.ROB)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The table's countdowns, in seconds.  bot_delay: pause before a bot (or a forced move) acts,
+    so people can follow.  claim_timeout: a person's countdown in a claim/rob window (then 过).
+    turn_timeout: a person's countdown in its own turn (then the stand-in plays).  absent_timeout:
+    a seat without its player this long is played by its stand-in.  claim_pause: every window is
+    open at least this long (0: windows nobody can claim are not held)."""
+
+    bot_delay: float = 0.6
+    claim_timeout: float = 15.0
+    turn_timeout: float = 60.0
+    absent_timeout: float = 30.0
+    claim_pause: float = 0.8
+
+
+class SeatLike(Protocol):
+    """What the table reads of a seat: ``player`` ("human" or a bot's name), ``is_bot``, the seat's
+    ``bot`` and ``standin`` (:class:`~shangrao.game.Bot`), ``present`` (its player is there) and
+    ``gone_since`` (the clock time since when it is not)."""
+
+    player: str
+    bot: object | None
+    standin: object | None
+    gone_since: float
+
+    @property
+    def present(self) -> bool: ...
+
+    @property
+    def is_bot(self) -> bool: ...
+
+
+@dataclass
+class Player:
+    """A seat of the table protocol outside a server: a person (``player="human"``) with an
+    optional ``standin`` bot, or a bot (``bot``).  ``present``/``gone_since``: set by the caller."""
+
+    player: str = "human"
+    bot: Bot | None = None
+    standin: Bot | None = None
+    present: bool = True
+    gone_since: float = 0.0
+
+    @property
+    def is_bot(self) -> bool:
+        return self.player != "human"
+
+
+def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
+    """A bot's (or stand-in's) choice for ``seat`` among ``legal``; a bot that follows the log
+    (``see_log``: an outside bot) is shown it first (it shows its seat only the redacted log)."""
+    assert isinstance(bot, Bot), bot
+    see = getattr(bot, "see_log", None)
+    if see is not None:
+        see(game.events, seat)
+    return bot.choose(game.observation(seat), legal)
+
+
+def _pass(legal: Sequence[Action]) -> Action:
+    return next(a for a in legal if a.type is ActionType.PASS)
+
+
+class TableState:
+    """One hand at a table on an injected clock (see the module docstring).
+
+    game: the hand (its :attr:`Game.hold_windows` is set from ``timing.claim_pause``).  seats: four
+    :class:`SeatLike`.  now: the clock when the hand is taken up (the first countdown starts then,
+    or at :meth:`resume`'s time).
+
+    Clocks (data, all on the caller's clock): ``answers`` (window answers held for the engine's
+    order), ``pause_until`` (no answer is applied before it), ``window_started`` /
+    ``window_deadline`` (the window's one countdown), ``decision_started`` / ``decision_deadline``
+    (the turn's countdown, per decision ``decision_key``).
+    """
+
+    def __init__(self, game: Game, seats: Sequence[SeatLike], timing: Timing, now: float) -> None:
+        self.game = game
+        self.seats = seats
+        self.timing = timing
+        game.hold_windows = timing.claim_pause > 0
+        self.answers: dict[int, Action] = {}
+        self.pause_until = 0.0
+        self.window_started = 0.0
+        self.window_deadline: float | None = None
+        self.decision_key: tuple[int, int] | None = None
+        self.decision_started = 0.0
+        self.decision_deadline: float | None = None
+        self.resume_started: float | None = None
+        self.version = 0  # bumped whenever a countdown shown changes
+        self.arm(now)
+
+    # ------------------------------------------------------------------ restart
+    def resume(self, started: float | None, now: float) -> None:
+        """A hand rebuilt from its log: the countdown in progress (a window's, with its pause, or a
+        turn's) started at ``started`` (the time its last event was stored, on this clock; None:
+        now), never later than ``now``."""
+        started = now if started is None else min(started, now)
+        g = self.game
+        if g.phase in _WINDOW:
+            self.window_started = started
+            self.window_deadline = started + self.timing.claim_timeout
+            self.pause_until = started + self.timing.claim_pause
+        else:
+            self.decision_key = None
+            self.resume_started = started
+            self.arm(now)
+        self.version += 1
+
+    def clocks(self) -> dict[str, object]:
+        """Every countdown as data (what :meth:`resume` needs, and more): the open window's start,
+        deadline and pause end, the turn's start and deadline, on the caller's clock."""
+        return {"window_started": self.window_started if self.game.phase in _WINDOW else None,
+                "window_deadline": self.window_deadline, "pause_until": self.pause_until,
+                "decision_started": self.decision_started if self.decision_deadline is not None else None,
+                "decision_deadline": self.decision_deadline, "answered": sorted(self.answers)}
+
+    _CLOCKS = ("pause_until", "window_started", "window_deadline", "decision_key", "decision_started",
+               "decision_deadline", "resume_started")
+
+    def snapshot(self) -> tuple[object, ...]:
+        """The table's own state (not the game's) as data, for :meth:`restore`."""
+        return (dict(self.answers), *(getattr(self, k) for k in self._CLOCKS))
+
+    def restore(self, saved: tuple[object, ...], game: Game) -> None:
+        """Back to a :meth:`snapshot` with ``game`` (e.g. the hand replayed up to that moment, after a
+        change could not be stored)."""
+        game.hold_windows = self.game.hold_windows
+        self.game = game
+        answers = saved[0]
+        assert isinstance(answers, dict)
+        self.answers = dict(answers)
+        for k, v in zip(self._CLOCKS, saved[1:]):
+            setattr(self, k, v)
+        self.version += 1
+
+    def shift(self, since: float, now: float) -> None:
+        """The countdowns started at ``since`` start at ``now`` instead (e.g. after the change that
+        started them took that long to be stored: a window is shown from now)."""
+        d = now - since
+        if d <= 0:
+            return
+        if self.game.phase in _WINDOW and self.window_started == since:
+            self.window_started = now
+            if self.window_deadline is not None:
+                self.window_deadline += d
+            self.pause_until += d
+        if self.decision_deadline is not None and self.decision_started == since:
+            self.decision_started = now
+            self.decision_deadline += d
+        self.version += 1
+
+    # ------------------------------------------------------------------ facts
+    def pausing(self, now: float) -> bool:
+        """The open window's pause (``claim_pause`` from its discard or kong) is still running."""
+        return now < self.pause_until
+
+    def absent(self, seat: int, now: float) -> bool:
+        s = self.seats[seat]
+        return not s.present and now - s.gone_since >= self.timing.absent_timeout
+
+    def options(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now: its window options (none once its answer is held), or its
+        turn's legal actions."""
+        g = self.game
+        if g.phase in _WINDOW:
+            return [] if seat in self.answers else g.window_options().get(seat, [])
+        return g.legal_actions() if not g.is_over and g.current_seat == seat else []
+
+    def deadline_for(self, seat: int, now: float) -> float | None:
+        """Seconds left of ``seat``'s countdown (one decimal), None when it has none."""
+        g = self.game
+        if g.phase in _WINDOW:
+            if self.window_deadline is None or seat in self.answers or seat not in g.window_options():
+                return None
+            return round(max(0.0, self.window_deadline - now), 1)
+        if self.decision_deadline is None or g.current_seat != seat:
+            return None
+        return round(max(0.0, self.decision_deadline - now), 1)
+
+    # ------------------------------------------------------------------ moves
+    def arm(self, now: float) -> None:
+        """Start the clock of the turn now due (once per decision)."""
+        g = self.game
+        if g.is_over or g.held:  # a held window: nobody decides until it is released
+            self.decision_key = self.decision_deadline = None
+            return
+        key = (g.hand_no, len(g.events))
+        if self.decision_key == key:
+            return
+        t = self.timing
+        assert g.current_seat is not None  # a hand not over has a seat to decide
+        s = self.seats[g.current_seat]
+        n_legal = len(g.legal_actions())
+        if g.phase in _WINDOW and (s.is_bot or n_legal == 1):
+            d = min(t.bot_delay, t.claim_pause) / 2  # inside the window everyone waits for anyway
+        elif s.is_bot or n_legal == 1:
+            d = t.bot_delay if n_legal > 1 else min(t.bot_delay, 0.05)
+        else:
+            d = t.claim_timeout if g.phase in _WINDOW else t.turn_timeout
+        self.decision_key = key
+        started = self.resume_started if self.resume_started is not None else now
+        self.resume_started = None
+        self.decision_started = min(started, now)
+        self.decision_deadline = self.decision_started + d
+        self.version += 1
+
+    def apply(self, seat: int | None, action: Action | None, now: float) -> list[Event]:
+        """Apply ``action`` of ``seat`` (None, None: release the held window), follow the windows (a
+        new one starts its pause and countdown, a closed one drops the held answers) and start the
+        next turn's clock.  Returns the new events.  Raises IllegalActionError (nothing changed)."""
+        g = self.game
+        n = len(g.events)
+        before = g.window
+        if action is None:
+            g.release()
+        else:
+            g.apply(action, seat=seat)
+        if seat is not None:
+            self.answers.pop(seat, None)
+        after = g.window
+        if after is None or after != before:
+            self.answers.clear()
+            self.window_deadline = None
+            if after is not None:
+                self.pause_until = now + self.timing.claim_pause
+                self.window_started = now
+                self.window_deadline = now + self.timing.claim_timeout
+        self.arm(now)
+        self.version += 1
+        return g.events[n:]
+
+    def hold(self, seat: int, action: Action, now: float) -> None:
+        """Hold a person's window answer for the engine's order.  Raises IllegalActionError (not the
+        seat's decision, already answered, or not among its options)."""
+        g = self.game
+        if g.held:
+            raise IllegalActionError("the table is waiting for claims; look again")
+        opts = g.window_options().get(seat)
+        if g.phase not in _WINDOW or not opts or seat in self.answers:
+            raise IllegalActionError("not your decision: the table is waiting for claims")
+        if action not in opts:
+            raise IllegalActionError(f"{action} is not legal now; legal: {', '.join(map(str, opts))}")
+        self.answers[seat] = action
+        self.version += 1
+
+    def act(self, seat: int, action: Action, now: float) -> list[Event]:
+        """A person's action (see the module docstring); returns the events it led to now (none
+        while its window answer is held).  Raises IllegalActionError (nothing changed)."""
+        g = self.game
+        if g.is_over:
+            raise IllegalActionError("no hand is being played at this table now")
+        if g.phase in _WINDOW:
+            self.hold(seat, action, now)
+            return self.step(now)
+        if g.current_seat != seat:
+            raise IllegalActionError("not your turn")
+        return self.apply(seat, action, now)
+
+    def release_due(self, now: float) -> bool:
+        """A held window's pause is over: :meth:`apply` (None, None) releases it."""
+        return self.game.held and not self.pausing(now)
+
+    def collect(self, now: float) -> bool:
+        """In a window: bots answer at once, an absent person's stand-in after ``bot_delay``, a
+        person whose countdown ran out says 过.  True when a person's prompt went (its view changed)."""
+        g = self.game
+        if g.phase not in _WINDOW or g.held:
+            return False
+        t = self.timing
+        if self.window_deadline is None:  # a window taken up without resume(): its countdown from now
+            self.window_started = now
+            self.window_deadline = now + t.claim_timeout
+            self.version += 1
+        changed = False
+        for seat, opts in g.window_options().items():
+            if seat in self.answers:
+                continue
+            s = self.seats[seat]
+            if s.is_bot:
+                self.answers[seat] = _choose(s.bot, g, seat, opts)
+            elif self.absent(seat, now) and now >= self.window_started + t.bot_delay:
+                self.answers[seat] = _choose(s.standin, g, seat, opts)
+                changed = True
+            elif not self.absent(seat, now) and now >= self.window_deadline:
+                self.answers[seat] = _pass(opts)  # the countdown ran out: 过
+                changed = True
+        if changed:
+            self.version += 1
+        return changed
+
+    def due(self, now: float) -> list[tuple[int, Action]]:
+        """The next move the clock makes now, as ``[(seat, action)]`` (``[]``: nothing now; a held
+        window's release is :meth:`release_due`).  In a window: the held answer of the seat the
+        engine asks (an answer an earlier declaration made illegal becomes 过), once the pause is over.
+        In a turn: a bot's choice after its delay, the stand-in's for an absent person, the
+        stand-in's when the person's countdown ran out."""
+        g = self.game
+        if g.is_over or g.held:
+            return []
+        if g.phase in _WINDOW:
+            self.collect(now)
+            seat = g.current_seat
+            if self.pausing(now) or seat not in self.answers:
+                return []
+            held = self.answers[seat]
+            legal = g.legal_actions()
+            return [(seat, held if held in legal else _pass(legal))]
+        self.arm(now)
+        seat = g.current_seat
+        assert seat is not None and self.decision_deadline is not None
+        s = self.seats[seat]
+        legal = g.legal_actions()
+        if now < self._turn_due(seat, now):
+            return []
+        if len(legal) == 1:
+            return [(seat, legal[0])]
+        if s.is_bot:
+            return [(seat, _choose(s.bot, g, seat, legal))]
+        return [(seat, _choose(s.standin, g, seat, legal))]
+
+    def _turn_due(self, seat: int, now: float) -> float:
+        assert self.decision_deadline is not None
+        due = self.decision_deadline
+        s = self.seats[seat]
+        if s.player == "human" and len(self.game.legal_actions()) > 1 and self.absent(seat, now):
+            t = self.timing
+            due = min(due, max(self.decision_started, s.gone_since + t.absent_timeout) + t.bot_delay)
+        return due
+
+    def next_wakeup(self, now: float) -> float | None:
+        """The clock time at which something may become due without anyone acting (None: never —
+        the hand is over or waits for a person with no countdown)."""
+        g = self.game
+        if g.is_over:
+            return None
+        t = self.timing
+        if g.held:
+            return self.pause_until
+        if g.phase in _WINDOW:
+            times = [self.window_deadline if self.window_deadline is not None else now]
+            if self.pausing(now):
+                times.append(self.pause_until)
+            for seat in g.window_options():
+                if seat in self.answers or self.seats[seat].is_bot:
+                    continue
+                s = self.seats[seat]
+                if self.absent(seat, now):
+                    times.append(self.window_started + t.bot_delay)
+                elif not s.present:  # absent from then on
+                    times.append(s.gone_since + t.absent_timeout)
+            if g.current_seat in self.answers and not self.pausing(now):
+                times.append(now)
+            return min(times)
+        self.arm(now)
+        turn = g.current_seat
+        assert turn is not None
+        times = [self._turn_due(turn, now)]
+        s = self.seats[turn]
+        if s.player == "human" and len(g.legal_actions()) > 1 and not s.present and not self.absent(turn, now):
+            times.append(s.gone_since + t.absent_timeout)  # absent from then on: the stand-in's delay starts
+        return min(times)
+
+    def step(self, now: float) -> list[Event]:
+        """Apply everything due at ``now`` (releases, bots, stand-ins, countdowns, held answers in
+        the engine's order) and return the events (a driver without a store: the CLI, tests)."""
+        out: list[Event] = []
+        while not self.game.is_over:
+            if self.release_due(now):
+                out += self.apply(None, None, now)
+                continue
+            moves = self.due(now)
+            if not moves:
+                break
+            seat, action = moves[0]
+            out += self.apply(seat, action, now)
+        return out

@@ -1,0 +1,111 @@
+"""The games (history) API: ``GET /api/games``, ``GET /api/games/{id}``, ``GET
+/api/games/{id}/hands/{hand}/frames`` — read, and their answers built, in the history threads, each
+costing the client's read budget (one router)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import JSONResponse
+
+from ..game import ReplayError
+from ..game.frames import replay_frames
+from ..records import Store
+from .deps import AppState
+from .http import StrictJSONRoute, cut
+from .lobby import KIND
+from .messages import clean_name
+
+__all__ = ["public_game", "router"]
+
+
+def public_game(summary: dict) -> dict:
+    """A stored game's summary as the history shows it (an unfinished game's without its seed)."""
+    d = {k: v for k, v in summary.items() if k != "meta"}
+    meta = summary.get("meta")
+    web = meta.get("web") if isinstance(meta, dict) else None
+    d["name"] = clean_name(web.get("name", "")) if isinstance(web, dict) else ""
+    if d.get("status") != "finished":
+        d["seed"] = None
+    return d
+
+
+def _public_hand_events(events: list, finished: bool) -> list:
+    """A stored hand's events as the history shows them: an unfinished game's without the seed.  The
+    events are passed on as stored, whatever their shape (a log edited by hand is not read here: the
+    replay viewer asks for the frames, which replay it first)."""
+    if finished:
+        return events
+    # every event, not only the deal: a deal whose "type" was edited into something else keeps no seed either
+    return [{k: v for k, v in ev.items() if k != "seed"} if isinstance(ev, dict) else ev for ev in events]
+
+
+def _stored_json(body: object, what: str) -> JSONResponse:
+    """``body`` (read from the database) as a JSON answer; a stored value JSON cannot carry (NaN or
+    Infinity, written into a record by hand) is a ``422`` naming ``what``, not a 500."""
+    try:
+        return JSONResponse(body)
+    except (ValueError, TypeError):
+        raise HTTPException(422, f"{what}: the stored record holds a value JSON cannot carry "
+                                 "(NaN or Infinity); it cannot be shown") from None
+
+
+def _game_answer(store: Store, game_id: int) -> JSONResponse:
+    """``GET /api/games/{id}``'s answer (run in a history thread).  Raises GameNotFound, RecordError."""
+    rec = store.load_game(game_id)
+    finished = rec.status == "finished"
+    out = public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
+                       "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
+                       "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
+                       "meta": rec.meta})
+    out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
+                     "events": _public_hand_events(h.events, finished)} for h in rec.hands]
+    out["in_progress"] = bool(rec.pending)
+    out["web"] = rec.mode == KIND
+    return _stored_json(out, f"game {game_id}")
+
+
+def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
+    """``GET /api/games/{id}/hands/{hand}/frames``'s answer (run in a history thread): the stored
+    hand replayed by the engine.  Raises GameNotFound, RecordError, HTTPException (404, 422)."""
+    rec = store.load_game(game_id, hand=hand)
+    if not rec.hands:
+        raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
+    try:
+        frames = replay_frames(rec.hands[0].events)
+    except ReplayError as err:  # a log edited into another shape: said so, never a traceback
+        raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
+                                 f"{cut(' '.join(str(err).split()), 200)}") from None
+    return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
+                        f"stored hand {hand} of game {game_id}")
+
+
+def router(ctx: AppState) -> APIRouter:
+    r = APIRouter(route_class=StrictJSONRoute)  # a key given twice in a body is refused
+    manager, store = ctx.manager, ctx.store
+
+    @r.get("/api/games")
+    async def games(request: Request, limit: int = Query(100, ge=1, le=500),
+                    offset: int = Query(0, ge=0, le=10**9)):
+        """A page of stored games, newest first.  Read, and its answer built, in the history threads;
+        costs 1 + limit/100 of the client's read budget (429 past it)."""
+        ctx.read_budget(request, 1 + limit / 100)
+
+        def work() -> JSONResponse:
+            rows = store.list_games(limit=limit, offset=offset)
+            return _stored_json([public_game(g.to_dict()) for g in rows], "the list of games")
+
+        return await manager.history(work)
+
+    @r.get("/api/games/{game_id}")
+    async def game(request: Request, game_id: int):
+        ctx.read_budget(request)
+        return await manager.history(_game_answer, store, game_id)
+
+    @r.get("/api/games/{game_id}/hands/{hand}/frames")
+    async def frames(request: Request, game_id: int, hand: int):
+        """A stored (completed) hand step by step, replayed by the engine: every seat's tiles (the
+        replay runs in the history threads)."""
+        ctx.read_budget(request)
+        return await manager.history(_frames_answer, store, game_id, hand)
+
+    return r

@@ -1,0 +1,177 @@
+"""A table's seats' connections and what they are sent: each seat's ``state`` message built once per change (the
+table's facts encoded once for all seats, each log event once per seat) and queued on every
+connection of the seat only when its view changed — a hidden decision of another seat must not
+show up as an extra message.  Sending never blocks a table: each connection has its own bounded
+queue and sender task (:mod:`shangrao.web.connections`).  :class:`SeatMessages` is the part of
+:class:`~shangrao.web.tables.Table` that does it, with attaching and dropping the connections."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from typing import TYPE_CHECKING, Any
+
+from .connections import Connection, dumps
+from .errors import MAX_CONNECTIONS_PER_SEAT, SERVER_PROBLEM, SeatBusy
+from .views import LogCache, seat_texts, seat_view
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..game.table import TableState
+    from .settings import Settings
+
+__all__ = ["SeatMessages"]
+
+
+class SeatMessages:
+    """The seats' messages of a :class:`~shangrao.web.tables.Table` (a part of it)."""
+
+    seats: list
+    play: TableState | None
+    version: int
+    last_settlement: dict | None
+    last_sent: dict[int, str]
+    _texts: dict[int, tuple[tuple[int, int], str, str]]
+    _info_json: tuple[dict, str] | None
+    _logs: LogCache
+    lock: asyncio.Lock
+    manager: Any  # the TableManager (its metrics)
+    id: int
+    evicted: bool
+    settings: Settings
+
+    @property
+    def game(self) -> Game | None:
+        """The hand being played, or the last one (None before the first)."""
+        return self.play.game if self.play is not None else None
+
+    @property
+    def hand_no(self) -> int:  # pragma: no cover - the table's
+        raise NotImplementedError
+
+    def public_info(self) -> dict:  # pragma: no cover - the table's
+        raise NotImplementedError
+
+    def touch(self, listing: bool = False) -> None:  # pragma: no cover - the table's
+        raise NotImplementedError
+
+    def _maybe_evict(self) -> None:  # pragma: no cover - the table's
+        raise NotImplementedError
+
+    def _deadline_for(self, seat: int) -> float | None:
+        return self.play.deadline_for(seat, time.monotonic()) if self.play is not None else None
+
+    def holding(self) -> bool:
+        """A window nobody can claim is held open (:attr:`Game.held`): every seat is shown the open
+        window until its pause ends (so nobody learns that no one could claim)."""
+        return self.game is not None and self.game.held
+
+    def _answered(self):
+        return self.play.answers.keys() if self.play is not None else ()
+
+    def state_for(self, seat: int) -> dict:
+        """The seat's ``state`` message (:func:`~shangrao.web.views.seat_view`); :meth:`state_text`
+        is the same as JSON text, built once per change."""
+        info = self.public_info()
+        if self.game is None:
+            return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
+                    "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
+                    "discard_waits": None, "log": [], "settlement": self.last_settlement, "reveal": None}
+        return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
+                         deadline=self._deadline_for(seat),
+                         settlement=self.last_settlement if self.game.is_over else None,
+                         answered=self._answered())
+
+    def state_text(self, seat: int) -> tuple[str, str]:
+        """The seat's ``state`` message as JSON text (``state_for`` encoded) and the same without
+        its countdown (what tells whether the seat's view changed), built once per change; the
+        table's facts are encoded once for all seats, each log event once per seat."""
+        cached = self._texts.get(seat)
+        version = (self.version, self.play.version if self.play is not None else 0)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        if self.game is None:
+            d = self.state_for(seat)
+            text = dumps(d)
+            same = dumps({k: v for k, v in d.items() if k != "deadline"})
+        else:
+            info = self.public_info()  # the same dict for every seat of one change
+            cached_info = self._info_json
+            if cached_info is None or (cached_info[0] is not info and cached_info[0] != info):
+                self._info_json = (info, dumps(info))  # (most changes leave it as it was)
+            else:
+                self._info_json = (info, cached_info[1])
+            text, same = seat_texts(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
+                                    deadline=self._deadline_for(seat),
+                                    settlement=self.last_settlement if self.game.is_over else None,
+                                    logs=self._logs, answered=self._answered())
+        self._texts[seat] = (version, text, same)
+        return text, same
+
+    def broadcast(self, also: Connection | None = None) -> None:
+        """Queue each seat its state — only when its view differs from what the seat was last sent
+        (a hidden decision of another seat must not show up as an extra message); ``also``: a new
+        connection that gets the state in any case.  Never waits for a socket.  Callers hold the
+        lock, so nothing unsaved is ever sent."""
+        for i, s in enumerate(self.seats):
+            if not s.conns:
+                continue
+            text, same = self.state_text(i)
+            unchanged = self.last_sent.get(i) == same
+            self.last_sent[i] = same
+            for c in list(s.conns):
+                if unchanged and c is not also:
+                    continue
+                c.send(text)
+        self.manager.metrics.record_update(self.id)
+
+    def _tell(self, seat: int) -> None:
+        """Send ``seat`` the server-problem notice."""
+        notice = dumps({"type": "notice", "code": "server_problem", "message": SERVER_PROBLEM})
+        for c in list(self.seats[seat].conns):
+            c.send(notice)
+
+    # ------------------------------------------------------------------ connections
+    async def connect(self, seat: int, ws) -> Connection | None:
+        """Attach a socket to ``seat``; None if the table has just left memory (get it again)."""
+        async with self.lock:
+            if self.evicted:
+                return None
+            if len(self.seats[seat].conns) >= MAX_CONNECTIONS_PER_SEAT:
+                raise SeatBusy(f"this seat already has {MAX_CONNECTIONS_PER_SEAT} open connections; close one "
+                               "(another tab or device) and reload")
+            conn = Connection(ws, queue_size=self.settings.send_queue, send_timeout=self.settings.send_timeout,
+                              on_drop=functools.partial(self._dropped, seat))
+            self.seats[seat].conns.add(conn)
+            self.touch(listing=True)
+            self.broadcast(also=conn)
+            return conn
+
+    def _dropped(self, seat: int, conn: Connection, why: str) -> None:
+        """A connection was dropped as too slow: the seat may be disconnected now."""
+        self.manager.metrics.record_drop(why)
+        s = self.seats[seat]
+        if conn in s.conns:
+            s.conns.discard(conn)
+            if not s.conns:
+                s.gone_since = time.monotonic()
+            asyncio.get_running_loop().create_task(self._presence_changed())
+
+    async def _presence_changed(self) -> None:
+        async with self.lock:
+            self.touch(listing=True)
+            self.broadcast()
+            self._maybe_evict()
+
+    async def disconnect(self, seat: int, conn: Connection) -> None:
+        await conn.aclose()
+        async with self.lock:
+            s = self.seats[seat]
+            if conn in s.conns:
+                s.conns.discard(conn)
+                if not s.conns:
+                    s.gone_since = time.monotonic()
+                self.touch(listing=True)
+                self.broadcast()
+            self._maybe_evict()

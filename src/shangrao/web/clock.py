@@ -1,0 +1,73 @@
+"""The times a server stores and reads back (issue 25): a monotonic record that survives wall-clock steps."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from datetime import UTC, datetime, timedelta
+
+__all__ = ["ServerClock"]
+
+
+def _wall_now() -> datetime:
+    """The wall clock (UTC); tests step it."""
+    return datetime.now(UTC)
+
+
+def _boot_id() -> str | None:
+    """This boot's id (Linux), under which ``time.monotonic()`` values of every process agree."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+class ServerClock:
+    """The times a server stores, from a monotonic record that survives wall-clock steps (issue 25).
+
+    The ``created`` time of every live event row a server writes is its start's wall time plus the
+    monotonic seconds since (:meth:`stamp`): a wall-clock step while it runs changes nothing, and the
+    last event is found by its position, not by the largest time.  Each table's ``meta.web.clock``
+    (:meth:`record`) names the server that writes it: its boot id and its start in both clocks.  A
+    server restarted in the same boot maps a stored time back onto ``time.monotonic()`` through that
+    record (:meth:`to_mono`) — the system's monotonic clock is shared by its processes — so a
+    countdown goes on from the time its decision really began, whatever the wall clock did; after a
+    reboot (or without a boot id) the wall clock is all there is, and a time in the future counts as
+    now."""
+
+    def __init__(self) -> None:
+        self.wall0 = _wall_now()
+        self.mono0 = time.monotonic()
+        self.boot = _boot_id()
+
+    def stamp(self) -> datetime:
+        """The ``created`` time of a row written now."""
+        return self.wall0 + timedelta(seconds=time.monotonic() - self.mono0)
+
+    def record(self) -> dict:
+        """What ``meta.web.clock`` holds for this server."""
+        return {"boot": self.boot, "wall": self.wall0.isoformat(), "mono": self.mono0}
+
+    def to_mono(self, when: datetime | None, record: object = None) -> float | None:
+        """A stored time as a ``time.monotonic()`` value of this process, never later than now (None
+        stays None).  record: the ``meta.web.clock`` of the server that stored it."""
+        if when is None:
+            return None
+        now = time.monotonic()
+        if isinstance(record, dict) and self.boot is not None and record.get("boot") == self.boot:
+            mono, wall = record.get("mono"), record.get("wall")
+            if isinstance(mono, int | float) and not isinstance(mono, bool) and isinstance(wall, str):
+                with contextlib.suppress(ValueError, TypeError, OverflowError):
+                    started = datetime.fromisoformat(wall)
+                    return min(now, float(mono) + (when - started).total_seconds())
+        ago = (_wall_now() - when).total_seconds()
+        return now - max(0.0, ago)
+
+
+def _mono_from_wall(when: datetime | None) -> float | None:
+    """A stored UTC time as a time.monotonic() value of this process (None stays None)."""
+    if when is None:
+        return None
+    ago = (datetime.now(UTC) - when).total_seconds()
+    return time.monotonic() - max(0.0, ago)

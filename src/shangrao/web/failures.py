@@ -1,0 +1,95 @@
+"""Every refusal's HTTP answer, once per error class (FastAPI exception handlers): a route raises
+what went wrong (:mod:`shangrao.web.errors`, :class:`~shangrao.records.RecordError` …) and the status
+and words come from here, never from a hand-written mapping in the route."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from ..records import GameNotFound, RecordError
+from .errors import (
+    SAVE_FAILED,
+    BadLink,
+    NotFinished,
+    SaveError,
+    ServerFull,
+    TableError,
+    TableFinished,
+    TableNotFound,
+    TooManyNew,
+    TooManyWaiting,
+    Unloadable,
+)
+from .http import cut
+from .stored import DamagedRecord
+
+__all__ = ["UNREADABLE", "add_handlers", "damaged"]
+
+log = logging.getLogger("shangrao.web")
+
+#: what a request is told when the records database cannot be read
+UNREADABLE = "the records database cannot be read now; try again"
+
+
+def damaged(err: DamagedRecord) -> str:
+    """Log a damaged stored table (:mod:`shangrao.web.stored`); returns the message to answer with."""
+    log.error("%s", err)
+    return str(err)
+
+
+def _detail(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"detail": message}, status_code=status, headers=headers)
+
+
+#: (error class, HTTP status) of the refusals answered with the error's own words; a subclass's
+#: entry wins over its base's (Starlette looks handlers up along the class's MRO)
+STATUS: tuple[tuple[type[Exception], int], ...] = (
+    (TableError, 409), (TableNotFound, 404), (BadLink, 403), (NotFinished, 409), (ServerFull, 503),
+    (TooManyWaiting, 429), (TooManyNew, 429), (Unloadable, 503),
+)
+
+
+def add_handlers(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+
+    def own_words(status: int):
+        async def handler(request: Request, exc: Exception) -> JSONResponse:
+            return _detail(status, str(exc))
+        return handler
+
+    for cls, status in STATUS:
+        app.add_exception_handler(cls, own_words(status))
+
+    @app.exception_handler(TableFinished)
+    async def finished(request: Request, exc: TableFinished) -> JSONResponse:
+        return _detail(409, str(exc), {"X-Table": "finished"})
+
+    @app.exception_handler(DamagedRecord)
+    async def damaged_record(request: Request, exc: DamagedRecord) -> JSONResponse:
+        return _detail(422, damaged(exc))
+
+    @app.exception_handler(SaveError)
+    async def not_saved(request: Request, exc: SaveError) -> JSONResponse:
+        return _detail(503, SAVE_FAILED)
+
+    @app.exception_handler(GameNotFound)
+    async def no_game(request: Request, exc: GameNotFound) -> JSONResponse:
+        return _detail(404, f"no game {request.path_params.get('game_id')}")  # (its own words name the database)
+
+    @app.exception_handler(RecordError)
+    async def unreadable(request: Request, exc: RecordError) -> JSONResponse:
+        return _detail(503, UNREADABLE)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input (a 50 MB body came back as a 52 MB 422): not this one
+        errors = []
+        for e in exc.errors()[:10]:
+            # a location may hold a key sent (a huge unknown rule option): each part cut to 40 characters
+            errors.append({"loc": [cut(str(x)) for x in e.get("loc", ())][:6], "msg": str(e.get("msg", ""))[:200],
+                           "type": str(e.get("type", ""))})
+        return JSONResponse({"detail": errors}, status_code=422)

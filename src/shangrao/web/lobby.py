@@ -1,0 +1,123 @@
+"""The lobby's lists of tables (open, live, finished): live tables as they are in memory, the others
+from their stored rows.  :class:`LobbyLists` is the half of :class:`~shangrao.web.manager.TableManager`
+that answers the lobby."""
+
+from __future__ import annotations
+
+import logging
+
+from ..records import Store
+from ..records.live import game_heads
+from .messages import clean_name
+from .stored import DamagedRecord, web_meta
+
+__all__ = ["KIND", "LobbyLists"]
+
+log = logging.getLogger("shangrao.web")
+
+KIND = "web"
+
+
+class LobbyLists:
+    """The lobby's views of the tables (needs ``tables``, ``store`` and ``history`` of the manager)."""
+
+    tables: dict
+    store: Store
+
+    async def history(self, fn, *args, **kwargs):  # pragma: no cover - the manager's (DatabaseWriter)
+        raise NotImplementedError
+
+    def _stored_info(self, g) -> dict:
+        """The lobby's view of a table that is not in memory, from its stored row; raises DamagedRecord."""
+        web = web_meta(g.meta, g.id)
+        kinds, claimed = web["seats"], web["claimed"]
+        free = [i for i, (k, c) in enumerate(zip(kinds, claimed)) if k == "human" and not c]
+        rules = dict(g.rules or {})
+        if g.status == "finished":
+            status = "finished"
+        elif free:
+            status = "waiting"
+        else:
+            status = "between"
+        return {"id": g.id, "name": clean_name(web.get("name", "")), "status": status,
+                "hands_total": rules.get("hands_per_match"), "hands_played": g.hands_played,
+                "scores": list(g.scores), "rules": rules, "free_seats": free,
+                "players": [{"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
+                            for k, c in zip(kinds, claimed)], "rematch": web.get("rematch"),
+                "hints": web.get("hints", True) is not False}
+
+    def _listed_info(self, g) -> dict | None:
+        """:meth:`_stored_info`, or None (and a log line) where the stored record is damaged."""
+        try:
+            return self._stored_info(g)
+        except DamagedRecord as err:
+            log.error("%s (left out of the lobby's lists)", err)
+            return None
+
+    def _info(self, g) -> dict | None:
+        """The lobby's view of a table; None where its stored record is damaged."""
+        t = self.tables.get(g.id)
+        return t.public_info() if t is not None and not t.evicted else self._listed_info(g)
+
+    @staticmethod
+    def in_list(stored_status: str, info: dict, status: str) -> bool:
+        """Whether a table is in the lobby's list ``status``.  Every table is in exactly one list:
+        'finished' (its stored row is finished), else 'open' (a seat is free) or 'live' (every
+        seat taken: being played, or between hands).  stored_status: the stored row's status;
+        info: the table's :meth:`_info`."""
+        if stored_status == "finished":
+            return status == "finished"
+        return status == ("open" if info["free_seats"] else "live")
+
+    async def list_tables(self, status: str, limit: int, offset: int) -> tuple[list[dict], bool]:
+        """A page of the lobby's list ``status`` ('open', 'live' or 'finished', see :meth:`in_list`);
+        newest first.  Returns (tables, whether there are more).  Tables in memory show their live
+        state, the others their stored row.  Read in the history threads (:meth:`history`): the
+        lobby's lists never queue in front of a table's write."""
+        want = limit + 1
+        if status == "finished":
+            rows = await self.history(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
+            done = [self._listed_info(g) for g in rows]
+            out = [info for info in done if info is not None]
+            return out[:limit], len(done) > limit
+        out = []
+        skipped = 0
+        chunk, at = 200, 0
+        while len(out) < want:
+            rows = await self.history(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
+            for g in rows:
+                info = self._info(g)
+                if info is None or not self.in_list(g.status, info, status):
+                    continue
+                if skipped < offset:
+                    skipped += 1
+                    continue
+                out.append(info)
+                if len(out) >= want:
+                    break
+            if len(rows) < chunk:
+                break
+            at += chunk
+        return out[:limit], len(out) > limit
+
+    async def tables_by_id(self, ids: list[int], statuses: tuple[str, ...]) -> dict[str, list[dict]]:
+        """The lobby's view of the tables ``ids`` (newest first) by list (:meth:`in_list`), for each of
+        ``statuses``: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
+        out: dict[str, list[dict]] = {st: [] for st in statuses}
+        for g in await self.history(game_heads, self.store, ids):
+            info = self._info(g) if g.kind == KIND else None
+            if info is None:
+                continue
+            for st in statuses:
+                if self.in_list(g.status, info, st):
+                    out[st].append(info)
+        return out
+
+    # old names (tests, scripts)
+    def open_tables(self) -> list[dict]:
+        return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id)
+                if not t.finished and t.free_seats()]
+
+    def live_tables(self) -> list[dict]:
+        return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id)
+                if not t.finished and not t.free_seats()]

@@ -1,0 +1,350 @@
+"""All live tables of a server: creating, loading (a replay of the stored log, the countdown in
+progress resumed), leaving memory, resuming after a restart and stopping; the database half is
+:class:`~shangrao.web.writer.DatabaseWriter`, the lobby's lists :class:`~shangrao.web.lobby.LobbyLists`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import random
+import time
+from collections.abc import Callable
+
+from ..game import Event, ReplayError, replay
+from ..records import GameNotFound, GameSummary, RecordError, Store
+from ..records.live import game_head, insert_events, last_event_time, update_meta
+from ..rules import RuleSet
+from .clock import _mono_from_wall
+from .connections import dumps
+from .errors import (
+    BadLink,
+    NotFinished,
+    ReadOnlyStore,
+    SaveError,
+    ServerFull,
+    TableError,
+    TableFinished,
+    TableNotFound,
+    TooManyWaiting,
+    Unloadable,
+    hash_token,
+    rematch_token,
+)
+from .lobby import KIND, LobbyLists
+from .messages import clean_name
+from .metrics import ServerMetrics
+from .settings import Settings
+from .stored import DamagedRecord, web_meta
+from .tables import Seat, Table
+from .writer import DatabaseWriter
+
+__all__ = ["TableManager"]
+
+log = logging.getLogger("shangrao.web")
+
+
+class TableManager(DatabaseWriter, LobbyLists):
+    """All live tables of a server, over one :class:`Store` (its database calls:
+    :class:`~shangrao.web.writer.DatabaseWriter`; the lobby's lists: :class:`~shangrao.web.lobby.LobbyLists`)."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        super().__init__(store, self.settings.db_threads, self.settings.read_threads)
+        self.tables: dict[int, Table] = {}
+        self._load_lock = asyncio.Lock()
+        self.listing_version = 0
+        self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
+
+    def listing_changed(self) -> None:
+        self.listing_version += 1
+
+    # -- creating and loading -------------------------------------------------------
+    async def create(self, name: str, hands: int, seats: list[str], rules: dict,
+                     hints: bool = True, token: str | None = None, origin: str | None = None) -> tuple[Table, str]:
+        """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
+        hints: whether its players may ask for the expert's advice (stored with the table).
+        token: seat 0's token (default: a new random one; a rematch's is :func:`rematch_token`).
+        origin: the creator's :func:`address_group` (at most ``waiting_per_address`` of its tables
+        may wait for players at once).
+
+        Raises ValueError (bad rules), ServerFull, TooManyWaiting or SaveError."""
+        rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
+        self._check_room()
+        kinds = ["human", *seats]
+        if origin is not None and "human" in seats:  # the new table would wait for players too
+            n = self.settings.waiting_per_address
+            if sum(1 for t in self.tables.values() if t.origin == origin and t.status == "waiting") >= n:
+                raise TooManyWaiting(f"too many tables waiting for players: at most {n} from one address; "
+                                     "start or finish one first")
+        seed = random.SystemRandom().randrange(2**62)
+        name = name.strip() or "上饶麻将"
+        st = [Seat(player=k) for k in kinds]
+        meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4,
+                        "hints": hints, "clock": self.clock.record()}}
+        gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
+        table = Table(self, gid, name, rs, seed, st, hints=hints)
+        table.origin = origin
+        _, token = await table.claim_seat(0, token)
+        self.tables[gid] = table
+        self.listing_changed()
+        table.start()
+        return table, token
+
+    def _check_room(self) -> None:
+        if self.read_only is not None:
+            raise ReadOnlyStore(self.read_only)
+        n = self.settings.max_live_tables
+        if len(self.tables) >= n:
+            raise ServerFull(f"the server is full ({n} live tables); try again later")
+
+    def _build(self, rec) -> tuple[Table, list[Event] | None]:
+        """A table from its record (no database access); returns it and the live events the
+        engine added after the stored ones (to be stored by the caller)."""
+        if rec.mode != KIND:
+            raise TableError(f"game {rec.id} is not a web table")
+        web = web_meta(rec.meta, rec.id)  # raises DamagedRecord
+        seats = [Seat(player=k, claimed=bool(c), token_hash=h)
+                 for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
+        table = Table(self, rec.id, clean_name(web.get("name", "")), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
+                      hints=web.get("hints", True) is not False)
+        table.rematch = web.get("rematch")
+        for h in rec.hands:
+            g = replay(h.events)
+            table.match.finish_hand(g).events = []
+            table.last_settlement = h.result
+        extra = None
+        pending = rec.pending.get(len(rec.hands))
+        if pending:
+            g = replay(pending, hold_windows=self.settings.claim_pause > 0)
+            table._take_up(g)
+            extra = g.events[len(pending):]
+        elif rec.hands:
+            table._take_up(replay(rec.hands[-1].events))  # the last settlement stays on the table
+            table.between_since = _mono_from_wall(rec.hands[-1].created) or time.monotonic()
+        table.finished = rec.status == "finished" or table.match.is_over
+        return table, extra
+
+    async def _load(self, game_id: int) -> Table:
+        rec = await self.read(self.store.load_game, game_id)
+        table, extra = self._build(rec)
+        g = table.game
+        if table.finished:
+            return table
+        if g is not None and extra is not None and not extra and not g.is_over:
+            # the countdown in progress goes on from when its decision began, by the clock of the
+            # server that stored it (ServerClock: wall-clock steps change nothing)
+            stored_clock = ((rec.meta or {}).get("web") or {}).get("clock")
+            started = self.clock.to_mono(await self.read(last_event_time, self.store, rec.id, g.hand_no), stored_clock)
+            assert table.play is not None
+            table.play.resume(started, time.monotonic())  # a window's countdown and pause, or a turn's
+        # from now on this server writes the table's rows: its clock is the one to read them by
+        await self.write(update_meta, self.store, rec.id, table._meta())
+        if g is not None and extra is not None:
+            n = len(g.events) - len(extra)
+            if g.is_over:  # stored up to the last action, the hand row was not written
+                await table._persist(n)
+            elif extra:
+                await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra, self.clock.stamp())
+        return table
+
+    async def get(self, game_id: int, token: str | None = None, *, resuming: bool = False) -> Table:
+        """The table ``game_id``, loaded from the database if it is not in memory.
+
+        token: a seat link's token, checked against the stored hashes BEFORE the game is
+        loaded (a wrong one raises TableError and replays nothing).  A table with a person seated
+        is loaded whatever ``max_live_tables`` when a seat link asks for it or it is being played
+        (``resuming``: the restart's :meth:`resume_all`) — a flood of tables never locks a seated
+        player out.  Raises TableError (no such table, a wrong token), ServerFull, or RecordError
+        (an unreadable record)."""
+        t = self.tables.get(game_id)
+        if t is not None:
+            if token is not None:
+                t.check_token(token)
+            return t
+        _head, web = await self._stored_web(game_id)
+        if token is not None:
+            self._check_stored_token(web, token)
+        seated, free = self._seated(web)
+        exempt = seated and (token is not None or (resuming and not free))
+        async with self._load_lock:
+            t = self.tables.get(game_id)
+            if t is not None:
+                return t
+            if not exempt or self.read_only is not None:
+                self._check_room()
+            t = await self._load(game_id)
+            self.tables[game_id] = t
+            t.start()
+            return t
+
+    async def _stored_web(self, game_id: int) -> tuple[GameSummary, dict]:
+        """The stored row of the web table ``game_id`` (no replay) and its ``meta.web`` part;
+        raises TableNotFound when there is no such game or it is not a web table, DamagedRecord when
+        its ``meta`` is not what this server writes (:func:`~shangrao.web.stored.web_meta`)."""
+        try:
+            head = await self.read(game_head, self.store, game_id)
+        except GameNotFound:
+            raise TableNotFound(f"no table {game_id}") from None
+        except (TypeError, ValueError) as err:  # a row edited by hand (players, scores …)
+            raise DamagedRecord(game_id, " ".join(str(err).split())[:120]) from None
+        if head.mode != KIND:
+            raise TableNotFound(f"no table {game_id}")
+        return head, web_meta(head.meta, game_id)  # raises DamagedRecord
+
+    @staticmethod
+    def _seated(web: dict) -> tuple[bool, bool]:
+        """From a stored ``meta.web``: (a person holds a seat, a seat is free); a ``meta.web`` edited
+        into another shape counts as no person seated (it gets no exemption from the cap)."""
+        if not isinstance(web, dict):
+            return False, True
+        kinds, claimed = web.get("seats"), web.get("claimed")
+        if not isinstance(kinds, list) or not isinstance(claimed, list):
+            return False, True
+        pairs = list(zip(kinds, claimed))
+        return (any(k == "human" and c is True for k, c in pairs), any(k == "human" and not c for k, c in pairs))
+
+    @staticmethod
+    def _check_stored_token(web: dict, token: str) -> int:
+        h = hash_token(token)
+        for i, x in enumerate(web.get("token_hashes") or []):
+            if x is not None and hmac.compare_digest(x, h):
+                return i
+        raise BadLink()
+
+    async def check_link(self, game_id: int, token: str) -> int:
+        """The seat a link belongs to, without loading the game; raises TableError/TableNotFound."""
+        t = self.tables.get(game_id)
+        if t is not None:
+            return t.check_token(token)
+        _head, web = await self._stored_web(game_id)
+        return self._check_stored_token(web, token)
+
+    async def for_joining(self, game_id: int) -> Table:
+        """A table to take a seat at: loaded only if its stored row shows a free seat.  Raises
+        TableNotFound, TableFinished, TableError (no free seat) or ServerFull."""
+        t = self.tables.get(game_id)
+        if t is not None:
+            if t.finished:
+                raise TableFinished(f"table {game_id} has finished")
+            return t
+        head, _web = await self._stored_web(game_id)
+        if head.status == "finished":
+            raise TableFinished(f"table {game_id} has finished")
+        if not self._stored_info(head)["free_seats"]:
+            raise TableError(f"table {game_id} has no free seat")
+        return await self.get(game_id)
+
+    async def claim_free_seat(self, table_id: int) -> tuple[int, str]:
+        """Take a free seat of table ``table_id`` (loaded only if its stored row shows one): (seat,
+        token).  Raises TableError (TableNotFound, TableFinished, ServerFull, no free seat),
+        DamagedRecord, SaveError (the claim could not be stored) or Unloadable."""
+        async with self.loading(table_id):
+            t = await self.for_joining(table_id)
+        return await t.claim_seat()
+
+    @contextlib.asynccontextmanager
+    async def loading(self, table_id: int):
+        """Around loading a table: what is not the request's fault (the database, a stored log this
+        engine refuses, a write while loading) becomes :class:`Unloadable`."""
+        try:
+            yield
+        except (TableError, DamagedRecord):
+            raise
+        except (RecordError, ReplayError, ValueError, SaveError):
+            raise Unloadable(f"table {table_id} cannot be loaded now") from None
+
+    async def rematch(self, table_id: int, token: str, origin: str, count_new: Callable[[str], None]) -> dict:
+        """A new match at table ``table_id``'s seats (kinds) and rules, asked for with seat ``token``;
+        the asker takes seat 0 of it, the other players find it on the finished table.  Asked again,
+        the asker gets the same seat link (:func:`rematch_token` of theirs) and any other seat the
+        join link.  count_new(origin): the new-table limit (raises TooManyNew).  Returns ``{id, url}``
+        (and ``seat``, ``token`` for the asker).  Raises BadLink, TableNotFound, NotFinished,
+        ServerFull, TooManyNew, TooManyWaiting, SaveError, Unloadable, DamagedRecord, or
+        TableError (a stored rule set this server refuses)."""
+        async with self.loading(table_id):
+            t = await self.get(table_id, token)  # the token is checked before loading
+        async with t.lock:  # one rematch per table, however many ask at once
+            try:
+                if not t.finished:
+                    raise NotFinished(f"table {table_id} has not finished")
+                if t.rematch is not None:
+                    again = rematch_token(token, table_id)
+                    with contextlib.suppress(TableError, RecordError, ValueError):
+                        if await self.check_link(t.rematch, again) == 0:  # the one who asked, asking again
+                            return {"id": t.rematch, "seat": 0, "token": again, "url": f"/t/{t.rematch}/{again}"}
+                    return {"id": t.rematch, "url": f"/join/{t.rematch}"}
+                count_new(origin)  # a rematch is a new table: the same limit
+                rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
+                try:
+                    new, seat_token = await self.create(t.name, t.rules.hands_per_match,
+                                                        [s.player for s in t.seats[1:]], rules, hints=t.hints,
+                                                        token=rematch_token(token, table_id), origin=origin)
+                except TableError:
+                    raise
+                except ValueError as err:  # a stored rule set this server refuses
+                    text = " ".join(str(err).split())
+                    raise TableError(f"table {table_id} cannot be played again: "
+                                     f"{text if len(text) <= 200 else text[:200] + '…'}") from None
+                await t.set_rematch(new.id)
+            finally:
+                t._maybe_evict()  # a finished table loaded just for this leaves memory again
+        return {"id": new.id, "seat": 0, "token": seat_token, "url": f"/t/{new.id}/{seat_token}"}
+
+    def evict(self, table: Table) -> None:
+        """Forget a finished or idle table (its record stays in the database)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        table.evicted = True
+        table.play = None
+        table.match.hands.clear()
+        table._texts.clear()
+        table._logs.clear()
+
+    async def resume_all(self) -> list[int]:
+        """Load the unfinished web tables from the database and start their runners: every table
+        being played with a person seated, whatever ``max_live_tables`` (issue 25: a flood of
+        tables before a restart locked a game in progress out); then, while there is room, the
+        tables waiting for players and those without a person (the others are loaded when a seat
+        link or a join asks for them).  Returns the ids resumed."""
+        rows = await self.read(self.store.list_games, kind=KIND, status="unfinished")
+        played: list[int] = []
+        rest: list[int] = []
+        for g in rows:
+            seated, free = self._seated((g.meta or {}).get("web") or {})
+            (played if seated and not free else rest).append(g.id)
+        out = []
+        full = False
+        for gid in played + rest:
+            try:
+                await self.get(gid, resuming=True)
+                out.append(gid)
+            except ServerFull:
+                full = True
+            except (TableError, RecordError, ValueError, SaveError) as err:
+                log.error("cannot resume table %s: %s", gid, self.scrub(str(err)))
+        if full:
+            log.warning("%d table(s) waiting for players were not resumed (the server holds %d live tables); "
+                        "they are loaded when a seat link asks for them", len(played) + len(rest) - len(out),
+                        self.settings.max_live_tables)
+        return out
+
+    async def stop_playing(self, why: str) -> None:
+        """Play no table from now on (another server took them over): every write is refused, the
+        runners stop, the tables leave memory, and the lobby and every refusal say ``why``."""
+        self.read_only = why
+        notice = dumps({"type": "notice", "code": "server_problem", "message": why})
+        for t in list(self.tables.values()):
+            await t.stop()
+            for seat in t.seats:
+                for c in list(seat.conns):
+                    c.send(notice)
+            self.evict(t)
+        self.listing_changed()
+
+    async def close(self) -> None:
+        for t in list(self.tables.values()):
+            await t.stop()
+        self.tables.clear()
+        self.shutdown()
