@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -58,6 +59,20 @@ def hand_rewards(mode: str, deltas: tuple[int, ...], match_over: bool, scores: t
     if mode == "normalized":
         return [d / NORMALIZE_POINTS for d in deltas]
     return rank_rewards(scores) if match_over else [0.0] * 4
+
+
+def show(render_mode: str | None, text: Callable[[], str]) -> str | None:
+    """``render()`` of the environments: ``"ansi"`` returns ``text()``, ``"human"`` prints it and
+    returns None, no mode warns (gymnasium's logger) and returns None."""
+    if render_mode is None:
+        import gymnasium
+        gymnasium.logger.warn("render() called without a render_mode")
+        return None
+    out = text()
+    if render_mode == "human":
+        print(out)
+        return None
+    return out
 
 
 def render_text(game: Game | None, legal: dict | None = None, to_act: str | None = None) -> str:
@@ -219,15 +234,8 @@ class ShangraoAECEnv(AECEnv, EzPickle):
     # ------------------------------------------------------------------ misc
     def render(self) -> str | None:
         """``"ansi"``: the text of every hand (a debugging view); ``"human"``: prints it, returns None."""
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = render_text(self.game, self._legal, self.agent_selection if self.game is not None else None)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return show(self.render_mode, lambda: render_text(self.game, self._legal,
+                                                          self.agent_selection if self.game is not None else None))
 
     def close(self) -> None:
         pass

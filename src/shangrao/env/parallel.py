@@ -13,7 +13,7 @@ from pettingzoo import ParallelEnv
 from ..game import Action, ActionType, Game, IllegalActionError, Match
 from ..rules import DEFAULT_RULES, RuleSet
 from . import encoding as enc
-from .aec import AGENTS, _episode_rules, hand_rewards, observation_space, render_text, reward_mode, state_space
+from .aec import AGENTS, _episode_rules, hand_rewards, observation_space, render_text, reward_mode, show, state_space
 
 __all__ = ["ShangraoParallelEnv", "parallel_env"]
 
@@ -181,16 +181,9 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         return enc.encode_state(g, self.rules.hands_per_match - len(self.match.hands))
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
+        """As the AEC environment's (:func:`~shangrao.env.aec.show`): every seat now deciding is named."""
         legal = next(iter(self._asked.values()), None) if len(self._asked) == 1 else None
-        text = render_text(self.game, legal, ", ".join(self.deciding_agents()))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return show(self.render_mode, lambda: render_text(self.game, legal, ", ".join(self.deciding_agents())))
 
     def close(self) -> None:
         pass
