@@ -20,11 +20,35 @@ __all__ = ["labels_table"]
 _PHASES = {"act": ("摸牌后", "turn"), "discard": ("出牌", "discard"), "claim": ("吃碰杠", "claim window"),
            "rob": ("抢杠?", "rob window"), "over": ("结束", "hand over")}
 
+#: the words of the rooms (issue 24: the lobby's 房间 card, the room page, its refusals by code)
+_ROOM = {
+    "rooms": ("房间", "Rooms"),
+    "rooms_note": ("朋友固定组局：开个房间，把房间号发给大家", "Play with the same friends: open a room and send its code"),
+    "open_room": ("开房间", "Open a room"), "your_name": ("你的名字", "Your name"), "room_name": ("房间名", "Room name"),
+    "code": ("房间号", "Room code"), "enter": ("进入房间", "Enter the room"), "copy_link": ("复制链接", "Copy link"),
+    "copied": ("已复制", "Copied"), "members": ("成员与座位", "Members and seats"),
+    "empty_seat": ("空位（机器人代打）", "empty (a bot plays)"), "join": ("加入房间", "Join the room"),
+    "join_note": ("输入你的名字加入这个房间", "Type your name to join this room"), "current": ("当前牌桌", "Current table"),
+    "go_seat": ("去我的座位", "Go to my seat"), "no_match": ("还没开局", "No match yet"), "start": ("开局", "Start a match"),
+    "again": ("再来一局", "Another match"), "standings": ("战绩", "Standings"), "csv": ("导出CSV", "Export CSV"),
+    "match_no": ("第{0}场", "Match {0}"), "total": ("合计", "Total"), "hands_n": ("{0}局", "{0} hands"),
+    "me": ("（你）", " (you)"), "match_state": ("第{0}场 · {1} · 第{2}/{3}局", "Match {0} · {1} · hand {2}/{3}"),
+    "no_room": ("没有这个房间：房间号是6位数字", "There is no room with this code (six digits)"),
+    "room_full": ("这个房间已经满了（4人）", "This room is full: four members have joined"),
+    "guessing": ("房间号输错太多次了，请一分钟后再试", "Too many unknown room codes: try again in a minute"),
+    "too_many_rooms": ("开房间太频繁了，请一分钟后再试", "Too many new rooms from here: try again in a minute"),
+    "match_running": ("这一场还没打完", "The room's match is still being played"),
+    "not_member": ("只有房间成员才能开局", "Only the room's members can start a match"),
+    "bad_name": ("请填写名字（最多40个字）", "Please give a name (at most 40 characters)"),
+    "busy": ("服务器现在太忙，请稍后再试", "The server is busy; try again later"),
+}
+
 
 def labels_table() -> dict[str, Any]:
     """``{section: {id: {"zh": Chinese, "en": English}}}`` for sections ``actions``, ``melds``,
     ``win_by``, ``patterns`` (also ``factor``), ``doublings``, ``bonuses``, ``bots`` (also ``label``,
-    the registry's whole line) and ``phases``.  Ids are the wire names (action types, meld kinds,
+    the registry's whole line), ``phases`` and ``room`` (the rooms' words, and their refusals by the
+    ``code`` of :mod:`shangrao.web.rooms`' answers).  Ids are the wire names (action types, meld kinds,
     pattern/doubling/bonus ids, bot names).  A bot's words are read off its registry label
     ``"<Chinese name> <name>: <what it plays>"``: ``zh`` the Chinese name, ``en`` the bot's name.
     """
@@ -43,4 +67,5 @@ def labels_table() -> dict[str, Any]:
         "bonuses": {b.id: {"zh": b.name, "en": b.english} for b in BONUSES.values()},
         "bots": {name: {"zh": e.label.split(" ", 1)[0], "en": name, "label": e.label} for name, e in BOTS.items()},
         "phases": {p.value: {"zh": _PHASES[p.value][0], "en": _PHASES[p.value][1]} for p in Phase},
+        "room": {k: {"zh": zh, "en": en} for k, (zh, en) in _ROOM.items()},
     }

@@ -7,6 +7,9 @@
   (:meth:`Store.append_event`, for a server that stores every action before
   broadcasting it).  When the hand completes, its events move into the hand
   row and these rows are deleted in the same transaction.
+* ``rooms``, ``room_members``, ``room_games`` (revision 0003, issue 24): a group's room — its
+  6-digit code (unique among live rooms), its members with their chosen names and seats, and the
+  games (matches) played in it, in order.  A room's 战绩 is computed from its games' stored hands.
 
 The tables change only through a migration (:mod:`shangrao.records.migrations`, Alembic): a change
 here comes with a revision in ``migrations/versions/`` that brings older databases to it.
@@ -16,10 +19,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Base", "GameRow", "HandRow", "EventRow", "SCHEMA_VERSION", "utcnow"]
+__all__ = ["Base", "GameRow", "HandRow", "EventRow", "RoomRow", "RoomMemberRow", "RoomGameRow", "SCHEMA_VERSION",
+           "utcnow"]
 
 #: the schema a new game is written with (``games.meta['schema']``, informative); what a database holds
 #: is its Alembic revision (``alembic_version``, :mod:`shangrao.records.migrations`), which is read
@@ -93,3 +97,54 @@ class EventRow(Base):
     #: the event as JSON text (encoded once; revision 0002 — a JSON column before)
     event: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+#: a room's code is unique among the live rooms (a partial unique index: a closed room's code may be
+#: drawn again)
+LIVE_ROOM = "status = 'live'"
+
+
+class RoomRow(Base):
+    """A group's room (revision 0003): ``code`` six digits, ``status`` 'live' | 'closed', ``hands`` the
+    hands of each match played in it, ``rules`` its matches' rule options (``RuleSet.to_dict`` without
+    ``hands_per_match``)."""
+
+    __tablename__ = "rooms"
+    __table_args__ = (Index("uq_rooms_live_code", "code", unique=True, sqlite_where=text(LIVE_ROOM),
+                            postgresql_where=text(LIVE_ROOM)),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(6))
+    name: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(16), default="live")
+    hands: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[dict] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RoomMemberRow(Base):
+    """A member of a room: the seat (0..3) they keep across its matches, the name they chose, and the
+    hash of their member token (the token itself is only in their browser)."""
+
+    __tablename__ = "room_members"
+    __table_args__ = (UniqueConstraint("room_id", "seat", name="uq_room_member_seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    joined: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RoomGameRow(Base):
+    """A match (a web table, a row of ``games``) played in a room: ``match_no`` 1, 2, … in order."""
+
+    __tablename__ = "room_games"
+    __table_args__ = (UniqueConstraint("room_id", "match_no", name="uq_room_game_match"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    match_no: Mapped[int] = mapped_column(Integer)

@@ -325,7 +325,10 @@ class Store:
                     Base.metadata.create_all(self.engine)
             elif read_only:  # in memory, or a file: URI opened as the caller says
                 check(self.engine, self._safe_url())
-                Base.metadata.create_all(self.engine)
+                with self.engine.connect() as conn:
+                    stored = conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'").all()
+                if "games" not in {t[0] for t in stored}:  # nothing stored yet (an older one: read as it is,
+                    Base.metadata.create_all(self.engine)  # without the tables of later revisions)
             else:
                 # an empty database gets today's tables; an older one is upgraded; a newer one refused
                 prepare(self.engine, self._safe_url(), Base.metadata.create_all)

@@ -80,7 +80,12 @@ def router(ctx: AppState) -> APIRouter:
 
     @r.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: int, req: RematchMsg, request: Request):
-        """A new match with the same seats (kinds) and rules (:meth:`TableManager.rematch`)."""
+        """A new match with the same seats (kinds) and rules (:meth:`TableManager.rematch`); at a room's
+        table the room's next match, the asker at their own seat (:meth:`RoomService.rematch`)."""
+        if ctx.rooms is not None:
+            done = await ctx.rooms.rematch(table_id, req.token, lambda: ctx.new_table_allowed(client_group(request)))
+            if done is not None:
+                return done
         return await manager.rematch(table_id, req.token, client_group(request), ctx.new_table_allowed)
 
     @r.get("/api/tables")

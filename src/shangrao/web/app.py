@@ -6,13 +6,14 @@ Pages (static HTML/CSS/JS from ``shangrao/web/static``; no CDN):
 * ``/t/{id}/{token}``   the table, as the seat the token belongs to
 * ``/join/{id}``        take a free seat of a table (redirects to its seat link)
 * ``/history``          stored games; ``/replay/{id}`` the replay viewer
+* ``/room/{code}``      a group's room (:mod:`~shangrao.web.api_rooms`): members, matches, 战绩
 * ``/rules``            规则 (the rules help); ``/error/{code}`` the error pages (a wrong link, a
   full or finished table answer with them too)
 
 JSON API: ``GET /api/rules``, ``POST /api/tables``, ``GET /api/tables`` (paged:
 ``?status=open|live|finished&limit=&offset=``; an ETag for conditional requests),
 ``POST /api/tables/{id}/join``, ``POST /api/tables/{id}/rematch``, ``GET /api/games``,
-``GET /api/games/{id}``, ``GET /api/patterns``.
+``GET /api/games/{id}``, ``GET /api/patterns``; the rooms' ``/api/rooms…`` (:mod:`~shangrao.web.api_rooms`).
 WebSocket: ``/ws/{id}/{token}`` (messages: :mod:`shangrao.web.messages`).
 
 Secrets: the seed and the walls of a game are sent only once it is finished; a
@@ -40,7 +41,7 @@ from ..game.frames import replay_frames
 from ..records import RecordError, Store, resolve_db
 from ..records import owner as owner_module
 from ..records.owner import Ownership, StoreBusy, own_live_tables, store_scrub, write_refusal
-from . import api_games, api_tables, pages, socket
+from . import api_games, api_rooms, api_tables, pages, socket
 from .deps import AppState
 from .errors import read_only_message
 from .failures import add_handlers
@@ -170,7 +171,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     add_handlers(app)
     ctx = AppState(manager, store)
-    for area in (pages, api_tables, api_games, socket):
+    for area in (pages, api_tables, api_games, api_rooms, socket):
         app.include_router(area.router(ctx))
     app.include_router(metrics_router)  # GET /metrics (Prometheus; web/metrics.py)
     return app

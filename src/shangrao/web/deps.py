@@ -4,6 +4,7 @@ limits (created once by :func:`shangrao.web.app.create_app`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import HTTPException, Request
 
@@ -26,6 +27,8 @@ class AppState:
     settings: Settings = field(init=False)
     creations: RateWindow = field(init=False)
     reads: ReadBudget = field(init=False)
+    #: the rooms (:class:`shangrao.web.rooms.RoomService`, set by its router): a room's table's rematch
+    rooms: Any = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.settings = self.manager.settings

@@ -62,12 +62,15 @@ class TableManager(DatabaseWriter, LobbyLists):
 
     # -- creating and loading -------------------------------------------------------
     async def create(self, name: str, hands: int, seats: list[str], rules: dict,
-                     hints: bool = True, token: str | None = None, origin: str | None = None) -> tuple[Table, str]:
+                     hints: bool = True, token: str | None = None, origin: str | None = None,
+                     seat_tokens: Callable[[int], dict[int, str]] | None = None) -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
         hints: whether its players may ask for the expert's advice (stored with the table).
         token: seat 0's token (default: a new random one; a rematch's is :func:`rematch_token`).
         origin: the creator's :func:`address_group` (at most ``waiting_per_address`` of its tables
         may wait for players at once).
+        seat_tokens(game_id): tokens of human seats claimed before anyone can see the table (a room's
+        members, :mod:`shangrao.web.rooms`: seat -> token; seat 0's replaces ``token``).
 
         Raises ValueError (bad rules), ServerFull, TooManyWaiting or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
@@ -86,7 +89,10 @@ class TableManager(DatabaseWriter, LobbyLists):
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints)
         table.origin = origin
-        _, token = await table.claim_seat(0, token)
+        claims = seat_tokens(gid) if seat_tokens is not None else {}
+        _, token = await table.claim_seat(0, claims.pop(0, token))
+        for seat, seat_token in sorted(claims.items()):
+            await table.claim_seat(seat, seat_token)
         self.tables[gid] = table
         self.listing_changed()
         table.start()

@@ -19,7 +19,7 @@ from .failures import damaged
 from .http import StrictJSONRoute
 from .stored import DamagedRecord
 
-__all__ = ["ERRORS", "STATIC_DIR", "error_page", "labels_script", "router"]
+__all__ = ["ERRORS", "STATIC_DIR", "error_page", "labels_script", "page", "router"]
 
 STATIC_DIR = Path(str(resources.files("shangrao.web") / "static"))
 
@@ -40,7 +40,7 @@ def _page_html(name: str) -> str:
     return html.replace("</head>", labels_script() + "</head>", 1)
 
 
-def _page(name: str) -> HTMLResponse:
+def page(name: str) -> HTMLResponse:
     """A page of the UI: its static HTML with the labels block (:func:`labels_script`) in its head."""
     return HTMLResponse(_page_html(name))
 
@@ -54,6 +54,9 @@ ERRORS = {
     "not-found": (404, "找不到这个页面", "There is no such page."),
     "no-game": (404, "没有这局对局记录", "There is no such stored game."),
     "unreadable": (503, "对局记录暂时读不到，请稍后再试", "The records cannot be read now; try again."),
+    "no-room": (404, "没有这个房间（房间号是6位数字）", "There is no room with this code (six digits)."),
+    "room-full": (409, "这个房间已经满了（4人）", "This room is full: four members have joined it."),
+    "room-guessing": (429, "房间号输错太多次了，请一分钟后再试", "Too many unknown room codes: try again in a minute."),
     "damaged": (422, "这张桌的记录无效，不能打开", "The stored record of this table is damaged; it cannot be played or joined."),
 }
 
@@ -83,7 +86,7 @@ def router(ctx: AppState) -> APIRouter:
 
     @r.get("/")
     async def lobby():
-        return _page("lobby.html")
+        return page("lobby.html")
 
     @r.get("/t/{table_id}/{token}")
     async def table_page(table_id: int, token: str):
@@ -96,7 +99,7 @@ def router(ctx: AppState) -> APIRouter:
             return error_page("no-table")
         except TableError:
             return error_page("bad-link")
-        return _page("table.html")
+        return page("table.html")
 
     @r.get("/join/{table_id}")
     async def join_page(table_id: int):
@@ -125,11 +128,11 @@ def router(ctx: AppState) -> APIRouter:
 
     @r.get("/rules")
     async def rules_page():
-        return _page("rules.html")
+        return page("rules.html")
 
     @r.get("/history")
     async def history_page():
-        return _page("history.html")
+        return page("history.html")
 
     @r.get("/replay/{game_id}")
     async def replay_page(game_id: str):
@@ -142,6 +145,6 @@ def router(ctx: AppState) -> APIRouter:
             return error_page("no-game")
         except RecordError:
             return error_page("unreadable")
-        return _page("replay.html")
+        return page("replay.html")
 
     return r

@@ -41,7 +41,8 @@ class Settings(BaseSettings):
     Limits (docs/web.md) — tables_per_minute, max_live_tables, messages_per_second, max_body, max_name,
     send_queue, send_timeout, idle_timeout.  Floods and reads (issue 25) — waiting_per_address and
     tables_per_minute count per address group (an IPv4 /24, an IPv6 /64); reads_per_second, read_threads.
-    db_threads.  Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) —
+    db_threads.  Rooms (issue 24) — rooms_per_minute, wrong_codes_per_minute (code guessing), per
+    address group.  Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) —
     header_timeout, max_connections_per_address, max_connections.  Each field's description says
     what it is; bounds are checked (``ValidationError``).
     """
@@ -80,6 +81,11 @@ class Settings(BaseSettings):
                                                           "tables' database threads).")
     db_threads: int = Field(0, ge=0, le=64, description="Database worker threads of the tables (0: 1 for "
                                                         "SQLite, 4 else).")
+    # rooms (issue 24)
+    rooms_per_minute: int = Field(5, ge=1, description="Rooms one client address (network) may open per minute.")
+    wrong_codes_per_minute: int = Field(5, ge=1, description="Unknown room codes one client address (network) may "
+                                                             "try per minute (then every code is refused for a "
+                                                             "minute).")
     # connection limits (issue 22)
     header_timeout: float = Field(10.0, **SECONDS, description="Seconds a connection may take to send a request (its headers and "
                                            "body; a WebSocket handshake too).", gt=0)

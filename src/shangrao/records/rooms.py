@@ -1,0 +1,214 @@
+"""Rooms for a group (issue 24): a room's row, its members and matches, and its 战绩 (standings).
+
+A room (``rooms``, revision 0003) has a 6-digit ``code`` unique among the live rooms, members
+(``room_members``: a seat 0..3 each, kept across the room's matches, the name they chose, the hash of
+their member token) and matches (``room_games``: web tables, rows of ``games``, numbered 1, 2, …).
+Its 战绩 is computed from the stored hands of its matches (:func:`standings`), so it always equals
+their sum.
+
+>>> from shangrao.records import Store
+>>> store = Store("sqlite://")
+>>> room = create_room(store, "123456", "周三局", 1, {}, "老王", "h" * 64)
+>>> [(m.seat, m.name) for m in room.members]
+[(0, '老王')]
+>>> add_member(store, "123456", "小李", "k" * 64).seat
+1
+>>> standings(store, load_room(store, "123456"))["totals"]
+[0, 0, 0, 0]
+
+Every function raises :class:`RoomNotFound` (no live room has the code), :class:`RoomFull`,
+:class:`CodeTaken`, or :class:`~shangrao.records.RecordError` when the database cannot be read or
+written (a database read-only before its upgrade to 0003 has no rooms: :class:`RoomNotFound`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, inspect, select
+from sqlalchemy.exc import IntegrityError
+
+from .schema import RoomGameRow, RoomMemberRow, RoomRow, utcnow
+from .store import RecordError, Store, _aware
+
+__all__ = ["CodeTaken", "Room", "RoomError", "RoomFull", "RoomMember", "RoomNotFound", "SEATS", "add_member",
+           "add_room_game", "create_room", "is_code", "load_room", "room_of_game", "standings"]
+
+#: the seats of a room: one member each
+SEATS = 4
+
+
+class RoomError(RecordError):
+    """A room operation refused (its subclasses say why)."""
+
+
+class RoomNotFound(RoomError, LookupError):
+    """No live room has this code."""
+
+
+class RoomFull(RoomError):
+    """Every seat of the room has a member."""
+
+
+class CodeTaken(RoomError):
+    """A live room has this code already (draw another)."""
+
+
+def is_code(code: object) -> bool:
+    """Whether ``code`` is a room code in form: six ASCII digits (``"012345"`` is one).
+
+    >>> is_code("012345"), is_code("12345"), is_code("abcdef"), is_code("１２３４５６")
+    (True, False, False, False)
+    """
+    return isinstance(code, str) and len(code) == 6 and code.isascii() and code.isdigit()
+
+
+@dataclass
+class RoomMember:
+    """A member: seat 0..3 (the same in every match of the room), name, token hash, when they joined."""
+
+    seat: int
+    name: str
+    token_hash: str
+    joined: datetime | None = None
+
+
+@dataclass
+class Room:
+    """A live room as stored: ``games`` are its matches' game ids in order (match 1 first)."""
+
+    id: int
+    code: str
+    name: str
+    status: str
+    hands: int
+    rules: dict
+    created: datetime | None
+    members: list[RoomMember] = field(default_factory=list)
+    games: list[int] = field(default_factory=list)
+
+    def member(self, seat: int) -> RoomMember | None:
+        return next((m for m in self.members if m.seat == seat), None)
+
+
+def _has_rooms(store: Store, s) -> bool:
+    """Whether the database has the room tables (a database opened read-only before 0003 has not)."""
+    return not store.read_only or inspect(s.connection()).has_table("rooms")
+
+
+def _room(s, row: RoomRow) -> Room:
+    members = [RoomMember(m.seat, m.name, m.token_hash, _aware(m.joined)) for m in s.scalars(
+        select(RoomMemberRow).where(RoomMemberRow.room_id == row.id).order_by(RoomMemberRow.seat))]
+    games = list(s.scalars(select(RoomGameRow.game_id).where(RoomGameRow.room_id == row.id)
+                           .order_by(RoomGameRow.match_no)))
+    return Room(row.id, row.code, row.name, row.status, row.hands, dict(row.rules or {}), _aware(row.created),
+                members, games)
+
+
+def _live(s, code: str) -> RoomRow:
+    if not is_code(code):
+        raise RoomNotFound(f"a room code is six digits, got {code!r:.12}")
+    row = s.scalars(select(RoomRow).where(RoomRow.code == code, RoomRow.status == "live")).first()
+    if row is None:
+        raise RoomNotFound(f"no room {code}")
+    return row
+
+
+def create_room(store: Store, code: str, name: str, hands: int, rules: dict, member_name: str,
+                token_hash: str) -> Room:
+    """A new live room ``code`` whose first member (seat 0) is ``member_name``; one transaction.
+    hands: hands per match (1..32); rules: the matches' rule options.  Raises :class:`CodeTaken`
+    when a live room has the code (the caller draws another), RecordError else."""
+    if not is_code(code):
+        raise RoomError(f"a room code is six digits, got {code!r:.12}")
+    now = utcnow()
+    try:
+        with store._write() as s:
+            row = RoomRow(code=code, name=name, status="live", hands=hands, rules=dict(rules), created=now,
+                          updated=now)
+            s.add(row)
+            s.flush()
+            s.add(RoomMemberRow(room_id=row.id, seat=0, name=member_name, token_hash=token_hash, joined=now))
+            s.flush()
+            return _room(s, row)
+    except IntegrityError:
+        raise CodeTaken(f"a live room has the code {code}") from None
+
+
+def load_room(store: Store, code: str) -> Room:
+    """The live room ``code`` with its members and matches; raises :class:`RoomNotFound`."""
+    with store._read(f"room {code!r:.12}") as s:
+        if not _has_rooms(store, s):
+            raise RoomNotFound(f"no room {code!r:.12} (the database has no rooms yet)")
+        return _room(s, _live(s, code))
+
+
+def add_member(store: Store, code: str, name: str, token_hash: str) -> RoomMember:
+    """A new member of room ``code`` at its lowest free seat (one transaction; two joining at once
+    get two seats or one :class:`RoomFull`).  Raises :class:`RoomNotFound`, :class:`RoomFull`."""
+    for _ in range(SEATS):
+        try:
+            with store._write() as s:
+                row = _live(s, code)
+                taken = set(s.scalars(select(RoomMemberRow.seat).where(RoomMemberRow.room_id == row.id)))
+                free = [i for i in range(SEATS) if i not in taken]
+                if not free:
+                    raise RoomFull(f"room {code} has {SEATS} members")
+                m = RoomMemberRow(room_id=row.id, seat=free[0], name=name, token_hash=token_hash, joined=utcnow())
+                s.add(m)
+                row.updated = utcnow()
+                s.flush()
+                return RoomMember(m.seat, m.name, m.token_hash, _aware(m.joined))
+        except IntegrityError:  # another joined that seat in the meantime: the next free one
+            continue
+    raise RoomFull(f"room {code} has {SEATS} members")
+
+
+def add_room_game(store: Store, room_id: int, game_id: int) -> int:
+    """Record game ``game_id`` as the room's next match; returns its number (1, 2, …)."""
+    with store._write() as s:
+        n = s.scalar(select(func.max(RoomGameRow.match_no)).where(RoomGameRow.room_id == room_id)) or 0
+        s.add(RoomGameRow(room_id=room_id, game_id=game_id, match_no=n + 1))
+        room = s.get(RoomRow, room_id)
+        if room is not None:
+            room.updated = utcnow()
+        return n + 1
+
+
+def room_of_game(store: Store, game_id: int) -> Room | None:
+    """The live room game ``game_id`` was played in, or None (a table of no room)."""
+    with store._read(f"the room of game {game_id}") as s:
+        if not _has_rooms(store, s):
+            return None
+        row = s.scalars(select(RoomRow).join(RoomGameRow, RoomGameRow.room_id == RoomRow.id)
+                        .where(RoomGameRow.game_id == game_id, RoomRow.status == "live")).first()
+        return None if row is None else _room(s, row)
+
+
+def standings(store: Store, room: Room) -> dict[str, Any]:
+    """The room's 战绩, from the stored hands of its matches (a hand still being played counts once
+    it is stored).  Returns ``{"players": [{"seat", "name"}] (name None: no member, a bot played),
+    "matches": [{"match", "game", "status", "hands": [{"hand" (1-based), "deltas" [4], "at" (ISO
+    time, UTC)}], "totals" [4]}], "totals" [4] (points per seat over every match), "hands" (count)}``.
+    Points are the engine's (``hands.result['deltas']``)."""
+    out_matches = []
+    totals = [0] * SEATS
+    count = 0
+    for n, gid in enumerate(room.games, 1):
+        rec = store.load_game(gid)
+        m_tot = [0] * SEATS
+        hands = []
+        for h in rec.hands:
+            deltas = [int(x) for x in h.result.get("deltas", [0] * SEATS)]
+            if len(deltas) != SEATS:
+                raise RecordError(f"game {gid} hand {h.index}: the stored deltas are not 4 numbers")
+            hands.append({"hand": h.index + 1, "deltas": deltas,
+                          "at": h.created.isoformat() if h.created else None})
+            m_tot = [a + b for a, b in zip(m_tot, deltas)]
+        count += len(hands)
+        totals = [a + b for a, b in zip(totals, m_tot)]
+        out_matches.append({"match": n, "game": gid, "status": rec.status, "hands": hands, "totals": m_tot})
+    players = [{"seat": i, "name": (m.name if (m := room.member(i)) is not None else None)} for i in range(SEATS)]
+    return {"players": players, "matches": out_matches, "totals": totals, "hands": count}

@@ -1,0 +1,152 @@
+// Rooms (issue 24): the lobby's 房间 card (open a room, enter one by its code) and the room page
+// (/room/<code>: its code with a copy-link button, members and seats, the current table, 战绩, CSV).
+// Every word is the server's (label("room", …)); the member is known by an HttpOnly cookie.
+"use strict";
+function rw(key, ...args) {
+  let s = label("room", key);
+  args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });
+  return s;
+}
+// a refused room request in the page's language: the answer's code, else the shared words
+function roomRefusal(r, d) {
+  if (d && typeof d.code === "string" && LABELS.room[d.code]) return rw(d.code);
+  return refusal(r.status, d && d.detail);
+}
+async function postJSON(url, body) {
+  let r = null, d = {};
+  try {
+    r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body || {}) });
+    d = await r.json();
+  } catch (err) { if (!r) return { ok: false, text: t("server_busy") }; }
+  return r.ok ? { ok: true, d } : { ok: false, text: roomRefusal(r, d) };
+}
+const ROOM_CODE = /^\d{6}$/;
+
+// ------------------------------------------------------------------ the lobby's card
+function lobbyCard() {
+  const err = el("p", { class: "form-error", id: "room-error", role: "alert" });
+  const open = el("form", { id: "room-open" },
+    el("label", {}, el("span", { text: rw("your_name") + " " }), el("input", { name: "player", id: "room-player", maxlength: 40, required: true })),
+    el("label", {}, el("span", { text: rw("room_name") + " " }), el("input", { name: "name", maxlength: 40 })),
+    el("label", {}, el("span", { text: t("hands") + " " }), el("input", { name: "hands", type: "number", min: 1, max: 32, value: 8 })),
+    el("button", { type: "submit", class: "primary", id: "room-open-btn", text: rw("open_room") }));
+  const enter = el("form", { id: "room-enter" },
+    el("label", {}, el("span", { text: rw("code") + " " }), el("input", { name: "code", id: "room-code", inputmode: "numeric", pattern: "[0-9]{6}", maxlength: 6, size: 7, required: true })),
+    el("button", { type: "submit", id: "room-enter-btn", text: rw("enter") }));
+  open.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const fd = new FormData(open);
+    err.textContent = "";
+    const a = await postJSON("/api/rooms", { player: fd.get("player") || "", name: fd.get("name") || "", hands: parseInt(fd.get("hands"), 10) || 8 });
+    if (!a.ok) { err.textContent = a.text; return; }
+    location.href = a.d.url;
+  });
+  enter.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = String(new FormData(enter).get("code") || "").trim();
+    if (!ROOM_CODE.test(code)) { err.textContent = rw("no_room"); return; }
+    location.href = `/room/${code}`;
+  });
+  return el("section", { class: "card", id: "rooms" }, el("h2", { text: rw("rooms") }), el("p", { class: "note", text: rw("rooms_note") }), open, enter, err);
+}
+
+// ------------------------------------------------------------------ the room page
+const CODE = (location.pathname.match(/^\/room\/(\d{6})/) || [])[1];
+function playerName(room, seat) {
+  const m = room.standings.players[seat];
+  return m && m.name ? m.name : `${seat}号`;
+}
+function standingsTable(room) {
+  const st = room.standings;
+  const tb = el("table", { class: "standings", id: "standings" });
+  tb.append(el("tr", {}, el("th", { text: "" }), ...[0, 1, 2, 3].map(i => el("th", { text: playerName(room, i) + (room.me === i ? rw("me") : "") }))));
+  for (const m of st.matches) {
+    tb.append(el("tr", { "data-match": m.match }, el("th", { text: `${rw("match_no", m.match)} · ${rw("hands_n", m.hands.length)}` }),
+      ...m.totals.map(x => el("td", { text: fmtPoints(x), class: x > 0 ? "plus" : x < 0 ? "minus" : "" }))));
+  }
+  tb.append(el("tr", { class: "total", id: "standings-total" }, el("th", { text: rw("total") }),
+    ...st.totals.map(x => el("td", { text: fmtPoints(x), "data-total": x, class: x > 0 ? "plus" : x < 0 ? "minus" : "" }))));
+  return tb;
+}
+function copyLink(btn) {
+  const url = `${location.origin}/room/${CODE}`;
+  const done = () => { btn.textContent = rw("copied"); setTimeout(() => { btn.textContent = rw("copy_link"); }, 2000); };
+  if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).then(done, () => prompt(rw("copy_link"), url)); }
+  else { prompt(rw("copy_link"), url); }
+}
+function roomView(room) {
+  const box = document.getElementById("room");
+  const head = el("section", { class: "card room-head" },
+    el("h1", { text: room.name }),
+    el("p", { class: "room-code-line" }, el("span", { text: rw("code") + " " }), el("span", { class: "room-code", id: "room-code-big", text: room.code })),
+    el("button", { id: "copy-link", text: rw("copy_link"), onclick: (e) => copyLink(e.target) }));
+  const seats = el("ol", { class: "members", id: "members", start: 0 });
+  for (let i = 0; i < 4; i++) {
+    const m = room.members.find(x => x.seat === i);
+    seats.append(el("li", { "data-seat": i, class: m ? "" : "empty" }, el("span", { class: "seat-no", text: `${i}号` }),
+      el("span", { class: "member-name", text: m ? m.name + (room.me === i ? rw("me") : "") : rw("empty_seat") })));
+  }
+  const members = el("section", { class: "card" }, el("h2", { text: rw("members") }), seats);
+  const err = el("p", { class: "form-error", id: "room-page-error", role: "alert" });
+  if (room.me === null && room.members.length < 4) {
+    const form = el("form", { id: "room-join" }, el("p", { text: rw("join_note") }),
+      el("label", {}, el("span", { text: rw("your_name") + " " }), el("input", { name: "player", id: "join-player", maxlength: 40, required: true })),
+      el("button", { type: "submit", class: "primary", id: "room-join-btn", text: rw("join") }));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const a = await postJSON(`/api/rooms/${CODE}/join`, { player: new FormData(form).get("player") || "" });
+      if (!a.ok) { err.textContent = a.text; return; }
+      load();
+    });
+    members.append(form);
+  } else if (room.me === null) {
+    members.append(el("p", { class: "note", id: "room-full", text: rw("room_full") }));
+  }
+  const cur = room.current;
+  const play = el("section", { class: "card", id: "current" }, el("h2", { text: rw("current") }));
+  if (!cur) play.append(el("p", { text: rw("no_match") }));
+  else {
+    play.append(el("p", { id: "current-state", "data-status": cur.status, "data-table": cur.id,
+      text: rw("match_state", cur.match, t(cur.status), Math.min(cur.hands_played + (cur.status === "finished" ? 0 : 1), cur.hands_total), cur.hands_total) }));
+    if (room.me !== null && cur.status !== "finished") play.append(el("a", { class: "button primary", id: "go-seat", href: `/room/${CODE}/play`, text: rw("go_seat") }));
+  }
+  if (room.me !== null && (!cur || cur.status === "finished")) {
+    const start = el("button", { class: "primary", id: "start-match", text: rw(cur ? "again" : "start") });
+    start.addEventListener("click", async () => {
+      start.disabled = true;
+      const a = await postJSON(`/api/rooms/${CODE}/matches`, {});
+      start.disabled = false;
+      if (!a.ok) { err.textContent = a.text; return; }
+      location.href = a.d.url;
+    });
+    play.append(start);
+  }
+  play.append(err);
+  const st = el("section", { class: "card", id: "standings-card" }, el("h2", { text: rw("standings") }),
+    el("div", { class: "scroll-x" }, standingsTable(room)),
+    el("p", {}, el("a", { class: "button", id: "csv", href: `/room/${CODE}/standings.csv`, download: `room-${CODE}.csv`, text: rw("csv") })));
+  const keep = document.activeElement && document.activeElement.id === "join-player" ? document.activeElement.value : null;
+  box.replaceChildren(head, members, play, st);
+  if (keep !== null) { const i = document.getElementById("join-player"); if (i) { i.value = keep; i.focus(); } }
+}
+let lastRoom = "";
+async function load() {
+  let r;
+  try { r = await fetch(`/api/rooms/${CODE}`, { cache: "no-cache" }); } catch (e) { return; }
+  let d = {};
+  try { d = await r.json(); } catch (e) { /* not JSON: said below */ }
+  if (!r.ok) { pageError(document.getElementById("room"), roomRefusal(r, d)); return; }
+  const text = JSON.stringify(d);
+  if (text === lastRoom) return;
+  lastRoom = text;
+  document.title = `${t("title")} · ${rw("rooms")} ${d.code}`;
+  roomView(d);
+}
+if (document.getElementById("room")) {
+  document.getElementById("nav").append(navBar(""));
+  load();
+  setInterval(load, 3000);
+} else if (document.querySelector("main.lobby")) {
+  const cards = document.querySelectorAll("main.lobby > section.card");
+  cards[cards.length - 1].before(lobbyCard());
+}
