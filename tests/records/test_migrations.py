@@ -57,6 +57,19 @@ def check_every_game_replays(store: Store) -> int:
     return hands
 
 
+def check_rooms_work(store: Store, game_id: int) -> None:
+    """The rooms' tables (revision 0003) on an upgraded database: a room, a member, a match, its 战绩."""
+    from shangrao.records.rooms import add_member, add_room_game, create_room, load_room, standings
+
+    room = create_room(store, "004242", "升级后", 1, {}, "老王", "a" * 64)
+    add_member(store, room.code, "小李", "b" * 64)
+    add_room_game(store, room.id, game_id)
+    again = load_room(store, room.code)
+    assert [m.name for m in again.members] == ["老王", "小李"] and again.games == [game_id]
+    rec = store.load_game(game_id)
+    assert standings(store, again)["totals"] == [sum(h.result["deltas"][i] for h in rec.hands) for i in range(4)]
+
+
 def test_the_fixture_is_a_database_of_the_release_before_migrations():
     assert _revision(FIXTURE) is None
     conn = sqlite3.connect(FIXTURE)
@@ -77,6 +90,7 @@ def test_a_database_of_the_previous_release_is_upgraded_and_every_game_replays(o
     assert _revision(old_db) == HEAD
     with Store(old_db) as store:  # opened again: nothing to do
         assert len(store.load_game(4).pending[0]) == n + 1
+        check_rooms_work(store, 1)  # revision 0003: rooms, over a game of the old release
     assert _revision(old_db) == HEAD
 
 
@@ -141,6 +155,11 @@ def test_an_old_database_opened_read_only_is_read_as_it_is(old_db):
     before = old_db.read_bytes()
     with Store(old_db, read_only=True) as store:
         assert check_every_game_replays(store) == 9
+        from shangrao.records.rooms import RoomNotFound, load_room, room_of_game
+
+        with pytest.raises(RoomNotFound):  # no rooms' tables before the upgrade: no room, not an error
+            load_room(store, "123456")
+        assert room_of_game(store, 1) is None
     assert _revision(old_db) is None and old_db.read_bytes() == before
 
 

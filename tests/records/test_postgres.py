@@ -321,14 +321,15 @@ def test_pg_a_database_of_the_previous_release_is_upgraded_and_every_game_replay
     import copy
 
     from sqlalchemy import JSON, MetaData, create_engine, insert, select, text
-    from test_migrations import FIXTURE, check_every_game_replays  # tests/records is on sys.path (no package)
+    from test_migrations import FIXTURE, check_every_game_replays, check_rooms_work  # tests/records is on sys.path
 
     from shangrao.records.migrations import HEAD
     from shangrao.records.schema import Base
 
     old = MetaData()
     for t in Base.metadata.sorted_tables:
-        t.to_metadata(old)
+        if t.name in ("games", "hands", "events"):  # the tables of schema 1 (the rooms came with 0003)
+            t.to_metadata(old)
     old.tables["events"].c.event.type = JSON()  # schema 1
     src = create_engine(f"sqlite:///{FIXTURE}")  # only read
     dst = create_engine(pg_url)
@@ -350,9 +351,30 @@ def test_pg_a_database_of_the_previous_release_is_upgraded_and_every_game_replay
         gid = store.create_game("play", ["human"] + ["greedy"] * 3, seed=1)
         store.append_event(gid, 0, {"type": "deal", "note": "宝"})
         assert store.load_game(gid).pending == {0: [{"type": "deal", "note": "宝"}]}
+        check_rooms_work(store, gid)  # revision 0003: the rooms' tables
     with dst.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
         assert conn.execute(text("SELECT data_type FROM information_schema.columns WHERE table_name = 'events' "
                                  "AND column_name = 'event' AND table_schema = current_schema()")).scalar() == "text"
     src.dispose()
     dst.dispose()
+
+
+def test_pg_rooms_codes_members_and_standings(store):
+    """Rooms on PostgreSQL (revision 0003): a live code is unique (the partial index), seats are
+    taken in order and a fifth member is refused, the 战绩 is the sum of the stored hands."""
+    from shangrao.records.rooms import CodeTaken, RoomFull, add_member, add_room_game, create_room, load_room, standings
+
+    room = create_room(store, "000123", "周三局", 2, {}, "老王", "a" * 64)
+    with pytest.raises(CodeTaken):
+        create_room(store, "000123", "别的", 2, {}, "小李", "b" * 64)
+    assert [add_member(store, "000123", n, c * 64).seat for n, c in (("小李", "b"), ("阿三", "c"), ("丁", "d"))] == [1, 2, 3]
+    with pytest.raises(RoomFull):
+        add_member(store, "000123", "多余", "e" * 64)
+    gid = store.create_game("web", ["human"] * 4, seed=1, rules=DEFAULT_RULES)
+    for i, d in enumerate(([6, -2, -2, -2], [-10, 30, -10, -10])):
+        store.append_hand(gid, i, dealer=0, events=[{"type": "deal"}], result=_result(d))
+    assert add_room_game(store, room.id, gid) == 1
+    table = standings(store, load_room(store, "000123"))
+    assert table["totals"] == [-4, 28, -12, -12] and table["hands"] == 2
+    assert [p["name"] for p in table["players"]] == ["老王", "小李", "阿三", "丁"]
