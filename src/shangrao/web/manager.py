@@ -17,7 +17,6 @@ from ..records import GameNotFound, GameSummary, RecordError, Store
 from ..records.live import game_head, insert_events, last_event_time, update_meta
 from ..rules import RuleSet
 from .clock import _mono_from_wall
-from .connections import dumps
 from .errors import (
     BadLink,
     NotFinished,
@@ -35,6 +34,7 @@ from .errors import (
 from .lobby import KIND, LobbyLists
 from .messages import clean_name
 from .metrics import ServerMetrics
+from .outgoing import NoticeMessage, encode_text
 from .settings import Settings
 from .stored import DamagedRecord, web_meta
 from .tables import Seat, Table
@@ -340,7 +340,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         """Play no table from now on (another server took them over): every write is refused, the
         runners stop, the tables leave memory, and the lobby and every refusal say ``why``."""
         self.read_only = why
-        notice = dumps({"type": "notice", "code": "server_problem", "message": why})
+        notice = encode_text(NoticeMessage(code="server_problem", message=why))
         for t in list(self.tables.values()):
             await t.stop()
             for seat in t.seats:

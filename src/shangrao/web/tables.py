@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from msgspec import Raw
+
 from ..bots import BOTS, get_bot, web_bot_specs
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
@@ -66,6 +68,7 @@ from .errors import (
 )
 from .hints import hint_choices, hint_note
 from .lobby import KIND
+from .outgoing import HintMessage, PongMessage
 from .settings import Settings
 from .views import LogCache
 
@@ -150,11 +153,11 @@ class Table(SeatMessages):
         self.between_since: float | None = None
         self.failing = False  # the last database write failed (the seats were told)
         self.version = 0  # bumped on every change a seat can see
-        self._texts: dict[int, tuple[tuple[int, int], str, str]] = {}
+        self._texts: dict[int, tuple[tuple[int, int], str, bytes]] = {}
         self._info: tuple[int, dict] | None = None
-        self._info_json: tuple[dict, str] | None = None  # public_info() and its JSON text
+        self._info_json: tuple[dict, Raw] | None = None  # public_info() and its TableInfo, encoded
         self._logs = LogCache()
-        self.last_sent: dict[int, str] = {}  # per seat: its last state sent, without the countdown
+        self.last_sent: dict[int, bytes] = {}  # per seat: its last state sent, without the countdown (UTF-8)
         self.rematch: int | None = None  # the table of the next match with the same players
         self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
         now = time.monotonic()
@@ -465,13 +468,13 @@ class Table(SeatMessages):
             # the seat's own view; in a window it is named as deciding, as its state shows it
             obs = dataclasses.replace(g.observation(seat), current_seat=seat)
             choices = hint_choices(obs, tuple(legal))
-            conn.send_json({"type": "hint", "hand": hand, "seq": seq, "choices": choices, "note": hint_note(choices)})
+            conn.send_message(HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))
 
     async def pong(self, conn: Connection) -> None:
         """Answer a ping after every state change in progress has been queued (a barrier for
         clients: the connection's queue is sent in order)."""
         async with self.lock:
-            conn.send_json({"type": "pong"})
+            conn.send_message(PongMessage())
 
     async def set_ready(self, seat: int) -> bool:
         """继续 after a settlement; False (nothing sent) if it changes nothing."""
