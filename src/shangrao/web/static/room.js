@@ -25,18 +25,19 @@ const ROOM_CODE = /^\d{6}$/;
 // ------------------------------------------------------------------ the lobby's card
 function lobbyCard() {
   const err = el("p", { class: "form-error", id: "room-error", role: "alert" });
-  const open = el("form", { id: "room-open" },
-    el("label", {}, el("span", { text: rw("your_name") + " " }), el("input", { name: "player", id: "room-player", maxlength: 40, required: true })),
+  const open = el("form", { id: "room-open", novalidate: true },
+    el("label", {}, el("span", { text: rw("your_name") + " " }), el("input", { name: "player", id: "room-player", maxlength: 40 })),
     el("label", {}, el("span", { text: rw("room_name") + " " }), el("input", { name: "name", maxlength: 40 })),
     el("label", {}, el("span", { text: t("hands") + " " }), el("input", { name: "hands", type: "number", min: 1, max: 32, value: 8 })),
     el("button", { type: "submit", class: "primary", id: "room-open-btn", text: rw("open_room") }));
-  const enter = el("form", { id: "room-enter" },
-    el("label", {}, el("span", { text: rw("code") + " " }), el("input", { name: "code", id: "room-code", inputmode: "numeric", pattern: "[0-9]{6}", maxlength: 6, size: 7, required: true })),
+  const enter = el("form", { id: "room-enter", novalidate: true },
+    el("label", {}, el("span", { text: rw("code") + " " }), el("input", { name: "code", id: "room-code", inputmode: "numeric", maxlength: 6, size: 7, autocomplete: "off" })),
     el("button", { type: "submit", id: "room-enter-btn", text: rw("enter") }));
   open.addEventListener("submit", async (e) => {
     e.preventDefault();
     const fd = new FormData(open);
     err.textContent = "";
+    if (!String(fd.get("player") || "").trim()) { err.textContent = rw("bad_name"); return; }
     const a = await postJSON("/api/rooms", { player: fd.get("player") || "", name: fd.get("name") || "", hands: parseInt(fd.get("hands"), 10) || 8 });
     if (!a.ok) { err.textContent = a.text; return; }
     location.href = a.d.url;
@@ -89,12 +90,14 @@ function roomView(room) {
   const members = el("section", { class: "card" }, el("h2", { text: rw("members") }), seats);
   const err = el("p", { class: "form-error", id: "room-page-error", role: "alert" });
   if (room.me === null && room.members.length < 4) {
-    const form = el("form", { id: "room-join" }, el("p", { text: rw("join_note") }),
-      el("label", {}, el("span", { text: rw("your_name") + " " }), el("input", { name: "player", id: "join-player", maxlength: 40, required: true })),
+    const form = el("form", { id: "room-join", novalidate: true }, el("p", { text: rw("join_note") }),
+      el("label", {}, el("span", { text: rw("your_name") + " " }), el("input", { name: "player", id: "join-player", maxlength: 40 })),
       el("button", { type: "submit", class: "primary", id: "room-join-btn", text: rw("join") }));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const a = await postJSON(`/api/rooms/${CODE}/join`, { player: new FormData(form).get("player") || "" });
+      const player = String(new FormData(form).get("player") || "");
+      if (!player.trim()) { err.textContent = rw("bad_name"); return; }
+      const a = await postJSON(`/api/rooms/${CODE}/join`, { player });
       if (!a.ok) { err.textContent = a.text; return; }
       load();
     });

@@ -1,0 +1,194 @@
+"""A room played by four browser contexts (issue 24), in Chromium with no CJK font: one opens the
+room in the lobby, one joins by typing its code, two by its link; a fifth is told the room is full;
+two matches are played (each member opens their seat, then leaves it to the stand-in, so the hands
+finish quickly); the 战绩 totals on the room page equal the sum of the stored hands' deltas; the room
+page at 390×844 and 1280×800 has no horizontal scroll, no overlapping element boxes and no console
+error.  Skipped without Playwright or /usr/bin/chromium (.ci/run installs it)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from .test_browser import ARGS, CHROMIUM  # noqa: E402
+from .test_pages_phone import NO_SIDEWAYS, OVERLAPS  # noqa: E402
+from .waiting import wait_until  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+
+NAMES = ["老王", "小李", "阿三", "丁丁"]
+#: the room page's leaf boxes, none of which may overlap another
+ROOM_BOXES = ("#room h1, .room-code-line > span, #copy-link, #members li, #room-join p, #room-join label, "
+              "#room-join button, #room-full, #current h2, #current p, #go-seat, #start-match, #standings tr, #csv")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from shangrao.web import Settings
+    from shangrao.web.app import create_app
+
+    db = tmp_path_factory.mktemp("room") / "room.sqlite3"
+    # an absent member's stand-in plays at once (the members look at their seat, then leave it)
+    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.0, claim_pause=0.0, claim_timeout=60, turn_timeout=120,
+                                                 absent_timeout=0.0, next_hand_timeout=0.0, standin_bot="random"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    wait_until(lambda: srv.started, 20, "the server to start")
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class Watch:
+    """Console errors, page errors, failed requests and error answers of a page (as test_browser's),
+    except the table page's images cut short when the member leaves their seat at once (aborted by
+    the navigation, not failed)."""
+
+    def __init__(self, page):
+        self.problems: list[str] = []
+        page.on("pageerror", lambda e: self.problems.append(f"pageerror {e}"))
+        page.on("console", lambda m: self.problems.append(f"console {m.text}") if m.type == "error" else None)
+        page.on("requestfailed", lambda r: self.problems.append(f"failed {r.url} {r.failure}")
+                if "/ws/" not in r.url and r.failure != "net::ERR_ABORTED" else None)
+        page.on("response", lambda r: self.problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+
+
+def api(url: str):
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.load(r)
+
+
+def check_layout(page, what: str) -> None:
+    assert page.evaluate(NO_SIDEWAYS), f"{what}: the room page scrolls sideways"
+    assert page.evaluate(OVERLAPS, ROOM_BOXES) == [], f"{what}: boxes overlap"
+
+
+def visit_seat(page, server: str, code: str) -> None:
+    """Open my seat at the current match from the room page (去我的座位), see my hand, go back."""
+    page.wait_for_selector("#go-seat", timeout=20000)
+    page.click("#go-seat")
+    page.wait_for_url("**/t/*/*")
+    page.wait_for_selector("#hand .tile", timeout=20000)
+    page.goto(f"{server}/room/{code}")
+    page.wait_for_selector("#room-code-big")
+
+
+def test_four_browsers_play_two_matches_in_a_room_and_its_standings_are_the_stored_hands(server, browser):
+    phone = {"width": 390, "height": 844}
+    ctxs = [browser.new_context(viewport=phone) for _ in range(4)]
+    pages = [c.new_page() for c in ctxs]
+    watches = [Watch(p) for p in pages]
+    a, b, _c, d = pages
+    # 开房间 in the lobby
+    a.goto(server + "/")
+    a.fill("#room-player", NAMES[0])
+    a.fill("#room-open input[name=hands]", "1")
+    a.click("#room-open-btn")
+    a.wait_for_url("**/room/*")
+    code = a.locator("#room-code-big").inner_text()
+    assert len(code) == 6 and code.isdigit()
+    # 进入房间 by typing the code, and by the link
+    b.goto(server + "/")
+    b.fill("#room-code", code)
+    b.click("#room-enter-btn")
+    b.wait_for_url(f"**/room/{code}")
+    for seat, (p, name) in enumerate(zip(pages[1:], NAMES[1:]), 1):
+        if p is not b:
+            p.goto(f"{server}/room/{code}")
+        p.fill("#join-player", name)
+        p.click("#room-join-btn")
+        p.wait_for_selector(f'#members li[data-seat="{seat}"]:not(.empty)')
+        assert name in p.locator(f'#members li[data-seat="{seat}"]').inner_text()
+    check_layout(d, "phone, four members")
+    # a fifth is told in words that the room is full
+    extra = browser.new_context(viewport=phone)
+    e = extra.new_page()
+    we = Watch(e)
+    e.goto(f"{server}/room/{code}")
+    e.wait_for_selector("#room-full")
+    assert e.locator("#room-full").inner_text() == api(server + "/api/labels")["room"]["room_full"]["zh"]
+    assert not e.locator("#room-join").count()
+    check_layout(e, "phone, a stranger")
+    extra.close()
+    assert we.problems == []
+    games = []
+    for match in (1, 2):
+        starter = pages[match - 1]
+        starter.wait_for_selector("#start-match")
+        starter.click("#start-match")  # 开局, then 再来一局
+        starter.wait_for_url("**/t/*/*")
+        starter.wait_for_selector("#hand .tile", timeout=20000)
+        starter.goto(f"{server}/room/{code}")
+        for p in pages:
+            if p is not starter:
+                p.reload()
+                if p.locator("#go-seat").count() or p.locator('#current-state:not([data-status="finished"])').count():
+                    visit_seat(p, server, code)
+        for p in pages:
+            p.wait_for_selector('#current-state[data-status="finished"]', state="attached", timeout=60000)
+            p.wait_for_selector(f'#standings tr[data-match="{match}"]', state="attached", timeout=10000)
+        games.append(int(a.locator("#current-state").get_attribute("data-table")))
+    assert games[0] != games[1]
+    # the 战绩 on the page is the sum of the stored hands of both matches
+    stored = [0, 0, 0, 0]
+    for gid in games:
+        for h in api(f"{server}/api/games/{gid}")["hands"]:
+            stored = [x + y for x, y in zip(stored, h["result"]["deltas"])]
+    for p in pages:
+        shown = [int(x) for x in p.locator("#standings-total td").evaluate_all("els => els.map(e => e.dataset.total)")]
+        assert shown == stored
+    players = api(f"{server}/api/games/{games[1]}")["players"]
+    assert players == ["human"] * 4
+    check_layout(a, "phone, after two matches")
+    for vw, vh in ((1280, 800),):
+        a.set_viewport_size({"width": vw, "height": vh})
+        a.reload()
+        a.wait_for_selector("#standings-total")
+        check_layout(a, f"{vw}×{vh}")
+    csv = ctxs[0].request.get(f"{server}/room/{code}/standings.csv")
+    assert csv.ok and csv.body().startswith(b"\xef\xbb\xbf")
+    assert [int(x) for x in csv.body().decode("utf-8-sig").strip().splitlines()[-1].split(",")[4:]] == stored
+    for w in watches:
+        assert w.problems == []
+    for ctx in ctxs:
+        ctx.close()
+
+
+def test_a_bad_room_code_answers_a_chinese_page_without_console_errors(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" and "404" not in m.text else None)
+    for path in ("/room/12345", "/room/abcdef"):
+        r = page.goto(server + path)
+        assert r.status == 404
+        assert page.locator("main.errpage h1").inner_text().startswith("没有这个房间")
+        assert page.evaluate(NO_SIDEWAYS)
+    page.goto(server + "/")
+    page.fill("#room-code", "12a")
+    page.click("#room-enter-btn")
+    assert "没有这个房间" in page.locator("#room-error").inner_text()
+    page.click("#room-open-btn")  # no name: said under the form, in the page's words
+    page.wait_for_function("document.getElementById('room-error').textContent.includes('名字')")
+    assert problems == []
+    page.close()
