@@ -2,9 +2,12 @@
 """Make the screenshots in docs/web.md: the phone table (390×844), the desktop table (1280×800), a
 settlement and the phone table showing the 提示 hint (and the same at 844×390, not kept), and the pages
 around the table on a phone: the history, a replay's last frame and a replay's settlement with a 飞宝
-payer — in Debian's chromium through Playwright (no CJK font needed).  Rerun:
+payer, and a room's page (issue 24: four members, two matches, the 战绩) — in Debian's chromium through
+Playwright (no CJK font needed).  Rerun:
 
-    PYTHONPATH=src python tools/screenshots.py
+    PYTHONPATH=src python tools/screenshots.py [room]
+
+(``room``: only the room page, ``docs/web-room-phone.png``.)
 """
 
 from __future__ import annotations
@@ -21,14 +24,14 @@ DOCS = ROOT / "docs"
 CHROMIUM = "/usr/bin/chromium"
 
 
-def serve(db: str) -> tuple[object, str]:
+def serve(db: str, **settings) -> tuple[object, str]:
     import uvicorn
 
     from shangrao.web import Settings
     from shangrao.web.app import create_app
 
-    app = create_app(db, Settings(bot_delay=0.01, claim_pause=0.02, claim_timeout=15, turn_timeout=60,
-                                  absent_timeout=600, next_hand_timeout=600))
+    app = create_app(db, Settings(**{**dict(bot_delay=0.01, claim_pause=0.02, claim_timeout=15, turn_timeout=60,
+                                            absent_timeout=600, next_hand_timeout=600), **settings}))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -106,8 +109,39 @@ def stored_pages(br, url: str, tmp: str) -> None:
     page.close()
 
 
+def room_page(br, tmp: str) -> None:
+    """A room of four on a phone after two matches of three hands (the stand-ins play them: nobody
+    sits at the tables), its 战绩 filled in: ``docs/web-room-phone.png``."""
+    srv, url = serve(f"sqlite:///{tmp}/room.sqlite3", bot_delay=0.0, claim_pause=0.0, absent_timeout=0.0,
+                     next_hand_timeout=0.0, standin_bot="greedy")
+    ctxs = [br.new_context(viewport={"width": 390, "height": 844}) for _ in range(4)]
+    code = ctxs[0].request.post(url + "/api/rooms", data={"player": "老王", "name": "周三老友局", "hands": 3}).json()["code"]
+    for ctx, name in zip(ctxs[1:], ("小李", "阿芳", "张师傅")):
+        ctx.request.post(f"{url}/api/rooms/{code}/join", data={"player": name})
+    for _ in range(2):
+        ctxs[0].request.post(f"{url}/api/rooms/{code}/matches")
+        while (ctxs[0].request.get(f"{url}/api/rooms/{code}").json()["current"] or {}).get("status") != "finished":
+            time.sleep(0.2)
+    page = ctxs[1].new_page()
+    page.goto(f"{url}/room/{code}")
+    page.wait_for_selector("#standings-total")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(DOCS / "web-room-phone.png"), full_page=True)
+    for ctx in ctxs:
+        ctx.close()
+    srv.should_exit = True
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
+
+    if sys.argv[1:] == ["room"]:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            br = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            room_page(br, tmp)
+            br.close()
+        print("wrote docs/web-room-phone.png", file=sys.stderr)
+        return
 
     with tempfile.TemporaryDirectory() as tmp:
         srv, url = serve(f"sqlite:///{tmp}/shots.sqlite3")
@@ -138,10 +172,12 @@ def main() -> None:
                     page.screenshot(path=str(DOCS / "web-settlement.png"))
                 page.close()
             stored_pages(br, url, tmp)
+            room_page(br, tmp)
             br.close()
         srv.should_exit = True
     print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png, docs/web-hint-phone.png, "
-          "docs/web-history-phone.png, docs/web-replay-end-phone.png, docs/web-feibao-settlement-phone.png "
+          "docs/web-history-phone.png, docs/web-replay-end-phone.png, docs/web-feibao-settlement-phone.png, "
+          "docs/web-room-phone.png "
           "(and build/web-hint-landscape.png)", file=sys.stderr)
 
 

@@ -27,7 +27,7 @@ _ROOM = {
     "open_room": ("开房间", "Open a room"), "your_name": ("你的名字", "Your name"), "room_name": ("房间名", "Room name"),
     "code": ("房间号", "Room code"), "enter": ("进入房间", "Enter the room"), "copy_link": ("复制链接", "Copy link"),
     "copied": ("已复制", "Copied"), "members": ("成员与座位", "Members and seats"),
-    "empty_seat": ("空位（机器人代打）", "empty (a bot plays)"), "join": ("加入房间", "Join the room"),
+    "empty_seat": ("空位（机器人）", "empty (a bot)"), "join": ("加入房间", "Join the room"),
     "join_note": ("输入你的名字加入这个房间", "Type your name to join this room"), "current": ("当前牌桌", "Current table"),
     "go_seat": ("去我的座位", "Go to my seat"), "no_match": ("还没开局", "No match yet"), "start": ("开局", "Start a match"),
     "again": ("再来一局", "Another match"), "standings": ("战绩", "Standings"), "csv": ("导出CSV", "Export CSV"),

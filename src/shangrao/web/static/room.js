@@ -60,13 +60,15 @@ function playerName(room, seat) {
 function standingsTable(room) {
   const st = room.standings;
   const tb = el("table", { class: "standings", id: "standings" });
-  tb.append(el("tr", {}, el("th", { text: "" }), ...[0, 1, 2, 3].map(i => el("th", { text: playerName(room, i) + (room.me === i ? rw("me") : "") }))));
+  // my column is marked by its colour (the members' list says （你）): four names fit a phone
+  const mine = (i) => (room.me === i ? " mine" : "");
+  tb.append(el("tr", {}, el("th", { text: "" }), ...[0, 1, 2, 3].map(i => el("th", { class: "name" + mine(i), title: playerName(room, i), text: playerName(room, i) }))));
   for (const m of st.matches) {
-    tb.append(el("tr", { "data-match": m.match }, el("th", { text: `${rw("match_no", m.match)} · ${rw("hands_n", m.hands.length)}` }),
-      ...m.totals.map(x => el("td", { text: fmtPoints(x), class: x > 0 ? "plus" : x < 0 ? "minus" : "" }))));
+    tb.append(el("tr", { "data-match": m.match }, el("th", {}, rw("match_no", m.match), el("small", { text: rw("hands_n", m.hands.length) })),
+      ...m.totals.map((x, i) => el("td", { text: fmtPoints(x), class: (x > 0 ? "plus" : x < 0 ? "minus" : "") + mine(i) }))));
   }
   tb.append(el("tr", { class: "total", id: "standings-total" }, el("th", { text: rw("total") }),
-    ...st.totals.map(x => el("td", { text: fmtPoints(x), "data-total": x, class: x > 0 ? "plus" : x < 0 ? "minus" : "" }))));
+    ...st.totals.map((x, i) => el("td", { text: fmtPoints(x), "data-total": x, class: (x > 0 ? "plus" : x < 0 ? "minus" : "") + mine(i) }))));
   return tb;
 }
 function copyLink(btn) {
@@ -93,12 +95,14 @@ function roomView(room) {
     const form = el("form", { id: "room-join", novalidate: true }, el("p", { text: rw("join_note") }),
       el("label", {}, el("span", { text: rw("your_name") + " " }), el("input", { name: "player", id: "join-player", maxlength: 40 })),
       el("button", { type: "submit", class: "primary", id: "room-join-btn", text: rw("join") }));
+    const jerr = el("p", { class: "form-error", id: "room-join-error", role: "alert" });
+    form.append(jerr);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const player = String(new FormData(form).get("player") || "");
-      if (!player.trim()) { err.textContent = rw("bad_name"); return; }
+      if (!player.trim()) { jerr.textContent = rw("bad_name"); return; }
       const a = await postJSON(`/api/rooms/${CODE}/join`, { player });
-      if (!a.ok) { err.textContent = a.text; return; }
+      if (!a.ok) { jerr.textContent = a.text; return; }
       load();
     });
     members.append(form);
