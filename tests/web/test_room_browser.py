@@ -89,6 +89,8 @@ def visit_seat(page, server: str, code: str) -> None:
     page.click("#go-seat")
     page.wait_for_url("**/t/*/*")
     page.wait_for_selector("#hand .tile", timeout=20000)
+    shown = " ".join(page.locator(".chip .who").all_inner_texts())
+    assert sum(name in shown for name in NAMES) == 3, shown  # the others by the names they chose
     page.goto(f"{server}/room/{code}")
     page.wait_for_selector("#room-code-big")
 
@@ -138,6 +140,7 @@ def test_four_browsers_play_two_matches_in_a_room_and_its_standings_are_the_stor
         starter.click("#start-match")  # 开局, then 再来一局
         starter.wait_for_url("**/t/*/*")
         starter.wait_for_selector("#hand .tile", timeout=20000)
+        table_url = starter.url
         starter.goto(f"{server}/room/{code}")
         for p in pages:
             if p is not starter:
@@ -149,6 +152,11 @@ def test_four_browsers_play_two_matches_in_a_room_and_its_standings_are_the_stor
             p.wait_for_selector(f'#standings tr[data-match="{match}"]', state="attached", timeout=10000)
         games.append(int(a.locator("#current-state").get_attribute("data-table")))
     assert games[0] != games[1]
+    # the finished match's table leads back to the room
+    b.goto(table_url)
+    b.wait_for_selector("#back-room", timeout=20000)
+    assert b.locator("#back-room").get_attribute("href") == f"/room/{code}"
+    b.goto(f"{server}/room/{code}")
     # the 战绩 on the page is the sum of the stored hands of both matches
     stored = [0, 0, 0, 0]
     for gid in games:

@@ -232,3 +232,39 @@ def test_the_rooms_words_are_the_servers_labels(make_client):
     for code in ("no_room", "room_full", "guessing", "too_many_rooms", "match_running", "not_member", "bad_name"):
         assert room[code]["zh"] and room[code]["en"], code
     assert room["standings"]["zh"] == "战绩" and room["again"]["zh"] == "再来一局"
+
+
+def test_a_rooms_table_shows_the_members_names_and_its_room(make_client):
+    from .conftest import SeatClient
+
+    c = browser(make_client, **{**FAST, "absent_timeout": 600.0})
+    code = open_room(c)
+    members(c, code, n=2)
+    start = c.post(f"/api/rooms/{code}/matches").json()
+    seat = SeatClient(c.c, start["id"], start["token"], 0)
+    state = seat.until(lambda m: m["type"] == "state")
+    assert state["table"]["room"] == code
+    assert [p["name"] for p in state["table"]["players"]] == [NAMES[0], NAMES[1], None, None]
+    seat.close()
+    plain = c.c.post("/api/tables", json={"name": "别的桌"}).json()
+    other = SeatClient(c.c, plain["id"], plain["token"], 0)
+    got = other.until(lambda m: m["type"] == "state")["table"]
+    assert got["room"] is None and [p["name"] for p in got["players"]] == [None] * 4
+    other.close()
+
+
+@pytest.mark.parametrize("field,value", [("room", "12345"), ("room", 123456), ("names", ["a", "b"]),
+                                         ("names", [1, None, None, None])])
+def test_a_rooms_table_with_a_damaged_room_or_names_is_a_damaged_record(make_client, field, value):
+    from shangrao.records.live import game_head, update_meta
+
+    c = browser(make_client, **{**FAST, "absent_timeout": 600.0})
+    code = open_room(c)
+    start = c.post(f"/api/rooms/{code}/matches").json()
+    store = c.app.state.store
+    web = dict(game_head(store, start["id"]).meta["web"])
+    assert web["room"] == code and web["names"] == [NAMES[0], None, None, None]
+    c.app.state.manager.tables.pop(start["id"]).evicted = True  # read from its row again
+    update_meta(store, start["id"], {"web": {**web, field: value}})
+    page = c.get(start["url"])
+    assert page.status_code == 422 and 'data-error="damaged"' in page.text and "记录无效" in page.text

@@ -63,7 +63,8 @@ class TableManager(DatabaseWriter, LobbyLists):
     # -- creating and loading -------------------------------------------------------
     async def create(self, name: str, hands: int, seats: list[str], rules: dict,
                      hints: bool = True, token: str | None = None, origin: str | None = None,
-                     seat_tokens: Callable[[int], dict[int, str]] | None = None) -> tuple[Table, str]:
+                     seat_tokens: Callable[[int], dict[int, str]] | None = None,
+                     room: tuple[str, list[str | None]] | None = None) -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
         hints: whether its players may ask for the expert's advice (stored with the table).
         token: seat 0's token (default: a new random one; a rematch's is :func:`rematch_token`).
@@ -71,6 +72,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         may wait for players at once).
         seat_tokens(game_id): tokens of human seats claimed before anyone can see the table (a room's
         members, :mod:`shangrao.web.rooms`: seat -> token; seat 0's replaces ``token``).
+        room: (code, the members' names by seat) of the room the match is played in (stored).
 
         Raises ValueError (bad rules), ServerFull, TooManyWaiting or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
@@ -89,6 +91,8 @@ class TableManager(DatabaseWriter, LobbyLists):
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints)
         table.origin = origin
+        if room is not None:
+            table.room, table.names = room[0], list(room[1])
         claims = seat_tokens(gid) if seat_tokens is not None else {}
         _, token = await table.claim_seat(0, claims.pop(0, token))
         for seat, seat_token in sorted(claims.items()):
@@ -116,6 +120,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         table = Table(self, rec.id, clean_name(web.get("name", "")), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
                       hints=web.get("hints", True) is not False)
         table.rematch = web.get("rematch")
+        table.room, table.names = web["room"], [clean_name(n) if n is not None else None for n in web["names"]]
         for h in rec.hands:
             g = replay(h.events)
             table.match.finish_hand(g).events = []

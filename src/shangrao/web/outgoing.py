@@ -81,6 +81,7 @@ class PlayerInfo(_Strict):
     connected: bool
     standin: bool
     ready: bool
+    name: Annotated[str | None, D(description="the name a room's member chose (issue 24); null elsewhere")] = None
 
 
 class TableInfo(_Strict, kw_only=True):
@@ -98,6 +99,7 @@ class TableInfo(_Strict, kw_only=True):
     history: Sequence[Sequence[int]] | None = None
     rematch: int | None
     hints: bool
+    room: Annotated[str | None, D(description="the code of the room this match is played in (issue 24), or null")] = None
 
 
 class LegalAction(_Strict, omit_defaults=True):

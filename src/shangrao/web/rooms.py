@@ -186,7 +186,8 @@ class RoomService:
             kinds = ["human" if i in members else default_bot() for i in range(1, SEATS)]
             table, _ = await self.manager.create(
                 room.name, room.hands, kinds, room.rules,
-                seat_tokens=lambda gid: {i: seat_token(m.token_hash, gid) for i, m in members.items()})
+                seat_tokens=lambda gid: {i: seat_token(m.token_hash, gid) for i, m in members.items()},
+                room=(room.code, [members[i].name if i in members else None for i in range(SEATS)]))
             await self.manager.read(add_room_game, self.store, room.id, table.id)
             return table.id, seat_token(me.token_hash, table.id)
 

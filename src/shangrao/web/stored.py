@@ -1,7 +1,8 @@
 """The ``meta.web`` part of a stored web table, read and checked in one place (issue 22).
 
 A web table's row holds, in ``meta``: ``{"web": {"name", "seats", "claimed", "token_hashes",
-"rematch", "hints"}}`` (written by :class:`~shangrao.web.tables.Table`).  A record edited by hand
+"rematch", "hints"}}`` and, for a room's match (issue 24), ``"room"`` (its code) and ``"names"`` (the
+members' names by seat) (written by :class:`~shangrao.web.tables.Table`).  A record edited by hand
 may hold anything there; every web route that reads it (the table page and socket, joining, the
 lobby's lists, loading and resuming a table, the rematch) reads it through :func:`web_meta`, so a
 damaged one is :class:`DamagedRecord` — a clear error page (``/error/damaged``) and a log line —
@@ -33,9 +34,10 @@ class DamagedRecord(InputError):
 def web_meta(meta: Any, game_id: int) -> dict:
     """The checked ``meta.web`` of the stored web table ``game_id``: a new dict with ``name`` (str),
     ``seats`` (four of "human" or a bot name, seat 0 "human"), ``claimed`` (four bools),
-    ``token_hashes`` (four SHA-256 hex digests or None), ``rematch`` (a table id or None) and
-    ``hints`` (bool).  A missing ``name`` is "", a missing ``hints`` True, a missing ``rematch`` None
-    (records of older versions).  Raises DamagedRecord naming the first field that is wrong."""
+    ``token_hashes`` (four SHA-256 hex digests or None), ``rematch`` (a table id or None),
+    ``hints`` (bool), ``room`` (a room's 6-digit code or None) and ``names`` (four names or None).  A
+    missing ``name`` is "", a missing ``hints`` True, a missing ``rematch`` or ``room`` None, missing
+    ``names`` four None (records of older versions).  Raises DamagedRecord naming the first field that is wrong."""
     web = meta.get("web") if isinstance(meta, dict) else None
     if not isinstance(meta, dict):
         raise DamagedRecord(game_id, "meta is not an object")
@@ -61,5 +63,11 @@ def web_meta(meta: Any, game_id: int) -> dict:
     hints = web.get("hints", True)
     if not isinstance(hints, bool):
         raise DamagedRecord(game_id, "meta.web.hints is not true or false")
+    room = web.get("room")  # a room's match (issue 24): its code and the members' names by seat
+    if room is not None and not (isinstance(room, str) and len(room) == 6 and room.isascii() and room.isdigit()):
+        raise DamagedRecord(game_id, "meta.web.room is not a room code")
+    names = web.get("names", [None] * 4)
+    if not (isinstance(names, list) and len(names) == 4 and all(n is None or isinstance(n, str) for n in names)):
+        raise DamagedRecord(game_id, "meta.web.names is not four names or nulls")
     return {"name": name, "seats": list(seats), "claimed": list(claimed), "token_hashes": list(hashes),
-            "rematch": rematch, "hints": hints}
+            "rematch": rematch, "hints": hints, "room": room, "names": list(names)}

@@ -160,6 +160,8 @@ class Table(SeatMessages):
         self.last_sent: dict[int, bytes] = {}  # per seat: its last state sent, without the countdown (UTF-8)
         self.rematch: int | None = None  # the table of the next match with the same players
         self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
+        self.room: str | None = None  # the room's code when this is a room's match (web/rooms.py), stored
+        self.names: list[str | None] = [None] * len(seats)  # the names the room's members chose, by seat
         now = time.monotonic()
         self.idle_since = now
         for i, s in enumerate(seats):
@@ -207,9 +209,9 @@ class Table(SeatMessages):
             "rules": self.rules_dict, "free_seats": self.free_seats(),
             "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.player == "human" and s.claimed and self._absent(s, now),
-                         "ready": s.ready} for s in self.seats],
+                         "ready": s.ready, "name": n} for s, n in zip(self.seats, self.names)],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
-            "hints": self.hints,
+            "hints": self.hints, "room": self.room,
         }
         self._info = (self.version, info)
         return info
@@ -236,7 +238,8 @@ class Table(SeatMessages):
         return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
                         "claimed": [s.claimed for s in self.seats],
                         "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch,
-                        "hints": self.hints, "clock": self.manager.clock.record()}}
+                        "hints": self.hints, "clock": self.manager.clock.record(),
+                        **({"room": self.room, "names": self.names} if self.room is not None else {})}}
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded

@@ -144,7 +144,9 @@ function zhSeq(text) { // engine strings -> Chinese: "discard 4z" -> "打 北", 
 }
 function seatName(players, s, me) {
   const kind = players && players[s] ? (players[s].kind || players[s]) : "";
-  const who = s === me ? t("you") : t(kind + "_s");
+  // at a room's match, the name the member chose (issue 24), cut short to fit a seat's chip
+  const name = players && players[s] && typeof players[s].name === "string" ? players[s].name : "";
+  const who = s === me ? t("you") : name ? (name.length > 5 ? name.slice(0, 5) + "…" : name) : t(kind + "_s");
   return LANG === "zh" ? `${s}号·${who}` : `${s}·${who}`;
 }
 function fmtPoints(x) { return (x > 0 ? "+" : "") + x; }

@@ -53,6 +53,7 @@
  * @property {boolean} connected
  * @property {boolean} standin
  * @property {boolean} ready
+ * @property {string | null} [name]
  */
 
 /**
@@ -117,6 +118,7 @@
  * @property {Array<Array<number>> | null} [history]
  * @property {number | null} rematch
  * @property {boolean} hints
+ * @property {string | null} [room]
  */
 
 /**

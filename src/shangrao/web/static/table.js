@@ -285,8 +285,11 @@ function matchEnd() {
   box.append(el("h3", { text: t("per_hand") }), ph);
   const btns = el("div", { class: "buttons" });
   // asked again: the one who asked first gets their seat link back (a first answer lost), the others the join link
-  if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: `/join/${tb.rematch}`, text: t("new_match_link") + "#" + tb.rematch, onclick: (e) => { e.preventDefault(); rematch(`/join/${tb.rematch}`); } }));
+  // a room's match (issue 24): the next one is the room's, each member at their own seat
+  const next = tb.room ? `/room/${tb.room}/play` : `/join/${tb.rematch}`;
+  if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: next, text: t("new_match_link") + "#" + tb.rematch, onclick: (e) => { e.preventDefault(); rematch(next); } }));
   else btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: () => rematch() }));
+  if (tb.room) btns.append(el("a", { class: "button", id: "back-room", href: `/room/${tb.room}`, text: label("room", "back_room") }));
   btns.append(el("a", { class: "button", id: "back-lobby", href: "/", text: t("back_lobby") }));
   box.append(btns);
   return box;
