@@ -268,3 +268,19 @@ def test_a_rooms_table_with_a_damaged_room_or_names_is_a_damaged_record(make_cli
     update_meta(store, start["id"], {"web": {**web, field: value}})
     page = c.get(start["url"])
     assert page.status_code == 422 and 'data-error="damaged"' in page.text and "记录无效" in page.text
+
+
+def test_a_match_started_on_the_room_page_is_where_the_last_tables_rematch_leads(make_client):
+    c = browser(make_client, **FAST)
+    code = open_room(c)
+    browsers = members(c, code, n=2)
+    first = c.post(f"/api/rooms/{code}/matches").json()["id"]
+    finish_match(c, code)
+    token = re.fullmatch(r"/t/\d+/(.+)", browsers[1].get(f"/room/{code}/play", follow_redirects=False)
+                         .headers["location"]).group(1)
+    second = c.post(f"/api/rooms/{code}/matches").json()["id"]  # 再来一局 on the room page
+    t = c.app.state.manager.tables.get(first)
+    assert t is None or t.rematch == second  # the finished table shows the new match
+    r = browsers[1].post(f"/api/tables/{first}/rematch", json={"token": token})  # 原班人马再来一场 there
+    assert r.status_code == 200 and r.json()["id"] == second and r.json()["seat"] == 1
+    assert len(c.get(f"/api/rooms/{code}").json()["standings"]["matches"]) == 2  # no third match

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -49,7 +50,7 @@ from ..records.rooms import (
     load_room,
     room_of_game,
 )
-from .errors import BadLink, NotFinished, ReadOnlyStore, TableError, hash_token
+from .errors import BadLink, NotFinished, ReadOnlyStore, SaveError, TableError, hash_token
 from .manager import TableManager
 from .messages import default_bot
 
@@ -189,6 +190,12 @@ class RoomService:
                 seat_tokens=lambda gid: {i: seat_token(m.token_hash, gid) for i, m in members.items()},
                 room=(room.code, [members[i].name if i in members else None for i in range(SEATS)]))
             await self.manager.read(add_room_game, self.store, room.id, table.id)
+            before = self.manager.tables.get(room.games[-1]) if room.games else None
+            if before is not None:  # who still looks at the last match's end is shown the new one
+                async with before.lock:
+                    if before.rematch is None:
+                        with contextlib.suppress(SaveError):
+                            await before.set_rematch(table.id)
             return table.id, seat_token(me.token_hash, table.id)
 
     async def rematch(self, table_id: int, token: str, count_new: Callable[[], None]) -> dict | None:
@@ -203,16 +210,15 @@ class RoomService:
         if me is None:  # (a seat no member holds has no token)
             raise BadLink()
         if room.games and room.games[-1] != table_id:
-            gid = room.games[-1]
+            gid = room.games[-1]  # the room's next match was started already (here or on the room page)
         else:
             if not t.finished:
                 raise NotFinished(f"table {table_id} has not finished")
             try:
                 gid, _ = await self.start_match(room, me, count_new)
             except RoomRefused as err:
-                raise TableError(err.detail) from None
-            async with t.lock:
-                if t.rematch is None:
-                    await t.set_rematch(gid)
+                if err.code != "match_running":
+                    raise TableError(err.detail) from None
+                gid = (await self.manager.read(load_room, self.store, room.code)).games[-1]  # another asked first
         tok = seat_token(me.token_hash, gid)
         return {"id": gid, "seat": me.seat, "token": tok, "url": f"/t/{gid}/{tok}", "room": room.code}
