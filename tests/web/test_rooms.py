@@ -264,6 +264,9 @@ def test_a_rooms_table_with_a_damaged_room_or_names_is_a_damaged_record(make_cli
     store = c.app.state.store
     web = dict(game_head(store, start["id"]).meta["web"])
     assert web["room"] == code and web["names"] == [NAMES[0], None, None, None]
+    from shangrao.web.stored import web_meta
+
+    assert web_meta({"web": web}, start["id"]).to_meta() == {"web": web}  # read and written back as it was
     c.app.state.manager.tables.pop(start["id"]).evicted = True  # read from its row again
     update_meta(store, start["id"], {"web": {**web, field: value}})
     page = c.get(start["url"])

@@ -14,6 +14,7 @@ from .deps import AppState
 from .http import StrictJSONRoute, cut
 from .lobby import KIND
 from .messages import clean_name
+from .stored import stored_name
 
 __all__ = ["public_game", "router"]
 
@@ -21,9 +22,7 @@ __all__ = ["public_game", "router"]
 def public_game(summary: dict) -> dict:
     """A stored game's summary as the history shows it (an unfinished game's without its seed)."""
     d = {k: v for k, v in summary.items() if k != "meta"}
-    meta = summary.get("meta")
-    web = meta.get("web") if isinstance(meta, dict) else None
-    d["name"] = clean_name(web.get("name", "")) if isinstance(web, dict) else ""
+    d["name"] = clean_name(stored_name(summary.get("meta")))
     if d.get("status") != "finished":
         d["seed"] = None
     return d

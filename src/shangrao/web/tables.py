@@ -70,6 +70,7 @@ from .hints import hint_choices, hint_note
 from .lobby import KIND
 from .outgoing import HintMessage, PongMessage
 from .settings import Settings
+from .stored import WebMeta
 from .views import LogCache
 
 if TYPE_CHECKING:
@@ -235,11 +236,12 @@ class Table(SeatMessages):
 
     # ------------------------------------------------------------------ persistence
     def _meta(self) -> dict:
-        return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
-                        "claimed": [s.claimed for s in self.seats],
-                        "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch,
-                        "hints": self.hints, "clock": self.manager.clock.record(),
-                        **({"room": self.room, "names": self.names} if self.room is not None else {})}}
+        """The ``meta`` patch that stores the table's seats, name, rematch and settings, and a room's
+        match's room and names (:class:`~shangrao.web.stored.WebMeta`), with this server's clock."""
+        return WebMeta(name=self.name, seats=[s.player for s in self.seats], claimed=[s.claimed for s in self.seats],
+                       token_hashes=[s.token_hash for s in self.seats], rematch=self.rematch, hints=self.hints,
+                       clock=self.manager.clock.record(), room=self.room,
+                       names=self.names if self.room is not None else None).to_meta()
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded
