@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
 
-from .schema import RoomGameRow, RoomMemberRow, RoomRow, utcnow
+from .schema import GameRow, HandRow, RoomGameRow, RoomMemberRow, RoomRow, utcnow
 from .store import RecordError, Store, _aware
 
 __all__ = ["CodeTaken", "Room", "RoomError", "RoomFull", "RoomMember", "RoomNotFound", "SEATS", "add_member",
@@ -192,23 +192,34 @@ def standings(store: Store, room: Room) -> dict[str, Any]:
     it is stored).  Returns ``{"players": [{"seat", "name"}] (name None: no member, a bot played),
     "matches": [{"match", "game", "status", "hands": [{"hand" (1-based), "deltas" [4], "at" (ISO
     time, UTC)}], "totals" [4]}], "totals" [4] (points per seat over every match), "hands" (count)}``.
-    Points are the engine's (``hands.result['deltas']``)."""
+    Points are the engine's (``hands.result['deltas']``).  Two queries, the hands' results only (not
+    their event logs).  Raises RecordError when a stored result has no four integer deltas."""
+    by_game: dict[int, list[tuple[int, dict, datetime | None]]] = {gid: [] for gid in room.games}
+    status: dict[int, str] = {}
+    with store._read(f"the standings of room {room.code}") as s:
+        if room.games:
+            for gid, st in s.execute(select(GameRow.id, GameRow.status).where(GameRow.id.in_(room.games))):
+                status[gid] = st
+            q = (select(HandRow.game_id, HandRow.hand_index, HandRow.result, HandRow.created)
+                 .where(HandRow.game_id.in_(room.games)).order_by(HandRow.game_id, HandRow.hand_index))
+            for gid, index, result, created in s.execute(q):
+                by_game[gid].append((index, result, _aware(created)))
     out_matches = []
     totals = [0] * SEATS
     count = 0
     for n, gid in enumerate(room.games, 1):
-        rec = store.load_game(gid)
         m_tot = [0] * SEATS
         hands = []
-        for h in rec.hands:
-            deltas = [int(x) for x in h.result.get("deltas", [0] * SEATS)]
-            if len(deltas) != SEATS:
-                raise RecordError(f"game {gid} hand {h.index}: the stored deltas are not 4 numbers")
-            hands.append({"hand": h.index + 1, "deltas": deltas,
-                          "at": h.created.isoformat() if h.created else None})
+        for index, result, created in by_game[gid]:
+            deltas = result.get("deltas") if isinstance(result, dict) else None
+            if not (isinstance(deltas, list) and len(deltas) == SEATS
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in deltas)):
+                raise RecordError(f"game {gid} hand {index}: the stored deltas are not 4 integers")
+            hands.append({"hand": index + 1, "deltas": list(deltas), "at": created.isoformat() if created else None})
             m_tot = [a + b for a, b in zip(m_tot, deltas)]
         count += len(hands)
         totals = [a + b for a, b in zip(totals, m_tot)]
-        out_matches.append({"match": n, "game": gid, "status": rec.status, "hands": hands, "totals": m_tot})
+        out_matches.append({"match": n, "game": gid, "status": status.get(gid, "unfinished"), "hands": hands,
+                            "totals": m_tot})
     players = [{"seat": i, "name": (m.name if (m := room.member(i)) is not None else None)} for i in range(SEATS)]
     return {"players": players, "matches": out_matches, "totals": totals, "hands": count}
