@@ -287,3 +287,14 @@ def test_a_match_started_on_the_room_page_is_where_the_last_tables_rematch_leads
     r = browsers[1].post(f"/api/tables/{first}/rematch", json={"token": token})  # 原班人马再来一场 there
     assert r.status_code == 200 and r.json()["id"] == second and r.json()["seat"] == 1
     assert len(c.get(f"/api/rooms/{code}").json()["standings"]["matches"]) == 2  # no third match
+
+
+def test_the_lobby_lists_a_rooms_table_without_its_code_or_the_members_names(make_client):
+    c = browser(make_client, **{**FAST, "absent_timeout": 600.0})
+    code = open_room(c)
+    members(c, code, n=2)
+    gid = c.post(f"/api/rooms/{code}/matches").json()["id"]
+    stranger = Browser(c.c)
+    for path in ("/api/tables", "/api/tables?status=live", f"/api/tables?ids={gid}"):
+        text = stranger.get(path).text
+        assert str(gid) in text and code not in text and NAMES[0] not in text and NAMES[1] not in text, path

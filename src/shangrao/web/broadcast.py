@@ -56,6 +56,9 @@ class SeatMessages:
     def public_info(self) -> dict:  # pragma: no cover - the table's
         raise NotImplementedError
 
+    def seat_info(self) -> dict:  # pragma: no cover - the table's
+        raise NotImplementedError
+
     def touch(self, listing: bool = False) -> None:  # pragma: no cover - the table's
         raise NotImplementedError
 
@@ -74,11 +77,11 @@ class SeatMessages:
         return self.play.answers.keys() if self.play is not None else ()
 
     def _table_info(self) -> msgspec.Raw:
-        """The table's facts (``public_info``) as the ``state`` messages carry them: a
+        """The table's facts (``seat_info``: ``public_info`` and a room's code and names) as the ``state`` messages carry them: a
         :class:`~shangrao.web.outgoing.TableInfo` (``msgspec.convert`` checks the dict against it),
         encoded once for every seat, again only when they changed (most changes leave them as they
         were)."""
-        info = self.public_info()
+        info = self.seat_info()
         cached = self._info_json
         if cached is None or (cached[0] is not info and cached[0] != info):
             self._info_json = cached = (info, msgspec.Raw(encode(msgspec.convert(info, TableInfo))))

@@ -163,6 +163,7 @@ class Table(SeatMessages):
         self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
         self.room: str | None = None  # the room's code when this is a room's match (web/rooms.py), stored
         self.names: list[str | None] = [None] * len(seats)  # the names the room's members chose, by seat
+        self._seat_info: tuple[dict, dict] | None = None  # (public_info(), seat_info()) of the last change
         now = time.monotonic()
         self.idle_since = now
         for i, s in enumerate(seats):
@@ -210,12 +211,24 @@ class Table(SeatMessages):
             "rules": self.rules_dict, "free_seats": self.free_seats(),
             "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.player == "human" and s.claimed and self._absent(s, now),
-                         "ready": s.ready, "name": n} for s, n in zip(self.seats, self.names)],
+                         "ready": s.ready} for s in self.seats],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
-            "hints": self.hints, "room": self.room,
+            "hints": self.hints,
         }
         self._info = (self.version, info)
         return info
+
+    def seat_info(self) -> dict:
+        """:meth:`public_info` and, at a room's match, the room's code and the members' names by seat:
+        for the seats' ``state`` messages only — the lobby lists :meth:`public_info`, which holds
+        neither (a room's code is what lets people into it)."""
+        info = self.public_info()
+        if self.room is None:
+            return info
+        if self._seat_info is None or self._seat_info[0] is not info:
+            players = [{**p, "name": n} for p, n in zip(info["players"], self.names)]
+            self._seat_info = (info, {**info, "room": self.room, "players": players})
+        return self._seat_info[1]
 
     def _absent(self, seat: Seat, now: float) -> bool:
         return not seat.conns and now - seat.gone_since >= self.settings.absent_timeout
