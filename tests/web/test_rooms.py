@@ -298,3 +298,55 @@ def test_the_lobby_lists_a_rooms_table_without_its_code_or_the_members_names(mak
     for path in ("/api/tables", "/api/tables?status=live", f"/api/tables?ids={gid}"):
         text = stranger.get(path).text
         assert str(gid) in text and code not in text and NAMES[0] not in text and NAMES[1] not in text, path
+
+
+def test_a_room_on_postgresql_plays_two_matches_and_survives_a_restart():
+    """The same on PostgreSQL (``SHANGRAO_TEST_PG_URL``), in a schema of its own."""
+    import os
+    import uuid
+
+    url = os.environ.get("SHANGRAO_TEST_PG_URL")
+    if not url:
+        pytest.skip("SHANGRAO_TEST_PG_URL is not set")
+    pytest.importorskip("psycopg")
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from shangrao.records.owner import StoreBusy
+    from shangrao.web import Settings
+    from shangrao.web.app import create_app
+
+    from .conftest import SLOW_PEOPLE
+
+    schema = f"shangrao_rooms_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    db = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    settings = Settings(**{**SLOW_PEOPLE, **FAST})
+    try:
+        try:
+            first = TestClient(create_app(db, settings)).__enter__()
+        except StoreBusy:
+            pytest.skip("another test run's server holds this PostgreSQL database now")
+        try:
+            c = Browser(first)
+            code = open_room(c)
+            browsers = members(c, code, n=4)
+            games = []
+            for b in browsers[:2]:
+                games.append(b.post(f"/api/rooms/{code}/matches").json()["id"])
+                finish_match(c, code)
+            table = c.get(f"/api/rooms/{code}").json()["standings"]
+            assert table["totals"] == stored_sum(c, games) and [m["game"] for m in table["matches"]] == games
+        finally:
+            first.__exit__(None, None, None)
+        with TestClient(create_app(db, settings)) as again:
+            b = Browser(again)
+            b.jar = dict(browsers[3].jar)
+            info = b.get(f"/api/rooms/{code}").json()
+            assert info["me"] == 3 and info["standings"] == table
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
