@@ -206,7 +206,7 @@ def test_a_bad_room_code_answers_a_page_in_chinese(make_client, path):
 
 
 def test_guessing_codes_is_refused_for_a_minute_even_the_right_one(make_client):
-    c = browser(make_client, **{**FAST, "wrong_codes_per_minute": 3})
+    c = browser(make_client, **{**FAST, "room_guesses": 3})
     code = open_room(c)
     guesser = Browser(c.c)
     for wrong in ("000001", "000002", "abcdef"):

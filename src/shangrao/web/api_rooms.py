@@ -107,7 +107,7 @@ def router(ctx: AppState) -> APIRouter:
     ctx.rooms = rooms  # the rematch route asks it about a room's tables
     settings = ctx.settings
     creations = RateWindow(settings.rooms_per_minute, 60.0)
-    wrong = WrongCodes(settings.wrong_codes_per_minute, 60.0)
+    wrong = WrongCodes(settings.room_guesses, 60.0)
 
     def count_room(addr: str):
         def count() -> None:
@@ -121,7 +121,7 @@ def router(ctx: AppState) -> APIRouter:
         every code is refused for the minute)."""
         addr = client_group(request)
         if wrong.blocked(addr):
-            raise RoomRefused(429, "guessing", f"too many unknown room codes: at most {settings.wrong_codes_per_minute} "
+            raise RoomRefused(429, "guessing", f"too many unknown room codes: at most {settings.room_guesses} "
                                                "a minute from one address (or network); try again in a minute")
         try:
             return await rooms.find(code)

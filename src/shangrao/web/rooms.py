@@ -20,7 +20,7 @@ This module is the rooms' core (:class:`RoomService`, over the table manager);
 
 Codes are drawn with :mod:`secrets` (not guessable by counting) and are unique among live rooms.
 Refusals, in words (``{"detail", "code"}``; the pages in Chinese): a code not in form or unknown
-(404 ``no_room``), more than ``wrong_codes_per_minute`` unknown codes from one address group (429
+(404 ``no_room``), more than ``room_guesses`` unknown codes from one address group (429
 ``guessing``: every code is refused for that minute, so guessing learns nothing), more than
 ``rooms_per_minute`` new rooms (429 ``too_many_rooms``), a name refused by the table-name checks (422).
 """

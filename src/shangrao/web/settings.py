@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     Limits (docs/web.md) — tables_per_minute, max_live_tables, messages_per_second, max_body, max_name,
     send_queue, send_timeout, idle_timeout.  Floods and reads (issue 25) — waiting_per_address and
     tables_per_minute count per address group (an IPv4 /24, an IPv6 /64); reads_per_second, read_threads.
-    db_threads.  Rooms (issue 24) — rooms_per_minute, wrong_codes_per_minute (code guessing), per
+    db_threads.  Rooms (issue 24) — rooms_per_minute, room_guesses (code guessing), per
     address group.  Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) —
     header_timeout, max_connections_per_address, max_connections.  Each field's description says
     what it is; bounds are checked (``ValidationError``).
@@ -83,7 +83,7 @@ class Settings(BaseSettings):
                                                         "SQLite, 4 else).")
     # rooms (issue 24)
     rooms_per_minute: int = Field(5, ge=1, description="Rooms one client address (network) may open per minute.")
-    wrong_codes_per_minute: int = Field(5, ge=1, description="Unknown room codes one client address (network) may "
+    room_guesses: int = Field(5, ge=1, description="Unknown room codes one client address (network) may "
                                                              "try per minute (then every code is refused for a "
                                                              "minute).")
     # connection limits (issue 22)
