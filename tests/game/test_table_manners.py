@@ -202,7 +202,7 @@ def test_manners_data_of_another_shape_is_no_manners():
 def test_quick_phrase_rate_limit_one_per_interval_per_seat():
     m = Manners(phrase_interval=3.0)
     assert m.say(0, "hurry", 0.0) == PHRASES["hurry"][0] == "快点吧"
-    with pytest.raises(TooFast, match="wait 0.1 s more"):
+    with pytest.raises(TooFast, match=r"wait 0\.1 s more"):
         m.say(0, "sorry", 2.9)
     assert m.say(1, "sorry", 2.9) == "不好意思"  # another seat has its own limit
     assert m.say(0, "well_played", 3.0) == "打得好"
