@@ -26,7 +26,7 @@ def test_the_published_schema_is_up_to_date():
     table_js = (ROOT / "src/shangrao/web/static/table.js").read_text(encoding="utf-8")
     assert table_js.startswith("// @ts-check") and 'import("./messages.js").OutgoingMessage' in table_js
     assert {x["$ref"].rsplit("/", 1)[1] for x in json.loads(schema_text())["oneOf"]} == {
-        "StateMessage", "HintMessage", "ErrorMessage", "NoticeMessage", "PongMessage"}
+        "StateMessage", "HintMessage", "ErrorMessage", "NoticeMessage", "PongMessage", "WatchMessage", "PhraseMessage"}
 
 
 def test_every_state_of_whole_hands_is_read_by_its_model():

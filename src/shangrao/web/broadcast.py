@@ -40,6 +40,7 @@ class SeatMessages:
     id: int
     evicted: bool
     settings: Settings
+    _send_watchers: Any  # the spectators' part (web/manners.py: TableManners)
 
     @property
     def game(self) -> Game | None:
@@ -77,7 +78,7 @@ class SeatMessages:
         if self.game is None:
             return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
                     "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
-                    "discard_waits": None, "log": [], "settlement": self.last_settlement, "reveal": None}
+                    "discard_waits": None, "baodiao_discards": None, "log": [], "settlement": self.last_settlement, "reveal": None}
         return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
                          deadline=self._deadline_for(seat),
                          settlement=self.last_settlement if self.game.is_over else None,
@@ -124,6 +125,7 @@ class SeatMessages:
                 if unchanged and c is not also:
                     continue
                 c.send(text)
+        self._send_watchers()  # the spectators' public state (web/manners.py), when it changed
         self.manager.metrics.record_update(self.id)
 
     def _tell(self, seat: int) -> None:

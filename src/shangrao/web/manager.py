@@ -33,6 +33,7 @@ from .errors import (
     rematch_token,
 )
 from .lobby import KIND, LobbyLists
+from .manners import manners_from_meta
 from .messages import clean_name
 from .metrics import ServerMetrics
 from .settings import Settings
@@ -110,6 +111,10 @@ class TableManager(DatabaseWriter, LobbyLists):
         table = Table(self, rec.id, clean_name(web.get("name", "")), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
                       hints=web.get("hints", True) is not False)
         table.rematch = web.get("rematch")
+        st = self.settings
+        table.manners = manners_from_meta(rec.meta["web"], st.dissolve_timeout, st.phrase_interval)
+        end = rec.meta.get("end_reason")
+        table.end_reason = end if isinstance(end, str) else None
         for h in rec.hands:
             g = replay(h.events)
             table.match.finish_hand(g).events = []

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-__all__ = ["JS_PATH", "SCHEMA_PATH", "ErrorMessage", "HintMessage", "NoticeMessage", "OutgoingMessage", "PongMessage",
-           "StateMessage", "jsdoc_text", "schema"]
+__all__ = ["JS_PATH", "SCHEMA_PATH", "ErrorMessage", "HintMessage", "NoticeMessage", "OutgoingMessage", "PhraseMessage",
+           "PongMessage", "StateMessage", "WatchMessage", "jsdoc_text", "schema"]
 
 SCHEMA_PATH = "docs/web-messages.schema.json"
 
@@ -66,6 +66,24 @@ class PlayerInfo(_Strict):
     connected: bool
     standin: bool
     ready: bool
+    managed: bool = Field(False, description="托管: the player handed the seat to the stand-in bot (issue 24)")
+
+
+class VoteInfo(_Strict):
+    """An open 解散 vote (:meth:`shangrao.game.manners.Manners.public`)."""
+
+    proposer: int
+    voters: list[int] = Field(description="the seated players, who vote")
+    answers: dict[str, bool] = Field(description="seat (as text) -> agrees; the proposer's is true")
+    left: float = Field(description="seconds left of the vote's countdown")
+
+
+class MannersInfo(_Strict):
+    """The table manners every seat and spectator sees (issue 24)."""
+
+    managed: list[int] = Field(description="the seats in 托管")
+    vote: VoteInfo | None
+    result: Literal["passed", "failed"] | None = Field(description="the last vote's outcome")
 
 
 class TableInfo(_Strict):
@@ -83,6 +101,8 @@ class TableInfo(_Strict):
     history: list[list[int]] | None = None
     rematch: int | None
     hints: bool
+    manners: MannersInfo | None = None
+    end_reason: Literal["dissolved"] | None = Field(None, description='"dissolved": ended by a 解散 vote')
 
 
 class LegalAction(_Strict):
@@ -112,6 +132,8 @@ class StateMessage(_Strict):
     deadline: float | None = Field(description="seconds left of the seat's countdown")
     waits: list[Wait] | None
     discard_waits: dict[str, list[Wait]] | None
+    baodiao_discards: list[str] | None = Field(None, description="the discards (mpsz) among discard_waits that "
+                                               "leave the hand in the 宝吊 state: any tile wins (任意牌（宝吊）)")
     settlement: dict[str, Any] | None
     reveal: dict[str, Any] | None
     log: list[dict[str, Any]] = Field(description="the last events of the seat's redacted log")
@@ -146,8 +168,50 @@ class PongMessage(_Strict):
     type: Literal["pong"]
 
 
-OutgoingMessage = Annotated[StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage,
-                            Field(discriminator="type")]
+class PublicView(_Strict):
+    """What every seat sees alike (a spectator's view, :func:`shangrao.web.spectators.public_view`): no hand."""
+
+    phase: Literal["act", "discard", "claim", "rob", "over"]
+    current_seat: int | None = Field(description="the seat deciding; None in a claim/rob window")
+    hand_sizes: list[int]
+    melds: list[list[MeldView]]
+    discards: list[list[int]]
+    bao: int
+    indicator: int
+    tiles_left: int
+    dealer: int
+    scores: list[int]
+    flown: list[int]
+    last_discard: list[int] | None
+    kong: list[int | str] | None
+    kong_chain: int
+    first_discard: bool
+    winds: list[str]
+
+
+class WatchMessage(_Strict):
+    """A spectator's state (:func:`shangrao.web.spectators.spectator_state`): only what is public."""
+
+    type: Literal["watch"]
+    hand_no: int
+    table: TableInfo
+    view: PublicView | None
+    log: list[dict[str, Any]] = Field(description="the last events of the public log (no draw's tile, no 过)")
+    settlement: dict[str, Any] | None
+    reveal: dict[str, Any] | None
+
+
+class PhraseMessage(_Strict):
+    """A quick phrase (快捷语) said at the table (issue 24)."""
+
+    type: Literal["phrase"]
+    seat: int
+    phrase: str = Field(description="its id (shangrao.game.manners.PHRASES)")
+    text: str = Field(description="its Chinese words")
+
+
+OutgoingMessage = Annotated[StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage | WatchMessage
+                            | PhraseMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(OutgoingMessage)
 
 
