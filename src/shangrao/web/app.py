@@ -171,7 +171,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     add_handlers(app)
     ctx = AppState(manager, store)
-    for area in (pages, api_tables, api_games, socket, watch_pages):
+    for area in (pages, api_tables, api_games, watch_pages, socket):  # /ws/watch/{id} before /ws/{id}/{token}
         app.include_router(area.router(ctx))
     app.include_router(metrics_router)  # GET /metrics (Prometheus; web/metrics.py)
     return app

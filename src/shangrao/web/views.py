@@ -177,6 +177,7 @@ def _decision(game: Game, obs: Observation, answered: Collection[int]):
         kinds = tuple(sorted({a.tile for a in legal if a.type is ActionType.DISCARD and a.tile is not None}))
         after = discard_wait_kinds(obs.hand_34, obs.bao, melds_me, kinds)
         discard_waits = {}
+        baodiao = []
         if after:
             unseen = unseen_counts(obs)
             discard_waits = {format_tile(k): _waits(w, unseen) for k, w in after if any(unseen[x] for x in w)}
