@@ -41,6 +41,7 @@ class SeatMessages:
     evicted: bool
     settings: Settings
     _send_watchers: Any  # the spectators' part (web/manners.py: TableManners)
+    end_reason: str | None  # "dissolved" (web/manners.py)
 
     @property
     def game(self) -> Game | None:
@@ -61,7 +62,9 @@ class SeatMessages:
         raise NotImplementedError
 
     def _deadline_for(self, seat: int) -> float | None:
-        return self.play.deadline_for(seat, time.monotonic()) if self.play is not None else None
+        if self.play is None or self.end_reason:  # a match ended by 解散: no countdown
+            return None
+        return self.play.deadline_for(seat, time.monotonic())
 
     def holding(self) -> bool:
         """A window nobody can claim is held open (:attr:`Game.held`): every seat is shown the open

@@ -30,6 +30,7 @@ function connect() {
       if (S) { render(); setTimeout(() => { if (S) render(); }, 3100); }
       return;
     }
+    if (m.type === "state" && m.table.end_reason) Object.assign(m, { legal: [], deadline: null, discard_waits: null }); // 解散: nothing more to do
     if (m.type === "state") {
       if (!S || S.seq !== m.seq || S.hand_no !== m.hand_no) { selected = null; hint = null; hintPending = false; }
       S = m; lastError = ""; deadlineAt = m.deadline == null ? null : Date.now() + m.deadline * 1000;
@@ -68,7 +69,7 @@ function actionLabel(a) {
   return t(a.type);
 }
 function renderError() { const box = document.getElementById("error"); if (box) box.textContent = lastError; }
-function who(s) { return seatName(S.table.players, s, S.you); }
+function who(s) { return seatName(S.table.players, s, WATCH ? -1 : S.you); } // a spectator is no seat: no "你"
 
 function seatChip(s) {
   const v = S.view, p = S.table.players[s];
@@ -200,7 +201,7 @@ function watchSide() { // a spectator sees seat 0 as any other seat: its hand fa
   const v = S.view;
   return el("section", { class: "me watching", "data-seat": 0 },
     el("div", { class: "me-head" }, seatChip(0), meldsOf(0), el("span", { class: "badge spectator", id: "spectator", text: M("spectator") })),
-    el("div", { class: "hidden-hand mine" }, ...Array.from({ length: v.hand_sizes[0] }, () => backImg(false))));
+    el("div", { class: "hidden-hand mine" }, ...Array.from({ length: v.hand_sizes[0] }, () => backImg(true))));
 }
 function mySide() {
   if (WATCH) return watchSide();
