@@ -28,4 +28,5 @@ def test_httpx_is_a_test_dependency_and_nothing_in_the_package_imports_it():
 
 def test_the_server_libraries_are_runtime_dependencies():
     names = _names(_project()["dependencies"])
-    assert {"alembic", "pydantic-settings", "prometheus-client", "sqlalchemy", "fastapi"} <= names
+    assert {"alembic", "pydantic-settings", "prometheus-client", "sqlalchemy", "fastapi", "msgspec"} <= names
+    assert "orjson" not in names  # the outgoing messages have one writer: msgspec (issue 21)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 import pytest
 
 from shangrao.web import clock
@@ -61,5 +62,5 @@ def test_a_stored_time_from_another_boot_or_the_future_is_read_by_the_wall_clock
     if clock.boot is not None:  # this boot's record maps a stored time back onto the monotonic clock
         mine = clock.record()
         assert abs(clock.to_mono(clock.stamp() - timedelta(seconds=3), mine) - (time.monotonic() - 3)) < 0.05
-        damaged = {**mine, "wall": "yesterday"}
+        damaged = {**msgspec.to_builtins(mine), "wall": "yesterday"}
         assert clock.to_mono(now, damaged) is not None  # a damaged record falls back to the wall clock

@@ -9,6 +9,8 @@ from shangrao.game import Game, IllegalActionError, script_wall
 from shangrao.rules import DEFAULT_RULES
 from shangrao.web.views import seat_view
 
+from .sample import TABLE
+
 SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"
 SEAT1 = "4m6m1m9m2p5p9p3s5s9s1z2z3z"
 SEAT2_TRIPLET = "5m5m5m2m8m3p6p4s6s2z3z4z5z"
@@ -25,7 +27,7 @@ def _game(hands, rules=DEFAULT_RULES, draws="9s", replacements="6s", hold=True):
 
 
 def _view(g, seat):
-    v = seat_view(g, seat, hand_no=0, table={}, deadline=None)
+    v = seat_view(g, seat, hand_no=0, table=TABLE, deadline=None)
     return {k: v[k] for k in ("view", "legal", "log", "seq")}
 
 

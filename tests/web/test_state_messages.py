@@ -1,5 +1,6 @@
 """The state message is built once per change (issue 13) and says the same as before: the
-cached waits equal the analysis, the JSON text equals ``seat_view`` encoded."""
+cached waits equal the analysis, the message built with the table's caches equals the one built
+without them (``seat_view``: a fresh cache)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from shangrao.web.views import (
     view_seq,
 )
 
+from .sample import TABLE
+
 
 def _plain_waits(hand_34, bao, melds, unseen) -> list[int]:
     """Waits with a copy left out of the seat's sight (issue 10), computed plainly."""
@@ -27,18 +30,17 @@ def _plain_waits(hand_34, bao, melds, unseen) -> list[int]:
         return []
 
 
-def test_cached_waits_and_the_text_message_match_the_plain_computation():
+def test_cached_waits_and_the_cached_message_match_the_plain_computation():
     checked = 0
     for h in range(4):
         rng = random.Random(h)
         g = Game(seed=f"views:{h}", hand_no=h % 3)
         logs = LogCache()
-        table = {"id": 7, "name": "桌", "players": [{"kind": "human"}] * 4}
         while True:
             for seat in range(4):
-                v = seat_view(g, seat, hand_no=g.hand_no, table=table, deadline=2.5)
-                text = seat_message(g, seat, hand_no=g.hand_no, table_json=json.dumps(table, ensure_ascii=False),
-                                    deadline=2.5, settlement=None, logs=logs)
+                v = seat_view(g, seat, hand_no=g.hand_no, table=TABLE, deadline=2.5)
+                text = seat_message(g, seat, hand_no=g.hand_no, table=TABLE, deadline=2.5, settlement=None,
+                                    logs=logs)
                 assert json.loads(text) == v
                 obs = g.observation(seat)
                 melds = obs.melds[seat]
@@ -104,7 +106,9 @@ def test_the_log_cache_follows_redact_which_drops_other_seats_window_decisions()
 def test_the_text_without_its_countdown_is_what_tells_a_change():
     g = Game(seed="same")
     logs = LogCache()
-    a, same_a = seat_texts(g, 0, hand_no=0, table_json="{}", deadline=12.5, settlement=None, logs=logs)
-    b, same_b = seat_texts(g, 0, hand_no=0, table_json="{}", deadline=3.0, settlement=None, logs=logs)
-    assert a != b and same_a == same_b
-    assert json.loads(a)["deadline"] == 12.5 and "deadline" not in json.loads(same_a)
+    a, same_a = seat_texts(g, 0, hand_no=0, table=TABLE, deadline=12.5, settlement=None, logs=logs)
+    b, same_b = seat_texts(g, 0, hand_no=0, table=TABLE, deadline=3.0, settlement=None, logs=logs)
+    c, same_c = seat_texts(g, 0, hand_no=0, table=TABLE, deadline=None, settlement=None, logs=logs)
+    assert a != b and same_a == same_b == same_c
+    assert json.loads(a)["deadline"] == 12.5 and json.loads(c)["deadline"] is None
+    assert json.loads(same_a + b"}") == {k: v for k, v in json.loads(a).items() if k != "deadline"}

@@ -93,6 +93,8 @@ def test_a_seats_messages_never_hold_another_seats_concealed_tiles(make_client, 
 def _check_messages(seats, events) -> int:
     from shangrao.web.views import seat_view
 
+    from .sample import TABLE
+
     # every moment of the hand: after each action, and each window an action opened
     moments = []
     cuts = [i + 1 for i, ev in enumerate(events) if "action" in ev]
@@ -127,7 +129,7 @@ def _check_messages(seats, events) -> int:
             for j, g in enumerate(moments):
                 for answered in ((), (s.seat,)):  # a window answer may be held for the engine's order
                     if (j, s.seat, answered) not in views:
-                        views[(j, s.seat, answered)] = _strip(seat_view(g, s.seat, hand_no=g.hand_no, table={},
+                        views[(j, s.seat, answered)] = _strip(seat_view(g, s.seat, hand_no=g.hand_no, table=TABLE,
                                                                         deadline=None, answered=answered))
                     if views[(j, s.seat, answered)] == got:
                         found = True

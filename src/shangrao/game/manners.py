@@ -201,6 +201,12 @@ class Manners:
                                                 "answers": [[k, a] for k, a in sorted(v.answers.items())],
                                                 "left": max(0.0, v.deadline - now)}}
 
+    def stored(self, now: float) -> dict[str, Any] | None:
+        """:meth:`to_data`, or None when there is nothing to keep (nobody in 托管, no vote now or before)."""
+        if not self.managed and self.vote is None and self.result is None:
+            return None
+        return self.to_data(now)
+
     @classmethod
     def from_data(cls, data: object, now: float, *, dissolve_timeout: float = 60.0, phrase_interval: float = 3.0,
                   elapsed: float = 0.0) -> Manners:

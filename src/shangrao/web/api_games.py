@@ -14,6 +14,7 @@ from .deps import AppState
 from .http import StrictJSONRoute, cut
 from .lobby import KIND
 from .messages import clean_name
+from .stored import stored_name
 
 __all__ = ["public_game", "router"]
 
@@ -23,10 +24,9 @@ def public_game(summary: dict) -> dict:
     ``end_reason``: "dissolved" for a match ended by a 解散 vote (issue 24), else None."""
     d = {k: v for k, v in summary.items() if k != "meta"}
     meta = summary.get("meta")
-    web = meta.get("web") if isinstance(meta, dict) else None
     end = meta.get("end_reason") if isinstance(meta, dict) else None
     d["end_reason"] = end if end == "dissolved" else None
-    d["name"] = clean_name(web.get("name", "")) if isinstance(web, dict) else ""
+    d["name"] = clean_name(stored_name(summary.get("meta")))
     if d.get("status") != "finished":
         d["seed"] = None
     return d

@@ -12,9 +12,12 @@ import functools
 import time
 from typing import TYPE_CHECKING, Any
 
-from .connections import Connection, dumps
+import msgspec
+
+from .connections import Connection
 from .errors import MAX_CONNECTIONS_PER_SEAT, SERVER_PROBLEM, SeatBusy
-from .views import LogCache, seat_texts, seat_view
+from .outgoing import NoticeMessage, StateMessage, TableInfo, encode, encode_text
+from .views import LogCache, state_message, state_texts
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -31,9 +34,9 @@ class SeatMessages:
     play: TableState | None
     version: int
     last_settlement: dict | None
-    last_sent: dict[int, str]
-    _texts: dict[int, tuple[tuple[int, int], str, str]]
-    _info_json: tuple[dict, str] | None
+    last_sent: dict[int, bytes]
+    _texts: dict[int, tuple[tuple[int, int], str, bytes]]
+    _info_json: tuple[dict, msgspec.Raw] | None
     _logs: LogCache
     lock: asyncio.Lock
     manager: Any  # the TableManager (its metrics)
@@ -74,42 +77,40 @@ class SeatMessages:
     def _answered(self):
         return self.play.answers.keys() if self.play is not None else ()
 
-    def state_for(self, seat: int) -> dict:
-        """The seat's ``state`` message (:func:`~shangrao.web.views.seat_view`); :meth:`state_text`
-        is the same as JSON text, built once per change."""
+    def _table_info(self) -> msgspec.Raw:
+        """The table's facts (``public_info``) as the ``state`` messages carry them: a
+        :class:`~shangrao.web.outgoing.TableInfo` (``msgspec.convert`` checks the dict against it),
+        encoded once for every seat, again only when they changed (most changes leave them as they
+        were)."""
         info = self.public_info()
-        if self.game is None:
-            return {"type": "state", "you": seat, "hand_no": self.hand_no, "seq": 0, "table": info,
-                    "view": None, "legal": [], "can_win": False, "deadline": None, "waits": None,
-                    "discard_waits": None, "baodiao_discards": None, "log": [], "settlement": self.last_settlement, "reveal": None}
-        return seat_view(self.game, seat, hand_no=self.game.hand_no, table=info,
-                         deadline=self._deadline_for(seat),
-                         settlement=self.last_settlement if self.game.is_over else None,
-                         answered=self._answered())
+        cached = self._info_json
+        if cached is None or (cached[0] is not info and cached[0] != info):
+            self._info_json = cached = (info, msgspec.Raw(encode(msgspec.convert(info, TableInfo))))
+        else:
+            self._info_json = (info, cached[1])
+        return cached[1]
 
-    def state_text(self, seat: int) -> tuple[str, str]:
-        """The seat's ``state`` message as JSON text (``state_for`` encoded) and the same without
-        its countdown (what tells whether the seat's view changed), built once per change; the
-        table's facts are encoded once for all seats, each log event once per seat."""
+    def state_message(self, seat: int) -> StateMessage:
+        """The seat's ``state`` message (:func:`~shangrao.web.views.state_message`)."""
+        table = self._table_info()
+        if self.game is None:
+            return StateMessage(you=seat, hand_no=self.hand_no, seq=0, table=table, view=None, legal=[],
+                                can_win=False, waits=None, discard_waits=None, baodiao_discards=None, settlement=self.last_settlement,
+                                reveal=msgspec.Raw(b"null"), log=[], deadline=None)
+        return state_message(self.game, seat, hand_no=self.game.hand_no, table=table,
+                             deadline=self._deadline_for(seat),
+                             settlement=self.last_settlement if self.game.is_over else None,
+                             logs=self._logs, answered=self._answered())
+
+    def state_text(self, seat: int) -> tuple[str, bytes]:
+        """The seat's ``state`` message as JSON text and the same without its countdown (what tells
+        whether the seat's view changed: :func:`~shangrao.web.views.state_texts`), built once per
+        change."""
         cached = self._texts.get(seat)
         version = (self.version, self.play.version if self.play is not None else 0)
         if cached is not None and cached[0] == version:
             return cached[1], cached[2]
-        if self.game is None:
-            d = self.state_for(seat)
-            text = dumps(d)
-            same = dumps({k: v for k, v in d.items() if k != "deadline"})
-        else:
-            info = self.public_info()  # the same dict for every seat of one change
-            cached_info = self._info_json
-            if cached_info is None or (cached_info[0] is not info and cached_info[0] != info):
-                self._info_json = (info, dumps(info))  # (most changes leave it as it was)
-            else:
-                self._info_json = (info, cached_info[1])
-            text, same = seat_texts(self.game, seat, hand_no=self.game.hand_no, table_json=self._info_json[1],
-                                    deadline=self._deadline_for(seat),
-                                    settlement=self.last_settlement if self.game.is_over else None,
-                                    logs=self._logs, answered=self._answered())
+        text, same = state_texts(self.state_message(seat))
         self._texts[seat] = (version, text, same)
         return text, same
 
@@ -133,7 +134,7 @@ class SeatMessages:
 
     def _tell(self, seat: int) -> None:
         """Send ``seat`` the server-problem notice."""
-        notice = dumps({"type": "notice", "code": "server_problem", "message": SERVER_PROBLEM})
+        notice = encode_text(NoticeMessage(code="server_problem", message=SERVER_PROBLEM))
         for c in list(self.seats[seat].conns):
             c.send(notice)
 

@@ -6,7 +6,9 @@ import contextlib
 import time
 from datetime import UTC, datetime, timedelta
 
-__all__ = ["ServerClock"]
+import msgspec
+
+__all__ = ["ClockRecord", "ServerClock"]
 
 
 def _wall_now() -> datetime:
@@ -21,6 +23,16 @@ def _boot_id() -> str | None:
             return f.read().strip() or None
     except OSError:
         return None
+
+
+class ClockRecord(msgspec.Struct, kw_only=True):
+    """A server's clock as a table's ``meta.web.clock`` stores it (:class:`ServerClock`): its boot id
+    (None where the system gives none), its start as an ISO 8601 wall time and as a
+    ``time.monotonic()`` value in seconds."""
+
+    boot: str | None
+    wall: str
+    mono: float
 
 
 class ServerClock:
@@ -45,22 +57,26 @@ class ServerClock:
         """The ``created`` time of a row written now."""
         return self.wall0 + timedelta(seconds=time.monotonic() - self.mono0)
 
-    def record(self) -> dict:
+    def record(self) -> ClockRecord:
         """What ``meta.web.clock`` holds for this server."""
-        return {"boot": self.boot, "wall": self.wall0.isoformat(), "mono": self.mono0}
+        return ClockRecord(boot=self.boot, wall=self.wall0.isoformat(), mono=self.mono0)
 
-    def to_mono(self, when: datetime | None, record: object = None) -> float | None:
+    def to_mono(self, when: datetime | None, record: ClockRecord | dict | None = None) -> float | None:
         """A stored time as a ``time.monotonic()`` value of this process, never later than now (None
-        stays None).  record: the ``meta.web.clock`` of the server that stored it."""
+        stays None).  record: the ``meta.web.clock`` of the server that stored it (a dict is read as a
+        ClockRecord; one that is not is no record)."""
         if when is None:
             return None
         now = time.monotonic()
-        if isinstance(record, dict) and self.boot is not None and record.get("boot") == self.boot:
-            mono, wall = record.get("mono"), record.get("wall")
-            if isinstance(mono, int | float) and not isinstance(mono, bool) and isinstance(wall, str):
-                with contextlib.suppress(ValueError, TypeError, OverflowError):
-                    started = datetime.fromisoformat(wall)
-                    return min(now, float(mono) + (when - started).total_seconds())
+        if isinstance(record, dict):
+            try:
+                record = msgspec.convert(record, ClockRecord)
+            except msgspec.ValidationError:
+                record = None
+        if record is not None and self.boot is not None and record.boot == self.boot:
+            with contextlib.suppress(ValueError, TypeError, OverflowError):
+                started = datetime.fromisoformat(record.wall)
+                return min(now, record.mono + (when - started).total_seconds())
         ago = (_wall_now() - when).total_seconds()
         return now - max(0.0, ago)
 

@@ -20,24 +20,15 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
 
-import orjson
+from .outgoing import OutgoingMessage, encode_text
 
-__all__ = ["Connection", "dumps"]
+__all__ = ["Connection"]
 
 log = logging.getLogger("shangrao.web")
 
 #: WebSocket close code for a client that does not read its messages (1008: policy violation)
 CLOSE_SLOW = 1008
-
-
-def dumps(obj: Any) -> str:
-    """A message as compact JSON text (what is queued and sent), by orjson: the same JSON as
-    ``json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`` for what the server sends
-    (dicts, lists, tuples, str, int, float, bool, None, str enums), ten times faster — encoding was
-    the server's largest CPU cost per action.  Raises TypeError for what JSON cannot hold."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Connection:
@@ -84,8 +75,9 @@ class Connection:
         self._ready.set()
         return True
 
-    def send_json(self, obj: Any) -> bool:
-        return self.send(dumps(obj))
+    def send_message(self, msg: OutgoingMessage) -> bool:
+        """Queue one message (:func:`~shangrao.web.outgoing.encode_text`, the one writer); as :meth:`send`."""
+        return self.send(encode_text(msg))
 
     async def _sender(self) -> None:
         try:

@@ -30,7 +30,7 @@ class LobbyLists:
     def _stored_info(self, g) -> dict:
         """The lobby's view of a table that is not in memory, from its stored row; raises DamagedRecord."""
         web = web_meta(g.meta, g.id)
-        kinds, claimed = web["seats"], web["claimed"]
+        kinds, claimed = web.seats, web.claimed
         free = [i for i, (k, c) in enumerate(zip(kinds, claimed)) if k == "human" and not c]
         rules = dict(g.rules or {})
         if g.status == "finished":
@@ -39,12 +39,11 @@ class LobbyLists:
             status = "waiting"
         else:
             status = "between"
-        return {"id": g.id, "name": clean_name(web.get("name", "")), "status": status,
+        return {"id": g.id, "name": clean_name(web.name), "status": status,
                 "hands_total": rules.get("hands_per_match"), "hands_played": g.hands_played,
                 "scores": list(g.scores), "rules": rules, "free_seats": free,
                 "players": [{"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
-                            for k, c in zip(kinds, claimed)], "rematch": web.get("rematch"),
-                "hints": web.get("hints", True) is not False}
+                            for k, c in zip(kinds, claimed)], "rematch": web.rematch, "hints": web.hints}
 
     def _listed_info(self, g) -> dict | None:
         """:meth:`_stored_info`, or None (and a log line) where the stored record is damaged."""

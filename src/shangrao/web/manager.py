@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import random
 import time
@@ -17,9 +16,7 @@ from ..records import GameNotFound, GameSummary, RecordError, Store
 from ..records.live import game_head, insert_events, last_event_time, update_meta
 from ..rules import RuleSet
 from .clock import _mono_from_wall
-from .connections import dumps
 from .errors import (
-    BadLink,
     NotFinished,
     ReadOnlyStore,
     SaveError,
@@ -29,15 +26,15 @@ from .errors import (
     TableNotFound,
     TooManyWaiting,
     Unloadable,
-    hash_token,
     rematch_token,
 )
 from .lobby import KIND, LobbyLists
 from .manners import manners_from_meta
 from .messages import clean_name
 from .metrics import ServerMetrics
+from .outgoing import NoticeMessage, encode_text
 from .settings import Settings
-from .stored import DamagedRecord, web_meta
+from .stored import DamagedRecord, WebMeta, read_web_meta, web_meta
 from .tables import Seat, Table
 from .writer import DatabaseWriter
 
@@ -82,8 +79,8 @@ class TableManager(DatabaseWriter, LobbyLists):
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
         st = [Seat(player=k) for k in kinds]
-        meta = {"web": {"name": name, "seats": kinds, "claimed": [False] * 4, "token_hashes": [None] * 4,
-                        "hints": hints, "clock": self.clock.record()}}
+        meta = WebMeta(name=name, seats=kinds, claimed=[False] * 4, token_hashes=[None] * 4, hints=hints,
+                       clock=self.clock.record()).to_meta()
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints)
         table.origin = origin
@@ -100,21 +97,17 @@ class TableManager(DatabaseWriter, LobbyLists):
         if len(self.tables) >= n:
             raise ServerFull(f"the server is full ({n} live tables); try again later")
 
-    def _build(self, rec) -> tuple[Table, list[Event] | None]:
-        """A table from its record (no database access); returns it and the live events the
-        engine added after the stored ones (to be stored by the caller)."""
-        if rec.mode != KIND:
-            raise TableError(f"game {rec.id} is not a web table")
-        web = web_meta(rec.meta, rec.id)  # raises DamagedRecord
-        seats = [Seat(player=k, claimed=bool(c), token_hash=h)
-                 for k, c, h in zip(web["seats"], web["claimed"], web["token_hashes"])]
-        table = Table(self, rec.id, clean_name(web.get("name", "")), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
-                      hints=web.get("hints", True) is not False)
-        table.rematch = web.get("rematch")
+    def _build(self, rec, web: WebMeta) -> tuple[Table, list[Event] | None]:
+        """A table from its record and its checked ``meta.web`` (no database access); returns it and
+        the live events the engine added after the stored ones (to be stored by the caller)."""
+        seats = [Seat(player=k, claimed=c, token_hash=h) for k, c, h in zip(web.seats, web.claimed, web.token_hashes)]
+        table = Table(self, rec.id, clean_name(web.name), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
+                      hints=web.hints)
+        table.rematch = web.rematch
         st = self.settings
-        table.manners = manners_from_meta(rec.meta["web"], st.dissolve_timeout, st.phrase_interval)
-        end = rec.meta.get("end_reason")
-        table.end_reason = end if isinstance(end, str) else None
+        table.manners = manners_from_meta(web.manners, web.manners_wall, st.dissolve_timeout, st.phrase_interval)
+        end = rec.meta.get("end_reason") if isinstance(rec.meta, dict) else None
+        table.end_reason = end if end == "dissolved" else None
         for h in rec.hands:
             g = replay(h.events)
             table.match.finish_hand(g).events = []
@@ -133,15 +126,17 @@ class TableManager(DatabaseWriter, LobbyLists):
 
     async def _load(self, game_id: int) -> Table:
         rec = await self.read(self.store.load_game, game_id)
-        table, extra = self._build(rec)
+        if rec.mode != KIND:
+            raise TableError(f"game {rec.id} is not a web table")
+        web = web_meta(rec.meta, rec.id)  # raises DamagedRecord
+        table, extra = self._build(rec, web)
         g = table.game
         if table.finished:
             return table
         if g is not None and extra is not None and not extra and not g.is_over:
             # the countdown in progress goes on from when its decision began, by the clock of the
             # server that stored it (ServerClock: wall-clock steps change nothing)
-            stored_clock = ((rec.meta or {}).get("web") or {}).get("clock")
-            started = self.clock.to_mono(await self.read(last_event_time, self.store, rec.id, g.hand_no), stored_clock)
+            started = self.clock.to_mono(await self.read(last_event_time, self.store, rec.id, g.hand_no), web.clock)
             assert table.play is not None
             table.play.resume(started, time.monotonic())  # a window's countdown and pause, or a turn's
         # from now on this server writes the table's rows: its clock is the one to read them by
@@ -170,8 +165,8 @@ class TableManager(DatabaseWriter, LobbyLists):
             return t
         _head, web = await self._stored_web(game_id)
         if token is not None:
-            self._check_stored_token(web, token)
-        seated, free = self._seated(web)
+            web.seat_of(token)
+        seated, free = web.seated()
         exempt = seated and (token is not None or (resuming and not free))
         async with self._load_lock:
             t = self.tables.get(game_id)
@@ -184,7 +179,7 @@ class TableManager(DatabaseWriter, LobbyLists):
             t.start()
             return t
 
-    async def _stored_web(self, game_id: int) -> tuple[GameSummary, dict]:
+    async def _stored_web(self, game_id: int) -> tuple[GameSummary, WebMeta]:
         """The stored row of the web table ``game_id`` (no replay) and its ``meta.web`` part;
         raises TableNotFound when there is no such game or it is not a web table, DamagedRecord when
         its ``meta`` is not what this server writes (:func:`~shangrao.web.stored.web_meta`)."""
@@ -198,33 +193,13 @@ class TableManager(DatabaseWriter, LobbyLists):
             raise TableNotFound(f"no table {game_id}")
         return head, web_meta(head.meta, game_id)  # raises DamagedRecord
 
-    @staticmethod
-    def _seated(web: dict) -> tuple[bool, bool]:
-        """From a stored ``meta.web``: (a person holds a seat, a seat is free); a ``meta.web`` edited
-        into another shape counts as no person seated (it gets no exemption from the cap)."""
-        if not isinstance(web, dict):
-            return False, True
-        kinds, claimed = web.get("seats"), web.get("claimed")
-        if not isinstance(kinds, list) or not isinstance(claimed, list):
-            return False, True
-        pairs = list(zip(kinds, claimed))
-        return (any(k == "human" and c is True for k, c in pairs), any(k == "human" and not c for k, c in pairs))
-
-    @staticmethod
-    def _check_stored_token(web: dict, token: str) -> int:
-        h = hash_token(token)
-        for i, x in enumerate(web.get("token_hashes") or []):
-            if x is not None and hmac.compare_digest(x, h):
-                return i
-        raise BadLink()
-
     async def check_link(self, game_id: int, token: str) -> int:
         """The seat a link belongs to, without loading the game; raises TableError/TableNotFound."""
         t = self.tables.get(game_id)
         if t is not None:
             return t.check_token(token)
         _head, web = await self._stored_web(game_id)
-        return self._check_stored_token(web, token)
+        return web.seat_of(token)
 
     async def for_joining(self, game_id: int) -> Table:
         """A table to take a seat at: loaded only if its stored row shows a free seat.  Raises
@@ -317,7 +292,8 @@ class TableManager(DatabaseWriter, LobbyLists):
         played: list[int] = []
         rest: list[int] = []
         for g in rows:
-            seated, free = self._seated((g.meta or {}).get("web") or {})
+            web = read_web_meta(g.meta)  # a damaged one: no person seated (no exemption from the cap)
+            seated, free = web.seated() if web is not None else (False, True)
             (played if seated and not free else rest).append(g.id)
         out = []
         full = False
@@ -339,7 +315,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         """Play no table from now on (another server took them over): every write is refused, the
         runners stop, the tables leave memory, and the lobby and every refusal say ``why``."""
         self.read_only = why
-        notice = dumps({"type": "notice", "code": "server_problem", "message": why})
+        notice = encode_text(NoticeMessage(code="server_problem", message=why))
         for t in list(self.tables.values()):
             await t.stop()
             for seat in t.seats:

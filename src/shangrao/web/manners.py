@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from ..game import IllegalActionError
 from ..game.manners import Manners, MannersError
 from ..records.live import update_meta
-from .connections import Connection, dumps
+from .connections import Connection
 from .errors import SaveError
+from .outgoing import PhraseMessage, encode_text
 
 if TYPE_CHECKING:
     from ..game.table import TableState
@@ -29,11 +30,11 @@ __all__ = ["END_DISSOLVED", "TableManners", "manners_from_meta"]
 END_DISSOLVED = "dissolved"
 
 
-def manners_from_meta(web: dict, dissolve_timeout: float, phrase_interval: float) -> Manners:
-    """The manners stored in a table's ``meta.web`` (its vote's countdown gone on meanwhile)."""
-    stored = web.get("manners_wall")
-    elapsed = time.time() - stored if isinstance(stored, int | float) and not isinstance(stored, bool) else 0.0
-    return Manners.from_data(web.get("manners"), time.monotonic(), dissolve_timeout=dissolve_timeout,
+def manners_from_meta(data: object, wall: float | None, dissolve_timeout: float, phrase_interval: float) -> Manners:
+    """The manners stored in a table's ``meta.web.manners`` (written at the wall time ``wall``: an open
+    vote's countdown has gone on meanwhile)."""
+    elapsed = time.time() - wall if wall is not None else 0.0
+    return Manners.from_data(data, time.monotonic(), dissolve_timeout=dissolve_timeout,
                              phrase_interval=phrase_interval, elapsed=max(0.0, elapsed))
 
 
@@ -47,6 +48,7 @@ class TableManners:
     end_reason: str | None
     watchers: set[Connection]
     manager: Any
+    match: Any
     store: Any
     id: int
     lock: Any
@@ -132,7 +134,7 @@ class TableManners:
         Raises MannersError (no such phrase) or TooFast (the seat's rate)."""
         async with self.lock:
             words = self.manners.say(seat, phrase, time.monotonic())
-            text = dumps({"type": "phrase", "seat": seat, "phrase": phrase, "text": words})
+            text = encode_text(PhraseMessage(seat=seat, phrase=phrase, text=words))
             for s in self.seats:
                 for c in list(s.conns):
                     c.send(text)
@@ -196,8 +198,8 @@ class TableManners:
             raise
         self.manager.listing_changed()
 
-    def _scores(self) -> list[int]:  # pragma: no cover - the table's
-        raise NotImplementedError
+    def _scores(self) -> list[int]:
+        return list(self.match.scores)
 
     # ------------------------------------------------------------------ spectators (web/watch.py)
     async def watch(self, ws) -> Connection | None:

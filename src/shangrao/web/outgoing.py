@@ -1,37 +1,52 @@
-"""The server -> client messages as pydantic models, and their published JSON Schema
-(``docs/web-messages.schema.json``, written by ``python -m shangrao.web.outgoing``; the test
-``tests/web/test_outgoing_schema.py`` fails when it is out of date, and checks the messages of
-whole hands against these models).
+"""The server -> client messages as msgspec Structs: their one definition, their one writer
+(:func:`encode`: one ``msgspec.json.Encoder`` for every message the server sends) and their published
+JSON Schema (``docs/web-messages.schema.json``, generated from the same types by
+``python -m shangrao.web.outgoing``; ``tests/web/test_outgoing_schema.py`` fails when it is out of
+date, and reads the messages of whole hands back with these types).
 
-The messages themselves are still written by :mod:`shangrao.web.views` (the ``state`` message as
-JSON text built once per change, the fast path) and by the table and socket code; these models
-describe them (``extra="forbid"`` on every object the server writes itself, so a key added without
-its model fails the test).  ``table.rules``, a ``state``'s ``settlement`` and ``reveal``, a log event
-and a hint's choices are described by their own documents (``RuleSet.to_dict``, ``hands.result``,
-``game/protocol.py``, :func:`shangrao.bots.advice.choice_text`) and are objects here."""
+Every object the server writes itself refuses unknown keys when read back (``forbid_unknown_fields``),
+so a key added without its field fails the test.  ``table.rules``, a ``state``'s ``settlement`` and
+``reveal``, a log event and a hint's choices are described by their own documents
+(``RuleSet.to_dict``, ``hands.result``, ``game/protocol.py``, :func:`shangrao.bots.advice.choice_text`)
+and are objects here.  A field typed :data:`Encoded` (or ``msgspec.Raw``, with its type named in
+the schema: a state's ``table``) holds an object already encoded by :func:`encode` — what the seats
+see alike is encoded once, not once per message — and is sent as it is."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+import msgspec
 
-__all__ = ["JS_PATH", "SCHEMA_PATH", "ErrorMessage", "HintMessage", "NoticeMessage", "OutgoingMessage", "PhraseMessage",
-           "PongMessage", "StateMessage", "WatchMessage", "jsdoc_text", "schema"]
+__all__ = ["JS_PATH", "SCHEMA_PATH", "Encoded", "EncodedOrNull", "ErrorCode", "ErrorMessage", "HintMessage", "LegalAction", "MeldView",
+           "NoticeMessage", "OutgoingMessage", "PhraseMessage", "PlayerInfo", "PongMessage", "PublicView", "SeatView",
+           "StateMessage", "WatchMessage",
+           "TableInfo", "Wait", "encode", "encode_text", "jsdoc_text", "schema", "validate"]
 
 SCHEMA_PATH = "docs/web-messages.schema.json"
+JS_PATH = "src/shangrao/web/static/messages.js"
+
+#: an object already encoded by :func:`encode` (``msgspec.Raw``), sent as it is
+Encoded = Annotated[msgspec.Raw, msgspec.Meta(extra_json_schema={"type": "object"})]
+#: the same, or ``null`` (``msgspec.Raw(b"null")``: a union with Raw is not read back by msgspec)
+EncodedOrNull = Annotated[msgspec.Raw, msgspec.Meta(extra_json_schema={"anyOf": [{"type": "object"},
+                                                                                 {"type": "null"}]})]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+D = msgspec.Meta  # a field's description in the schema: Annotated[T, D(description=...)]
 
 
-class MeldView(_Strict):
-    kind: str = Field(description="the meld's type: chow, pung, kong, concealed_kong")
-    tiles: list[int] = Field(description="its kinds 0..33")
-    claimed: int | None = Field(description="the kind claimed from another seat, if any")
-    from_: int | None = Field(alias="from", description="the seat it was claimed from, if any")
+class _Strict(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """Not tracked by the garbage collector (``gc=False``): a message is a tree, never a cycle."""
+
+
+class MeldView(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
+    kind: Annotated[str, D(description="the meld's type: chow, pung, kong, concealed_kong")]
+    tiles: Annotated[Sequence[int], D(description="its kinds 0..33")]
+    claimed: Annotated[int | None, D(description="the kind claimed from another seat, if any")]
+    from_: Annotated[int | None, D(description="the seat it was claimed from, if any")] = msgspec.field(name="from")
 
 
 class SeatView(_Strict):
@@ -39,54 +54,55 @@ class SeatView(_Strict):
 
     seat: int
     phase: Literal["act", "discard", "claim", "rob", "over"]
-    current_seat: int | None = Field(description="the seat deciding; in a window only the seat itself, else None")
-    hand: list[int] = Field(description="the seat's concealed kinds")
+    current_seat: Annotated[int | None, D(description="the seat deciding; in a window only the seat itself, "
+                                                      "else None")]
+    hand: Annotated[Sequence[int], D(description="the seat's concealed kinds")]
     drawn: int | None
-    hand_sizes: list[int]
-    melds: list[list[MeldView]]
-    discards: list[list[int]]
+    hand_sizes: Sequence[int]
+    melds: Sequence[Sequence[MeldView]]
+    discards: Sequence[Sequence[int]]
     bao: int
     indicator: int
     tiles_left: int
     dealer: int
-    scores: list[int]
-    flown: list[int]
+    scores: Sequence[int]
+    flown: Sequence[int]
     bao_drawn: int
-    last_discard: list[int] | None
-    kong: list[int | str] | None
+    last_discard: Sequence[int] | None
+    kong: Sequence[int | str] | None
     kong_chain: int
     first_discard: bool
-    winds: list[str]
+    winds: Sequence[str]
     bao_count: int
 
 
 class PlayerInfo(_Strict):
-    kind: str = Field(description='"human" or a bot name')
+    kind: Annotated[str, D(description='"human" or a bot name')]
     claimed: bool
     connected: bool
     standin: bool
     ready: bool
-    managed: bool = Field(False, description="托管: the player handed the seat to the stand-in bot (issue 24)")
+    managed: Annotated[bool, D(description="托管: the player handed the seat to the stand-in bot (issue 24)")] = False
 
 
 class VoteInfo(_Strict):
     """An open 解散 vote (:meth:`shangrao.game.manners.Manners.public`)."""
 
     proposer: int
-    voters: list[int] = Field(description="the seated players, who vote")
-    answers: dict[str, bool] = Field(description="seat (as text) -> agrees; the proposer's is true")
-    left: float = Field(description="seconds left of the vote's countdown")
+    voters: Annotated[Sequence[int], D(description="the seated players, who vote")]
+    answers: Annotated[dict[str, bool], D(description="seat (as text) -> agrees; the proposer's is true")]
+    left: Annotated[float, D(description="seconds left of the vote's countdown")]
 
 
 class MannersInfo(_Strict):
     """The table manners every seat and spectator sees (issue 24)."""
 
-    managed: list[int] = Field(description="the seats in 托管")
+    managed: Annotated[Sequence[int], D(description="the seats in 托管")]
     vote: VoteInfo | None
-    result: Literal["passed", "failed"] | None = Field(description="the last vote's outcome")
+    result: Annotated[Literal["passed", "failed"] | None, D(description="the last vote's outcome")]
 
 
-class TableInfo(_Strict):
+class TableInfo(_Strict, kw_only=True):
     """The table's public facts (the lobby shows the same)."""
 
     id: int
@@ -94,23 +110,23 @@ class TableInfo(_Strict):
     status: Literal["waiting", "playing", "between", "finished"]
     hands_total: int | None
     hands_played: int
-    scores: list[int]
+    scores: Sequence[int]
     rules: dict[str, Any]
-    free_seats: list[int]
-    players: list[PlayerInfo]
-    history: list[list[int]] | None = None
+    free_seats: Sequence[int]
+    players: Sequence[PlayerInfo]
+    history: Sequence[Sequence[int]] | None = None
     rematch: int | None
     hints: bool
     manners: MannersInfo | None = None
-    end_reason: Literal["dissolved"] | None = Field(None, description='"dissolved": ended by a 解散 vote')
+    end_reason: Annotated[Literal["dissolved"] | None, D(description='"dissolved": ended by a 解散 vote')] = None
 
 
-class LegalAction(_Strict):
-    action: str = Field(description="the engine's string form, sent back in an action message")
+class LegalAction(_Strict, omit_defaults=True):
+    action: Annotated[str, D(description="the engine's string form, sent back in an action message")]
     type: str
     tile: int | None
-    tiles: list[int] | None = None
-    declines_win: bool | None = Field(None, description="偷机: passing up a win")
+    tiles: Sequence[int] | None = None
+    declines_win: Annotated[bool | None, D(description="偷机: passing up a win")] = None
 
 
 class Wait(_Strict):
@@ -118,39 +134,45 @@ class Wait(_Strict):
     unseen: int
 
 
-class StateMessage(_Strict):
-    """The seat's whole view after a change (:func:`shangrao.web.views.seat_texts`)."""
+class StateMessage(_Strict, tag_field="type", tag="state"):
+    """The seat's whole view after a change (:func:`shangrao.web.views.seat_texts`).  ``deadline`` is
+    written last (:func:`shangrao.web.views.seat_texts` cuts it off to tell a change)."""
 
-    type: Literal["state"]
     you: int
     hand_no: int
-    seq: int = Field(description="the seat's own counter: the length of its redacted log of the hand")
-    table: TableInfo
+    seq: Annotated[int, D(description="the seat's own counter: the length of its redacted log of the hand")]
+    table: Annotated[msgspec.Raw, D(description="the table's facts (a TableInfo, encoded once for the seats)",
+                                    extra_json_schema={"$ref": "#/$defs/TableInfo"})]
     view: SeatView | None
-    legal: list[LegalAction]
+    legal: Sequence[LegalAction]
     can_win: bool
-    deadline: float | None = Field(description="seconds left of the seat's countdown")
-    waits: list[Wait] | None
-    discard_waits: dict[str, list[Wait]] | None
-    baodiao_discards: list[str] | None = Field(None, description="the discards (mpsz) among discard_waits that "
-                                               "leave the hand in the 宝吊 state: any tile wins (任意牌（宝吊）)")
+    waits: Sequence[Wait] | None
+    discard_waits: dict[str, Sequence[Wait]] | None
+    baodiao_discards: Annotated[Sequence[str] | None, D(description="the discards (mpsz) among discard_waits that "
+                                                                    "leave the hand in the 宝吊 state: any tile wins "
+                                                                    "(任意牌（宝吊）)")]
     settlement: dict[str, Any] | None
-    reveal: dict[str, Any] | None
-    log: list[dict[str, Any]] = Field(description="the last events of the seat's redacted log")
+    reveal: Annotated[EncodedOrNull, D(description="倒牌: every hand laid down at the end of a hand "
+                                                   "(shangrao.web.views.reveal), else null")]
+    log: Annotated[Sequence[Encoded], D(description="the last events of the seat's redacted log")]
+    deadline: Annotated[float | None, D(description="seconds left of the seat's countdown")]
 
 
-class HintMessage(_Strict):
-    type: Literal["hint"]
+class HintMessage(_Strict, tag_field="type", tag="hint"):
     hand: int
     seq: int
-    choices: list[dict[str, Any]]
-    note: str | None
+    choices: Sequence[dict[str, Any]]
+    note: Annotated[dict[str, str] | None, D(description="why the choices are not in the order of their expected "
+                                                         "points (zh, en); None when they are")]
 
 
-class ErrorMessage(_Strict):
-    type: Literal["error"]
-    code: Literal["malformed", "illegal", "stale", "unavailable", "hints_off", "rate_limited", "forbidden",
-                  "full", "busy", "damaged"]
+#: the error codes (listed with their meaning in :mod:`shangrao.web.messages`)
+ErrorCode = Literal["malformed", "illegal", "stale", "unavailable", "hints_off", "rate_limited", "forbidden",
+                    "full", "busy", "damaged"]
+
+
+class ErrorMessage(_Strict, tag_field="type", tag="error", omit_defaults=True):
+    code: ErrorCode
     message: str
     hand: int | None = None
     seq: int | None = None
@@ -158,74 +180,89 @@ class ErrorMessage(_Strict):
     count: int | None = None
 
 
-class NoticeMessage(_Strict):
-    type: Literal["notice"]
+class NoticeMessage(_Strict, tag_field="type", tag="notice"):
     code: Literal["server_problem"]
     message: str
 
 
-class PongMessage(_Strict):
-    type: Literal["pong"]
+class PongMessage(_Strict, tag_field="type", tag="pong"):
+    pass
 
 
 class PublicView(_Strict):
     """What every seat sees alike (a spectator's view, :func:`shangrao.web.spectators.public_view`): no hand."""
 
     phase: Literal["act", "discard", "claim", "rob", "over"]
-    current_seat: int | None = Field(description="the seat deciding; None in a claim/rob window")
-    hand_sizes: list[int]
-    melds: list[list[MeldView]]
-    discards: list[list[int]]
+    current_seat: Annotated[int | None, D(description="the seat deciding; None in a claim/rob window")]
+    hand_sizes: Sequence[int]
+    melds: Sequence[Sequence[MeldView]]
+    discards: Sequence[Sequence[int]]
     bao: int
     indicator: int
     tiles_left: int
     dealer: int
-    scores: list[int]
-    flown: list[int]
-    last_discard: list[int] | None
-    kong: list[int | str] | None
+    scores: Sequence[int]
+    flown: Sequence[int]
+    last_discard: Sequence[int] | None
+    kong: Sequence[int | str] | None
     kong_chain: int
     first_discard: bool
-    winds: list[str]
+    winds: Sequence[str]
 
 
-class WatchMessage(_Strict):
+class WatchMessage(_Strict, tag_field="type", tag="watch"):
     """A spectator's state (:func:`shangrao.web.spectators.spectator_state`): only what is public."""
 
-    type: Literal["watch"]
     hand_no: int
     table: TableInfo
     view: PublicView | None
-    log: list[dict[str, Any]] = Field(description="the last events of the public log (no draw's tile, no 过)")
+    log: Annotated[Sequence[dict[str, Any]], D(description="the last events of the public log (no draw's tile, "
+                                                           "no 过)")]
     settlement: dict[str, Any] | None
     reveal: dict[str, Any] | None
 
 
-class PhraseMessage(_Strict):
+class PhraseMessage(_Strict, tag_field="type", tag="phrase"):
     """A quick phrase (快捷语) said at the table (issue 24)."""
 
-    type: Literal["phrase"]
     seat: int
-    phrase: str = Field(description="its id (shangrao.game.manners.PHRASES)")
-    text: str = Field(description="its Chinese words")
+    phrase: Annotated[str, D(description="its id (shangrao.game.manners.PHRASES)")]
+    text: Annotated[str, D(description="its Chinese words")]
 
 
-OutgoingMessage = Annotated[StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage | WatchMessage
-                            | PhraseMessage, Field(discriminator="type")]
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(OutgoingMessage)
+OutgoingMessage = StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage | WatchMessage | PhraseMessage
+
+_encoder = msgspec.json.Encoder()
+#: the one writer of every server -> client message (and of the parts encoded ahead, :data:`Encoded`):
+#: ``encode(msg) -> bytes``, compact JSON, UTF-8 (non-ASCII as it is); raises TypeError for what JSON
+#: cannot hold
+encode = _encoder.encode
 
 
-def validate(text: str) -> BaseModel:
-    """A message the server wrote (JSON text) read by its model; raises pydantic's ValidationError."""
-    return _ADAPTER.validate_json(text)
+def encode_text(msg: Any) -> str:
+    """:func:`encode` as text (what a WebSocket's ``send_text`` takes)."""
+    return _encoder.encode(msg).decode()
+
+
+_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(OutgoingMessage)
+
+
+def validate(text: str | bytes) -> Any:
+    """A message the server wrote (JSON text) read back by its type: one of :data:`OutgoingMessage`'s
+    Structs (a state's ``table`` read as a :class:`TableInfo` too); raises ``msgspec.ValidationError``
+    (a ``ValueError``) for anything else."""
+    msg = _decoder.decode(text)
+    if isinstance(msg, StateMessage):
+        msgspec.json.decode(msg.table, type=TableInfo)
+    return msg
 
 
 def schema() -> dict[str, Any]:
-    """The JSON Schema of every server -> client message (by-alias field names, as sent)."""
-    out = _ADAPTER.json_schema(by_alias=True)
-    out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    out["title"] = "shangrao web: server -> client messages"
-    return out
+    """The JSON Schema of every server -> client message (the field names as sent), generated from
+    the Structs (``msgspec.json.schema_components``)."""
+    (union, _), defs = msgspec.json.schema_components([OutgoingMessage, TableInfo], ref_template="#/$defs/{name}")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "shangrao web: server -> client messages", **union, "$defs": defs}
 
 
 def schema_text() -> str:
@@ -270,8 +307,6 @@ def jsdoc_text() -> str:
     lines.append("/** @typedef {" + _js_type(sch) + "} OutgoingMessage */")
     return "\n".join(lines) + "\n"
 
-
-JS_PATH = "src/shangrao/web/static/messages.js"
 
 if __name__ == "__main__":  # python -m shangrao.web.outgoing: write the schema and the JSDoc types
     with open(SCHEMA_PATH, "w", encoding="utf-8") as f:

@@ -30,6 +30,7 @@ from .messages import (
     VoteMsg,
     parse_client_message,
 )
+from .outgoing import ErrorCode, ErrorMessage, encode_text
 from .settings import Settings
 from .stored import DamagedRecord
 
@@ -80,11 +81,16 @@ class _Refusals:
         self.told = time.monotonic()
         what = ("this action was not played — send it again" if self.count == 1 else
                 f"{self.count} actions were not played, the last this one — send it again")
-        self.conn.send_json({"type": "error", "code": "rate_limited", "hand": a.hand, "seq": a.seq,
-                             "action": cut(a.action, 40), "count": self.count,
-                             "message": f"too many messages: at most {self.settings.messages_per_second:g} "
-                                        f"per second; {what}"})
+        self.conn.send_message(ErrorMessage(code="rate_limited", hand=a.hand, seq=a.seq, action=cut(a.action, 40),
+                                            count=self.count,
+                                            message=f"too many messages: at most "
+                                                    f"{self.settings.messages_per_second:g} per second; {what}"))
         self.count = 0
+
+
+async def _refuse(ws: WebSocket, code: ErrorCode, message: str) -> None:
+    """Tell a socket why it is refused (before it has a :class:`Connection`)."""
+    await ws.send_text(encode_text(ErrorMessage(code=code, message=message)))
 
 
 def router(ctx: AppState) -> APIRouter:
@@ -100,26 +106,25 @@ def router(ctx: AppState) -> APIRouter:
                 t = await manager.get(table_id, token)
                 seat = t.check_token(token)
             except DamagedRecord as err:
-                await ws.send_json({"type": "error", "code": "damaged", "message": damaged(err)})
+                await _refuse(ws, "damaged", damaged(err))
                 await ws.close(code=4422)
                 return
             except ServerFull as err:
-                await ws.send_json({"type": "error", "code": "full", "message": str(err)})
+                await _refuse(ws, "full", str(err))
                 await ws.close(code=1013)
                 return
             except TableError as err:
-                await ws.send_json({"type": "error", "code": "forbidden", "message": str(err)})
+                await _refuse(ws, "forbidden", str(err))
                 await ws.close(code=4403)
                 return
             except (RecordError, ReplayError, ValueError, SaveError):
-                await ws.send_json({"type": "error", "code": "forbidden",
-                                    "message": f"table {table_id} cannot be loaded now; try again later"})
+                await _refuse(ws, "forbidden", f"table {table_id} cannot be loaded now; try again later")
                 await ws.close(code=4403)
                 return
             try:
                 conn = await t.connect(seat, ws)
             except SeatBusy as err:
-                await ws.send_json({"type": "error", "code": "busy", "message": str(err)})
+                await _refuse(ws, "busy", str(err))
                 await ws.close(code=1013)
                 return
             if conn is not None:
@@ -131,8 +136,8 @@ def router(ctx: AppState) -> APIRouter:
         last_notice = -1.0
         burst = _Refusals(conn, settings)
 
-        def error(code: str, message: str) -> None:
-            conn.send_json({"type": "error", "code": code, "message": message})
+        def error(code: ErrorCode, message: str) -> None:
+            conn.send_message(ErrorMessage(code=code, message=message))
 
         try:
             while not conn.closed:

@@ -18,10 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ..game import EventType
 from ..game.phase import Phase
-from .connections import Connection, dumps
-from .views import LOG_TAIL, WINDS, meld_info, reveal
+from .connections import Connection
+from .outgoing import PublicView, TableInfo, WatchMessage, encode_text
+from .views import LOG_TAIL, WINDS, meld_view, reveal
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -52,34 +55,32 @@ def public_log(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def public_view(game) -> dict[str, Any]:
+def public_view(game) -> PublicView:
     """The view every seat shares at this moment (no seat's hand, draw or 宝 count): hand sizes,
     melds, discards, 宝, indicator, tiles left, dealer, scores, flown, the discard or kong on the
     table, who decides (None in a claim/rob window), seat winds."""
     o = game.observation(0)
-    return {"phase": o.phase.value,
-            "current_seat": None if game.phase in _WINDOW else o.current_seat,
-            "hand_sizes": list(o.hand_sizes), "melds": [[meld_info(m) for m in ms] for ms in o.melds],
-            "discards": [list(d) for d in o.discards], "bao": o.bao, "indicator": o.indicator,
-            "tiles_left": o.tiles_left, "dealer": o.dealer, "scores": list(o.scores), "flown": list(o.flown),
-            "last_discard": None if o.last_discard is None else list(o.last_discard),
-            "kong": None if o.kong is None else list(o.kong), "kong_chain": o.kong_chain,
-            "first_discard": o.first_discard, "winds": [WINDS[(s - o.dealer) % 4] for s in range(4)]}
+    return PublicView(phase=o.phase.value, current_seat=None if game.phase in _WINDOW else o.current_seat,
+                      hand_sizes=list(o.hand_sizes), melds=[[meld_view(m) for m in ms] for ms in o.melds],
+                      discards=[list(d) for d in o.discards], bao=o.bao, indicator=o.indicator,
+                      tiles_left=o.tiles_left, dealer=o.dealer, scores=list(o.scores), flown=list(o.flown),
+                      last_discard=None if o.last_discard is None else list(o.last_discard),
+                      kong=None if o.kong is None else list(o.kong), kong_chain=o.kong_chain,
+                      first_discard=o.first_discard, winds=[WINDS[(s - o.dealer) % 4] for s in range(4)])
 
 
-def spectator_state(table: Table) -> dict[str, Any]:
+def spectator_state(table: Table) -> WatchMessage:
     """A spectator's ``watch`` message: ``hand_no``, ``table`` (the public table facts), ``view``
     (:func:`public_view`, None before the first hand), ``log`` (the last events of :func:`public_log`),
     ``settlement`` and ``reveal`` (only once the hand is over, as the seats get them)."""
     g = table.game
-    info = table.public_info()
+    info = msgspec.convert(table.public_info(), TableInfo)
     if g is None:
-        return {"type": "watch", "hand_no": table.hand_no, "table": info, "view": None, "log": [],
-                "settlement": table.last_settlement, "reveal": None}
+        return WatchMessage(hand_no=table.hand_no, table=info, view=None, log=[], settlement=table.last_settlement,
+                            reveal=None)
     over = g.is_over
-    return {"type": "watch", "hand_no": g.hand_no, "table": info, "view": public_view(g),
-            "log": public_log(g.events)[-LOG_TAIL:], "settlement": table.last_settlement if over else None,
-            "reveal": reveal(g) if over else None}
+    return WatchMessage(hand_no=g.hand_no, table=info, view=public_view(g), log=public_log(g.events)[-LOG_TAIL:],
+                        settlement=table.last_settlement if over else None, reveal=reveal(g) if over else None)
 
 
 def watcher_connection(table: Table, ws) -> Connection:
@@ -94,7 +95,7 @@ def send_watchers(table: Table, also: Connection | None = None) -> None:
     a new spectator, sent it in any case)."""
     if not table.watchers:
         return
-    text = dumps(spectator_state(table))
+    text = encode_text(spectator_state(table))
     unchanged = text == table.watch_sent
     table.watch_sent = text
     for c in list(table.watchers):

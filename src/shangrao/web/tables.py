@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from msgspec import Raw
+
 from ..bots import BOTS, get_bot, web_bot_specs
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
@@ -67,7 +69,9 @@ from .errors import (
 from .hints import hint_choices, hint_note
 from .lobby import KIND
 from .manners import TableManners
+from .outgoing import HintMessage, PongMessage
 from .settings import Settings
+from .stored import WebMeta
 from .views import LogCache
 
 if TYPE_CHECKING:
@@ -153,11 +157,11 @@ class Table(SeatMessages, TableManners):
         self.between_since: float | None = None
         self.failing = False  # the last database write failed (the seats were told)
         self.version = 0  # bumped on every change a seat can see
-        self._texts: dict[int, tuple[tuple[int, int], str, str]] = {}
+        self._texts: dict[int, tuple[tuple[int, int], str, bytes]] = {}
         self._info: tuple[int, dict] | None = None
-        self._info_json: tuple[dict, str] | None = None  # public_info() and its JSON text
+        self._info_json: tuple[dict, Raw] | None = None  # public_info() and its TableInfo, encoded
         self._logs = LogCache()
-        self.last_sent: dict[int, str] = {}  # per seat: its last state sent, without the countdown
+        self.last_sent: dict[int, bytes] = {}  # per seat: its last state sent, without the countdown (UTF-8)
         self.rematch: int | None = None  # the table of the next match with the same players
         self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
         now = time.monotonic()
@@ -233,14 +237,12 @@ class Table(SeatMessages, TableManners):
 
     # ------------------------------------------------------------------ persistence
     def _meta(self) -> dict:
-        return {"web": {"name": self.name, "seats": [s.player for s in self.seats],
-                        "claimed": [s.claimed for s in self.seats],
-                        "token_hashes": [s.token_hash for s in self.seats], "rematch": self.rematch,
-                        "hints": self.hints, "clock": self.manager.clock.record(),
-                        "manners": self.manners.to_data(time.monotonic()), "manners_wall": time.time()}}
-
-    def _scores(self) -> list[int]:
-        return list(self.match.scores)
+        """The ``meta`` patch that stores the table's seats, name, rematch and settings
+        (:class:`~shangrao.web.stored.WebMeta`), with this server's clock and its manners (issue 24)."""
+        return WebMeta(name=self.name, seats=[s.player for s in self.seats], claimed=[s.claimed for s in self.seats],
+                       token_hashes=[s.token_hash for s in self.seats], rematch=self.rematch, hints=self.hints,
+                       clock=self.manager.clock.record(), manners=self.manners.stored(time.monotonic()),
+                       manners_wall=time.time()).to_meta()
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded
@@ -474,13 +476,13 @@ class Table(SeatMessages, TableManners):
             # the seat's own view; in a window it is named as deciding, as its state shows it
             obs = dataclasses.replace(g.observation(seat), current_seat=seat)
             choices = hint_choices(obs, tuple(legal))
-            conn.send_json({"type": "hint", "hand": hand, "seq": seq, "choices": choices, "note": hint_note(choices)})
+            conn.send_message(HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))
 
     async def pong(self, conn: Connection) -> None:
         """Answer a ping after every state change in progress has been queued (a barrier for
         clients: the connection's queue is sent in order)."""
         async with self.lock:
-            conn.send_json({"type": "pong"})
+            conn.send_message(PongMessage())
 
     async def set_ready(self, seat: int) -> bool:
         """继续 after a settlement; False (nothing sent) if it changes nothing."""

@@ -9,10 +9,14 @@ for the seat, the redacted events and public table facts.
 from __future__ import annotations
 
 import dataclasses
+import json
 import operator
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import Any
+
+import msgspec
+from msgspec import Raw
 
 from ..analysis import is_baodiao_state, waits_after_discards
 from ..analysis import shanten as shanten_of
@@ -23,10 +27,11 @@ from ..game.phase import Phase
 from ..melds import Meld
 from ..scoring.items import seed_clause
 from ..tiles import format_tile
-from .connections import dumps
+from .outgoing import LegalAction, MeldView, SeatView, StateMessage, TableInfo, Wait, encode
 
-__all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "meld_info", "payer_factors",
-           "reveal", "seat_message", "seat_texts", "seat_view", "unseen_counts", "view_seq", "wait_kinds"]
+__all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "meld_info", "meld_view",
+           "payer_factors", "reveal", "seat_message", "seat_texts", "seat_view", "state_message", "unseen_counts",
+           "view_seq", "wait_kinds"]
 
 WINDS = "东南西北"
 LOG_TAIL = 30  # redacted events sent with each state (the table's event log panel)
@@ -34,17 +39,25 @@ LOG_TAIL = 30  # redacted events sent with each state (the table's event log pan
 
 @lru_cache(maxsize=4096)
 def meld_info(m: Meld) -> dict:
-    """A meld for the browser (cached per meld: melds are immutable; do not change the dict)."""
+    """A meld in the 倒牌 reveal, as a dict (cached per meld: melds are immutable; do not change
+    the dict); the same keys as :class:`~shangrao.web.outgoing.MeldView`."""
     return {"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
 
 
-def action_info(a, can_win: bool) -> dict:
-    d = {"action": str(a), "type": a.type.value, "tile": a.tile}
-    if a.type is ActionType.CHOW:
-        d["tiles"] = [a.tile, a.tile + 1, a.tile + 2]
-    if can_win and a.type in (ActionType.PASS, ActionType.DISCARD):
-        d["declines_win"] = True  # 偷机
-    return d
+@lru_cache(maxsize=4096)
+def meld_view(m: Meld) -> MeldView:
+    """A meld of the seat view (cached per meld: melds and MeldViews are immutable)."""
+    return MeldView(kind=m.type.value, tiles=m.tiles, claimed=m.claimed, from_=m.from_seat)
+
+
+@lru_cache(maxsize=4096)
+def action_info(a, can_win: bool) -> LegalAction:
+    """A legal action as the ``state`` message lists it: ``tiles`` for a chow, ``declines_win``
+    (偷机) for a pass or discard when the seat could win; both left out otherwise (cached: actions
+    are immutable, and the same few come back in every state; do not change the object)."""
+    return LegalAction(action=str(a), type=a.type.value, tile=a.tile,
+                       tiles=(a.tile, a.tile + 1, a.tile + 2) if a.type is ActionType.CHOW else None,
+                       declines_win=True if can_win and a.type in (ActionType.PASS, ActionType.DISCARD) else None)
 
 
 def unseen_counts(obs) -> list[int]:
@@ -102,9 +115,9 @@ def baodiao_after(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...], d
     return tuple(out)
 
 
-def _waits(kinds, unseen) -> list[dict]:
+def _waits(kinds, unseen) -> list[Wait]:
     # tiles left only (issue 10): a wait with no copy out of sight is no wait
-    return [{"kind": k, "unseen": unseen[k]} for k in kinds if unseen[k]]
+    return [Wait(kind=k, unseen=unseen[k]) for k in kinds if unseen[k]]
 
 
 def view_seq(game: Game, seat: int) -> int:
@@ -186,69 +199,18 @@ def _decision(game: Game, obs: Observation, answered: Collection[int]):
     return legal, can_win, waits, discard_waits, baodiao
 
 
-def seat_view(game: Game, seat: int, *, hand_no: int, table: dict, deadline: float | None,
-              settlement: dict | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict:
-    """The ``state`` message for ``seat`` (the plain computation; :func:`seat_texts` builds the same
-    as JSON text, sharing what every seat sees alike).
-
-    In a claim or rob window every seat still to be asked gets its options at once
-    (:meth:`Game.window_options`), not only the seat the engine asks first, and the view names
-    the seat itself as deciding while it has options, else nobody.  ``answered``: seats whose
-    answer the table holds until the engine reaches them (they wait like everyone else).
-    ``seq`` is the seat's own counter (:func:`view_seq`).  ``with_log=False``: without ``seq``
-    and ``log``.
-    """
-    obs = game.observation(seat)
-    legal, can_win, waits, discard_waits, baodiao = _decision(game, obs, answered)
-    # the melds go out as meld_info below; no need to render them as text first
-    view = dataclasses.replace(obs, melds=()).to_dict()
-    if game.phase in (Phase.CLAIM, Phase.ROB):
-        view["current_seat"] = seat if legal else None
-    view["melds"] = [[meld_info(m) for m in ms] for ms in obs.melds]
-    view["winds"] = [WINDS[(s - obs.dealer) % 4] for s in range(4)]
-    view["bao_count"] = sum(1 for k in obs.hand if k == obs.bao)
-    out = {
-        "type": "state",
-        "you": obs.seat,
-        "hand_no": hand_no,
-        "seq": None,
-        "table": table,
-        "view": view,
-        "legal": [action_info(a, can_win) for a in legal],
-        "can_win": can_win,
-        "deadline": deadline,
-        "waits": waits,
-        "discard_waits": discard_waits,
-        "baodiao_discards": baodiao,
-        "settlement": settlement,
-        "reveal": reveal(game) if game.is_over else None,
-    }
-    if with_log:
-        log = redact(game.events, seat)
-        out["seq"] = len(log)
-        out["log"] = log[-LOG_TAIL:]
-    else:
-        del out["seq"]
-    return out
-
-
-_dumps = dumps  # compact JSON text (orjson)
-
-
-def _number(x: float | None) -> str:
-    """A number (or None) as JSON, without the encoder's overhead (e.g. a countdown's seconds)."""
-    return "null" if x is None else repr(x)
-
-
 class _SeatLog:
     __slots__ = ("ends", "raw", "texts", "trimmed")
 
     def __init__(self) -> None:
         self.raw: list[Event] = []  # the game's events read so far (the objects themselves)
         self.ends: list[int] = []  # per raw event: len(texts) after it
-        self.texts: list[str] = []  # the seat's redacted log, each event encoded once ("" once trimmed)
+        self.texts: list[Raw] = []  # the seat's redacted log, each event encoded once (_GONE once trimmed)
         self.trimmed = 0  # texts before this position were let go (never shown again)
 
+
+_GONE = Raw(b"")  # an encoded event let go of
+_NULL = Raw(b"null")
 
 #: encoded events kept beyond the tail (a game put back diverges only in its last few events)
 _KEEP = 32
@@ -256,8 +218,9 @@ _KEEP = 32
 
 class LogCache:
     """Each seat's redacted log (:func:`shangrao.game.redact`) with every event redacted once per
-    seat and encoded once for the seats that see it alike, not once per message: ``seq`` (its length, :func:`view_seq`) and the ``log``
-    tail of the state messages as JSON text.
+    seat and encoded once (:func:`~shangrao.web.outgoing.encode`) for the seats that see it alike, not
+    once per message: ``seq`` (its length, :func:`view_seq`) and the ``log`` tail of the state
+    messages, as :data:`~shangrao.web.outgoing.Encoded` objects.
 
     ``redact`` works event by event and may drop one (another seat's ``pass`` / ``call`` in a
     window), so a seat's log is a filter of the game's events: the cache keeps, per seat, the
@@ -268,15 +231,15 @@ class LogCache:
     read again.
 
     It also keeps the part of the view that every seat sees alike at one moment
-    (:func:`_public_view_text`) and the 倒牌 reveal, so that they are encoded once for the four
-    seats, not once per seat.
+    (:func:`_public_view`) and the 倒牌 reveal, so that they are built (the reveal encoded) once for
+    the four seats, not once per seat.
     """
 
     def __init__(self) -> None:
         self.seats: dict[int, _SeatLog] = {}
-        self.encoded: dict[int, tuple[Event, list[tuple[dict, str]]]] = {}  # id(event) -> its redactions' texts
-        self.public: tuple[tuple, str] | None = None  # (the public fields' values, their JSON text)
-        self.revealed: tuple[object, str] | None = None  # (the hand's result, reveal() as JSON text)
+        self.encoded: dict[int, tuple[Event, list[tuple[dict, Raw]]]] = {}  # id(event) -> its redactions, encoded
+        self.public: tuple[tuple, SeatView] | None = None  # (the public fields' values, their view)
+        self.revealed: tuple[object, Raw] | None = None  # (the hand's result, reveal() encoded)
 
     def _read(self, game: Game, seat: int) -> _SeatLog:
         c = self.seats.get(seat)
@@ -308,12 +271,12 @@ class LogCache:
             c.ends.append(len(texts))
         keep_from = len(texts) - LOG_TAIL - _KEEP
         if keep_from - c.trimmed >= _KEEP:  # let go of texts no tail will show (memory per table)
-            texts[c.trimmed:keep_from] = [""] * (keep_from - c.trimmed)
+            texts[c.trimmed:keep_from] = [_GONE] * (keep_from - c.trimmed)
             c.trimmed = keep_from
         return c
 
-    def _encoded(self, ev: Event, shown: dict) -> str:
-        """``shown`` (``ev`` redacted for a seat) as JSON text: the seats that see an event alike
+    def _encoded(self, ev: Event, shown: dict) -> Raw:
+        """``shown`` (``ev`` redacted for a seat) encoded: the seats that see an event alike
         (a discard, another seat's draw) share one encoding."""
         seen = self.encoded.get(id(ev))
         if seen is None or seen[0] is not ev:
@@ -323,7 +286,7 @@ class LogCache:
         for d, text in seen[1]:
             if d == shown:
                 return text
-        text = _dumps(shown)
+        text = Raw(encode(shown))
         seen[1].append((shown, text))
         return text
 
@@ -333,72 +296,112 @@ class LogCache:
 
     def tail(self, game: Game, seat: int) -> str:
         """The last :data:`LOG_TAIL` events of ``seat``'s redacted log as a JSON array."""
-        return "[" + ",".join(self._read(game, seat).texts[-LOG_TAIL:]) + "]"
+        return "[" + b",".join(self._read(game, seat).texts[-LOG_TAIL:]).decode() + "]"
 
     def clear(self) -> None:
         self.seats.clear()
         self.encoded.clear()
         self.public = self.revealed = None
 
-    def public_view(self, obs: Observation) -> str:
-        """:func:`_public_view_text` of ``obs``, computed again only when one of the fields it
-        is made of differs from the last call (the same for the four seats of one moment)."""
+    def public_view(self, obs: Observation) -> SeatView:
+        """:func:`_public_view` of ``obs``, computed again only when one of the fields it is made of
+        differs from the last call (the same for the four seats of one moment; do not change it)."""
         key = _public_fields(obs)
         if self.public is None or self.public[0] != key:
-            self.public = (key, _public_view_text(obs))
+            self.public = (key, _public_view(obs))
         return self.public[1]
 
-    def reveal(self, game: Game) -> str:
-        """:func:`reveal` of ``game`` as JSON text (``null`` before the end), once per hand result."""
+    def reveal(self, game: Game) -> Raw:
+        """:func:`reveal` of ``game`` encoded (``null`` before the end), once per hand result."""
         if game.result is None:
-            return "null"
+            return _NULL
         if self.revealed is None or self.revealed[0] is not game.result:
-            self.revealed = (game.result, _dumps(reveal(game)))
+            self.revealed = (game.result, Raw(encode(reveal(game))))
         return self.revealed[1]
 
 
 #: Observation fields that differ from seat to seat; the others are the same for every seat at one
-#: moment, so their part of the view is encoded once for all seats (:meth:`LogCache.public_view`)
+#: moment, so their part of the view is built once for all seats (:meth:`LogCache.public_view`)
 _SEAT_FIELDS = frozenset({"seat", "current_seat", "hand", "hand_34", "drawn", "bao_drawn"})
 _PUBLIC_FIELDS = tuple(f.name for f in dataclasses.fields(Observation) if f.name not in _SEAT_FIELDS)
 _public_fields = operator.attrgetter(*_PUBLIC_FIELDS)
 
 
-def _public_view_text(obs: Observation) -> str:
-    """The view's fields made only of ``obs``'s public fields (``_PUBLIC_FIELDS``, as
-    :meth:`Observation.to_dict` gives them — tuples are JSON arrays too —; the melds as
-    :func:`meld_info`, the seat winds) as JSON object members, without the braces."""
-    public = dict(zip(_PUBLIC_FIELDS, _public_fields(obs)))
-    public["melds"] = [[{"kind": m.type.value, "tiles": m.tiles, "claimed": m.claimed, "from": m.from_seat}
-                        for m in ms] for ms in obs.melds]  # = meld_info(m), without hashing each meld
+def _public_view(obs: Observation) -> SeatView:
+    """A :class:`~shangrao.web.outgoing.SeatView` of ``obs``'s public fields (``_PUBLIC_FIELDS``;
+    tuples are JSON arrays too; the melds as :func:`meld_view`, the seat winds), the seat's own
+    fields still to be filled in (:func:`_with_seat`, a copy per seat)."""
+    public: dict[str, Any] = dict(zip(_PUBLIC_FIELDS, _public_fields(obs)))
+    public["phase"] = obs.phase.value
+    public["melds"] = [[meld_view(m) for m in ms] for ms in obs.melds]
     public["winds"] = [WINDS[(s - obs.dealer) % 4] for s in range(4)]
-    return _dumps(public)[1:-1]
+    return SeatView(**public, seat=-1, current_seat=None, hand=(), drawn=None, bao_drawn=0, bao_count=0)
 
 
-def seat_texts(game: Game, seat: int, *, hand_no: int, table_json: str, deadline: float | None,
-               settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, str]:
-    """The ``state`` message for ``seat`` as JSON text, equal to ``seat_view`` encoded, and the same
-    without its ``deadline`` (what tells whether the seat's view changed: the countdown alone is
-    no change).  The table's facts (``table_json``, shared by the seats) come in as ready JSON text;
-    the log, the view's public part and the reveal are encoded once (``logs``)."""
+_with_seat = msgspec.structs.replace
+
+
+def state_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
+                  settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> StateMessage:
+    """The ``state`` message for ``seat``: its whole view after a change.
+
+    In a claim or rob window every seat still to be asked gets its options at once
+    (:meth:`Game.window_options`), not only the seat the engine asks first, and the view names
+    the seat itself as deciding while it has options, else nobody.  ``answered``: seats whose
+    answer the table holds until the engine reaches them (they wait like everyone else).
+    ``seq`` is the seat's own counter (:func:`view_seq`).  ``table``: the table's facts (encoded once
+    for the seats: ``Raw(encode(TableInfo(...)))``; a TableInfo is encoded here); ``deadline``:
+    seconds left of the seat's countdown; ``logs``: the table's :class:`LogCache`, where the log,
+    the view's public part and the reveal are built once."""
     obs = game.observation(seat)
     legal, can_win, waits, discard_waits, baodiao = _decision(game, obs, answered)
     me = obs.seat
     current = (me if legal else None) if game.phase in (Phase.CLAIM, Phase.ROB) else obs.current_seat
-    mine = {"seat": me, "current_seat": current, "hand": list(obs.hand), "drawn": obs.drawn,
-            "bao_drawn": obs.bao_drawn, "bao_count": obs.hand.count(obs.bao)}
-    rest = {"legal": [action_info(a, can_win) for a in legal], "can_win": can_win, "waits": waits,
-            "discard_waits": discard_waits, "baodiao_discards": baodiao, "settlement": settlement}
-    c = logs._read(game, seat)
-    same = (f'{{"type":"state","you":{me},"hand_no":{hand_no},"seq":{len(c.texts)},"table":{table_json},'
-            f'"view":{{{logs.public_view(obs)},{_dumps(mine)[1:]},{_dumps(rest)[1:-1]},'
-            f'"reveal":{logs.reveal(game)},"log":[{",".join(c.texts[-LOG_TAIL:])}]}}')
-    text = f'{same[:-1]},"deadline":{_number(deadline)}}}'
-    return text, same
+    view = _with_seat(logs.public_view(obs), seat=me, current_seat=current, hand=obs.hand, drawn=obs.drawn,
+                      bao_drawn=obs.bao_drawn, bao_count=obs.hand.count(obs.bao))
+    texts = logs._read(game, seat).texts
+    if not isinstance(table, Raw):
+        table = Raw(encode(table))
+    return StateMessage(you=me, hand_no=hand_no, seq=len(texts), table=table, view=view,
+                        legal=[action_info(a, can_win) for a in legal], can_win=can_win, waits=waits,
+                        discard_waits=discard_waits, baodiao_discards=baodiao, settlement=settlement,
+                        reveal=logs.reveal(game),
+                        log=texts[-LOG_TAIL:], deadline=deadline)
 
 
-def seat_message(game: Game, seat: int, *, hand_no: int, table_json: str, deadline: float | None,
+_DEADLINE = b',"deadline":'
+
+
+def state_texts(msg: StateMessage) -> tuple[str, bytes]:
+    """A ``state`` message as JSON text (:func:`~shangrao.web.outgoing.encode`, the one writer) and,
+    as UTF-8 bytes, the same up to its ``deadline`` (what tells whether the seat's view changed: the
+    countdown alone is no change; only compared, never sent).  ``deadline`` is the message's last
+    field, so the second is the first cut before it."""
+    text = encode(msg)
+    return text.decode(), text[:text.rindex(_DEADLINE)]
+
+
+def seat_texts(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
+               settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, bytes]:
+    """:func:`state_message` as JSON text, and the same without its ``deadline`` (:func:`state_texts`)."""
+    return state_texts(state_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
+                                     settlement=settlement, logs=logs, answered=answered))
+
+
+def seat_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
                  settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> str:
     """The ``state`` message for ``seat`` as JSON text (:func:`seat_texts`)."""
-    return seat_texts(game, seat, hand_no=hand_no, table_json=table_json, deadline=deadline,
+    return seat_texts(game, seat, hand_no=hand_no, table=table, deadline=deadline,
                       settlement=settlement, logs=logs, answered=answered)[0]
+
+
+def seat_view(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
+              settlement: dict | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict:
+    """The ``state`` message for ``seat`` as the browser reads it (the JSON text decoded), built
+    without a cache (a fresh :class:`LogCache`): what tests compare the table's cached messages
+    with.  ``with_log=False``: without ``seq`` and ``log``."""
+    out = json.loads(seat_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
+                                  settlement=settlement, logs=LogCache(), answered=answered))
+    if not with_log:
+        del out["seq"], out["log"]
+    return out

@@ -11,11 +11,24 @@ from .deps import AppState
 from .errors import SaveError, ServerFull, TableError, TableNotFound
 from .failures import damaged
 from .http import StrictJSONRoute, TokenBucket
+from .messages import PingMsg, parse_client_message
+from .outgoing import ErrorMessage, PongMessage
 from .pages import _page, error_page
+from .socket import _refuse
 from .spectators import MAX_WATCHERS
 from .stored import DamagedRecord
 
 __all__ = ["router"]
+
+
+def _is_ping(raw: str | None) -> bool:
+    """Whether a spectator's frame is a ``ping`` (the one message a spectator may send)."""
+    if raw is None or len(raw) > 200:
+        return False
+    try:
+        return isinstance(parse_client_message(raw), PingMsg)
+    except ValueError:  # pydantic's ValidationError too
+        return False
 
 
 def router(ctx: AppState) -> APIRouter:
@@ -41,26 +54,24 @@ def router(ctx: AppState) -> APIRouter:
         try:
             t = await manager.get(table_id)
         except DamagedRecord as err:
-            await ws.send_json({"type": "error", "code": "damaged", "message": damaged(err)})
+            await _refuse(ws, "damaged", damaged(err))
             await ws.close(code=4422)
             return
         except ServerFull as err:
-            await ws.send_json({"type": "error", "code": "full", "message": str(err)})
+            await _refuse(ws, "full", str(err))
             await ws.close(code=1013)
             return
         except TableError as err:  # no such table
-            await ws.send_json({"type": "error", "code": "forbidden", "message": str(err)})
+            await _refuse(ws, "forbidden", str(err))
             await ws.close(code=4403)
             return
         except (RecordError, ReplayError, ValueError, SaveError):
-            await ws.send_json({"type": "error", "code": "forbidden",
-                                "message": f"table {table_id} cannot be loaded now; try again later"})
+            await _refuse(ws, "forbidden", f"table {table_id} cannot be loaded now; try again later")
             await ws.close(code=4403)
             return
         conn = await t.watch(ws)
         if conn is None:
-            await ws.send_json({"type": "error", "code": "busy",
-                                "message": f"this table already has {MAX_WATCHERS} spectators; try again later"})
+            await _refuse(ws, "busy", f"this table already has {MAX_WATCHERS} spectators; try again later")
             await ws.close(code=1013)
             return
         bucket = TokenBucket(ctx.settings.messages_per_second)
@@ -71,11 +82,11 @@ def router(ctx: AppState) -> APIRouter:
                     raise WebSocketDisconnect(frame.get("code", 1000))
                 if not bucket.take():
                     continue
-                if frame.get("text") == '{"type":"ping"}' or frame.get("text") == '{"type": "ping"}':
-                    conn.send_json({"type": "pong"})
+                if _is_ping(frame.get("text")):
+                    conn.send_message(PongMessage())
                 else:
-                    conn.send_json({"type": "error", "code": "illegal",
-                                    "message": "a spectator only watches: nothing but ping is answered"})
+                    conn.send_message(ErrorMessage(code="illegal",
+                                                   message="a spectator only watches: nothing but ping is answered"))
         except WebSocketDisconnect:
             pass
         finally:

@@ -5,7 +5,7 @@
 /**
  * @typedef {Object} ErrorMessage
  * @property {"error"} type
- * @property {"malformed" | "illegal" | "stale" | "unavailable" | "hints_off" | "rate_limited" | "forbidden" | "full" | "busy" | "damaged"} code
+ * @property {"busy" | "damaged" | "forbidden" | "full" | "hints_off" | "illegal" | "malformed" | "rate_limited" | "stale" | "unavailable"} code
  * @property {string} message
  * @property {number | null} [hand]
  * @property {number | null} [seq]
@@ -19,7 +19,7 @@
  * @property {number} hand
  * @property {number} seq
  * @property {Array<Object<string, any>>} choices
- * @property {string | null} note
+ * @property {Object<string, string> | null} note
  */
 
 /**
@@ -35,7 +35,7 @@
  * @typedef {Object} MannersInfo
  * @property {Array<number>} managed
  * @property {VoteInfo | null} vote
- * @property {"passed" | "failed" | null} result
+ * @property {"failed" | "passed" | null} result
  */
 
 /**
@@ -78,7 +78,7 @@
 
 /**
  * @typedef {Object} PublicView
- * @property {"act" | "discard" | "claim" | "rob" | "over"} phase
+ * @property {"act" | "claim" | "discard" | "over" | "rob"} phase
  * @property {number | null} current_seat
  * @property {Array<number>} hand_sizes
  * @property {Array<Array<MeldView>>} melds
@@ -99,7 +99,7 @@
 /**
  * @typedef {Object} SeatView
  * @property {number} seat
- * @property {"act" | "discard" | "claim" | "rob" | "over"} phase
+ * @property {"act" | "claim" | "discard" | "over" | "rob"} phase
  * @property {number | null} current_seat
  * @property {Array<number>} hand
  * @property {number | null} drawn
@@ -131,20 +131,20 @@
  * @property {SeatView | null} view
  * @property {Array<LegalAction>} legal
  * @property {boolean} can_win
- * @property {number | null} deadline
  * @property {Array<Wait> | null} waits
  * @property {Object<string, Array<Wait>> | null} discard_waits
- * @property {Array<string> | null} [baodiao_discards]
+ * @property {Array<string> | null} baodiao_discards
  * @property {Object<string, any> | null} settlement
  * @property {Object<string, any> | null} reveal
  * @property {Array<Object<string, any>>} log
+ * @property {number | null} deadline
  */
 
 /**
  * @typedef {Object} TableInfo
  * @property {number} id
  * @property {string} name
- * @property {"waiting" | "playing" | "between" | "finished"} status
+ * @property {"between" | "finished" | "playing" | "waiting"} status
  * @property {number | null} hands_total
  * @property {number} hands_played
  * @property {Array<number>} scores
