@@ -171,6 +171,27 @@ def test_dissolve_vote_countdown_runs_out_and_fails(make_client):
     assert seats[3].state["table"]["manners"]["vote"] is None
 
 
+def test_dissolve_vote_restart_mid_vote_keeps_the_vote_and_its_countdown(make_client, db_url):
+    c1 = make_client()
+    tid, tokens = new_table(c1)
+    seats = connect_all(c1, tid, tokens)
+    seats[0].send({"type": "dissolve"})
+    seats[1].send({"type": "vote", "agree": True})
+    wait_until(lambda: (sync(seats), seats[0].state["table"]["manners"]["vote"]
+                        and len(seats[0].state["table"]["manners"]["vote"]["answers"]) == 2)[1], what="2 answers")
+    for s in seats:
+        s.close()
+    c1.__exit__(None, None, None)  # the server stops mid-vote
+    c2 = make_client()
+    seats2 = connect_all(c2, tid, tokens)
+    vote = seats2[2].state["table"]["manners"]["vote"]
+    assert vote["answers"] == {"0": True, "1": True} and 0 < vote["left"] <= 60
+    seats2[2].send({"type": "vote", "agree": True})  # 3 of 4
+    wait_until(lambda: (sync(seats2), seats2[3].state["table"]["end_reason"] == "dissolved")[1], what="dissolved")
+    with Store(db_url) as st:
+        assert st.load_game(tid).meta["end_reason"] == "dissolved"
+
+
 def test_dissolve_by_a_single_person_ends_the_match_at_once(make_client):
     c = make_client()
     d = c.post("/api/tables", json={"hands": 2, "seats": ["random", "random", "random"]}).json()

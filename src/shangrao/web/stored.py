@@ -2,7 +2,8 @@
 here only (issues 21, 22).
 
 A web table's row holds, in ``meta``: ``{"web": {"name", "seats", "claimed", "token_hashes",
-"rematch", "hints", "clock"}}`` — :meth:`WebMeta.to_meta`, written by
+"rematch", "hints", "clock"}}`` (and, since issue 24, ``manners`` / ``manners_wall`` where a table
+has manners to keep: 托管, a 解散 vote) — :meth:`WebMeta.to_meta`, written by
 :class:`~shangrao.web.tables.Table` and the table manager.  A record of an older version may lack
 ``name``, ``rematch``, ``hints`` or ``clock`` (read as ``""``, None, True, None), and keys this
 version does not know are let be.  A record edited by hand may hold anything there; every web
