@@ -148,7 +148,9 @@ class TableManners:
         async with self.lock:
             self._check_playing()
             self.manners.propose(seat, self.voters(), time.monotonic())
-            await self._after_vote(undo=lambda: setattr(self.manners, "vote", None))
+            def undo() -> None:
+                self.manners.vote = self.manners.result = None
+            await self._after_vote(undo)
 
     async def vote(self, seat: int, agree: bool) -> None:
         """``seat``'s 同意 / 拒绝.  Raises MannersError or SaveError (nothing changed)."""

@@ -30,7 +30,6 @@ const I18N = {
     back_history: "回到对局记录", error_word: "出错了",
     too_many_tables: "开桌太频繁了，请一分钟后再试", server_busy: "服务器现在太忙或记录库写不了，请稍后再试",
     bad_input: "填写有误：{0}", failed: "没有成功（{0}），请稍后再试",
-    dissolve_asked: "{0} 提议解散", end_dissolved: "（解散）", watch_link: "观战链接",
   },
   en: {
     title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
@@ -62,7 +61,6 @@ const I18N = {
     back_history: "Back to the history", error_word: "Error",
     too_many_tables: "Too many new tables from here: try again in a minute", server_busy: "The server is busy or cannot store games now; try again later",
     bad_input: "Please check: {0}", failed: "That did not work ({0}); try again later",
-    dissolve_asked: "{0} proposes to dissolve", end_dissolved: " (dissolved)", watch_link: "Spectator link",
   },
 };
 let LANG = localStorage.getItem("shangrao-lang") || "zh";

@@ -182,7 +182,7 @@ function voteBox() {
   const mn = S.table.manners, vote = mn && mn.vote;
   if (!vote) return null;
   const agreed = Object.values(vote.answers).filter(x => x).length;
-  const box = el("div", { class: "vote-box", id: "vote" }, el("b", { text: t("dissolve_asked", who(vote.proposer)) }),
+  const box = el("div", { class: "vote-box", id: "vote" }, el("b", { text: M("dissolve_asked").replace("{0}", who(vote.proposer)) }),
     el("span", { text: ` ${M("agree")} ${agreed}/${vote.voters.length} · ${Math.ceil(vote.left)}s` }));
   if (!WATCH && vote.voters.includes(S.you) && !(String(S.you) in vote.answers)) {
     box.append(el("button", { class: "act primary", id: "vote-agree", text: M("agree"), onclick: () => send({ type: "vote", agree: true }) }),
