@@ -147,7 +147,7 @@ function render() {
   const head = el("div", { class: "info" }, el("span", { class: "tname", text: tb.name }),
     el("span", { text: t("hand", Math.min(S.hand_no + 1, tb.hands_total), tb.hands_total) }));
   app.append(head);
-  if (tb.status === "waiting") {
+  if (tb.status === "waiting" && !WATCH) {
     const link = `${location.origin}/join/${tb.id}`;
     app.append(el("div", { class: "waiting" }, el("h2", { text: t("waiting_players") }),
       el("p", {}, t("invite"), ": ", el("code", { id: "invite", text: link })),
