@@ -82,6 +82,7 @@ def test_tuoguan_badge_phrase_spectator_and_dissolve_in_the_browser(server, brow
     # the spectator sees the badge too, and nothing concealed
     spec = browser.new_page(viewport={"width": vw, "height": vh})
     ws = Watch(spec)
+    assert page.locator("#watch-link").get_attribute("href") == f"/watch/{table_id}"  # the link to share
     spec.goto(f"{server}/watch/{table_id}")
     spec.wait_for_selector("#spectator")
     spec.wait_for_selector(".badge.managed[data-managed='0']")

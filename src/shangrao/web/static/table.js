@@ -146,6 +146,7 @@ function render() {
   document.body.dataset.phase = v ? v.phase : "";
   const head = el("div", { class: "info" }, el("span", { class: "tname", text: tb.name }),
     el("span", { text: t("hand", Math.min(S.hand_no + 1, tb.hands_total), tb.hands_total) }));
+  if (!WATCH) head.append(el("a", { class: "watch-link", id: "watch-link", href: `/watch/${tb.id}`, target: "_blank", text: M("watch_link") }));
   app.append(head);
   if (tb.status === "waiting" && !WATCH) {
     const link = `${location.origin}/join/${tb.id}`;
