@@ -52,7 +52,7 @@ def test_no_module_imports_from_a_higher_layer():
 
 
 #: inside web/: the HTTP shell (routes, handlers, the app) above the table core it calls
-WEB_SHELL = {"app", "pages", "api_tables", "api_games", "api_rooms", "socket", "failures", "http", "deps"}
+WEB_SHELL = {"app", "pages", "api_tables", "api_games", "api_rooms", "socket", "watch", "failures", "http", "deps"}
 
 
 def test_the_web_table_core_imports_nothing_of_the_http_shell():

@@ -48,13 +48,16 @@ _ROOM = {
 def labels_table() -> dict[str, Any]:
     """``{section: {id: {"zh": Chinese, "en": English}}}`` for sections ``actions``, ``melds``,
     ``win_by``, ``patterns`` (also ``factor``), ``doublings``, ``bonuses``, ``bots`` (also ``label``,
-    the registry's whole line), ``phases`` and ``room`` (the rooms' words, and their refusals by the
-    ``code`` of :mod:`shangrao.web.rooms`' answers).  Ids are the wire names (action types, meld kinds,
+    the registry's whole line), ``phases``, ``room`` (the rooms' words, and their refusals by the
+    ``code`` of :mod:`shangrao.web.rooms`' answers), and (issue 24) ``phrases`` (the quick phrases,
+    快捷语) and ``manners`` (托管, 解散, the spectator's words, 任意牌（宝吊）), of
+    :mod:`shangrao.game.manners`.  Ids are the wire names (action types, meld kinds,
     pattern/doubling/bonus ids, bot names).  A bot's words are read off its registry label
     ``"<Chinese name> <name>: <what it plays>"``: ``zh`` the Chinese name, ``en`` the bot's name.
     """
     from .bots import BOTS
     from .game import ActionType, Phase
+    from .game.manners import MANNER_WORDS, PHRASES
     from .melds import MeldType
     from .scoring import WinBy
     from .scoring.items import BONUSES, DOUBLINGS, PATTERNS
@@ -69,4 +72,6 @@ def labels_table() -> dict[str, Any]:
         "bots": {name: {"zh": e.label.split(" ", 1)[0], "en": name, "label": e.label} for name, e in BOTS.items()},
         "phases": {p.value: {"zh": _PHASES[p.value][0], "en": _PHASES[p.value][1]} for p in Phase},
         "room": {k: {"zh": zh, "en": en} for k, (zh, en) in _ROOM.items()},
+        "phrases": {k: {"zh": zh, "en": en} for k, (zh, en) in PHRASES.items()},
+        "manners": {k: {"zh": zh, "en": en} for k, (zh, en) in MANNER_WORDS.items()},
     }

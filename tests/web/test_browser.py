@@ -104,6 +104,8 @@ def play_until_settlement(page, vw, vh, shots=None) -> int:
                 page.wait_for_timeout(15)
                 continue
             hand_box = page.locator("#hand").bounding_box()
+            if hand_box is None:  # the table re-rendered since it was looked at (a JS error is caught at the end)
+                raise sync_api.Error("re-rendered")
             assert inside(hand_box, vw, vh), ("hand outside the viewport", hand_box)
             for i in range(nb):
                 b = buttons.nth(i).bounding_box()

@@ -17,7 +17,7 @@ from shangrao.labels import labels_table
 from shangrao.web.app import STATIC_DIR, create_app
 
 #: the sections whose words have their home on the server
-SECTIONS = ("actions", "melds", "win_by", "patterns", "doublings", "bonuses", "bots")
+SECTIONS = ("actions", "melds", "win_by", "patterns", "doublings", "bonuses", "bots", "phrases", "manners")
 
 #: static code allowed to name labels inside running text, and why:
 #: * rules.js is the 规则 page's prose, written by hand in both languages; it names 飞宝, 接宝, 抢杠 …

@@ -42,7 +42,7 @@ def test_the_published_schema_is_up_to_date():
     assert table_js.startswith("// @ts-check") and 'import("./messages.js").OutgoingMessage' in table_js
     union = json.loads(schema_text())
     assert {x["$ref"].rsplit("/", 1)[1] for x in union["anyOf"]} == {
-        "StateMessage", "HintMessage", "ErrorMessage", "NoticeMessage", "PongMessage"}
+        "StateMessage", "HintMessage", "ErrorMessage", "NoticeMessage", "PongMessage", "WatchMessage", "PhraseMessage"}
     assert union["discriminator"]["propertyName"] == "type"
 
 

@@ -38,6 +38,12 @@ def _players_text(players: list[str]) -> str:
     return ", ".join(p if n == 1 else f"{p}×{n}" for p, n in out)  # a space: a narrow table wraps between names
 
 
+def _status_text(r) -> str:
+    """A game's status as listed: a match ended by a 解散 vote (issue 24) is "finished 解散"."""
+    meta = getattr(r, "meta", None)
+    return r.status + (" 解散" if isinstance(meta, dict) and meta.get("end_reason") == "dissolved" else "")
+
+
 def games(
     db: DbOption = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Show at most this many (newest first).")] = 30,
@@ -65,7 +71,7 @@ def games(
         t.add_column(col, justify=just, overflow="fold")
     for r in rows:
         t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.mode, _players_text(r.players),
-                  str(r.hands_played), r.status, " ".join(f"{x:+d}" for x in r.scores),
+                  str(r.hands_played), _status_text(r), " ".join(f"{x:+d}" for x in r.scores),
                   "" if r.seed is None else str(r.seed))
     console.print(t)
     if total > len(rows):

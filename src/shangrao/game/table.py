@@ -20,6 +20,11 @@ a person's given early — is applied before ``claim_pause`` has passed.  A wind
 max(``claim_pause``, every answer in) whether or not anyone could claim: nobody learns it from its
 length.
 
+Table manners (issue 24, :mod:`shangrao.game.manners`): ``manners`` (one :class:`Manners` for the
+whole match, passed to each hand's table) holds the seats in 托管 — played by their stand-in after
+``bot_delay`` as an absent player's, until :meth:`TableState.set_managed` gives the next decision
+back —, the 解散 vote with its countdown (:meth:`TableState.vote_due`) and the quick phrases' rate.
+
 Restart (:meth:`TableState.resume`): a table rebuilt from its log in a window or a turn gets its
 countdown back from the time its last event was stored, not from full length.
 """
@@ -31,6 +36,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .actions import Action, ActionType, IllegalActionError
+from .manners import Manners
 from .match import Bot
 from .phase import Phase
 from .protocol import Event
@@ -47,13 +53,16 @@ class Timing:
     so people can follow.  claim_timeout: a person's countdown in a claim/rob window (then 过).
     turn_timeout: a person's countdown in its own turn (then the stand-in plays).  absent_timeout:
     a seat without its player this long is played by its stand-in.  claim_pause: every window is
-    open at least this long (0: windows nobody can claim are not held)."""
+    open at least this long (0: windows nobody can claim are not held).  dissolve_timeout: a 解散
+    vote's countdown.  phrase_interval: a seat's quick phrases at most one per this long."""
 
     bot_delay: float = 0.6
     claim_timeout: float = 15.0
     turn_timeout: float = 60.0
     absent_timeout: float = 30.0
     claim_pause: float = 0.8
+    dissolve_timeout: float = 60.0
+    phrase_interval: float = 3.0
 
 
 class SeatLike(Protocol):
@@ -108,7 +117,8 @@ class TableState:
 
     game: the hand (its :attr:`Game.hold_windows` is set from ``timing.claim_pause``).  seats: four
     :class:`SeatLike`.  now: the clock when the hand is taken up (the first countdown starts then,
-    or at :meth:`resume`'s time).
+    or at :meth:`resume`'s time).  manners: the match's :class:`~shangrao.game.manners.Manners`
+    (托管, the 解散 vote, the phrases; default: a new one from ``timing``).
 
     Clocks (data, all on the caller's clock): ``answers`` (window answers held for the engine's
     order), ``pause_until`` (no answer is applied before it), ``window_started`` /
@@ -116,10 +126,13 @@ class TableState:
     (the turn's countdown, per decision ``decision_key``).
     """
 
-    def __init__(self, game: Game, seats: Sequence[SeatLike], timing: Timing, now: float) -> None:
+    def __init__(self, game: Game, seats: Sequence[SeatLike], timing: Timing, now: float,
+                 manners: Manners | None = None) -> None:
         self.game = game
         self.seats = seats
         self.timing = timing
+        self.manners = manners if manners is not None else Manners(dissolve_timeout=timing.dissolve_timeout,
+                                                                   phrase_interval=timing.phrase_interval)
         game.hold_windows = timing.claim_pause > 0
         self.answers: dict[int, Action] = {}
         self.pause_until = 0.0
@@ -198,8 +211,38 @@ class TableState:
         return now < self.pause_until
 
     def absent(self, seat: int, now: float) -> bool:
+        """The seat's stand-in plays for it: its person is in 托管, or gone ``absent_timeout``."""
+        if seat in self.manners.managed:
+            return True
         s = self.seats[seat]
         return not s.present and now - s.gone_since >= self.timing.absent_timeout
+
+    def _standin_from(self, seat: int, start: float) -> float:
+        """When an absent seat's stand-in may act in a decision that began at ``start``: ``bot_delay``
+        after it (after the seat was handed over, for 托管)."""
+        since = self.manners.managed.get(seat)
+        return max(start, since if since is not None else start) + self.timing.bot_delay
+
+    # ------------------------------------------------------------------ manners
+    def set_managed(self, seat: int, on: bool, now: float) -> bool:
+        """托管 on or off for a person's ``seat`` (False: nothing changed).  Off in the seat's own turn,
+        the decision is the person's again with its whole ``turn_timeout`` from ``now``.  Raises
+        IllegalActionError for a bot's seat."""
+        if self.seats[seat].is_bot:
+            raise IllegalActionError("a bot's seat has no 托管")
+        if not self.manners.set_managed(seat, on, now):
+            return False
+        g = self.game
+        if not on and not g.is_over and not g.held and g.phase not in _WINDOW and g.current_seat == seat \
+                and self.decision_deadline is not None and len(g.legal_actions()) > 1:
+            self.decision_started = now
+            self.decision_deadline = now + self.timing.turn_timeout
+        self.version += 1
+        return True
+
+    def vote_due(self, now: float) -> str | None:
+        """The 解散 vote's countdown ran out or it is decided: its outcome ("passed"/"failed"), else None."""
+        return self.manners.settle(now)
 
     def options(self, seat: int) -> list[Action]:
         """What ``seat`` may do now: its window options (none once its answer is held), or its
@@ -321,7 +364,7 @@ class TableState:
             s = self.seats[seat]
             if s.is_bot:
                 self.answers[seat] = _choose(s.bot, g, seat, opts)
-            elif self.absent(seat, now) and now >= self.window_started + t.bot_delay:
+            elif self.absent(seat, now) and now >= self._standin_from(seat, self.window_started):
                 self.answers[seat] = _choose(s.standin, g, seat, opts)
                 changed = True
             elif not self.absent(seat, now) and now >= self.window_deadline:
@@ -367,12 +410,19 @@ class TableState:
         s = self.seats[seat]
         if s.player == "human" and len(self.game.legal_actions()) > 1 and self.absent(seat, now):
             t = self.timing
-            due = min(due, max(self.decision_started, s.gone_since + t.absent_timeout) + t.bot_delay)
+            if seat in self.manners.managed:
+                due = min(due, self._standin_from(seat, self.decision_started))
+            else:
+                due = min(due, max(self.decision_started, s.gone_since + t.absent_timeout) + t.bot_delay)
         return due
 
     def next_wakeup(self, now: float) -> float | None:
         """The clock time at which something may become due without anyone acting (None: never —
-        the hand is over or waits for a person with no countdown)."""
+        the hand is over or waits for a person with no countdown — and no 解散 vote is open)."""
+        times = [x for x in (self._next_move(now), self.manners.next_wakeup()) if x is not None]
+        return min(times) if times else None
+
+    def _next_move(self, now: float) -> float | None:
         g = self.game
         if g.is_over:
             return None
@@ -388,7 +438,7 @@ class TableState:
                     continue
                 s = self.seats[seat]
                 if self.absent(seat, now):
-                    times.append(self.window_started + t.bot_delay)
+                    times.append(self._standin_from(seat, self.window_started))
                 elif not s.present:  # absent from then on
                     times.append(s.gone_since + t.absent_timeout)
             if g.current_seat in self.answers and not self.pausing(now):

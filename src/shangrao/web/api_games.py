@@ -20,8 +20,12 @@ __all__ = ["public_game", "router"]
 
 
 def public_game(summary: dict) -> dict:
-    """A stored game's summary as the history shows it (an unfinished game's without its seed)."""
+    """A stored game's summary as the history shows it (an unfinished game's without its seed);
+    ``end_reason``: "dissolved" for a match ended by a 解散 vote (issue 24), else None."""
     d = {k: v for k, v in summary.items() if k != "meta"}
+    meta = summary.get("meta")
+    end = meta.get("end_reason") if isinstance(meta, dict) else None
+    d["end_reason"] = end if end == "dissolved" else None
     d["name"] = clean_name(stored_name(summary.get("meta")))
     if d.get("status") != "finished":
         d["seed"] = None

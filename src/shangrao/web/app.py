@@ -42,6 +42,7 @@ from ..records import RecordError, Store, resolve_db
 from ..records import owner as owner_module
 from ..records.owner import Ownership, StoreBusy, own_live_tables, store_scrub, write_refusal
 from . import api_games, api_rooms, api_tables, pages, socket
+from . import watch as watch_pages
 from .deps import AppState
 from .errors import read_only_message
 from .failures import add_handlers
@@ -171,7 +172,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     add_handlers(app)
     ctx = AppState(manager, store)
-    for area in (pages, api_tables, api_games, api_rooms, socket):
+    for area in (pages, api_tables, api_games, api_rooms, watch_pages, socket):  # /ws/watch/{id} before /ws/{id}/{token}
         app.include_router(area.router(ctx))
     app.include_router(metrics_router)  # GET /metrics (Prometheus; web/metrics.py)
     return app

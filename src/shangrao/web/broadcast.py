@@ -43,6 +43,8 @@ class SeatMessages:
     id: int
     evicted: bool
     settings: Settings
+    _send_watchers: Any  # the spectators' part (web/manners.py: TableManners)
+    end_reason: str | None  # "dissolved" (web/manners.py)
 
     @property
     def game(self) -> Game | None:
@@ -66,7 +68,9 @@ class SeatMessages:
         raise NotImplementedError
 
     def _deadline_for(self, seat: int) -> float | None:
-        return self.play.deadline_for(seat, time.monotonic()) if self.play is not None else None
+        if self.play is None or self.end_reason:  # a match ended by 解散: no countdown
+            return None
+        return self.play.deadline_for(seat, time.monotonic())
 
     def holding(self) -> bool:
         """A window nobody can claim is held open (:attr:`Game.held`): every seat is shown the open
@@ -94,7 +98,7 @@ class SeatMessages:
         table = self._table_info()
         if self.game is None:
             return StateMessage(you=seat, hand_no=self.hand_no, seq=0, table=table, view=None, legal=[],
-                                can_win=False, waits=None, discard_waits=None, settlement=self.last_settlement,
+                                can_win=False, waits=None, discard_waits=None, baodiao_discards=None, settlement=self.last_settlement,
                                 reveal=msgspec.Raw(b"null"), log=[], deadline=None)
         return state_message(self.game, seat, hand_no=self.game.hand_no, table=table,
                              deadline=self._deadline_for(seat),
@@ -128,6 +132,7 @@ class SeatMessages:
                 if unchanged and c is not also:
                     continue
                 c.send(text)
+        self._send_watchers()  # the spectators' public state (web/manners.py), when it changed
         self.manager.metrics.record_update(self.id)
 
     def _tell(self, seat: int) -> None:

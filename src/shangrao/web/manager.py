@@ -29,6 +29,7 @@ from .errors import (
     rematch_token,
 )
 from .lobby import KIND, LobbyLists
+from .manners import manners_from_meta
 from .messages import clean_name
 from .metrics import ServerMetrics
 from .outgoing import NoticeMessage, encode_text
@@ -115,6 +116,10 @@ class TableManager(DatabaseWriter, LobbyLists):
         table.rematch = web.rematch
         if web.room is not None:  # a room's match (issue 24)
             table.room, table.names = web.room, [None if n is None else clean_name(n) for n in (web.names or [None] * 4)]
+        st = self.settings
+        table.manners = manners_from_meta(web.manners, web.manners_wall, st.dissolve_timeout, st.phrase_interval)
+        end = rec.meta.get("end_reason") if isinstance(rec.meta, dict) else None
+        table.end_reason = end if end == "dissolved" else None
         for h in rec.hands:
             g = replay(h.events)
             table.match.finish_hand(g).events = []

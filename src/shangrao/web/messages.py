@@ -34,6 +34,15 @@ Client -> server (JSON objects over the table's WebSocket):
     first; the lines of :func:`shangrao.bots.advice.choice_text`).  At a table created with
     ``"hints": false`` it is refused as ``hints_off``.  Like every message it counts against the
     connection's rate limit.
+``{"type": "manage", "on": true}`` (since issue 24) 托管: the seat's stand-in plays for it (``false``: the
+    person takes it back; the next decision is theirs).  Every seat sees a ``managed`` badge.
+``{"type": "dissolve"}`` propose 解散 (the proposer agrees); ``{"type": "vote", "agree": true}`` answer an
+    open vote (同意 / 拒绝).  The rule (a strict majority of the seated people) is
+    :mod:`shangrao.game.manners`'s; a passed vote ends the match (``table.end_reason`` "dissolved").
+``{"type": "phrase", "phrase": "hurry"}`` a quick phrase (快捷语, an id of
+    :data:`shangrao.game.manners.PHRASES`), sent to every seat and spectator as ``{"type": "phrase",
+    "seat", "phrase", "text"}``; more than one per ``phrase_interval`` seconds is refused as
+    ``rate_limited`` in words.
 ``{"type": "ping"}``     answered with ``{"type": "pong"}`` after every state change in progress
     (queued in order: a client may use it as a barrier).
 
@@ -81,11 +90,15 @@ __all__ = [
     "ActionMsg",
     "ClientMessage",
     "CreateTable",
+    "DissolveMsg",
     "FillBotsMsg",
     "HintMsg",
+    "ManageMsg",
+    "PhraseMsg",
     "PingMsg",
     "ReadyMsg",
     "TableName",
+    "VoteMsg",
     "check_name",
     "clean_name",
     "parse_client_message",
@@ -121,7 +134,27 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMsg | HintMsg | ReadyMsg | FillBotsMsg | PingMsg, Field(discriminator="type")]
+class ManageMsg(_Msg):
+    type: Literal["manage"]
+    on: StrictBool
+
+
+class DissolveMsg(_Msg):
+    type: Literal["dissolve"]
+
+
+class VoteMsg(_Msg):
+    type: Literal["vote"]
+    agree: StrictBool
+
+
+class PhraseMsg(_Msg):
+    type: Literal["phrase"]
+    phrase: Annotated[str, Field(min_length=1, max_length=20)]
+
+
+ClientMessage = Annotated[ActionMsg | HintMsg | ReadyMsg | FillBotsMsg | PingMsg | ManageMsg | DissolveMsg | VoteMsg
+                          | PhraseMsg, Field(discriminator="type")]
 _ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
 
 

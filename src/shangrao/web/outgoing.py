@@ -21,7 +21,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 __all__ = ["JS_PATH", "SCHEMA_PATH", "Encoded", "EncodedOrNull", "ErrorCode", "ErrorMessage", "HintMessage", "LegalAction", "MeldView",
-           "NoticeMessage", "OutgoingMessage", "PlayerInfo", "PongMessage", "SeatView", "StateMessage",
+           "NoticeMessage", "OutgoingMessage", "PhraseMessage", "PlayerInfo", "PongMessage", "PublicView", "SeatView",
+           "StateMessage", "WatchMessage",
            "TableInfo", "Wait", "encode", "encode_text", "jsdoc_text", "schema", "validate"]
 
 SCHEMA_PATH = "docs/web-messages.schema.json"
@@ -82,6 +83,24 @@ class PlayerInfo(_Strict):
     standin: bool
     ready: bool
     name: Annotated[str | None, D(description="the name a room's member chose (issue 24); null elsewhere")] = None
+    managed: Annotated[bool, D(description="托管: the player handed the seat to the stand-in bot (issue 24)")] = False
+
+
+class VoteInfo(_Strict):
+    """An open 解散 vote (:meth:`shangrao.game.manners.Manners.public`)."""
+
+    proposer: int
+    voters: Annotated[Sequence[int], D(description="the seated players, who vote")]
+    answers: Annotated[dict[str, bool], D(description="seat (as text) -> agrees; the proposer's is true")]
+    left: Annotated[float, D(description="seconds left of the vote's countdown")]
+
+
+class MannersInfo(_Strict):
+    """The table manners every seat and spectator sees (issue 24)."""
+
+    managed: Annotated[Sequence[int], D(description="the seats in 托管")]
+    vote: VoteInfo | None
+    result: Annotated[Literal["passed", "failed"] | None, D(description="the last vote's outcome")]
 
 
 class TableInfo(_Strict, kw_only=True):
@@ -100,6 +119,8 @@ class TableInfo(_Strict, kw_only=True):
     rematch: int | None
     hints: bool
     room: Annotated[str | None, D(description="the code of the room this match is played in (issue 24), or null")] = None
+    manners: MannersInfo | None = None
+    end_reason: Annotated[Literal["dissolved"] | None, D(description='"dissolved": ended by a 解散 vote')] = None
 
 
 class LegalAction(_Strict, omit_defaults=True):
@@ -129,6 +150,9 @@ class StateMessage(_Strict, tag_field="type", tag="state"):
     can_win: bool
     waits: Sequence[Wait] | None
     discard_waits: dict[str, Sequence[Wait]] | None
+    baodiao_discards: Annotated[Sequence[str] | None, D(description="the discards (mpsz) among discard_waits that "
+                                                                    "leave the hand in the 宝吊 state: any tile wins "
+                                                                    "(任意牌（宝吊）)")]
     settlement: dict[str, Any] | None
     reveal: Annotated[EncodedOrNull, D(description="倒牌: every hand laid down at the end of a hand "
                                                    "(shangrao.web.views.reveal), else null")]
@@ -167,7 +191,48 @@ class PongMessage(_Strict, tag_field="type", tag="pong"):
     pass
 
 
-OutgoingMessage = StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage
+class PublicView(_Strict):
+    """What every seat sees alike (a spectator's view, :func:`shangrao.web.spectators.public_view`): no hand."""
+
+    phase: Literal["act", "discard", "claim", "rob", "over"]
+    current_seat: Annotated[int | None, D(description="the seat deciding; None in a claim/rob window")]
+    hand_sizes: Sequence[int]
+    melds: Sequence[Sequence[MeldView]]
+    discards: Sequence[Sequence[int]]
+    bao: int
+    indicator: int
+    tiles_left: int
+    dealer: int
+    scores: Sequence[int]
+    flown: Sequence[int]
+    last_discard: Sequence[int] | None
+    kong: Sequence[int | str] | None
+    kong_chain: int
+    first_discard: bool
+    winds: Sequence[str]
+
+
+class WatchMessage(_Strict, tag_field="type", tag="watch"):
+    """A spectator's state (:func:`shangrao.web.spectators.spectator_state`): only what is public."""
+
+    hand_no: int
+    table: TableInfo
+    view: PublicView | None
+    log: Annotated[Sequence[dict[str, Any]], D(description="the last events of the public log (no draw's tile, "
+                                                           "no 过)")]
+    settlement: dict[str, Any] | None
+    reveal: dict[str, Any] | None
+
+
+class PhraseMessage(_Strict, tag_field="type", tag="phrase"):
+    """A quick phrase (快捷语) said at the table (issue 24)."""
+
+    seat: int
+    phrase: Annotated[str, D(description="its id (shangrao.game.manners.PHRASES)")]
+    text: Annotated[str, D(description="its Chinese words")]
+
+
+OutgoingMessage = StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage | WatchMessage | PhraseMessage
 
 _encoder = msgspec.json.Encoder()
 #: the one writer of every server -> client message (and of the parts encoded ahead, :data:`Encoded`):

@@ -61,6 +61,8 @@ class Settings(BaseSettings):
                              json_schema_extra={"choices": list(BOTS)})
     claim_pause: float = Field(0.8, **SECONDS, description="Seconds every discard shows all seats an open claim window, "
                                        "claimable or not.", ge=0)
+    dissolve_timeout: float = Field(60.0, **SECONDS, description="Seconds the players have to answer a 解散 vote.", gt=0)
+    phrase_interval: float = Field(3.0, **SECONDS, description="Seconds between two quick phrases (快捷语) of a seat.", ge=0)
     retry_delay: float = Field(1.0, **SECONDS, description="Seconds before a table retries after a failed database write.", gt=0)
     tables_per_minute: int = Field(10, ge=1, description="Tables one client address (network) may create "
                                                          "per minute.")

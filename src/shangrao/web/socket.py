@@ -11,13 +11,25 @@ from pydantic import ValidationError
 
 from ..game import IllegalActionError, ReplayError
 from ..game.actions import ActionParseError
+from ..game.manners import TooFast
 from ..records import RecordError
 from .connections import Connection
 from .deps import AppState
 from .errors import SAVE_FAILED, HintsOff, SaveError, SeatBusy, ServerFull, StaleActionError, TableError
 from .failures import damaged
 from .http import StrictJSONRoute, TokenBucket, cut, short
-from .messages import ActionMsg, FillBotsMsg, HintMsg, PingMsg, ReadyMsg, parse_client_message
+from .messages import (
+    ActionMsg,
+    DissolveMsg,
+    FillBotsMsg,
+    HintMsg,
+    ManageMsg,
+    PhraseMsg,
+    PingMsg,
+    ReadyMsg,
+    VoteMsg,
+    parse_client_message,
+)
 from .outgoing import ErrorCode, ErrorMessage, encode_text
 from .settings import Settings
 from .stored import DamagedRecord
@@ -174,6 +186,16 @@ def router(ctx: AppState) -> APIRouter:
                         await t.pong(conn)  # under the table's lock: after every state in progress
                     elif isinstance(msg, HintMsg):
                         await t.hint(seat, conn, msg.hand, msg.seq)
+                    elif isinstance(msg, ManageMsg):  # table manners (issue 24, web/manners.py)
+                        await t.set_managed(seat, msg.on)
+                    elif isinstance(msg, DissolveMsg):
+                        await t.propose_dissolve(seat)
+                    elif isinstance(msg, VoteMsg):
+                        await t.vote(seat, msg.agree)
+                    elif isinstance(msg, PhraseMsg):
+                        await t.say(seat, msg.phrase)
+                except TooFast as err:
+                    error("rate_limited", str(err))
                 except HintsOff as err:
                     error("hints_off", str(err))
                 except StaleActionError as err:

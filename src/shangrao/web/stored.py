@@ -2,7 +2,8 @@
 here only (issues 21, 22).
 
 A web table's row holds, in ``meta``: ``{"web": {"name", "seats", "claimed", "token_hashes",
-"rematch", "hints", "clock"}}`` — :meth:`WebMeta.to_meta`, written by
+"rematch", "hints", "clock"}}`` (and, since issue 24, ``manners`` / ``manners_wall`` where a table
+has manners to keep: 托管, a 解散 vote) — :meth:`WebMeta.to_meta`, written by
 :class:`~shangrao.web.tables.Table` and the table manager.  A record of an older version may lack
 ``name``, ``rematch``, ``hints`` or ``clock`` (read as ``""``, None, True, None) — and a table of no room
 ``room`` and ``names`` (issue 24: a room's match, its code and the members' names by seat) —, and keys this
@@ -16,6 +17,7 @@ of a route.  A ``clock`` that cannot be read counts as none (the wall clock is u
 from __future__ import annotations
 
 import hmac
+import math
 import re
 from typing import Annotated, Any
 
@@ -54,14 +56,22 @@ class WebMeta(msgspec.Struct, kw_only=True):
     clock: ClockRecord | None = None
     room: RoomCode | None = None
     names: Annotated[list[str | None], Four] | None = None
+    #: the table manners (issue 24: 托管, an open 解散 vote; :meth:`shangrao.game.manners.Manners.to_data`)
+    #: and the wall time (seconds since the epoch) they were written; unreadable ones count as none
+    manners: dict[str, Any] | None = None
+    manners_wall: float | None = None
 
     def to_meta(self) -> dict[str, Any]:
         """The ``meta`` patch that stores it (``{"web": {...}}``, JSON values; ``room`` and ``names``
-        only at a room's match, so a table of no room is written as before)."""
+        only at a room's match, ``manners`` and ``manners_wall`` only when there are manners to keep,
+        so a table without them is written as before)."""
         web = msgspec.to_builtins(self)
         if self.room is None:
             web.pop("room", None)
             web.pop("names", None)
+        if web.get("manners") is None:
+            web.pop("manners", None)
+            web.pop("manners_wall", None)
         return {"web": web}
 
     def seated(self) -> tuple[bool, bool]:
@@ -115,6 +125,9 @@ def web_meta(meta: Any, game_id: int) -> WebMeta:
             clock = msgspec.convert(clock, ClockRecord)
         except msgspec.ValidationError:
             clock = None  # unreadable: the wall clock is used (ServerClock.to_mono)
+    manners = web.get("manners") if isinstance(web.get("manners"), dict) else None
+    wall = web.get("manners_wall")
+    wall = float(wall) if isinstance(wall, int | float) and not isinstance(wall, bool) and math.isfinite(wall) else None
     body = {k: v for k, v in web.items() if k in _WHAT}
     try:
         out = msgspec.convert(body, WebMeta)
@@ -125,6 +138,7 @@ def web_meta(meta: Any, game_id: int) -> WebMeta:
     if out.seats[0] != "human" or not all(k == "human" or k in BOTS or k in web_bot_specs() for k in out.seats):
         raise DamagedRecord(game_id, _WHAT["seats"])
     out.clock = clock
+    out.manners, out.manners_wall = manners, wall
     return out
 
 

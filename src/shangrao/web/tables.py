@@ -68,6 +68,7 @@ from .errors import (
 )
 from .hints import hint_choices, hint_note
 from .lobby import KIND
+from .manners import TableManners
 from .outgoing import HintMessage, PongMessage
 from .settings import Settings
 from .stored import WebMeta
@@ -126,7 +127,7 @@ class Seat:
         return bool(self.conns)
 
 
-class Table(SeatMessages):
+class Table(SeatMessages, TableManners):
     def __init__(self, manager: TableManager, game_id: int, name: str, rules: RuleSet, seed: int,
                  seats: list[Seat], hints: bool = True) -> None:
         self.manager = manager
@@ -142,7 +143,9 @@ class Table(SeatMessages):
         self.match = Match(rules, seed=seed)
         st = self.settings
         self.timing = Timing(bot_delay=st.bot_delay, claim_timeout=st.claim_timeout, turn_timeout=st.turn_timeout,
-                             absent_timeout=st.absent_timeout, claim_pause=st.claim_pause)
+                             absent_timeout=st.absent_timeout, claim_pause=st.claim_pause,
+                             dissolve_timeout=st.dissolve_timeout, phrase_interval=st.phrase_interval)
+        self._init_manners(st)  # 托管, 解散, 快捷语, spectators (issue 24; web/manners.py)
         #: the hand being played (or the last one, its settlement shown) with its seats' countdowns
         self.play: TableState | None = None
         self.last_settlement: dict | None = None
@@ -178,7 +181,7 @@ class Table(SeatMessages):
     # ------------------------------------------------------------------ facts
     def _take_up(self, game: Game) -> None:
         """Play ``game`` from now (its countdowns start now; :meth:`TableState.resume` after a restart)."""
-        self.play = TableState(game, self.seats, self.timing, time.monotonic())
+        self.play = TableState(game, self.seats, self.timing, time.monotonic(), manners=self.manners)
 
     @property
     def hand_no(self) -> int:
@@ -211,9 +214,9 @@ class Table(SeatMessages):
             "rules": self.rules_dict, "free_seats": self.free_seats(),
             "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
                          "standin": s.player == "human" and s.claimed and self._absent(s, now),
-                         "ready": s.ready} for s in self.seats],
+                         "ready": s.ready, "managed": self.manners.is_managed(i)} for i, s in enumerate(self.seats)],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
-            "hints": self.hints,
+            "hints": self.hints, "manners": self.manners_info(), "end_reason": self.end_reason,
         }
         self._info = (self.version, info)
         return info
@@ -249,12 +252,14 @@ class Table(SeatMessages):
 
     # ------------------------------------------------------------------ persistence
     def _meta(self) -> dict:
-        """The ``meta`` patch that stores the table's seats, name, rematch and settings, and a room's
-        match's room and names (:class:`~shangrao.web.stored.WebMeta`), with this server's clock."""
+        """The ``meta`` patch that stores the table's seats, name, rematch and settings, a room's
+        match's room and names (:class:`~shangrao.web.stored.WebMeta`), with this server's clock and its
+        manners (issue 24)."""
         return WebMeta(name=self.name, seats=[s.player for s in self.seats], claimed=[s.claimed for s in self.seats],
                        token_hashes=[s.token_hash for s in self.seats], rematch=self.rematch, hints=self.hints,
                        clock=self.manager.clock.record(), room=self.room,
-                       names=self.names if self.room is not None else None).to_meta()
+                       names=self.names if self.room is not None else None,
+                       manners=self.manners.stored(time.monotonic()), manners_wall=time.time()).to_meta()
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded
@@ -410,6 +415,8 @@ class Table(SeatMessages):
         or IllegalActionError (a claim window is being held: checked before the seq, so the answer does not
         tell that the game moved on)."""
         g = self.game
+        if self.finished:
+            raise IllegalActionError("the match has ended" + ("（解散）" if self.end_reason else ""))
         if g is None or g.is_over:
             raise StaleActionError("no hand is being played at this table now")
         if self.holding():
@@ -536,7 +543,7 @@ class Table(SeatMessages):
         while True:
             self.changed.clear()  # a change from now on wakes the wait below
             try:
-                timeout = await self._step()
+                timeout = self._vote_wakeup(await self._step())  # or a 解散 vote's countdown
             except asyncio.CancelledError:
                 raise
             except SaveError:
@@ -560,6 +567,7 @@ class Table(SeatMessages):
         """Do what is due now; return how long to wait for a change (None: until one), 'done' or 'idle'."""
         st = self.settings
         async with self.lock:
+            await self.settle_vote()  # a 解散 vote whose countdown ran out fails
             now = time.monotonic()
             if self.finished:
                 return "done"

@@ -18,9 +18,9 @@ from typing import Any
 import msgspec
 from msgspec import Raw
 
+from ..analysis import is_baodiao_state, waits_after_discards
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
-from ..analysis import waits_after_discards
 from ..game import ActionType, Event, EventType, Game, Observation, redact
 from ..game.frames import payer_factors
 from ..game.phase import Phase
@@ -96,6 +96,25 @@ def discard_wait_kinds(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ..
     return tuple((k, tuple(w)) for k, w in after.items())
 
 
+@lru_cache(maxsize=4096)
+def baodiao_after(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...], discards: tuple[int, ...]) -> tuple[int, ...]:
+    """The kinds of ``discards`` whose discard leaves the hand in the 宝吊 state (宝吊头, D5: any drawn
+    tile wins), for a hand with one tile to discard; the web shows "任意牌（宝吊）" for them instead of
+    ~33 wait kinds (issue 24).  Cached like :func:`discard_wait_kinds`."""
+    out = []
+    for k in discards:
+        if not hand_34[k]:
+            continue
+        after = list(hand_34)
+        after[k] -= 1
+        try:
+            if is_baodiao_state(after, bao, list(melds)):
+                out.append(k)
+        except ValueError:
+            continue
+    return tuple(out)
+
+
 def _waits(kinds, unseen) -> list[Wait]:
     # tiles left only (issue 10): a wait with no copy out of sight is no wait
     return [Wait(kind=k, unseen=unseen[k]) for k in kinds if unseen[k]]
@@ -149,8 +168,10 @@ def reveal(game: Game) -> dict | None:
 
 
 def _decision(game: Game, obs: Observation, answered: Collection[int]):
-    """What ``obs.seat`` may do and what it waits on: (legal, can_win, waits, discard_waits) of the
-    ``state`` message.  The unseen counts (issue 10) are only needed for a hand that has waits."""
+    """What ``obs.seat`` may do and what it waits on: (legal, can_win, waits, discard_waits,
+    baodiao_discards) of the ``state`` message — the last: the discards (mpsz) among
+    ``discard_waits`` that leave the hand in the 宝吊 state (any tile wins), else None.  The unseen
+    counts (issue 10) are only needed for a hand that has waits."""
     seat = obs.seat
     if game.phase in (Phase.CLAIM, Phase.ROB):
         legal = [] if seat in answered else game.window_options().get(seat, [])
@@ -160,6 +181,7 @@ def _decision(game: Game, obs: Observation, answered: Collection[int]):
     melds_me = obs.melds[seat]
     waits = None
     discard_waits = None
+    baodiao = None
     n_concealed = len(obs.hand)
     if n_concealed == 13 - 3 * len(melds_me):
         kinds = wait_kinds(obs.hand_34, obs.bao, melds_me)
@@ -168,10 +190,13 @@ def _decision(game: Game, obs: Observation, answered: Collection[int]):
         kinds = tuple(sorted({a.tile for a in legal if a.type is ActionType.DISCARD and a.tile is not None}))
         after = discard_wait_kinds(obs.hand_34, obs.bao, melds_me, kinds)
         discard_waits = {}
+        baodiao = []
         if after:
             unseen = unseen_counts(obs)
             discard_waits = {format_tile(k): _waits(w, unseen) for k, w in after if any(unseen[x] for x in w)}
-    return legal, can_win, waits, discard_waits
+            any_tile = baodiao_after(obs.hand_34, obs.bao, melds_me, tuple(k for k, _ in after))
+            baodiao = [format_tile(k) for k in any_tile if format_tile(k) in discard_waits]
+    return legal, can_win, waits, discard_waits, baodiao
 
 
 class _SeatLog:
@@ -329,7 +354,7 @@ def state_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw
     seconds left of the seat's countdown; ``logs``: the table's :class:`LogCache`, where the log,
     the view's public part and the reveal are built once."""
     obs = game.observation(seat)
-    legal, can_win, waits, discard_waits = _decision(game, obs, answered)
+    legal, can_win, waits, discard_waits, baodiao = _decision(game, obs, answered)
     me = obs.seat
     current = (me if legal else None) if game.phase in (Phase.CLAIM, Phase.ROB) else obs.current_seat
     view = _with_seat(logs.public_view(obs), seat=me, current_seat=current, hand=obs.hand, drawn=obs.drawn,
@@ -339,7 +364,8 @@ def state_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw
         table = Raw(encode(table))
     return StateMessage(you=me, hand_no=hand_no, seq=len(texts), table=table, view=view,
                         legal=[action_info(a, can_win) for a in legal], can_win=can_win, waits=waits,
-                        discard_waits=discard_waits, settlement=settlement, reveal=logs.reveal(game),
+                        discard_waits=discard_waits, baodiao_discards=baodiao, settlement=settlement,
+                        reveal=logs.reveal(game),
                         log=texts[-LOG_TAIL:], deadline=deadline)
 
 

@@ -49,6 +49,7 @@ function tableItem(tb, joinable) {
   const kinds = tb.players.map(p => t(p.kind)).join(" / ");
   const li = el("li", {}, `#${tb.id} ${tb.name} · ${t(tb.status)} · ${t("hand", tb.hands_played, tb.hands_total)} · ${kinds} `);
   if (joinable) li.append(el("a", { class: "button", href: `/join/${tb.id}`, text: t("join") }));
+  else li.append(el("a", { class: "button watch", href: `/watch/${tb.id}`, text: label("manners", "watch") })); // spectators: only what is public
   return li;
 }
 // The lists are paged (PAGE tables each, a "more" link for the next page) and re-read every 5 s with

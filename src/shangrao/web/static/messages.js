@@ -32,6 +32,13 @@
  */
 
 /**
+ * @typedef {Object} MannersInfo
+ * @property {Array<number>} managed
+ * @property {VoteInfo | null} vote
+ * @property {"failed" | "passed" | null} result
+ */
+
+/**
  * @typedef {Object} MeldView
  * @property {string} kind
  * @property {Array<number>} tiles
@@ -47,6 +54,14 @@
  */
 
 /**
+ * @typedef {Object} PhraseMessage
+ * @property {"phrase"} type
+ * @property {number} seat
+ * @property {string} phrase
+ * @property {string} text
+ */
+
+/**
  * @typedef {Object} PlayerInfo
  * @property {string} kind
  * @property {boolean} claimed
@@ -54,11 +69,32 @@
  * @property {boolean} standin
  * @property {boolean} ready
  * @property {string | null} [name]
+ * @property {boolean} [managed]
  */
 
 /**
  * @typedef {Object} PongMessage
  * @property {"pong"} type
+ */
+
+/**
+ * @typedef {Object} PublicView
+ * @property {"act" | "claim" | "discard" | "over" | "rob"} phase
+ * @property {number | null} current_seat
+ * @property {Array<number>} hand_sizes
+ * @property {Array<Array<MeldView>>} melds
+ * @property {Array<Array<number>>} discards
+ * @property {number} bao
+ * @property {number} indicator
+ * @property {number} tiles_left
+ * @property {number} dealer
+ * @property {Array<number>} scores
+ * @property {Array<number>} flown
+ * @property {Array<number> | null} last_discard
+ * @property {Array<number | string> | null} kong
+ * @property {number} kong_chain
+ * @property {boolean} first_discard
+ * @property {Array<string>} winds
  */
 
 /**
@@ -98,6 +134,7 @@
  * @property {boolean} can_win
  * @property {Array<Wait> | null} waits
  * @property {Object<string, Array<Wait>> | null} discard_waits
+ * @property {Array<string> | null} baodiao_discards
  * @property {Object<string, any> | null} settlement
  * @property {Object<string, any> | null} reveal
  * @property {Array<Object<string, any>>} log
@@ -119,6 +156,16 @@
  * @property {number | null} rematch
  * @property {boolean} hints
  * @property {string | null} [room]
+ * @property {MannersInfo | null} [manners]
+ * @property {"dissolved" | null} [end_reason]
+ */
+
+/**
+ * @typedef {Object} VoteInfo
+ * @property {number} proposer
+ * @property {Array<number>} voters
+ * @property {Object<string, boolean>} answers
+ * @property {number} left
  */
 
 /**
@@ -127,4 +174,15 @@
  * @property {number} unseen
  */
 
-/** @typedef {StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage} OutgoingMessage */
+/**
+ * @typedef {Object} WatchMessage
+ * @property {"watch"} type
+ * @property {number} hand_no
+ * @property {TableInfo} table
+ * @property {PublicView | null} view
+ * @property {Array<Object<string, any>>} log
+ * @property {Object<string, any> | null} settlement
+ * @property {Object<string, any> | null} reveal
+ */
+
+/** @typedef {StateMessage | HintMessage | ErrorMessage | NoticeMessage | PongMessage | WatchMessage | PhraseMessage} OutgoingMessage */

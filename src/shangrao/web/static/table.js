@@ -3,8 +3,13 @@
 // Layout: a square table — opponents on the top/left/right edges with their melds, every seat's
 // 牌河 around the centre (宝/翻牌, tiles left, dealer, who is to play), your hand along the bottom.
 "use strict";
-const parts = location.pathname.split("/"); // /t/{id}/{token}
-const TABLE_ID = parts[2], TOKEN = parts[3];
+const parts = location.pathname.split("/"); // /t/{id}/{token}, or /watch/{id} (a spectator: only what is public)
+const WATCH = parts[1] === "watch";
+const TABLE_ID = parts[2], TOKEN = WATCH ? "" : parts[3];
+const M = (id) => label("manners", id); // the table manners' words (托管, 解散 …: shangrao/game/manners.py)
+// 快捷语 bubbles per seat ({text, until}); the quick-phrase menu (open or not)
+const bubbles = {};
+let phrasesOpen = false;
 let S = null, ws = null, tick = null, deadlineAt = null, lastError = "", selected = null, selectedPos = -1, savedName = null;
 // 提示: the expert's top choices for this decision (null: not shown); asked with the state's (hand, seq)
 let hint = null, hintNote = null, hintPending = false;
@@ -12,20 +17,30 @@ document.getElementById("nav").append(navBar("table"));
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${TABLE_ID}/${TOKEN}`);
+  ws = new WebSocket(WATCH ? `${proto}://${location.host}/ws/watch/${TABLE_ID}` : `${proto}://${location.host}/ws/${TABLE_ID}/${TOKEN}`);
   ws.onmessage = (e) => {
     /** @type {import("./messages.js").OutgoingMessage} */
     const m = JSON.parse(e.data);
+    if (m.type === "watch") { // a spectator's public state: seat 0 at the bottom, its hand face down
+      Object.assign(m, { type: "state", you: 0, legal: [], can_win: false, deadline: null, waits: null, discard_waits: null, seq: m.log.length });
+      if (m.view) Object.assign(m.view, { hand: [], drawn: null, seat: 0 });
+    }
+    if (m.type === "phrase") {
+      bubbles[m.seat] = { text: label("phrases", m.phrase), until: Date.now() + 3000 };
+      if (S) { render(); setTimeout(() => { if (S) render(); }, 3100); }
+      return;
+    }
+    if (m.type === "state" && m.table.end_reason) Object.assign(m, { legal: [], deadline: null, discard_waits: null }); // 解散: nothing more to do
     if (m.type === "state") {
       if (!S || S.seq !== m.seq || S.hand_no !== m.hand_no) { selected = null; hint = null; hintPending = false; }
       S = m; lastError = ""; deadlineAt = m.deadline == null ? null : Date.now() + m.deadline * 1000;
-      if (savedName !== m.table.name) { saveSeat(TABLE_ID, TOKEN, m.table.name); savedName = m.table.name; }
+      if (!WATCH && savedName !== m.table.name) { saveSeat(TABLE_ID, TOKEN, m.table.name); savedName = m.table.name; }
       render();
     } else if (m.type === "hint") {
       if (!S || m.hand !== S.hand_no || m.seq !== S.seq || !hintPending) return; // an answer to an earlier state
       hint = m.choices; hintNote = m.note || null; hintPending = false; render();
     } else if (m.type === "error" || m.type === "notice") {
-      if (m.code === "forbidden") { location.href = "/error/bad-link"; return; }
+      if (m.code === "forbidden") { location.href = WATCH ? "/error/no-table" : "/error/bad-link"; return; }
       if (m.code === "damaged") { location.href = "/error/damaged"; return; }
       if (hintPending && m.type === "error") { hintPending = false; render(); }
       lastError = m.message; renderError();
@@ -54,7 +69,7 @@ function actionLabel(a) {
   return t(a.type);
 }
 function renderError() { const box = document.getElementById("error"); if (box) box.textContent = lastError; }
-function who(s) { return seatName(S.table.players, s, S.you); }
+function who(s) { return seatName(S.table.players, s, WATCH ? -1 : S.you); } // a spectator is no seat: no "你"
 
 function seatChip(s) {
   const v = S.view, p = S.table.players[s];
@@ -64,6 +79,9 @@ function seatChip(s) {
     el("span", { class: "score", text: v.scores[s] }));
   if (p.kind === "human" && s !== S.you) chip.append(el("span", { class: "dot " + (p.standin ? "standin" : p.connected ? "on" : "off"), title: p.standin ? t("standin") : (p.connected ? t("connected") : t("offline")) }));
   if (v.flown[s]) chip.append(el("span", { class: "badge flown", text: `${t("flown")}×${v.flown[s]}` }));
+  if (p.managed) chip.append(el("span", { class: "badge managed", "data-managed": s, text: M("managed") }));
+  const b = bubbles[s];
+  if (b && b.until > Date.now()) chip.append(el("span", { class: "bubble", "data-bubble": s, text: b.text }));
   return chip;
 }
 function meldsOf(s) { return el("div", { class: "melds" }, ...S.view.melds[s].map(m => meldTiles(m, S.view.bao))); }
@@ -128,29 +146,73 @@ function render() {
   document.body.dataset.phase = v ? v.phase : "";
   const head = el("div", { class: "info" }, el("span", { class: "tname", text: tb.name }),
     el("span", { text: t("hand", Math.min(S.hand_no + 1, tb.hands_total), tb.hands_total) }));
+  if (!WATCH) head.append(el("a", { class: "watch-link", id: "watch-link", href: `/watch/${tb.id}`, target: "_blank", text: M("watch_link") }));
   app.append(head);
-  if (tb.status === "waiting") {
+  if (tb.status === "waiting" && !WATCH) {
     const link = `${location.origin}/join/${tb.id}`;
     app.append(el("div", { class: "waiting" }, el("h2", { text: t("waiting_players") }),
       el("p", {}, t("invite"), ": ", el("code", { id: "invite", text: link })),
       el("button", { onclick: () => send({ type: "fill_bots" }), text: t("fill_bots") })));
   }
+  const vb = voteBox();
+  if (vb) app.append(vb);
   if (!v) { if (S.settlement) app.append(settlement()); return; }
   const R = (me + 1) % 4, O = (me + 2) % 4, L = (me + 3) % 4;
   const square = el("div", { class: "square" }, pond(O, "top"), pond(L, "left"), centre(), pond(R, "right"), pond(me, "bottom"));
   const board = el("div", { class: "board" }, opponent(O, "top"), opponent(L, "left"), square, opponent(R, "right"));
   app.append(board, mySide());
   if (v.phase === "over" && (S.settlement || S.reveal)) app.append(settlement());
+  else if (tb.end_reason === "dissolved") app.append(dissolved());
   startTick();
 }
+// 托管 / 快捷语 / 解散: one tap each (a seat, not a spectator)
+function mannersBar() {
+  const tb = S.table, me = S.you, p = tb.players[me];
+  const bar = el("div", { class: "manners", id: "manners" });
+  if (tb.status === "finished" || tb.status === "waiting") return bar;
+  const managed = p && p.managed;
+  bar.append(el("button", { class: "manage" + (managed ? " on" : ""), id: "manage", text: managed ? M("take_back") : M("manage"), onclick: () => send({ type: "manage", on: !managed }) }));
+  bar.append(el("button", { class: "phrases-btn", id: "phrases-btn", text: M("phrases"), onclick: () => { phrasesOpen = !phrasesOpen; render(); } }));
+  if (!(tb.manners && tb.manners.vote)) bar.append(el("button", { class: "dissolve", id: "dissolve", text: M("dissolve"), onclick: () => send({ type: "dissolve" }) }));
+  if (phrasesOpen) bar.append(el("div", { class: "phrase-box", id: "phrase-box" }, ...Object.keys(LABELS.phrases).map(id =>
+    el("button", { "data-phrase": id, text: label("phrases", id), onclick: () => { phrasesOpen = false; send({ type: "phrase", phrase: id }); render(); } }))));
+  return bar;
+}
+// an open 解散 vote: who asked, the answers so far, 同意/拒绝 for a seat still to answer, the seconds left
+function voteBox() {
+  const mn = S.table.manners, vote = mn && mn.vote;
+  if (!vote) return null;
+  const agreed = Object.values(vote.answers).filter(x => x).length;
+  const box = el("div", { class: "vote-box", id: "vote" }, el("b", { text: M("dissolve_asked").replace("{0}", who(vote.proposer)) }),
+    el("span", { text: ` ${M("agree")} ${agreed}/${vote.voters.length} · ${Math.ceil(vote.left)}s` }));
+  if (!WATCH && vote.voters.includes(S.you) && !(String(S.you) in vote.answers)) {
+    box.append(el("button", { class: "act primary", id: "vote-agree", text: M("agree"), onclick: () => send({ type: "vote", agree: true }) }),
+      el("button", { class: "act", id: "vote-refuse", text: M("refuse"), onclick: () => send({ type: "vote", agree: false }) }));
+  }
+  return box;
+}
+function dissolved() {
+  const box = el("div", { class: "settlement", id: "settlement" });
+  const card = el("div", { class: "card-s" }, el("h2", { id: "dissolved", text: M("dissolved") }));
+  card.append(matchEnd());
+  box.append(card);
+  return box;
+}
+function watchSide() { // a spectator sees seat 0 as any other seat: its hand face down
+  const v = S.view;
+  return el("section", { class: "me watching", "data-seat": 0 },
+    el("div", { class: "me-head" }, seatChip(0), meldsOf(0), el("span", { class: "badge spectator", id: "spectator", text: M("spectator") })),
+    el("div", { class: "hidden-hand mine" }, ...Array.from({ length: v.hand_sizes[0] }, () => backImg(true))));
+}
 function mySide() {
+  if (WATCH) return watchSide();
   const v = S.view, me = S.you, legal = S.legal || [];
   const discards = new Map(legal.filter(a => a.type === "discard").map(a => [a.tile, a]));
   const box = el("section", { class: "me", "data-seat": me });
   if (hint && hint.length) box.append(hintBox());
   const top = hint && hint.length && hint[0].action.startsWith("discard ") ? kindOf(hint[0].action.split(" ")[1]) : null;
   let marked = false;
-  box.append(el("div", { class: "me-head" }, seatChip(me), meldsOf(me)));
+  box.append(el("div", { class: "me-head" }, seatChip(me), meldsOf(me), mannersBar()));
   // prompt + buttons
   const bar = el("div", { class: "actions", id: "actions" });
   const ld = v.last_discard;
@@ -197,6 +259,9 @@ function mySide() {
   const waits = el("div", { class: "waits" });
   if (S.waits && S.waits.length) {
     waits.append(el("b", { text: t("waits") }), ...S.waits.map(w => el("span", { class: "wait" }, tileImg(w.kind, { small: true, bao: v.bao }), el("small", { text: t("unseen", w.unseen) }))));
+  } else if (selected !== null && (S.baodiao_discards || []).includes(tileCode(selected))) {
+    // 宝吊头: every drawn tile wins — one word, not ~33 wait kinds
+    waits.append(el("b", { text: `${t("discard")} ${tileLabel(selected)} → ${t("waits")}` }), el("span", { class: "wait any", id: "waits-any", text: M("baodiao_any") }));
   } else if (selected !== null && S.discard_waits && S.discard_waits[tileCode(selected)]) {
     waits.append(el("b", { text: `${t("discard")} ${tileLabel(selected)} → ${t("waits")}` }),
       ...S.discard_waits[tileCode(selected)].map(w => el("span", { class: "wait" }, tileImg(w.kind, { small: true, bao: v.bao }), el("small", { text: t("unseen", w.unseen) }))));
@@ -267,7 +332,9 @@ function settlement() {
     dl.append(el("tr", {}, el("th", { text: t("running") }), ...s.scores.map(d => el("td", { text: d }))));
     card.append(dl);
   }
-  if (tb.status !== "finished") {
+  if (tb.status !== "finished" && WATCH) {
+    // a spectator has no 继续
+  } else if (tb.status !== "finished") {
     card.append(el("div", { class: "buttons" }, el("button", { id: "next", class: "act primary", text: t("next"), onclick: () => send({ type: "ready" }) })));
   } else {
     card.append(matchEnd());
@@ -288,8 +355,8 @@ function matchEnd() {
   // a room's match (issue 24): the next one is the room's, each member at their own seat
   const next = tb.room ? `/room/${tb.room}/play` : `/join/${tb.rematch}`;
   if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: next, text: t("new_match_link") + "#" + tb.rematch, onclick: (e) => { e.preventDefault(); rematch(next); } }));
-  else btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: () => rematch() }));
-  if (tb.room) btns.append(el("a", { class: "button", id: "back-room", href: `/room/${tb.room}`, text: label("room", "back_room") }));
+  else if (!WATCH) btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: () => rematch() }));
+  if (tb.room && !WATCH) btns.append(el("a", { class: "button", id: "back-room", href: `/room/${tb.room}`, text: label("room", "back_room") }));
   btns.append(el("a", { class: "button", id: "back-lobby", href: "/", text: t("back_lobby") }));
   box.append(btns);
   return box;
