@@ -45,6 +45,9 @@ class SeatMessages:
     settings: Settings
     _send_watchers: Any  # the spectators' part (web/manners.py: TableManners)
     end_reason: str | None  # "dissolved" (web/manners.py)
+    room: str | None  # a room's code at a room's match (web/rooms.py)
+    names: list[str | None]  # the room members' names by seat
+    _seat_info: tuple[dict, dict] | None
 
     @property
     def game(self) -> Game | None:
@@ -58,8 +61,17 @@ class SeatMessages:
     def public_info(self) -> dict:  # pragma: no cover - the table's
         raise NotImplementedError
 
-    def seat_info(self) -> dict:  # pragma: no cover - the table's
-        raise NotImplementedError
+    def seat_info(self) -> dict:
+        """:meth:`public_info` and, at a room's match, the room's code and the members' names by seat:
+        for the seats' ``state`` messages only — the lobby lists :meth:`public_info`, which holds
+        neither (a room's code is what lets people into it)."""
+        info = self.public_info()
+        if self.room is None:
+            return info
+        if self._seat_info is None or self._seat_info[0] is not info:
+            players = [{**p, "name": n} for p, n in zip(info["players"], self.names)]
+            self._seat_info = (info, {**info, "room": self.room, "players": players})
+        return self._seat_info[1]
 
     def touch(self, listing: bool = False) -> None:  # pragma: no cover - the table's
         raise NotImplementedError

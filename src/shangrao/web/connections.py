@@ -20,10 +20,12 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from ..bots import BOTS, web_bot_specs
 from .outgoing import OutgoingMessage, encode_text
 
-__all__ = ["Connection"]
+__all__ = ["BOT_PLAYERS", "Connection", "Seat"]
 
 log = logging.getLogger("shangrao.web")
 
@@ -135,3 +137,29 @@ class Connection:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._task
+
+
+BOT_PLAYERS = tuple(BOTS)  # the seat players that are bots: every registered bot
+
+@dataclass
+class Seat:
+    """One seat of a web table: who plays it, its claim and token hash, its open connections."""
+
+
+    player: str  # "human" or a bot name of bots.BOTS (written "kind" in the JSON sent and stored)
+    claimed: bool = False
+    token_hash: str | None = None
+    conns: set = field(default_factory=set)
+    gone_since: float = 0.0  # loop time since when the seat has had no connection
+    bot: object | None = None  # a shangrao.bots bot (choose(observation, legal))
+    standin: object | None = None
+    ready: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        return self.player in BOT_PLAYERS or (self.player != "human" and self.player in web_bot_specs())
+
+    @property
+    def present(self) -> bool:
+        """A connection is open (:class:`shangrao.game.table.SeatLike`)."""
+        return bool(self.conns)

@@ -31,12 +31,11 @@ import hmac
 import logging
 import secrets
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from msgspec import Raw
 
-from ..bots import BOTS, get_bot, web_bot_specs
+from ..bots import get_bot
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
 from ..game.table import TableState, Timing
@@ -45,7 +44,7 @@ from ..records.summary import hand_summary
 from ..rules import RuleSet
 from .broadcast import SeatMessages
 from .clock import ServerClock
-from .connections import Connection
+from .connections import BOT_PLAYERS, Connection, Seat
 from .errors import (
     MAX_CONNECTIONS_PER_SEAT,
     SAVE_FAILED,
@@ -86,6 +85,7 @@ __all__ = [
     "HintsOff",
     "ReadOnlyStore",
     "SaveError",
+    "Seat",
     "SeatBusy",
     "ServerClock",
     "ServerFull",
@@ -103,29 +103,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("shangrao.web")
-
-BOT_PLAYERS = tuple(BOTS)  # the seat players that are bots: every registered bot
-
-@dataclass
-class Seat:
-    player: str  # "human" or a bot name of bots.BOTS (written "kind" in the JSON sent and stored)
-    claimed: bool = False
-    token_hash: str | None = None
-    conns: set = field(default_factory=set)
-    gone_since: float = 0.0  # loop time since when the seat has had no connection
-    bot: object | None = None  # a shangrao.bots bot (choose(observation, legal))
-    standin: object | None = None
-    ready: bool = False
-
-    @property
-    def is_bot(self) -> bool:
-        return self.player in BOT_PLAYERS or (self.player != "human" and self.player in web_bot_specs())
-
-    @property
-    def present(self) -> bool:
-        """A connection is open (:class:`shangrao.game.table.SeatLike`)."""
-        return bool(self.conns)
-
 
 class Table(SeatMessages, TableManners):
     def __init__(self, manager: TableManager, game_id: int, name: str, rules: RuleSet, seed: int,
@@ -220,18 +197,6 @@ class Table(SeatMessages, TableManners):
         }
         self._info = (self.version, info)
         return info
-
-    def seat_info(self) -> dict:
-        """:meth:`public_info` and, at a room's match, the room's code and the members' names by seat:
-        for the seats' ``state`` messages only — the lobby lists :meth:`public_info`, which holds
-        neither (a room's code is what lets people into it)."""
-        info = self.public_info()
-        if self.room is None:
-            return info
-        if self._seat_info is None or self._seat_info[0] is not info:
-            players = [{**p, "name": n} for p, n in zip(info["players"], self.names)]
-            self._seat_info = (info, {**info, "room": self.room, "players": players})
-        return self._seat_info[1]
 
     def _absent(self, seat: Seat, now: float) -> bool:
         return not seat.conns and now - seat.gone_since >= self.settings.absent_timeout

@@ -13,7 +13,7 @@ from .failures import damaged
 from .http import StrictJSONRoute, TokenBucket
 from .messages import PingMsg, parse_client_message
 from .outgoing import ErrorMessage, PongMessage
-from .pages import _page, error_page
+from .pages import error_page, page
 from .socket import _refuse
 from .spectators import MAX_WATCHERS
 from .stored import DamagedRecord
@@ -46,7 +46,7 @@ def router(ctx: AppState) -> APIRouter:
                 return error_page("damaged")
             except TableNotFound:
                 return error_page("no-table")
-        return _page("table.html")
+        return page("table.html")
 
     @r.websocket("/ws/watch/{table_id}")
     async def watch_socket(ws: WebSocket, table_id: int):
