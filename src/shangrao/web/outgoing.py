@@ -20,8 +20,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-__all__ = ["JS_PATH", "SCHEMA_PATH", "Encoded", "EncodedOrNull", "ErrorCode", "ErrorMessage", "HintMessage", "LegalAction", "MeldView",
-           "NoticeMessage", "OutgoingMessage", "PlayerInfo", "PongMessage", "SeatView", "StateMessage",
+__all__ = ["JS_PATH", "SCHEMA_PATH", "Encoded", "EncodedOrNull", "ErrorCode", "ErrorMessage", "HintMessage",
+           "LegalAction", "MeldView", "NoticeMessage", "OutgoingMessage", "PlayerInfo", "PongMessage", "SeatView", "StateMessage",
            "TableInfo", "Wait", "encode", "encode_text", "jsdoc_text", "schema", "validate"]
 
 SCHEMA_PATH = "docs/web-messages.schema.json"
