@@ -41,6 +41,15 @@ knows them (read from ``serve --help``), so the same script measures older versi
     git archive 12547b6 src | tar -x -C /tmp/before && \
         PYTHONPATH=src python benchmarks/load_web.py --server-src /tmp/before/src
 
+``--against DIR --rounds N`` compares two servers in one run: each round runs every preset on ``DIR``
+("before") and then on ``--server-src`` or this tree ("after"), taking turns so that the machine's
+load falls on both alike (``--json-against`` writes the "before" rows apart)::
+
+    git worktree add --detach /tmp/wt-before 1f0ce90 && \
+        nice -n 5 python benchmarks/load_web.py --against /tmp/wt-before/src --rounds 2 \
+        --server-arg=--claim-pause --server-arg=0 \
+        --json benchmarks/load_web_after.json --json-against benchmarks/load_web_before.json
+
 ``--profile FILE`` runs the server under cProfile (for finding where the time goes).
 """
 
@@ -453,11 +462,37 @@ COLUMNS = [("preset", "preset"), ("db", "database"), ("tables", "tables"), ("cli
 
 
 def table(rows: list[dict]) -> str:
-    head = "| " + " | ".join(h for _, h in COLUMNS) + " |"
-    sep = "|" + "|".join("---" for _ in COLUMNS) + "|"
+    cols = ([("round", "round"), ("server", "server")] if any("server" in r for r in rows) else []) + COLUMNS
+    head = "| " + " | ".join(h for _, h in cols) + " |"
+    sep = "|" + "|".join("---" for _ in cols) + "|"
     lines = [head, sep]
     for r in rows:
-        lines.append("| " + " | ".join(str(r.get(k)) for k, _ in COLUMNS) + " |")
+        lines.append("| " + " | ".join(str(r.get(k)) for k, _ in cols) + " |")
+    return "\n".join(lines)
+
+
+def comparison(rows: list[dict]) -> str:
+    """With ``--against``: per preset and database, the median over the rounds of each server and the
+    ratio after / before (game actions/s, latencies, CPU per game action); the median, so that one
+    round in which the machine's load jumped does not decide."""
+    keys = [("game_actions_s", "game actions/s"), ("client_actions_s", "client actions/s"), ("p50_ms", "p50 ms"),
+            ("p99_ms", "p99 ms"), ("cpu_ms_per_action", "CPU ms / game action"), ("server_cpu", "server CPU")]
+    lines = ["| preset | database | " + " | ".join(f"{h} before → after (ratio)" for _, h in keys) + " |",
+             "|---|---|" + "---|" * len(keys)]
+    groups: dict[tuple[str, str], dict[str, list[dict]]] = {}
+    for r in rows:
+        groups.setdefault((r["preset"], r["db"]), {}).setdefault(r.get("server", ""), []).append(r)
+    for (preset, db), by in groups.items():
+        cells = []
+        for k, _ in keys:
+            b = [r[k] for r in by.get("before", []) if isinstance(r.get(k), int | float)]
+            w = [r[k] for r in by.get("after", []) if isinstance(r.get(k), int | float)]
+            if not b or not w:
+                cells.append("-")
+                continue
+            mb, mw = statistics.median(b), statistics.median(w)
+            cells.append(f"{mb:.4g} → {mw:.4g} ({mw / mb:.2f})" if mb else f"{mb:.4g} → {mw:.4g}")
+        lines.append(f"| {preset} | {db} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -476,6 +511,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", type=Path, help="run the server under cProfile, writing the stats here")
     ap.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    ap.add_argument("--against", type=Path,
+                    help="a second source tree's src/ (e.g. the version before a change): every preset runs on it "
+                         "and then on --server-src (or this tree), taking turns in each round, so that the "
+                         "machine's load falls on both alike")
+    ap.add_argument("--rounds", type=int, default=1, help="with --against: rounds of before, after (default 1)")
+    ap.add_argument("--json-against", type=Path, help="with --against: write its rows here (the others to --json)")
     ap.add_argument("--keep", type=Path, help="keep the server logs in this directory")
     a = ap.parse_args(argv)
     presets = a.preset or ["humans50", "bots200"]
@@ -488,18 +529,34 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} CPUs  Python {platform.python_version()}  loadavg {loadavg()}")
     print(f"# server from {a.server_src or ROOT / 'src'}; {a.warmup:g} s warm-up, {a.seconds:g} s measured per run")
     rows = []
-    for db in dbs:
-        for preset in presets:
-            r = run(preset, db, a.seconds, a.bots_delay, a.server_arg, a.keep, a.tables, a.procs, a.profile, a.warmup,
-                    a.server_src)
-            rows.append(r)
-            print(f"  {preset} {r['db']}: {r['client_actions_s']} client actions/s, p50 {r['p50_ms']} ms, "
-                  f"p99 {r['p99_ms']} ms, errors {r['error_kinds'] or 0}, CPU {r['server_cpu']}, "
-                  f"RSS {r['server_rss_mib']} MiB", flush=True)
+    servers: list[tuple[str | None, Path | None]] = [(None, a.server_src)]
+    if a.against:
+        servers = [("before", a.against), ("after", a.server_src)]
+        print(f"# against {a.against}: {a.rounds} round(s) of before, after for each preset")
+    for rnd in range(a.rounds if a.against else 1):
+        for db in dbs:
+            for preset in presets:
+                for label, src in servers:
+                    r = run(preset, db, a.seconds, a.bots_delay, a.server_arg, a.keep, a.tables, a.procs, a.profile,
+                            a.warmup, src)
+                    if label is not None:
+                        r["server"], r["round"] = label, rnd + 1
+                    rows.append(r)
+                    print(f"  {preset} {r['db']}{' ' + label if label else ''}: {r['client_actions_s']} client "
+                          f"actions/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, errors {r['error_kinds'] or 0}, "
+                          f"CPU {r['server_cpu']}, RSS {r['server_rss_mib']} MiB, load {r['load_after']}",
+                          flush=True)
     print()
     print(table(rows))
+    if a.against:
+        print()
+        print(comparison(rows))
     if a.json:
-        a.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False))
+        mine = [r for r in rows if r.get("server") != "before"] if a.json_against else rows
+        a.json.write_text(json.dumps(mine, indent=1, ensure_ascii=False) + "\n")
+    if a.json_against:
+        a.json_against.write_text(json.dumps([r for r in rows if r.get("server") == "before"], indent=1,
+                                             ensure_ascii=False) + "\n")
     return 0
 
 

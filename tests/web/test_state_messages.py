@@ -10,6 +10,7 @@ import random
 from shangrao.analysis import waits
 from shangrao.game import ActionType, Game, redact, replay
 from shangrao.tiles import format_tile
+from shangrao.web.outgoing import StateMessage
 from shangrao.web.views import (
     LOG_TAIL,
     LogCache,
@@ -104,6 +105,8 @@ def test_the_log_cache_follows_redact_which_drops_other_seats_window_decisions()
 
 
 def test_the_text_without_its_countdown_is_what_tells_a_change():
+    """``state_texts`` cuts the text before ``deadline``: it must stay the message's last field."""
+    assert StateMessage.__struct_fields__[-1] == "deadline"
     g = Game(seed="same")
     logs = LogCache()
     a, same_a = seat_texts(g, 0, hand_no=0, table=TABLE, deadline=12.5, settlement=None, logs=logs)

@@ -20,9 +20,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-__all__ = ["JS_PATH", "SCHEMA_PATH", "Encoded", "EncodedOrNull", "ErrorCode", "ErrorMessage", "HintMessage", "LegalAction", "MeldView",
-           "NoticeMessage", "OutgoingMessage", "PhraseMessage", "PlayerInfo", "PongMessage", "PublicView", "SeatView",
-           "StateMessage", "WatchMessage",
+__all__ = ["JS_PATH", "SCHEMA_PATH", "Encoded", "EncodedOrNull", "ErrorCode", "ErrorMessage", "HintMessage",
+           "LegalAction", "MeldView", "NoticeMessage", "OutgoingMessage", "PhraseMessage", "PlayerInfo", "PongMessage",
+           "PublicView", "SeatView", "StateMessage", "WatchMessage",
            "TableInfo", "Wait", "encode", "encode_text", "jsdoc_text", "schema", "validate"]
 
 SCHEMA_PATH = "docs/web-messages.schema.json"
