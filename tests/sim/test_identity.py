@@ -26,7 +26,7 @@ from shangrao.game.actions import IllegalActionError
 from shangrao.game.match import play_hand as engine_play_hand
 from shangrao.rules import DEFAULT_RULES, RuleSet
 from shangrao.sim import core as C
-from shangrao.sim.convert import encode_events
+from shangrao.sim.events import encode_events
 from shangrao.sim.play import decisions_of, play_hand
 
 GAME_TESTS = Path(__file__).resolve().parent.parent / "game"

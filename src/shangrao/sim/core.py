@@ -15,8 +15,8 @@ Actions are ints ``type * 34 + kind`` with the types in the order of
 :class:`~shangrao.game.actions.ActionType` (discard 0 … catch_bao 8; win/pass/catch_bao carry
 kind 0), so sorting codes sorts as ``Action.sort_key`` does.
 
-Events are rows of :data:`EV_WIDTH` int32 (:func:`shangrao.sim.convert.encode_events` gives the same
-rows for a Python event log; :func:`shangrao.sim.convert.to_events` gives the engine's typed events
+Events are rows of :data:`EV_WIDTH` int32 (:func:`shangrao.sim.events.encode_events` gives the same
+rows for a Python event log; :func:`shangrao.sim.events.to_events` gives the engine's typed events
 for a core hand).
 
 Randomness is CPython's: MT19937 seeded as ``random.Random(seed)`` seeds (``init_by_array`` of the

@@ -19,7 +19,7 @@ from ..game.actions import Action, IllegalActionError
 from ..game.protocol import Event
 from ..rules import DEFAULT_RULES, RuleSet
 from . import core as C
-from .convert import action_code, code_action, to_events
+from .events import action_code, code_action, to_events
 from .kernels import tables
 from .rules import encode_rules
 
@@ -35,7 +35,7 @@ class CoreHand:
 
     rules, seed, dealer, scores (before), hand_no: as given to :class:`~shangrao.game.Game`.
     wall (136 ids, head first) and dice: the deal.  decisions: every decision's action code in
-    order (forced ones too; :func:`~shangrao.sim.convert.code_action` reads one).  rows: the event
+    order (forced ones too; :func:`~shangrao.sim.events.code_action` reads one).  rows: the event
     rows (``(n, EV_WIDTH)`` int32).  deltas / final scores per seat, winners (turn order from the
     robbed or discarding seat), drawn (荒牌), next_dealer; over: False when play stopped at an
     ``external`` seat's decision (the last four fields then mean nothing yet).
@@ -64,7 +64,7 @@ class CoreHand:
     def events(self, check: bool = True) -> list[Event]:
         """The engine's typed events of this hand (the Python engine replays the decisions on the
         same deal; ``check``: and its log must equal the core's rows, else
-        :class:`~shangrao.sim.convert.CoreMismatchError`)."""
+        :class:`~shangrao.sim.events.CoreMismatchError`)."""
         return to_events(self.rules, self.seed, self.dealer, self.scores, self.hand_no, self.wall, self.dice,
                          self.decisions, self.rows if check else None)
 
