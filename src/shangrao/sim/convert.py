@@ -59,7 +59,8 @@ def score_situation(s: WinSituation, rules: RuleSet = DEFAULT_RULES) -> np.ndarr
     """``int64[N_OUT]``: :func:`~shangrao.sim.kernels.score_win` of one situation (``O_*`` fields)."""
     suit, honor = K.tables()
     out = np.zeros(K.N_OUT, dtype=np.int64)
-    K.score_win(suit, honor, *situation_args(s, rules), out)
+    kernel: Any = K.score_win  # a numba Dispatcher: its stub knows no arguments
+    kernel(suit, honor, *situation_args(s, rules), out)
     return out
 
 
