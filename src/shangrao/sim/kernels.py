@@ -34,6 +34,19 @@ import itertools
 import numpy as np
 from numba import njit
 
+from .rules import (
+    R_BAODIAO_BAO_NEEDS_TOUJI,
+    R_BASE_POINTS,
+    R_CAUGHT_BAO_BONUS,
+    R_CONCEALED_KONG_BONUS,
+    R_EARTHLY_POINTS,
+    R_FOUR_BAO_BONUS,
+    R_HEAVENLY_POINTS,
+    R_JIUYAO_MELDS,
+    R_PUNG_KONG_BONUS,
+    R_ROBBING_KONG_FACTOR,
+)
+
 __all__ = [
     "N_FIELDS",
     "F_NEED0",
@@ -55,6 +68,8 @@ __all__ = [
     "shanten_codes",
     "is_win",
     "shanten",
+    "is_win_batch",
+    "shanten_batch",
     "discard_shanten",
     "useful_tiles",
     "is_baodiao_state",
@@ -502,6 +517,22 @@ def shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int,
 
 
 @njit(cache=True)
+def is_win_batch(suit: np.ndarray, honor: np.ndarray, hands: np.ndarray, bao: np.ndarray, m: np.ndarray,
+                 jiuyao_ok: np.ndarray, out: np.ndarray) -> None:
+    """:func:`is_win` of each row: ``hands`` ``[N, 34]``, ``bao`` / ``m`` / ``jiuyao_ok`` ``[N]``, ``out`` ``bool[N]``."""
+    for i in range(hands.shape[0]):
+        out[i] = is_win(suit, honor, hands[i], bao[i], m[i], jiuyao_ok[i])
+
+
+@njit(cache=True)
+def shanten_batch(suit: np.ndarray, honor: np.ndarray, hands: np.ndarray, bao: np.ndarray, m: np.ndarray,
+                  jiuyao_ok: np.ndarray, out: np.ndarray) -> None:
+    """:func:`shanten` of each row (shapes as :func:`is_win_batch`; ``out`` an integer array)."""
+    for i in range(hands.shape[0]):
+        out[i] = shanten(suit, honor, hands[i], bao[i], m[i], jiuyao_ok[i])
+
+
+@njit(cache=True)
 def discard_shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool,
                     out: np.ndarray) -> int:
     """For a hand of ``3*m + 2`` tiles: ``out[k]`` = shanten after discarding kind ``k`` (99 where
@@ -581,6 +612,281 @@ def is_baodiao_state(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, 
 
 
 # ---------------------------------------------------------------- scoring
+# pattern indices (PATTERN_IDS) and their factors
+P_BASIC, P_PINGHU_ZIMO, P_BAODIAO, P_BAODIAO_WUBAO, P_BAODIAO_BAO, P_HEAVENLY, P_EARTHLY = 0, 1, 2, 3, 4, 5, 6
+P_PENGPENGHU, P_QING_PENGPENGHU, P_PPH_BAODIAO, P_PPH_BAODIAO_WUBAO, P_PPH_BAODIAO_BAO = 7, 8, 9, 10, 11
+P_QIDUI, P_QING_QIDUI, P_HAOHUA_QIDUI, P_QING_HAOHUA_QIDUI = 12, 13, 14, 15
+P_SHISANLANG, P_QING_SHISANLANG, P_JIUYAO, P_QING_JIUYAO = 16, 17, 18, 19
+P_QIXING_SHISANLANG, P_QING_QIXING_SHISANLANG, P_QIXING_JIUYAO, P_QING_QIXING_JIUYAO = 20, 21, 22, 23
+_FACTORS = np.array([1, 2, 3, 6, 6, 10, 10, 4, 10, 8, 16, 16, 4, 10, 4, 10, 2, 4, 2, 4, 4, 8, 4, 8], dtype=np.int64)
+
+
+@njit(cache=True)
+def _record(first: np.ndarray, counter: np.ndarray, f: int) -> None:
+    if first[f] < 0:
+        first[f] = counter[0]
+    counter[0] += 1
+
+
+@njit(cache=True)
+def _std_terminal(j: int, ml: int, pl: int, acting: int, chow: int, nonth: int, bao: int,
+                  first: np.ndarray, counter: np.ndarray) -> None:
+    """The end of one split (every real tile placed): the 宝 left must make the groups left, read as
+    the 宝's face or (宝 not a 1/9/honor) as 1m, acting (``readings._placeholder_faces``)."""
+    need = 3 * ml + 2 * pl
+    if need != j:
+        return
+    if bao < 0 or need == 0:
+        _record(first, counter, acting * 4 + chow * 2 + nonth)
+        return
+    _record(first, counter, acting * 4 + chow * 2 + (nonth | (0 if _TH_MASK[bao] else 1)))
+    if not _TH_MASK[bao]:
+        _record(first, counter, 4 + chow * 2 + nonth)
+
+
+@njit(cache=True)
+def _std_readings(real: np.ndarray, jokers: int, melds_left: int, bao: int, first: np.ndarray,
+                  counter: np.ndarray) -> None:
+    """Every standard reading (``readings._standard``, in its order, without recursion — numba's
+    cache and recursion do not mix): ``first[acting*4 + chow*2 + nonth]`` gets the rank of the first
+    reading with those flags (some 宝 acting, a concealed chow, a face not 1/9/honor), -1 if none.
+
+    A depth-first search with an explicit stack; the moves at the lowest real kind ``k`` are tried in
+    the reference's order: pair (2 real, 1 real + 宝), pung (3, 2, 1 real), then the chows with ``k``
+    lowest-real at ``k-2``, ``k-1``, ``k`` (a slot above ``k`` as 宝 before as real)."""
+    depth = 20
+    fk = np.zeros(depth, dtype=np.int64)
+    fj = np.zeros(depth, dtype=np.int64)
+    fml = np.zeros(depth, dtype=np.int64)
+    fpl = np.zeros(depth, dtype=np.int64)
+    fact = np.zeros(depth, dtype=np.int64)
+    fchow = np.zeros(depth, dtype=np.int64)
+    fnt = np.zeros(depth, dtype=np.int64)
+    fstep = np.zeros(depth, dtype=np.int64)
+    undo = np.full((depth, 3), -1, dtype=np.int64)  # the real tiles the move into this frame took
+    k = 0
+    while k < 34 and real[k] == 0:
+        k += 1
+    if k == 34:
+        _std_terminal(jokers, melds_left, 1, 0, 0, 0, bao, first, counter)
+        return
+    sp = 0
+    fk[0] = k
+    fj[0] = jokers
+    fml[0] = melds_left
+    fpl[0] = 1
+    rem = np.full(3, -1, dtype=np.int64)
+    while sp >= 0:
+        step = fstep[sp]
+        if step >= 12:
+            for t in range(3):
+                if undo[sp, t] >= 0:
+                    real[undo[sp, t]] += 1
+                    undo[sp, t] = -1
+            sp -= 1
+            continue
+        fstep[sp] = step + 1
+        k = fk[sp]
+        j = fj[sp]
+        ml = fml[sp]
+        pl = fpl[sp]
+        c = real[k]
+        nt = 0 if _TH_MASK[k] else 1
+        wild = 0
+        act = 0
+        dml = 0
+        dpl = 0
+        is_chow = 0
+        rem[0] = -1
+        rem[1] = -1
+        rem[2] = -1
+        ok = False
+        if step <= 1:  # pair: 2 real, or 1 real + a 宝 (acting: the 宝 kind is never a real tile)
+            use = 2 - step
+            wild = 2 - use
+            if pl and c >= use and j >= wild:
+                ok = True
+                dpl = 1
+                act = 1 if wild else 0
+                for t in range(use):
+                    rem[t] = k
+        elif step <= 4:  # pung: 3, 2, 1 real
+            use = 5 - step
+            wild = 3 - use
+            if ml and c >= use and j >= wild:
+                ok = True
+                dml = 1
+                act = 1 if wild else 0
+                for t in range(use):
+                    rem[t] = k
+        elif ml and k < 27:  # chows
+            if step == 5:
+                lo = k - 2
+                opt = 0
+            elif step <= 7:
+                lo = k - 1
+                opt = step - 6
+            else:
+                lo = k
+                opt = step - 8
+            if lo >= 0 and lo // 9 == k // 9 and lo % 9 <= 6:
+                above = lo + 2 - k
+                below = k - lo
+                ok = True
+                wild = below
+                for t in range(below):
+                    if lo + t != bao:
+                        act = 1
+                rem[0] = k
+                n_rem = 1
+                for t in range(above):
+                    sl = k + 1 + t
+                    if opt >> (above - 1 - t) & 1:  # this slot real
+                        if real[sl] == 0:
+                            ok = False
+                        rem[n_rem] = sl
+                        n_rem += 1
+                    else:
+                        wild += 1
+                        if sl != bao:
+                            act = 1
+                if wild > j or wild == 3:
+                    ok = False
+                dml = 1
+                is_chow = 1
+                nt = 1
+        if not ok:
+            continue
+        for t in range(3):
+            if rem[t] >= 0:
+                real[rem[t]] -= 1
+        nj = j - wild
+        nml = ml - dml
+        npl = pl - dpl
+        nact = fact[sp] | act
+        nchow = fchow[sp] | is_chow
+        nnt = fnt[sp] | nt
+        nk = k
+        while nk < 34 and real[nk] == 0:
+            nk += 1
+        if nk == 34:
+            _std_terminal(nj, nml, npl, nact, nchow, nnt, bao, first, counter)
+            for t in range(3):
+                if rem[t] >= 0:
+                    real[rem[t]] += 1
+            continue
+        sp += 1
+        fk[sp] = nk
+        fj[sp] = nj
+        fml[sp] = nml
+        fpl[sp] = npl
+        fact[sp] = nact
+        fchow[sp] = nchow
+        fnt[sp] = nnt
+        fstep[sp] = 0
+        for t in range(3):
+            undo[sp, t] = rem[t]
+
+
+@njit(cache=True)
+def _sl_readings(jokers: int, masks: np.ndarray, honors: int, bao: int, present: np.ndarray,
+                 found: np.ndarray) -> None:
+    """十三浪 substitutions (``readings._shisanlang``): ``found[acting*2 + qixing]`` set for every choice
+    of ``jokers`` distinct absent kinds that keeps each suit's ranks 3 apart (at most 3 a suit)."""
+    cand = np.zeros(34, dtype=np.int64)
+    nc = 0
+    for k in range(34):
+        if not present[k]:
+            cand[nc] = k
+            nc += 1
+    if jokers > nc:
+        return
+    idx = np.arange(jokers)
+    while True:
+        mk = masks.copy()
+        hon = honors
+        acting = 0
+        ok = True
+        for t in range(jokers):
+            k = cand[idx[t]]
+            if k != bao:
+                acting = 1
+            if k >= 27:
+                hon |= 1 << (k - 27)
+            else:
+                s = k // 9
+                r = k % 9
+                for q in range(9):
+                    if mk[s] >> q & 1 and abs(q - r) < 3:
+                        ok = False
+                mk[s] |= 1 << r
+        if ok:
+            for s in range(3):
+                n = 0
+                y = mk[s]
+                while y:
+                    n += y & 1
+                    y >>= 1
+                if n > 3:
+                    ok = False
+        if ok:
+            found[acting * 2 + (1 if hon == 127 else 0)] = 1
+        # next combination (lexicographic)
+        t = jokers - 1
+        while t >= 0 and idx[t] == nc - jokers + t:
+            t -= 1
+        if t < 0:
+            return
+        idx[t] += 1
+        for u in range(t + 1, jokers):
+            idx[u] = idx[u - 1] + 1
+
+
+@njit(cache=True)
+def _jy_readings(jokers: int, honor_counts: np.ndarray, bao: int, found: np.ndarray) -> None:
+    """九幺 substitutions (``readings._jiuyao_readings``): ``found[qixing*2 + acting]`` for every multiset
+    of ``jokers`` 1/9/honor kinds (``honor_counts``: the honors of hand and melds)."""
+    idx = np.zeros(jokers, dtype=np.int64)
+    hc = np.empty(7, dtype=np.int64)
+    while True:
+        for h in range(7):
+            hc[h] = honor_counts[h]
+        acting = 0
+        for t in range(jokers):
+            k = _TH_KINDS[idx[t]]
+            if k != bao:
+                acting = 1
+            if k >= 27:
+                hc[k - 27] += 1
+        qixing = 1
+        for h in range(7):
+            if hc[h] != 1:
+                qixing = 0
+        found[qixing * 2 + acting] = 1
+        # next multiset (non-decreasing indices)
+        t = jokers - 1
+        while t >= 0 and idx[t] == 12:
+            t -= 1
+        if t < 0:
+            return
+        idx[t] += 1
+        for u in range(t + 1, jokers):
+            idx[u] = idx[t]
+
+
+_TH_KINDS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
+
+
+@njit(cache=True)
+def _consider(best: np.ndarray, value: int, pattern: int, factor: int, jy: int) -> None:
+    """Keep the candidate paying most (ties: the earlier pattern of PATTERNS, then the first met: D2)."""
+    if best[0] < 0 or value > best[1] or (value == best[1] and pattern < best[0]):
+        best[0] = pattern
+        best[1] = value
+        best[2] = factor
+        best[3] = jy
+
+
 @njit(cache=True)
 def score_win(suit: np.ndarray, honor: np.ndarray, hand34: np.ndarray, win_tile: int, bao: int,
               meld_type: np.ndarray, meld_kind: np.ndarray, n_melds: int, win_by: int, heavenly: bool,
@@ -596,6 +902,264 @@ def score_win(suit: np.ndarray, honor: np.ndarray, hand34: np.ndarray, win_tile:
     payer (0..2) robbed, else -1; touji: 偷机 count; rules: :func:`shangrao.sim.rules.encode_rules`.
 
     Writes ``out`` (``int64[N_OUT]``, the ``O_*`` fields) and returns whether the hand wins (False:
-    ``out`` is zero with ``O_PATTERN`` -1).  The amounts are points.
+    ``out`` is zero with ``O_PATTERN`` -1).  The amounts are points.  Unchecked (the hot path): the
+    caller passes a situation the engine can reach (:class:`shangrao.scoring.WinSituation` validates
+    one; ``score()``'s refusals of 地糊 and of a win on a 宝 tile switched off are the caller's).
     """
-    raise NotImplementedError
+    for i in range(N_OUT):
+        out[i] = 0
+    out[O_PATTERN] = -1
+    real = np.zeros(34, dtype=np.int64)
+    for k in range(34):
+        real[k] = hand34[k]
+    real[win_tile] += 1
+    jokers = 0
+    if bao >= 0:
+        jokers = real[bao]
+        real[bao] = 0
+    # the declared melds
+    melds_th = True
+    melds_pungs = True
+    exposed = 0
+    concealed = 0
+    meld_honors = np.zeros(7, dtype=np.int64)
+    for i in range(n_melds):
+        t = meld_type[i]
+        k = meld_kind[i]
+        if t == MELD_CHOW:
+            melds_pungs = False
+            melds_th = False
+        else:
+            if not _TH_MASK[k]:
+                melds_th = False
+            if k >= 27:
+                meld_honors[k - 27] += 4 if t >= MELD_KONG else 3
+            if t == MELD_KONG:
+                exposed += 1
+            elif t == MELD_CONCEALED_KONG:
+                concealed += 1
+    jiuyao_melds = rules[R_JIUYAO_MELDS] != 0
+    # --- readings, as flags
+    first = np.full(8, -1, dtype=np.int64)
+    counter = np.zeros(1, dtype=np.int64)
+    _std_readings(real, jokers, 4 - n_melds, bao, first, counter)
+    has_std = counter[0] > 0
+    # 七对: (acting, quads, all 1/9/honor) of each reading, in the reference's order
+    sp_n = 0
+    sp_act = np.zeros(64, dtype=np.int64)
+    sp_quads = np.zeros(64, dtype=np.int64)
+    sp_ath = np.zeros(64, dtype=np.int64)
+    sl_found = np.zeros(5, dtype=np.int64)
+    all_th_real = True
+    for k in range(34):
+        if real[k] and not _TH_MASK[k]:
+            all_th_real = False
+    if n_melds == 0:
+        odd = 0
+        q0 = 0
+        upg = 0
+        for k in range(34):
+            c = real[k]
+            if c % 2:
+                odd += 1
+            f = c + c % 2
+            if f == 4:
+                q0 += 1
+            elif f == 2:
+                upg += 1
+        if odd <= jokers and (jokers - odd) % 2 == 0:
+            spare = (jokers - odd) // 2
+            tface = -1  # the 1/9/honor face of 宝-only pairs when the 宝 is not one
+            if bao >= 0 and not _TH_MASK[bao]:
+                for i in range(13):
+                    if real[_TH_KINDS[i]] == 0:
+                        tface = _TH_KINDS[i]
+                        break
+            for up in range(min(spare, upg) + 1):
+                rest = spare - up
+                if rest == 0:
+                    sp_act[sp_n] = 1 if (odd > 0 or up > 0) else 0
+                    sp_quads[sp_n] = q0 + up
+                    sp_ath[sp_n] = 1 if all_th_real else 0
+                    sp_n += 1
+                    continue
+                if bao < 0:
+                    continue
+                for lq in range(2 if rest >= 2 else 1):
+                    for fi in range(2):
+                        face = bao if fi == 0 else tface
+                        if face < 0:
+                            continue
+                        sp_act[sp_n] = 1 if (odd > 0 or up > 0 or face != bao) else 0
+                        sp_quads[sp_n] = q0 + up + lq
+                        sp_ath[sp_n] = 1 if (all_th_real and _TH_MASK[face]) else 0
+                        sp_n += 1
+        # 十三浪
+        ok13 = True
+        masks = np.zeros(3, dtype=np.int64)
+        present = np.zeros(34, dtype=np.int64)
+        honors = 0
+        for k in range(34):
+            if real[k] > 1:
+                ok13 = False
+            elif real[k] == 1:
+                present[k] = 1
+                if k >= 27:
+                    honors |= 1 << (k - 27)
+                else:
+                    masks[k // 9] |= 1 << (k % 9)
+        if ok13:
+            for s in range(3):
+                mk = masks[s]
+                n = 0
+                last = -10
+                for r in range(9):
+                    if mk >> r & 1:
+                        if r - last < 3:
+                            ok13 = False
+                        last = r
+                        n += 1
+                if n > 3:
+                    ok13 = False
+        if ok13:
+            _sl_readings(jokers, masks, honors, bao, present, sl_found)
+    # 九幺
+    jy_found = np.zeros(4, dtype=np.int64)
+    if melds_th and all_th_real and (n_melds == 0 or jiuyao_melds):
+        hc = np.zeros(7, dtype=np.int64)
+        for h in range(7):
+            hc[h] = real[27 + h] + meld_honors[h]
+        _jy_readings(jokers, hc, bao, jy_found)
+    has_sp = sp_n > 0
+    has_sl = sl_found[0] + sl_found[1] + sl_found[2] + sl_found[3] > 0
+    has_jy = jy_found[0] + jy_found[1] + jy_found[2] + jy_found[3] > 0
+    if not (has_std or has_sp or has_sl or has_jy):
+        return False
+    # --- bonuses (the engine transfers them when they happen; reported here)
+    bonus_each = (exposed * rules[R_PUNG_KONG_BONUS] + concealed * rules[R_CONCEALED_KONG_BONUS]
+                  + (rules[R_CAUGHT_BAO_BONUS] if caught_bao else 0) + (rules[R_FOUR_BAO_BONUS] if four_bao else 0))
+    any_flown = payers_flown[0] > 0 or payers_flown[1] > 0 or payers_flown[2] > 0
+    flat = -1
+    points = 0
+    if heavenly:
+        flat = P_HEAVENLY
+        points = rules[R_HEAVENLY_POINTS]
+    elif win_by == WIN_DEALER_FIRST_DISCARD:
+        flat = P_EARTHLY
+        points = rules[R_EARTHLY_POINTS]
+    if flat >= 0:
+        out[O_PATTERN] = flat
+        out[O_FACTOR] = points
+        out[O_HAND_VALUE] = points
+        for i in range(3):
+            out[O_WIN + i] = points
+            out[O_PAYER_FACTOR + i] = 1
+        out[O_BONUS] = bonus_each
+        out[O_NOTES] = NOTE_FLAT_FLOWN if any_flown else 0
+        return True
+    # --- the candidates: pattern × doublings, the one paying most (D2)
+    baodiao = False
+    if bao >= 0:
+        baodiao = is_baodiao_state(suit, honor, hand34, bao)
+    drew_bao = bao >= 0 and win_tile == bao
+    touji_ok = rules[R_BAODIAO_BAO_NEEDS_TOUJI] == 0 or touji > 0
+    common = rules[R_BASE_POINTS]
+    if kong_chain:
+        common *= 2**kong_chain
+    if n_melds == 4:
+        common *= 2
+    if winner_flown:
+        common *= 2**winner_flown
+    robbing = win_by == WIN_ROBBING_KONG
+    if robbing:
+        common *= rules[R_ROBBING_KONG_FACTOR]
+    jy_ok = jiuyao_melds or n_melds == 0
+    best = np.full(4, -1, dtype=np.int64)  # pattern, value, factor, jiuyao doubling
+    # standard readings, in the order first met
+    any_std_wubao = False
+    any_wubao = False
+    order = np.argsort(first)
+    for oi in range(8):
+        f = order[oi]
+        if first[f] < 0:
+            continue
+        acting = f >> 2
+        all_pungs = melds_pungs and (f >> 1 & 1) == 0
+        ath = melds_th and (f & 1) == 0
+        if not acting:
+            any_std_wubao = True
+            any_wubao = True
+        jy = 1 if (ath and jy_ok) else 0
+        mult = common * (2 if jy else 1)
+        if acting:
+            p = P_PENGPENGHU if all_pungs else P_BASIC
+        else:
+            p = P_QING_PENGPENGHU if all_pungs else P_PINGHU_ZIMO
+        _consider(best, mult * _FACTORS[p], p, _FACTORS[p], jy)
+        if baodiao:
+            if touji_ok and drew_bao:
+                p = P_PPH_BAODIAO_BAO if all_pungs else P_BAODIAO_BAO
+            elif touji_ok and not acting:
+                p = P_PPH_BAODIAO_WUBAO if all_pungs else P_BAODIAO_WUBAO
+            else:
+                p = P_PPH_BAODIAO if all_pungs else P_BAODIAO
+            _consider(best, mult * _FACTORS[p], p, _FACTORS[p], jy)
+    for i in range(sp_n):
+        jy = 1 if (sp_ath[i] and jy_ok) else 0
+        q = sp_quads[i]
+        if sp_act[i]:
+            p = P_HAOHUA_QIDUI if q else P_QIDUI
+        else:
+            any_wubao = True
+            p = P_QING_HAOHUA_QIDUI if q else P_QING_QIDUI
+        factor = _FACTORS[p] * (2**q if q else 1)
+        _consider(best, common * (2 if jy else 1) * factor, p, factor, jy)
+    for act in range(2):
+        for qx in range(2):
+            if sl_found[act * 2 + qx]:
+                if not act:
+                    any_wubao = True
+                if qx:
+                    p = P_QIXING_SHISANLANG if act else P_QING_QIXING_SHISANLANG
+                else:
+                    p = P_SHISANLANG if act else P_QING_SHISANLANG
+                _consider(best, common * _FACTORS[p], p, _FACTORS[p], 0)
+    for qx in range(2):
+        for act in range(2):
+            if jy_found[qx * 2 + act]:
+                if not act:
+                    any_wubao = True
+                if qx:
+                    p = P_QIXING_JIUYAO if act else P_QING_QIXING_JIUYAO
+                else:
+                    p = P_JIUYAO if act else P_QING_JIUYAO
+                _consider(best, common * _FACTORS[p], p, _FACTORS[p], 0)
+    p = best[0]
+    value = best[1]
+    notes = 0
+    if (p == P_BAODIAO_BAO or p == P_PPH_BAODIAO_BAO) and any_std_wubao:  # noqa: SIM109 (numba: no tuple `in`)
+        notes |= NOTE_BOTH_FIT
+    if baodiao and not touji_ok and (drew_bao or any_wubao):
+        notes |= NOTE_NEEDS_TOUJI
+    if held_bao:
+        for i in range(3):
+            out[O_PAYER_FACTOR + i] = 2 ** payers_flown[i]
+    else:
+        for i in range(3):
+            out[O_PAYER_FACTOR + i] = 1
+        if any_flown:
+            notes |= NOTE_NOT_HELD_FLOWN
+    for i in range(3):
+        if not robbing or robbed == i:
+            out[O_WIN + i] = value * out[O_PAYER_FACTOR + i]
+    out[O_PATTERN] = p
+    out[O_FACTOR] = best[2]
+    out[O_HAND_VALUE] = value
+    out[O_BONUS] = bonus_each
+    out[O_GANGKAI] = kong_chain
+    out[O_DANDIAO] = 1 if n_melds == 4 else 0
+    out[O_FEIBAO] = winner_flown
+    out[O_JIUYAO] = best[3]
+    out[O_QIANGGANG] = 1 if robbing else 0
+    out[O_NOTES] = notes
+    return True
