@@ -97,6 +97,7 @@ _O_NWIN = 17        # winners
 _O_WINNERS = 18     # 3
 _O_NEXT_DEALER = 21
 _O_HAND_NO = 22
+_O_ERROR = 23      # an internal inconsistency (1: scoring refused a win)
 # claim window
 _O_CL_DISC = 24
 _O_CL_TILE = 25
@@ -258,62 +259,6 @@ def mt_below(mt, n):
     while r >= n:
         r = mt_next(mt) >> (32 - k)
     return r
-
-
-# ---------------------------------------------------------------------------------------------- analysis hooks
-# The win check, the 宝吊 check and the scoring of a win, through numba's object mode into the Python
-# analysis (exact; slow) until the kernels of shangrao.sim.kernels replace them.
-from numba import objmode  # noqa: E402
-
-_RULES_CACHE: dict = {}
-_PATTERN_IDS: list[str] = []
-
-
-def _pattern_index(pid: str) -> int:
-    from ..scoring.items import PATTERNS
-
-    if not _PATTERN_IDS:
-        _PATTERN_IDS.extend(PATTERNS)
-    return _PATTERN_IDS.index(pid)
-
-
-def _py_score(rules, sit, melds, out):
-    """Score the win described by ``sit`` (int array, layout of :func:`_win_situation`); write
-    pattern index, hand value and the three payments into ``out``."""
-    from ..melds import Meld, MeldType
-    from ..scoring import WinBy, WinSituation, score
-
-    key = tuple(int(x) for x in rules)
-    rs = _RULES_CACHE.get(key)
-    if rs is None:
-        rs = R.decode_rules(rules)
-        _RULES_CACHE[key] = rs
-    hand = tuple(k for k in range(34) for _ in range(int(sit[k])))
-    ms = []
-    mtypes = (MeldType.CHOW, MeldType.PUNG, MeldType.KONG, MeldType.CONCEALED_KONG)
-    for i in range(int(sit[34])):
-        t, k, claimed, frm = (int(x) for x in melds[i, :4])
-        mt = mtypes[t]
-        tiles = (k, k + 1, k + 2) if mt is MeldType.CHOW else (k,) * (3 if mt is MeldType.PUNG else 4)
-        ms.append(Meld(mt, tiles, claimed=None if claimed < 0 else claimed, from_seat=None if frm < 0 else frm))
-    win_by = (WinBy.SELF_DRAW, WinBy.ROBBING_KONG, WinBy.DEALER_FIRST_DISCARD)[int(sit[36])]
-    ws = WinSituation(hand=hand, win_tile=int(sit[35]), melds=tuple(ms), bao=int(sit[37]), win_by=win_by,
-                      heavenly=bool(sit[38]), kong_chain=int(sit[39]), winner_flown=int(sit[40]),
-                      payers_flown=(int(sit[41]), int(sit[42]), int(sit[43])), winner_held_bao=bool(sit[44]),
-                      four_bao=bool(sit[45]), caught_bao=bool(sit[46]),
-                      robbed=None if sit[47] < 0 else int(sit[47]), touji=int(sit[48]))
-    res = score(ws, rs)
-    if not res.winning or res.pattern is None:
-        raise RuntimeError(f"core: analysis says win but scoring says no win: {ws.to_dict()}")
-    out[0] = _pattern_index(res.pattern.id)
-    out[1] = res.hand_value
-    out[2], out[3], out[4] = res.win_payments
-
-
-@njit(cache=True)
-def _k_score(rules, sit, melds, out):
-    with objmode():
-        _py_score(rules, sit, melds, out)
 
 
 # ---------------------------------------------------------------------------------------------- state helpers
@@ -650,41 +595,39 @@ def _end(st, ev, drawn, next_dealer):
 
 @njit(cache=True)
 def _finish_wins(st, ev, rules, tb, winners, nw, k, win_by, source, heavenly):
-    sit = np.zeros(49, dtype=np.int32)
-    melds = np.zeros((4, 4), dtype=np.int32)
-    out = np.zeros(5, dtype=np.int32)
+    """``Game._finish_wins``: score each winner (:func:`shangrao.sim.kernels.score_win`), log the win
+    and its transfers, end the hand."""
+    hand = np.zeros(34, dtype=np.int8)
+    mtype = np.zeros(4, dtype=np.int8)
+    mkind = np.zeros(4, dtype=np.int8)
+    pflown = np.zeros(3, dtype=np.int64)
+    out = np.zeros(K.N_OUT, dtype=np.int64)
     bao = st[_O_BAO]
     for wi in range(nw):
         w = winners[wi]
         for kk in range(34):
-            sit[kk] = st[_O_COUNTS + w * 34 + kk]
+            hand[kk] = st[_O_COUNTS + w * 34 + kk]
         nm = st[_O_NMELD + w]
-        sit[34] = nm
         for i in range(nm):
             mo = _O_MELD + (w * 4 + i) * MELD_W
-            for j in range(4):
-                melds[i, j] = st[mo + j]
-        sit[35] = k
-        sit[36] = win_by
-        sit[37] = bao
-        sit[38] = heavenly
-        sit[39] = st[_O_CHAIN] if win_by == W_SELF_DRAW else 0
-        sit[40] = st[_O_FLOWN + w]
+            mtype[i] = st[mo]
+            mkind[i] = st[mo + 1]
         robbed = -1
         for i in range(3):
             p = (w + 1 + i) % 4
-            sit[41 + i] = st[_O_FLOWN + p]
+            pflown[i] = st[_O_FLOWN + p]
             if p == source:
                 robbed = i
-        sit[44] = 1 if (st[_O_BAODRAWN + w] > 0 or k == bao) else 0
-        sit[45] = 1 if st[_O_BAODRAWN + w] == 4 else 0
-        sit[46] = st[_O_CAUGHT + w]
-        sit[47] = robbed if win_by == W_ROBBING_KONG else -1
-        sit[48] = st[_O_TOUJI + w]
-        _k_score(rules, sit, melds, out)
-        _emit(st, ev, E_WIN, w, win_by, st[_O_WON], source, out[0], out[1], out[2], out[3], out[4])
+        ok = K.score_win(tb[0], tb[1], hand, k, bao, mtype, mkind, nm, win_by, heavenly != 0,
+                         st[_O_CHAIN] if win_by == W_SELF_DRAW else 0, st[_O_FLOWN + w], pflown,
+                         st[_O_BAODRAWN + w] > 0 or k == bao, st[_O_BAODRAWN + w] == 4, st[_O_CAUGHT + w] != 0,
+                         robbed if win_by == W_ROBBING_KONG else -1, st[_O_TOUJI + w], rules, out)
+        if not ok:
+            st[_O_ERROR] = 1  # analysis says win, scoring says no win (EngineError in the engine)
+        _emit(st, ev, E_WIN, w, win_by, st[_O_WON], source, out[K.O_PATTERN], out[K.O_HAND_VALUE],
+              out[K.O_WIN], out[K.O_WIN + 1], out[K.O_WIN + 2])
         for i in range(3):
-            _transfer(st, ev, (w + 1 + i) % 4, w, out[2 + i], R_WIN, out[0])
+            _transfer(st, ev, (w + 1 + i) % 4, w, out[K.O_WIN + i], R_WIN, 0)
         st[_O_WINNERS + wi] = w
     st[_O_NWIN] = nw
     _end(st, ev, 0, winners[0])

@@ -140,6 +140,10 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
         i = -1 - nd
         raise IllegalActionError(f"script[{i}]: {code_action(scr[i])} is not legal for seat {st[C._O_CUR]} "
                                  f"in that position")
+    if st[C._O_ERROR]:
+        from ..game.state import EngineError
+
+        raise EngineError(f"core hand {seed!r}: analysis says win but scoring says no win")
     n = st[C._O_NEV]
     winners = tuple(int(x) for x in st[C._O_WINNERS:C._O_WINNERS + st[C._O_NWIN]])
     final = tuple(int(x) for x in st[C._O_SCORES:C._O_SCORES + 4])
