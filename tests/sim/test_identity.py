@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shangrao.bots import RandomBot
+from shangrao.bots import get_bot
 from shangrao.game import Game
 from shangrao.game.actions import IllegalActionError
 from shangrao.game.match import play_hand as engine_play_hand
@@ -35,6 +35,9 @@ GAME_TESTS = Path(__file__).resolve().parent.parent / "game"
 RANDOM_HANDS = 2000
 #: hands per house rule
 RULE_HANDS = 200
+#: hands with four greedy / ukeire bots: the Python bots cost ~12 ms / ~80 ms a hand, so the suite
+#: plays fewer; benchmarks/identity_sim.py plays the long runs (docs/performance.md)
+BOT_HANDS = {"greedy": 300, "ukeire": 60}
 
 
 def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
@@ -43,21 +46,21 @@ def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
     return f"first difference at row {i} (lengths {len(a)}, {len(b)}): engine {a[i:i + 2].tolist()} core {b[i:i + 2].tolist()}"
 
 
-def _engine_hand(seed: str, rules: RuleSet, dealer: int, scores: tuple[int, ...]) -> Game:
+def _engine_hand(seed: str, rules: RuleSet, dealer: int, scores: tuple[int, ...], bot: str = "random") -> Game:
     g = Game(rules, seed=seed, dealer=dealer, scores=scores, hand_no=dealer)
-    engine_play_hand(g, [RandomBot(f"{seed}:{i}") for i in range(4)])
+    engine_play_hand(g, [get_bot(bot, f"{seed}:{i}") for i in range(4)])
     return g
 
 
-def _check_random_hands(n: int, rules: RuleSet, tag: str) -> dict[str, int]:
+def _check_random_hands(n: int, rules: RuleSet, tag: str, bot: str = "random") -> dict[str, int]:
     seen = {"drawn": 0, "wins": 0, "kongs": 0, "robbed": 0, "flown_payers": 0}
     for h in range(n):
         seed = f"{tag}:{h}"
         dealer = h % 4
         scores = (h % 7 - 3, 0, 2 * (h % 3), -(h % 5))
-        g = _engine_hand(seed, rules, dealer, scores)
-        core = play_hand(seed=seed, bot_seeds=[f"{seed}:{i}" for i in range(4)], rules=rules, dealer=dealer,
-                         scores=scores, hand_no=dealer)
+        g = _engine_hand(seed, rules, dealer, scores, bot)
+        core = play_hand(seed=seed, bots=[bot] * 4, bot_seeds=[f"{seed}:{i}" for i in range(4)], rules=rules,
+                         dealer=dealer, scores=scores, hand_no=dealer)
         py = encode_events(g.events)
         assert py.shape == core.rows.shape and np.array_equal(py, core.rows), f"hand {seed}: " + _first_difference(py, core.rows)
         assert g.result is not None
@@ -93,6 +96,17 @@ def test_random_bots_play_whole_hands_identical_to_the_engine():
     seen = _check_random_hands(RANDOM_HANDS, DEFAULT_RULES, "id")
     # the run reaches the rare paths too (else it would prove little)
     assert seen["drawn"] and seen["wins"] and seen["kongs"] and seen["robbed"] and seen["flown_payers"]
+
+
+@pytest.mark.parametrize("bot", list(BOT_HANDS))
+def test_greedy_and_ukeire_bots_play_whole_hands_identical_to_the_engine(bot):
+    seen = _check_random_hands(BOT_HANDS[bot], DEFAULT_RULES, f"bot-{bot}", bot)
+    assert seen["wins"]
+
+
+def test_greedy_bots_under_a_house_rule_still_score_their_touji_by_the_default_rules():
+    # GreedyBot weighs 偷机 with score(situation), the default rules, whatever the table plays
+    _check_random_hands(60, DEFAULT_RULES.replace(base_points=3, baodiao_bao_needs_touji=True), "bot-rules", "greedy")
 
 
 HOUSE_RULES = {

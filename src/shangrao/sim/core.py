@@ -980,19 +980,288 @@ def push(st, ev, rules, tb, action, offered_win):
 BOT_RANDOM, BOT_GREEDY, BOT_UKEIRE, BOT_EXTERNAL = 0, 1, 2, 3
 
 
+_P_BAODIAO = K.PATTERN_IDS.index("baodiao")
+_P_PPH_BAODIAO = K.PATTERN_IDS.index("pengpenghu_baodiao")
+#: GreedyBot's defaults (touji_min_wall, survival)
+GREEDY_TOUJI_MIN_WALL = 16
+GREEDY_SURVIVAL = 0.9
+
+
 @njit(cache=True)
-def _choose(st, rules, tb, bots, mts, seat, buf, n):
+def _unseen(st, seat, out):
+    """``Observation.unseen()`` of ``seat``: 4 less the copies in its sight (its hand, every meld and
+    discard still in front of a seat, the indicator), at least 0."""
+    for k in range(34):
+        out[k] = st[_O_COUNTS + seat * 34 + k]
+    for s in range(4):
+        for i in range(st[_O_NMELD + s]):
+            mo = _O_MELD + (s * 4 + i) * MELD_W
+            t = st[mo]
+            k = st[mo + 1]
+            if t == M_CHOW:
+                out[k] += 1
+                out[k + 1] += 1
+                out[k + 2] += 1
+            elif t == M_PUNG:
+                out[k] += 3
+            else:
+                out[k] += 4
+        for i in range(st[_O_NDISC + s]):
+            tid = st[_O_DISC + s * DISC_MAX + i]
+            if tid >= 0:
+                out[tid >> 2] += 1
+    out[st[_O_IND] >> 2] += 1
+    for k in range(34):
+        out[k] = 4 - out[k] if out[k] < 4 else 0
+
+
+@njit(cache=True)
+def _bot_jiuyao_ok(st, seat):
+    # the bot's _Hand: every declared meld of terminals and honors (whatever the rule jiuyao_melds says)
+    for i in range(st[_O_NMELD + seat]):
+        mo = _O_MELD + (seat * 4 + i) * MELD_W
+        if st[mo] == M_CHOW or not _TH[st[mo + 1]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _greedy_touji(st, tb, bot_rules, seat, work):
+    """``GreedyBot._touji``: decline this self-drawn win (偷机) for the expected value of drawing on."""
+    drawn_id = st[_O_LASTDRAW + seat]
+    if drawn_id < 0:
+        return False
+    drawn = drawn_id >> 2
+    bao = st[_O_BAO]
+    if _tiles_left(st) < GREEDY_TOUJI_MIN_WALL or drawn == bao:
+        return False
+    before = np.zeros(34, dtype=np.int8)
+    co = _O_COUNTS + seat * 34
+    for k in range(34):
+        before[k] = st[co + k]
+    before[drawn] -= 1
+    if not K.is_baodiao_state(tb[0], tb[1], before, bao):
+        return False
+    nm = st[_O_NMELD + seat]
+    mtype = np.zeros(4, dtype=np.int8)
+    mkind = np.zeros(4, dtype=np.int8)
+    in_melds = 0
+    for i in range(nm):
+        mo = _O_MELD + (seat * 4 + i) * MELD_W
+        mtype[i] = st[mo]
+        mkind[i] = st[mo + 1]
+        t = st[mo]
+        k = st[mo + 1]
+        if t == M_CHOW:
+            if k <= bao <= k + 2:
+                in_melds += 1
+        elif k == bao:
+            in_melds += 3 if t == M_PUNG else 4
+    pflown = np.zeros(3, dtype=np.int64)
+    anyp = False
+    for i in range(3):
+        pflown[i] = st[_O_FLOWN + (seat + 1 + i) % 4]
+        if pflown[i]:
+            anyp = True
+    base_drawn = before[bao] + in_melds + st[_O_FLOWN + seat]
+    out = np.zeros(K.N_OUT, dtype=np.int64)
+    fw = st[_O_FLOWN + seat]
+    # value(drawn)
+    four = (base_drawn + (1 if drawn == bao else 0)) == 4 and not anyp
+    K.score_win(tb[0], tb[1], before, drawn, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
+                False, -1, 0, bot_rules, out)
+    pid = out[K.O_PATTERN]
+    now = out[K.O_HAND_VALUE]
+    if pid != _P_BAODIAO and pid != _P_PPH_BAODIAO:
+        return False
+    unseen = work
+    _unseen(st, seat, unseen)
+    total = 0
+    for k in range(34):
+        total += unseen[k]
+    if total == 0:
+        return False
+    ev = 0.0
+    for k in range(34):
+        if unseen[k]:
+            four = (base_drawn + (1 if k == bao else 0)) == 4 and not anyp
+            K.score_win(tb[0], tb[1], before, k, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
+                        False, -1, 0, bot_rules, out)
+            ev += unseen[k] / total * out[K.O_HAND_VALUE]
+    return GREEDY_SURVIVAL * ev > now
+
+
+@njit(cache=True)
+def _connectivity(c, k):
+    if k >= 27:
+        return 3 * c[k]
+    r = k % 9
+    score = 3 * c[k]
+    if r >= 1:
+        score += 2 * c[k - 1]
+    if r <= 7:
+        score += 2 * c[k + 1]
+    if r >= 2:
+        score += c[k - 2]
+    if r <= 6:
+        score += c[k + 2]
+    return score
+
+
+@njit(cache=True)
+def _greedy(st, tb, bot_rules, seat, buf, n, ukeire):
+    """``GreedyBot.choose`` (``ukeire``: ``GreedyBot(ukeire=True)``) on the state, from what the seat's
+    observation shows."""
+    ph = st[_O_PHASE]
+    has_win = False
+    has_catch = False
+    for i in range(n):
+        if buf[i] == A_WIN:
+            has_win = True
+        elif buf[i] == A_CATCH:
+            has_catch = True
+    if ph == P_ROB:
+        return A_WIN if has_win else A_PASS
+    bao = st[_O_BAO]
+    co = _O_COUNTS + seat * 34
+    c = np.zeros(34, dtype=np.int8)
+    for k in range(34):
+        c[k] = st[co + k]
+    m = 4 - st[_O_NMELD + seat]
+    jy = _bot_jiuyao_ok(st, seat)
+    work = np.zeros(34, dtype=np.int64)
+    if ph == P_CLAIM:
+        if has_win:
+            return A_WIN
+        if has_catch:
+            return A_CATCH
+        k = st[_O_CL_KIND]
+        now = K.shanten(tb[0], tb[1], c, bao, m, jy)
+        best_s = 999
+        best_r = 999
+        best_a = -1
+        for i in range(n):
+            a = buf[i]
+            t = a // 34
+            if t in (T_PUNG, T_KONG):
+                if k == bao:
+                    continue
+                nn = 2 if t == T_PUNG else 3
+                c[k] -= nn
+                s = K.shanten(tb[0], tb[1], c, bao, m - 1, jy and _TH[k] == 1)
+                c[k] += nn
+                rank = 1 if t == T_PUNG else 0
+            elif t == T_CHOW:
+                low = a - T_CHOW * 34
+                skip = False
+                for x in range(low, low + 3):
+                    if x != k and x == bao:
+                        skip = True
+                if skip:
+                    continue
+                for x in range(low, low + 3):
+                    if x != k:
+                        c[x] -= 1
+                s = K.shanten(tb[0], tb[1], c, bao, m - 1, False)
+                for x in range(low, low + 3):
+                    if x != k:
+                        c[x] += 1
+                rank = 2
+            else:
+                continue
+            if s <= now and (best_a < 0 or s < best_s or (s == best_s and rank < best_r)):
+                best_s = s
+                best_r = rank
+                best_a = a
+        return best_a if best_a >= 0 else A_PASS
+    if has_win:
+        if not _greedy_touji(st, tb, bot_rules, seat, work):
+            return A_WIN
+        return st[_O_LASTDRAW + seat] >> 2  # discard the drawn tile
+    # kongs
+    now = K.shanten(tb[0], tb[1], c, bao, m, jy)
+    for i in range(n):
+        a = buf[i]
+        t = a // 34
+        k = a - t * 34
+        if t == T_CONCEALED and k != bao:
+            c[k] -= 4
+            s = K.shanten(tb[0], tb[1], c, bao, m - 1, jy and _TH[k] == 1)
+            c[k] += 4
+            if s <= now:
+                return a
+        elif t == T_ADDED and k != bao:
+            c[k] -= 1
+            s = K.shanten(tb[0], tb[1], c, bao, m, jy)
+            c[k] += 1
+            if s <= now:
+                return a
+    # discard
+    non_bao = False
+    for i in range(n):
+        if buf[i] < 34 and buf[i] != bao:
+            non_bao = True
+    best = 999
+    sh = np.full(34, 999, dtype=np.int64)
+    for i in range(n):
+        t = buf[i]
+        if t >= 34 or (non_bao and t == bao):
+            continue
+        c[t] -= 1
+        sh[t] = K.shanten(tb[0], tb[1], c, bao, m, jy)
+        c[t] += 1
+        if sh[t] < best:
+            best = sh[t]
+    ntied = 0
+    last = -1
+    for t in range(34):
+        if sh[t] == best:
+            ntied += 1
+            last = t
+    if ntied == 1:
+        return last
+    if ukeire:
+        _unseen(st, seat, work)
+        best_u = -1
+        best_t = -1
+        for t in range(34):
+            if sh[t] == best:
+                u = K.useful_tiles(tb[0], tb[1], c, bao, m, jy, t, best, work)
+                if u > best_u or (u == best_u and t > best_t):
+                    best_u = u
+                    best_t = t
+        return best_t
+    best_key0 = 1 << 30
+    best_key1 = 2
+    best_t = -1
+    for t in range(34):
+        if sh[t] == best:
+            c[t] -= 1
+            conn = _connectivity(c, t)
+            c[t] += 1
+            k1 = 0 if _TH[t] else 1
+            # smallest (conn, k1, -t)
+            if conn < best_key0 or (conn == best_key0 and (k1 < best_key1 or (k1 == best_key1 and t > best_t))):
+                best_key0 = conn
+                best_key1 = k1
+                best_t = t
+    return best_t
+
+
+@njit(cache=True)
+def _choose(st, rules, tb, bots, mts, seat, buf, n, bot_rules):
     b = bots[seat]
     if b == BOT_RANDOM:
         return buf[mt_below(mts[seat], n)]
-    return buf[0]  # greedy / ukeire: later
+    return _greedy(st, tb, bot_rules, seat, buf, n, b == BOT_UKEIRE)
 
 
 @njit(cache=True)
-def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript):
+def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules):
     """Play the hand in ``st`` to its end: decision ``i`` is ``script[i]`` while ``i < nscript``, then
     the core bot ``bots[seat]`` (rng ``mts[seat]``, uint32[4, 625]) decides; a seat with a single
-    legal action takes it without asking its bot (as ``play_hand`` does).  Every decision's code goes
+    legal action takes it without asking its bot (as ``play_hand`` does).  ``bot_rules``: the rules
+    the greedy bots score with (``GreedyBot`` calls ``score(situation)``: the default rules).  Every decision's code goes
     to ``dec``.  Stops before a decision of an ``external`` seat with more than one legal action
     (the hand is then not over).  Returns the number of decisions, or ``-1 - i`` when ``script[i]`` is not legal (the
     state is then as before that decision)."""
@@ -1020,7 +1289,7 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript):
         elif bots[seat] == BOT_EXTERNAL:
             break
         else:
-            a = _choose(st, rules, tb, bots, mts, seat, buf, n)
+            a = _choose(st, rules, tb, bots, mts, seat, buf, n, bot_rules)
         dec[nd] = a
         nd += 1
         push(st, ev, rules, tb, a, offered)

@@ -23,10 +23,12 @@ from .events import action_code, code_action, to_events
 from .kernels import tables
 from .rules import encode_rules
 
+_BOT_RULES = encode_rules(DEFAULT_RULES)  # GreedyBot scores its 偷机 choices under the default rules
+
 __all__ = ["CORE_BOTS", "CoreHand", "play_hand", "decisions_of"]
 
 #: the bots the core plays itself: name -> its code in the core
-CORE_BOTS = {"random": C.BOT_RANDOM, "external": C.BOT_EXTERNAL}
+CORE_BOTS = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE, "external": C.BOT_EXTERNAL}
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     rs = encode_rules(rules)
     tb = tables()
     C.new_hand(st, ev, rs, tb, C.seed_key(seed), dealer, np.array(sc, dtype=np.int32), hand_no, wall_in, dice_in)
-    nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr))
+    nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
     if nd < 0:
         i = -1 - nd
         raise IllegalActionError(f"script[{i}]: {code_action(scr[i])} is not legal for seat {st[C._O_CUR]} "
