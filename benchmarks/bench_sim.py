@@ -1,0 +1,166 @@
+"""Speed of the compiled core (``shangrao.sim``, issue 23), every figure beside its peer in one process.
+
+Run from the repository (needs the test extra for ``mahjong``: ``pip install -e ".[test]"``)::
+
+    python benchmarks/bench_sim.py                      # every section
+    python benchmarks/bench_sim.py --section "win checks" --quick
+    python benchmarks/bench_sim.py --markdown /tmp/bench_sim.md
+
+Sections (``--section``, repeatable; docs/performance.md records a run):
+
+* ``win checks`` — batched win checks per second through the numba kernel
+  (:func:`shangrao.sim.kernels.is_win_batch` over an ``int8[N, 34]`` array) against ``mahjong``'s
+  ``Agari().is_agari`` (pure Python, one hand a call) on the same 20,000 complete 14-tile hands
+  without 宝 (``bench.py``'s generator), and our Python table path (``HandKey(...).is_win``); then
+  the same hands with 1-4 宝 (ours only: ``mahjong`` has no wildcards).  Interleaved rounds, the
+  best round of each side (as ``bench.py``).  Every answer is checked (all hands are wins).
+* ``warm-up`` — the first call of the kernels in a fresh process with an empty numba cache (the
+  compile), then again with the cache filled (what every later run pays): import, the tables,
+  the first win check, the first score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench import complete_hands, with_wildcards  # noqa: E402 (the shared hand generators)
+
+Row = tuple[str, str, str, str]  # what, ours, peer, ratio
+
+
+def _best_rates(rounds: int, n: int, *fns: Callable[[], object]) -> list[float]:
+    """Items per second of each function over ``n`` items: interleaved rounds, the best of each."""
+    best = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            t = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return [n / b for b in best]
+
+
+def bench_win_checks(args: argparse.Namespace) -> list[Row]:
+    import numpy as np
+    from mahjong.agari import Agari
+
+    from shangrao.analysis.tables import HandKey
+    from shangrao.sim import kernels as K
+
+    n = 2000 if args.quick else 20000
+    rounds = 1 if args.quick else 5
+    rng = random.Random(args.seed)
+    hands = complete_hands(n, rng)
+    suit, honor = K.tables()
+    arr = np.array(hands, dtype=np.int8)
+    bao = np.full(n, K.NO_BAO, dtype=np.int64)
+    m = np.full(n, 4, dtype=np.int64)
+    jo = np.ones(n, dtype=np.bool_)
+    out = np.zeros(n, dtype=np.bool_)
+    K.is_win_batch(suit, honor, arr, bao, m, jo, out)
+    assert out.all()
+    agari = Agari()
+    assert all(agari.is_agari(h) for h in hands)
+    assert all(HandKey(h, None).is_win(4, True) for h in hands)  # (fills the Python tables: timed warm)
+    ours, peer, py = _best_rates(
+        rounds, n,
+        lambda: K.is_win_batch(suit, honor, arr, bao, m, jo, out),
+        lambda: [agari.is_agari(h) for h in hands],
+        lambda: [HandKey(h, None).is_win(4, True) for h in hands],
+    )
+    rows: list[Row] = [
+        ("win checks, 0 宝, numba batch (hands/s)", f"{ours:,.0f}", f"{peer:,.0f}", f"{ours / peer:.1f}× mahjong.is_agari"),
+        ("win checks, 0 宝, Python tables HandKey.is_win (hands/s)", f"{py:,.0f}", f"{peer:,.0f}",
+         f"{py / peer:.1f}× mahjong.is_agari; numba {ours / py:.1f}× it"),
+    ]
+    for nb in (1, 2, 3, 4):
+        wild = with_wildcards(hands, nb, random.Random(args.seed + nb))
+        arr_w = np.array([c for c, _ in wild], dtype=np.int8)
+        bao_w = np.array([b for _, b in wild], dtype=np.int64)
+        K.is_win_batch(suit, honor, arr_w, bao_w, m, jo, out)
+        assert out.all()
+        r, = _best_rates(rounds, n, lambda: K.is_win_batch(suit, honor, arr_w, bao_w, m, jo, out))  # noqa: B023
+        rows.append((f"win checks, {nb} 宝, numba batch (hands/s)", f"{r:,.0f}", "—", f"{r / peer:.1f}× is_agari's 0 宝"))
+    return rows
+
+
+_WARM = """
+import time
+t0 = time.perf_counter()
+import numpy as np
+from shangrao.sim import kernels as K
+from shangrao.sim.convert import score_situation
+from shangrao.scoring import WinSituation
+t1 = time.perf_counter()
+suit, honor = K.tables()
+t2 = time.perf_counter()
+a = np.zeros(34, dtype=np.int8); a[0] = 2; a[1:4] += 1; a[9:12] += 1; a[18:21] += 1; a[27] = 3
+assert K.is_win(suit, honor, a, -1, 4, True)
+t3 = time.perf_counter()
+sit = WinSituation.from_dict({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"})
+assert score_situation(sit)[K.O_HAND_VALUE] == 2
+t4 = time.perf_counter()
+print(f"{t1 - t0:.3f} {t2 - t1:.3f} {t3 - t2:.3f} {t4 - t3:.3f}")
+"""
+
+
+def bench_warmup(args: argparse.Namespace) -> list[Row]:
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        runs = []
+        for _ in range(2):
+            done = subprocess.run([sys.executable, "-c", _WARM], env=env, capture_output=True, text=True, check=True)
+            runs.append([float(x) for x in done.stdout.split()])
+    (ci, ct, cw, cs), (wi, wt, ww, ws) = runs
+    rows.append(("warm-up: import shangrao.sim (s)", f"{wi:.2f} cached", f"{ci:.2f} cold", ""))
+    rows.append(("warm-up: the tables, kernels.tables() (s)", f"{wt:.2f} cached", f"{ct:.2f} cold", "built each process"))
+    rows.append(("warm-up: first win check (s)", f"{ww:.3f} cached", f"{cw:.2f} cold", "cold = numba compile"))
+    rows.append(("warm-up: first score_win (s)", f"{ws:.3f} cached", f"{cs:.2f} cold", "cold = numba compile"))
+    rows.append(("warm-up: first run in all (s)", f"{wi + wt + ww + ws:.2f} cached", f"{ci + ct + cw + cs:.2f} cold", ""))
+    return rows
+
+
+SECTIONS: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
+    "win checks": bench_win_checks,
+    "warm-up": bench_warmup,
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--section", action="append", choices=sorted(SECTIONS), help="run only these sections")
+    ap.add_argument("--quick", action="store_true", help="small inputs (smoke check)")
+    ap.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown")
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    rows: list[Row] = []
+    for name in args.section or list(SECTIONS):
+        rows += SECTIONS[name](args)
+    from importlib.metadata import version
+
+    machine = (f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+               f"{platform.platform()}; numba {version('numba')}, mahjong {version('mahjong')}")
+    lines = ["| measure | shangrao | peer | ratio |", "|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+    text = "\n".join(lines) + "\n\n" + machine + "\ncommand: python " + " ".join(
+        ["benchmarks/bench_sim.py", *sys.argv[1:]])
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
