@@ -58,8 +58,8 @@ R_PUNG_KONG, R_CONCEALED_KONG, R_FOUR_BAO, R_CAUGHT_BAO, R_WIN = range(5)
 W_SELF_DRAW, W_ROBBING_KONG, W_DEALER_FIRST_DISCARD = 0, 1, 2
 
 EV_WIDTH = 10
-MAX_EVENTS = 640
-MAX_DECISIONS = 400
+MAX_EVENTS = 1024
+MAX_DECISIONS = 1024
 
 # rules array (shangrao.sim.rules.encode_rules)
 RU_BASE = R.R_BASE_POINTS
@@ -143,7 +143,8 @@ _O_DISC = 548       # 4 * 40 discard ids (claimed ones as -1 - id)
 _O_LIVE = 708       # 135
 _O_WALL = 843       # 136 (the full wall, for the deal event / converter)
 _O_DICE = 979       # 2
-STATE_SIZE = 984
+_O_WINOUT = 984     # 3 winners * N_OUT: score_win's output of each win (patterns, doublings, notes)
+STATE_SIZE = 984 + 3 * 16
 
 MELD_W = 8
 DISC_MAX = 40
@@ -265,6 +266,10 @@ def mt_below(mt, n):
 @njit(cache=True)
 def _emit(st, ev, t, a, b, c, d, e, f, g, h, i):
     n = st[_O_NEV]
+    st[_O_NEV] = n + 1
+    if n >= ev.shape[0]:
+        st[_O_ERROR] = 2  # the event buffer is full (no hand comes near it)
+        return
     ev[n, 0] = t
     ev[n, 1] = a
     ev[n, 2] = b
@@ -275,7 +280,6 @@ def _emit(st, ev, t, a, b, c, d, e, f, g, h, i):
     ev[n, 7] = g
     ev[n, 8] = h
     ev[n, 9] = i
-    st[_O_NEV] = n + 1
 
 
 @njit(cache=True)
@@ -624,6 +628,8 @@ def _finish_wins(st, ev, rules, tb, winners, nw, k, win_by, source, heavenly):
                          robbed if win_by == W_ROBBING_KONG else -1, st[_O_TOUJI + w], rules, out)
         if not ok:
             st[_O_ERROR] = 1  # analysis says win, scoring says no win (EngineError in the engine)
+        for j in range(K.N_OUT):
+            st[_O_WINOUT + wi * K.N_OUT + j] = out[j]
         _emit(st, ev, E_WIN, w, win_by, st[_O_WON], source, out[K.O_PATTERN], out[K.O_HAND_VALUE],
               out[K.O_WIN], out[K.O_WIN + 1], out[K.O_WIN + 2])
         for i in range(3):
@@ -1290,8 +1296,77 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules):
             break
         else:
             a = _choose(st, rules, tb, bots, mts, seat, buf, n, bot_rules)
+        if nd >= dec.shape[0]:
+            st[_O_ERROR] = 3  # the decision buffer is full (no hand comes near it)
+            break
         dec[nd] = a
         nd += 1
         push(st, ev, rules, tb, a, offered)
     st[_O_NDEC] = nd
     return nd
+
+
+# ---------------------------------------------------------------------------------------------- many matches
+#: per-hand info columns of :func:`play_matches`
+(I_DEALER, I_DRAWN, I_NEXT_DEALER, I_NWIN, I_W0, I_W1, I_W2, I_D0, I_D1, I_D2, I_D3, I_S0, I_S1, I_S2, I_S3,
+ I_NDEC, I_ERROR) = range(17)
+N_INFO = 17
+
+
+@njit(cache=True)
+def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand_klen, limits,
+                 rows_out, row_off, dec_out, dec_off, info, win_out):
+    """Play matches, each to ``limits[m]`` hands (dealer and scores carried over: ``Match``), with the
+    core bots ``bots`` seeded per match from ``bot_keys[m, seat, :bot_klen[m, seat]]`` and hand ``n``
+    shuffled from ``hand_keys[m, n, :hand_klen[m, n]]`` (the seeds' :func:`seed_key`).
+
+    Hand ``h`` (matches in order, their hands in order) writes its event rows to
+    ``rows_out[row_off[h]:row_off[h + 1]]``, its decisions to ``dec_out[dec_off[h]:dec_off[h + 1]]``,
+    its result to ``info[h]`` (``I_*`` columns) and each win's :func:`kernels.score_win` output to
+    ``win_out[h, winner index]``.  Returns the number of hands played (fewer when an output
+    buffer is full: the caller plays the rest in another call)."""
+    st = np.zeros(STATE_SIZE, dtype=np.int32)
+    ev = np.zeros((MAX_EVENTS, EV_WIDTH), dtype=np.int32)
+    dec = np.zeros(MAX_DECISIONS, dtype=np.int32)
+    mts = np.zeros((4, 625), dtype=np.uint32)
+    scores = np.zeros(4, dtype=np.int32)
+    no_wall = np.full(136, -1, dtype=np.int32)
+    no_dice = np.zeros(2, dtype=np.int32)
+    script = np.zeros(1, dtype=np.int32)
+    h = 0
+    row_off[0] = 0
+    dec_off[0] = 0
+    for m in range(limits.shape[0]):
+        for s in range(4):
+            mt_seed(mts[s], bot_keys[m, s, :bot_klen[m, s]])
+        dealer = 0
+        scores[:] = 0
+        for n in range(limits[m]):
+            new_hand(st, ev, rules, tb, hand_keys[m, n, :hand_klen[m, n]], dealer, scores, n, no_wall, no_dice)
+            nd = play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
+            ne = st[_O_NEV]
+            r0 = row_off[h]
+            d0 = dec_off[h]
+            rows_out[r0:r0 + ne] = ev[:ne]
+            dec_out[d0:d0 + nd] = dec[:nd]
+            row_off[h + 1] = r0 + ne
+            dec_off[h + 1] = d0 + nd
+            info[h, I_DEALER] = dealer
+            info[h, I_DRAWN] = st[_O_DRAWN]
+            info[h, I_NEXT_DEALER] = st[_O_NEXT_DEALER]
+            info[h, I_NWIN] = st[_O_NWIN]
+            for i in range(3):
+                info[h, I_W0 + i] = st[_O_WINNERS + i]
+            for i in range(4):
+                info[h, I_D0 + i] = st[_O_SCORES + i] - st[_O_START + i]
+                info[h, I_S0 + i] = st[_O_SCORES + i]
+            info[h, I_NDEC] = nd
+            info[h, I_ERROR] = st[_O_ERROR]
+            for i in range(st[_O_NWIN]):
+                for j in range(K.N_OUT):
+                    win_out[h, i, j] = st[_O_WINOUT + i * K.N_OUT + j]
+            dealer = st[_O_NEXT_DEALER]
+            for i in range(4):
+                scores[i] = st[_O_SCORES + i]
+            h += 1
+    return h
