@@ -14,6 +14,16 @@ Sections (``--section``, repeatable; docs/performance.md records a run):
   without 宝 (``bench.py``'s generator), and our Python table path (``HandKey(...).is_win``); then
   the same hands with 1-4 宝 (ours only: ``mahjong`` has no wildcards).  Interleaved rounds, the
   best round of each side (as ``bench.py``).  Every answer is checked (all hands are wins).
+* ``hands`` — whole hands per second on one core (``time.process_time``), the compiled core
+  (:func:`shangrao.sim.play.iter_match_hands`: matches of 8 hands, the Python side's seeding and
+  records included) against the Python engine (``Match`` with ``get_bot``) on the same match seeds,
+  for ``random``, ``greedy`` and ``ukeire``; every engine hand's deltas are checked against the
+  core's.  RiichiEnv's published ~1,600 riichi hanchan (~10 hands each) per second per thread is
+  quoted beside them.
+* ``identity`` — a long identity run: ``--identity-hands`` (default 100,000) ``random`` hands, the
+  core's event rows compared with the engine's log row by row (the suite plays 2,000).
+* ``simulate`` — ``shangrao simulate --hands 100000 --bots random --no-store`` (fast engine) timed
+  from outside, wall clock, beside the same command's summary with ``--engine python`` on 2,000 hands.
 * ``warm-up`` — the first call of the kernels in a fresh process with an empty numba cache (the
   compile), then again with the cache filled (what every later run pays): import, the tables,
   the first win check, the first score.
@@ -132,8 +142,89 @@ def bench_warmup(args: argparse.Namespace) -> list[Row]:
     return rows
 
 
+def _match_seeds(n: int, seed: int) -> list[int]:
+    from shangrao.selfplay import match_seed
+
+    return [match_seed(seed, m) for m in range(n)]
+
+
+def bench_hands(args: argparse.Namespace) -> list[Row]:
+    from shangrao.bots import get_bot
+    from shangrao.game import Match
+    from shangrao.sim.play import iter_match_hands
+
+    rows: list[Row] = []
+    plan = {"random": (400, 40), "greedy": (400, 16), "ukeire": (100, 3)}  # matches: core, engine
+    if args.quick:
+        plan = {k: (max(2, a // 20), 1) for k, (a, _b) in plan.items()}
+    for bot, (n_core, n_py) in plan.items():
+        seeds = _match_seeds(n_core, args.seed)
+        list(iter_match_hands(seeds[:1], [1], [bot] * 4))  # compiled (or loaded from the cache) first
+        t = time.process_time()
+        core = list(iter_match_hands(seeds, [8] * n_core, [bot] * 4))
+        core_rate = len(core) / (time.process_time() - t)
+        t = time.process_time()
+        played = []
+        for s in seeds[:n_py]:
+            played += Match(seed=s, bots=[get_bot(bot, seed=f"{s}:{i}") for i in range(4)]).play().hands
+        py_rate = len(played) / (time.process_time() - t)
+        for h, rec in zip(core, played):
+            assert h.deltas == rec.result.deltas, (bot, h.hand_seed)
+        rows.append((f"whole hands/s on one core, 4× {bot} (fast core | Python engine)", f"{core_rate:,.0f}",
+                     f"{py_rate:,.0f}", f"{core_rate / py_rate:.1f}×"))
+    rows.append(("RiichiEnv (Rust core, riichi), published: ~1,600 hanchan/s/thread ≈ hands/s", "",
+                 "~16,000", "quoted, not run"))
+    return rows
+
+
+def bench_identity(args: argparse.Namespace) -> list[Row]:
+    import numpy as np
+
+    from shangrao.bots import RandomBot
+    from shangrao.game import Game
+    from shangrao.game.match import play_hand as engine_play_hand
+    from shangrao.sim.events import encode_events
+    from shangrao.sim.play import play_hand
+
+    n = 200 if args.quick else args.identity_hands
+    t = time.perf_counter()
+    for h in range(n):
+        seed = f"bench-identity:{h}"
+        g = Game(seed=seed, dealer=h % 4)
+        engine_play_hand(g, [RandomBot(f"{seed}:{i}") for i in range(4)])
+        core = play_hand(seed=seed, bot_seeds=[f"{seed}:{i}" for i in range(4)], dealer=h % 4)
+        py = encode_events(g.events)
+        assert py.shape == core.rows.shape and np.array_equal(py, core.rows), f"hand {seed} differs"
+        assert g.result is not None and core.deltas == g.result.deltas
+    return [("identity: random hands, every event row and delta equal", f"{n:,} of {n:,}", "",
+             f"{time.perf_counter() - t:.0f} s")]
+
+
+def bench_simulate(args: argparse.Namespace) -> list[Row]:
+    import json
+
+    n = 2000 if args.quick else 100_000
+    cmd = [sys.executable, "-c", "from shangrao.cli import main; main()", "simulate", "--hands", str(n), "--seed", "1",
+           "--bots", "random", "--no-store", "--json"]
+    subprocess.run([*cmd[:6], "10", *cmd[7:]], check=True, capture_output=True)  # the cache filled first
+    t = time.perf_counter()
+    fast = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    wall = time.perf_counter() - t
+    small = [*cmd[:6], "2000", *cmd[7:]]
+    a = json.loads(subprocess.run([*small, "--engine", "python"], check=True, capture_output=True, text=True).stdout)
+    b = json.loads(subprocess.run([*small, "--engine", "fast"], check=True, capture_output=True, text=True).stdout)
+    a.pop("timing")
+    b.pop("timing")
+    return [(f"shangrao simulate --hands {n:,} --bots random --no-store (wall s, fast engine)", f"{wall:.1f}",
+             "", f"{fast['timing']['hands_per_second']:,.0f} hands/s"),
+            ("simulate summary, --engine fast vs python, 2,000 hands", "same" if a == b else "DIFFERENT", "", "")]
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
     "win checks": bench_win_checks,
+    "hands": bench_hands,
+    "identity": bench_identity,
+    "simulate": bench_simulate,
     "warm-up": bench_warmup,
 }
 
@@ -144,6 +235,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="small inputs (smoke check)")
     ap.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--identity-hands", type=int, default=100_000, help="hands of the identity section")
     args = ap.parse_args()
     rows: list[Row] = []
     for name in args.section or list(SECTIONS):

@@ -144,7 +144,8 @@ _O_LIVE = 708       # 135
 _O_WALL = 843       # 136 (the full wall, for the deal event / converter)
 _O_DICE = 979       # 2
 _O_WINOUT = 984     # 3 winners * N_OUT: score_win's output of each win (patterns, doublings, notes)
-STATE_SIZE = 984 + 3 * 16
+_O_CODES = 1032     # 4 seats * 5: the hand's codes (man, pin, sou, honors: base 5, 宝 left out) and its 宝 count
+STATE_SIZE = 1052
 
 MELD_W = 8
 DISC_MAX = 40
@@ -282,11 +283,25 @@ def _emit(st, ev, t, a, b, c, d, e, f, g, h, i):
     ev[n, 9] = i
 
 
+_POW5 = np.array([5**i for i in range(9)], dtype=np.int32)
+
+
+@njit(cache=True)
+def _key_add(st, seat, k, n):
+    """The incremental hand key (``HandKey.add``): ``n`` tiles of kind ``k`` in (negative: out)."""
+    o = _O_CODES + seat * 5
+    if k == st[_O_BAO]:
+        st[o + 4] += n
+    else:
+        st[o + k // 9] += n * _POW5[k % 9]
+
+
 @njit(cache=True)
 def _add(st, seat, tid):
     k = tid >> 2
     st[_O_COUNTS + seat * 34 + k] += 1
     st[_O_MASK + seat * 34 + k] |= 1 << (tid & 3)
+    _key_add(st, seat, k, 1)
 
 
 @njit(cache=True)
@@ -303,6 +318,7 @@ def _remove(st, seat, k, prefer):
         tid = 4 * k + j
     st[mi] = mask & ~(1 << (tid & 3))
     st[_O_COUNTS + seat * 34 + k] -= 1
+    _key_add(st, seat, k, -1)
     return tid
 
 
@@ -327,7 +343,12 @@ def _jiuyao_ok(st, rules, seat):
 def _is_win(st, rules, tb, seat, extra):
     """``Game._is_win``: the seat's concealed hand (plus the kind ``extra`` when >= 0) wins."""
     bao = st[_O_BAO]
-    c0, c1, c2, c3, w = K.hand_codes(st[_O_COUNTS + seat * 34:_O_COUNTS + seat * 34 + 34], bao)
+    o = _O_CODES + seat * 5
+    c0 = st[o]
+    c1 = st[o + 1]
+    c2 = st[o + 2]
+    c3 = st[o + 3]
+    w = st[o + 4]
     if extra >= 0:
         if extra == bao:
             w += 1
@@ -1209,13 +1230,13 @@ def _greedy(st, tb, bot_rules, seat, buf, n, ukeire):
             non_bao = True
     best = 999
     sh = np.full(34, 999, dtype=np.int64)
+    each = np.zeros(34, dtype=np.int64)
+    K.discard_shanten(tb[0], tb[1], c, bao, m, jy, each)  # = shanten(remove=(t,)) for every held t
     for i in range(n):
         t = buf[i]
         if t >= 34 or (non_bao and t == bao):
             continue
-        c[t] -= 1
-        sh[t] = K.shanten(tb[0], tb[1], c, bao, m, jy)
-        c[t] += 1
+        sh[t] = each[t]
         if sh[t] < best:
             best = sh[t]
     ntied = 0
