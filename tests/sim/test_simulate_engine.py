@@ -85,3 +85,18 @@ def test_simulate_without_a_store_prints_the_same_summary(cli):
 def test_simulate_engine_fast_with_a_bot_the_core_lacks_is_one_clear_error(run, one_line_error):
     one_line_error(run("simulate", "--hands", "2", "--bots", "expert", "--engine", "fast"), "--engine", "expert")
     one_line_error(run("simulate", "--hands", "2", "--engine", "quick"), "--engine", "quick")
+
+
+def test_arena_numbers_are_the_same_with_either_engine():
+    from shangrao.arena import lineup_from_bots, run_arena
+
+    lineup = lineup_from_bots("ukeire", "greedy")
+    python = run_arena(lineup, 3, 7, engine="python")
+    fast = run_arena(lineup, 3, 7, engine="fast")
+    assert python.pop("timing")["engine"] == "python" and fast.pop("timing")["engine"] == "fast"
+    assert fast == python
+
+
+def test_arena_cli_engine_fast_with_a_bot_the_core_lacks_is_one_clear_error(run, one_line_error):
+    one_line_error(run("arena", "--bots", "expert,greedy", "--deals", "1", "--engine", "fast", "--no-store"),
+                   "--engine", "expert")

@@ -29,7 +29,7 @@ from ..records.summary import Stats
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import WinBy
 from ..scoring.items import PATTERNS
-from .common import CliError, check_run_options, dump_json, err_console, open_store, out_console
+from .common import CliError, check_engine, check_run_options, dump_json, err_console, open_store, out_console
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
@@ -198,17 +198,6 @@ def render_summary(s: dict, console: Console) -> None:
         ids = s["storage"]["game_ids"]
         span = f"{ids[0]}..{ids[-1]}" if len(ids) > 1 else str(ids[0]) if ids else "-"
         console.print(Text(f"stored as game(s) {span} in {s['storage']['db']}", style="dim"))
-
-
-def check_engine(engine: str | None, names: list[str]) -> None:
-    """``--engine``: python or fast, and fast only for core bots.  Raises :class:`CliError`."""
-    from ..errors import InputError
-    from ..selfplay import resolve_engine
-
-    try:
-        resolve_engine(engine, names)
-    except InputError as err:
-        raise CliError(f"--engine: {err}") from None
 
 
 #: --hands beyond this is a typo: the run plans every match up front (and would take years)
