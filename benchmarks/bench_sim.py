@@ -170,7 +170,7 @@ def bench_hands(args: argparse.Namespace) -> list[Row]:
         py_rate = len(played) / (time.process_time() - t)
         for h, rec in zip(core, played):
             assert h.deltas == rec.result.deltas, (bot, h.hand_seed)
-        rows.append((f"whole hands/s on one core, 4× {bot} (fast core | Python engine)", f"{core_rate:,.0f}",
+        rows.append((f"whole hands/s on one core, 4× {bot} (fast core vs Python engine)", f"{core_rate:,.0f}",
                      f"{py_rate:,.0f}", f"{core_rate / py_rate:.1f}×"))
     rows.append(("RiichiEnv (Rust core, riichi), published: ~1,600 hanchan/s/thread ≈ hands/s", "",
                  "~16,000", "quoted, not run"))
@@ -206,11 +206,11 @@ def bench_simulate(args: argparse.Namespace) -> list[Row]:
     n = 2000 if args.quick else 100_000
     cmd = [sys.executable, "-c", "from shangrao.cli import main; main()", "simulate", "--hands", str(n), "--seed", "1",
            "--bots", "random", "--no-store", "--json"]
-    subprocess.run([*cmd[:6], "10", *cmd[7:]], check=True, capture_output=True)  # the cache filled first
+    subprocess.run([*cmd[:5], "10", *cmd[6:]], check=True, capture_output=True)  # the cache filled first
     t = time.perf_counter()
     fast = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     wall = time.perf_counter() - t
-    small = [*cmd[:6], "2000", *cmd[7:]]
+    small = [*cmd[:5], "2000", *cmd[6:]]
     a = json.loads(subprocess.run([*small, "--engine", "python"], check=True, capture_output=True, text=True).stdout)
     b = json.loads(subprocess.run([*small, "--engine", "fast"], check=True, capture_output=True, text=True).stdout)
     a.pop("timing")

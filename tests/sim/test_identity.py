@@ -87,7 +87,7 @@ def test_the_core_generator_is_cpythons_mersenne_twister():
             assert [C.mt_below(mt, n) for _ in range(20)] == [rng.randrange(n) for _ in range(20)]
 
 
-def test_a_bad_seed_type_is_refused():
+def test_a_bad_seed_type_is_refused_by_the_key():
     with pytest.raises(TypeError, match="seed"):
         C.seed_key(1.5)  # type: ignore[arg-type]
 
@@ -232,3 +232,21 @@ def test_the_scripted_scenarios_reach_every_special_clause(monkeypatch):
     assert any(t.reason == "caught_bao" for g in games for t in g.transfers)  # 接宝
     assert any(t.reason == "four_bao" for g in games for t in g.transfers)  # 四个宝
     assert any(w.situation.touji for w in wins)  # 偷机
+
+
+def test_bad_arguments_to_the_core_name_the_field_and_the_index():
+    from shangrao.errors import InputError
+    from shangrao.sim.play import iter_match_hands
+
+    with pytest.raises(InputError, match=r"bot_seeds\[2\]: a seed"):
+        play_hand(seed="x", bot_seeds=[1, 2, 1.5, 3])
+    with pytest.raises(InputError, match="seed: a seed"):
+        play_hand(seed=[1, 2])  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"bots\[1\]: 'expert' is not a core bot"):
+        play_hand(seed="x", bots=["random", "expert", "random", "random"])
+    with pytest.raises(InputError, match=r"limits\[1\]"):
+        list(iter_match_hands([1, 2], [8, 9], ["random"] * 4))
+    with pytest.raises(InputError, match=r"match_seeds\[0\]"):
+        list(iter_match_hands([None], [8], ["random"] * 4))  # type: ignore[list-item]
+    with pytest.raises(InputError, match="one limit per match"):
+        list(iter_match_hands([1, 2], [8], ["random"] * 4))

@@ -77,6 +77,15 @@ def decisions_of(events: Sequence[Event]) -> list[int]:
     return [action_code(Action.parse(ev["action"])) for ev in events if "action" in ev]  # type: ignore[typeddict-item]
 
 
+def _key(seed: object, what: str) -> np.ndarray:
+    """The MT19937 key of a seed argument; ``InputError`` naming ``what`` for one that is not an int,
+    a str or None."""
+    try:
+        return C.seed_key(seed)  # type: ignore[arg-type]
+    except TypeError:
+        raise InputError(f"{what}: a seed is an int, a str or None, got {seed!r}") from None
+
+
 def _bot_codes(bots: Sequence[str]) -> np.ndarray:
     if isinstance(bots, str) or len(bots) != 4:
         raise InputError(f"bots: give 4 core bot names, got {bots!r}")
@@ -128,7 +137,8 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
         raise InputError("dice: give a wall with them (the dice of a shuffled wall come from the seed)")
     mts = np.zeros((4, 625), dtype=np.uint32)
     for i, s in enumerate(bot_seeds):
-        C.mt_seed(mts[i], C.seed_key(s))
+        C.mt_seed(mts[i], _key(s, f"bot_seeds[{i}]"))
+    hand_key = _key(seed, "seed")
     scr = np.array([s if isinstance(s, int) else action_code(Action.parse(s) if isinstance(s, str) else s)
                     for s in script], dtype=np.int32)
     st = np.zeros(C.STATE_SIZE, dtype=np.int32)
@@ -136,7 +146,7 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     dec = np.zeros(C.MAX_DECISIONS, dtype=np.int32)
     rs = encode_rules(rules)
     tb = tables()
-    C.new_hand(st, ev, rs, tb, C.seed_key(seed), dealer, np.array(sc, dtype=np.int32), hand_no, wall_in, dice_in)
+    C.new_hand(st, ev, rs, tb, hand_key, dealer, np.array(sc, dtype=np.int32), hand_no, wall_in, dice_in)
     nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
     if nd < 0:
         i = -1 - nd
@@ -236,6 +246,9 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
     if len(match_seeds) != len(limits):
         raise InputError(f"match_seeds and limits: one limit per match, got {len(match_seeds)} and {len(limits)}")
     per = rules.hands_per_match
+    for m, s in enumerate(match_seeds):
+        if isinstance(s, bool) or not isinstance(s, (int, str)):
+            raise InputError(f"match_seeds[{m}]: a seed is an int or a str, got {s!r}")
     for m, lim in enumerate(limits):
         if not isinstance(lim, int) or not 0 <= lim <= per:
             raise InputError(f"limits[{m}]: hands to play, 0..{per} (rules.hands_per_match), got {lim!r}")
