@@ -100,3 +100,29 @@ def test_arena_numbers_are_the_same_with_either_engine():
 def test_arena_cli_engine_fast_with_a_bot_the_core_lacks_is_one_clear_error(run, one_line_error):
     one_line_error(run("arena", "--bots", "expert,greedy", "--deals", "1", "--engine", "fast", "--no-store"),
                    "--engine", "expert")
+
+
+def test_dataset_rows_are_the_same_with_either_engine(tmp_path):
+    import numpy as np
+
+    from shangrao.data import Dataset, write_selfplay
+
+    metas = {}
+    for engine in ("python", "fast"):
+        metas[engine] = write_selfplay(tmp_path / engine, 12, 4, ["ukeire", "greedy", "random", "greedy"], engine=engine)
+    a = Dataset(tmp_path / "python").load()
+    b = Dataset(tmp_path / "fast").load()
+    assert set(a) == set(b) and len(a["action"]) > 100
+    for col in a:
+        assert np.array_equal(a[col], b[col]), col
+    for m in metas.values():
+        for k in ("seconds", "decisions_per_second", "hands_per_second"):
+            m.pop(k)
+    assert metas["python"] == metas["fast"]
+
+
+def test_dataset_engine_fast_with_a_labeller_is_refused(tmp_path):
+    from shangrao.data import DatasetError, write_selfplay
+
+    with pytest.raises(DatasetError, match="labeller"):
+        write_selfplay(tmp_path / "x", 2, 1, ["greedy"] * 4, label="ukeire", engine="fast")
