@@ -363,3 +363,67 @@ def _changed(rules: RuleSet) -> str:
 def test_every_win_under_each_house_rule_scores_as_the_engine_recorded(rules):
     assert _changed(rules)
     assert _check_hands(["greedy", "greedy", "ukeire", "random"], rules, 120, seed=31) >= 20
+
+
+# ---------------------------------------------------------------- the bots' arithmetic on real states
+def _kernel_discard(obs, legal, ukeire: bool):
+    """GreedyBot._discard's choice from the kernels (discard_shanten, then useful_tiles on the ties),
+    None where the choice falls to greedy's connectivity order (not the kernels')."""
+    from shangrao.game.actions import ActionType
+
+    c = np.array(obs.hand_34, dtype=np.int8)
+    melds = obs.melds[obs.seat]
+    m = 4 - len(melds)
+    jiuyao_ok = all(t in TERMINALS_AND_HONORS for md in melds for t in md.tiles)
+    out = np.zeros(34, dtype=np.int64)
+    K.discard_shanten(SUIT, HONOR, c, _b(obs.bao), m, jiuyao_ok, out)
+    kinds = [a.kind for a in legal if a.type is ActionType.DISCARD]
+    non_bao = [k for k in kinds if k != obs.bao]
+    kinds = non_bao or kinds
+    best = min(int(out[k]) for k in kinds)
+    tied = [k for k in kinds if out[k] == best]
+    if len(tied) == 1:
+        return tied[0]
+    if not ukeire:
+        return None
+    unseen = np.array(obs.unseen(), dtype=np.int8)
+    ranked = [(K.useful_tiles(SUIT, HONOR, c, _b(obs.bao), m, jiuyao_ok, t, best, unseen), t) for t in tied]
+    return max(ranked)[1]
+
+
+class _Checking:
+    """A greedy/ukeire bot whose every discard is compared with the kernels' choice."""
+
+    def __init__(self, name: str, seed: str) -> None:
+        self.bot = get_bot(name, seed=seed)
+        self.ukeire = name == "ukeire"
+        self.checked = 0
+
+    def choose(self, obs, legal):
+        from shangrao.game.actions import ActionType
+
+        action = self.bot.choose(obs, legal)
+        types = {a.type for a in legal}
+        # a discard decision (not 偷机, the drawn tile discarded instead of a win; not a kong)
+        if action.type is ActionType.DISCARD and ActionType.WIN not in types:
+            want = _kernel_discard(obs, legal, self.ukeire)
+            if want is not None:
+                assert want == action.kind, (obs.to_dict(), want, action)
+                self.checked += 1
+        return action
+
+
+@pytest.mark.parametrize(("name", "least"), [("greedy", 30), ("ukeire", 300)])
+def test_the_kernels_choose_the_bots_discards_on_real_states(name, least):
+    """Every discard of 30 hands where the kernels decide (the lowest shanten, then for ``ukeire``
+    the most 进张; greedy's connectivity tie-break is the core's) is the bot's own."""
+    bots = [_Checking(name, f"k:{i}") for i in range(4)]
+    played = 0
+    for match_no in range(3):
+        for _ in Match(DEFAULT_RULES, seed=f"kern:{match_no}", bots=bots):
+            played += 1
+            if played >= 30:
+                break
+        if played >= 30:
+            break
+    assert sum(b.checked for b in bots) >= least

@@ -396,64 +396,96 @@ def _shisanlang(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray) 
 
 
 @njit(cache=True)
-def _overlap_standard(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray, m: int) -> int:
-    """Largest part of the real tiles fitting ``m`` melds + pair (``tables.overlap_standard``)."""
-    n = int(e0[F_N]) + int(e1[F_N]) + int(e2[F_N]) + int(e3[F_N])
-    a0 = np.empty(5, dtype=np.int64)
-    a1 = np.empty(5, dtype=np.int64)
-    n0 = np.empty(5, dtype=np.int64)
-    n1 = np.empty(5, dtype=np.int64)
-    for g in range(5):
-        a0[g] = e0[F_BEST0 + g]
-        a1[g] = e0[F_BEST1 + g]
-    for e in (e1, e2, e3):
-        for g in range(m + 1):
-            v0 = a0[g]  # j = 0: best0[0] is 0
-            v1 = a1[g]
-            for j in range(g + 1):
-                y0 = int(e[F_BEST0 + j])
-                y1 = int(e[F_BEST1 + j])
-                x = a0[g - j] + y0
-                if x > v0:
-                    v0 = x
-                x = a1[g - j] + y0
-                if x > v1:
-                    v1 = x
-                x = a0[g - j] + y1
-                if x > v1:
-                    v1 = x
-            n0[g] = v0
-            n1[g] = v1
-        for g in range(m + 1):
-            a0[g] = n0[g]
-            a1[g] = n1[g]
+def _conv(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int,
+          e: np.ndarray) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """Max-plus convolution of the running rows ``a0[g]`` / ``a1[g]`` (most tiles in at most g groups
+    without / with the pair, g = 0..4) with one suit's row (``tables._conv``), unrolled: register
+    arithmetic, no allocation.  A row's ``best0[0]`` is 0, so the ``j = 0`` terms are ``a0[g]`` / ``a1[g]``."""
+    b01 = int(e[F_BEST0 + 1])
+    b02 = int(e[F_BEST0 + 2])
+    b03 = int(e[F_BEST0 + 3])
+    b04 = int(e[F_BEST0 + 4])
+    b10 = int(e[F_BEST1])
+    b11 = int(e[F_BEST1 + 1])
+    b12 = int(e[F_BEST1 + 2])
+    b13 = int(e[F_BEST1 + 3])
+    b14 = int(e[F_BEST1 + 4])
+    return (
+        a00,
+        max(a01, a00 + b01),
+        max(a02, a01 + b01, a00 + b02),
+        max(a03, a02 + b01, a01 + b02, a00 + b03),
+        max(a04, a03 + b01, a02 + b02, a01 + b03, a00 + b04),
+        max(a10, a00 + b10),
+        max(a11, a10 + b01, a01 + b10, a00 + b11),
+        max(a12, a11 + b01, a10 + b02, a02 + b10, a01 + b11, a00 + b12),
+        max(a13, a12 + b01, a11 + b02, a10 + b03, a03 + b10, a02 + b11, a01 + b12, a00 + b13),
+        max(a14, a13 + b01, a12 + b02, a11 + b03, a10 + b04, a04 + b10, a03 + b11, a02 + b12, a01 + b13, a00 + b14),
+    )
+
+
+@njit(cache=True)
+def _finish(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int,
+            n: int, m: int) -> int:
+    """The overlap formula on the convolved rows (``tables._best_overlap``, and for a concealed hand
+    of 14 or more tiles the classic shortcut of ``tables._overlap_standard_4``)."""
     if m == 4 and n >= 14:
-        best = 0
-        for g in range(5):
-            v = a0[g] - g + 5
-            if v > best:
-                best = v
-            v = a1[g] - g + 4
-            if v > best:
-                best = v
+        # enough tiles that every missing group and the pair have a seed: the classic formula
+        best = max(0, a00 + 5, a01 + 4, a02 + 3, a03 + 2, a04 + 1, a10 + 4, a11 + 3, a12 + 2, a13 + 1, a14)
         return best if best < n else n
     best = 0
     for g in range(m + 1):
+        if g == 0:
+            s0, s1 = a00, a10
+        elif g == 1:
+            s0, s1 = a01, a11
+        elif g == 2:
+            s0, s1 = a02, a12
+        elif g == 3:
+            s0, s1 = a03, a13
+        else:
+            s0, s1 = a04, a14
         slots = m - g
-        s = a0[g]
-        if s >= 0:
-            left = n - s
+        if s0 >= 0:
+            left = n - s0
             seeds = left if left < slots else slots
-            v = s + seeds + (1 if left - seeds >= 1 else 0)
+            v = s0 + seeds + (1 if left - seeds >= 1 else 0)
             if v > best:
                 best = v
-        s = a1[g]
-        if s >= 0:
-            left = n - s
-            v = s + (left if left < slots else slots)
+        if s1 >= 0:
+            left = n - s1
+            v = s1 + (left if left < slots else slots)
             if v > best:
                 best = v
-    return int(best)
+    return best
+
+
+@njit(cache=True)
+def _overlap_standard(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray, m: int,
+                      c1: int, c2: int, c3: int) -> int:
+    """Largest part of the real tiles fitting ``m`` melds + pair (``tables.overlap_standard``).
+
+    ``c1..c3``: the codes of rows ``e1..e3``; an empty suit (code 0) changes no row that can count
+    (only entries below zero, which never do), so it is skipped.  Computing the rows up to g = 4 for
+    ``m < 4`` changes nothing at ``g <= m``."""
+    n = int(e0[F_N]) + int(e1[F_N]) + int(e2[F_N]) + int(e3[F_N])
+    a00 = int(e0[F_BEST0])
+    a01 = int(e0[F_BEST0 + 1])
+    a02 = int(e0[F_BEST0 + 2])
+    a03 = int(e0[F_BEST0 + 3])
+    a04 = int(e0[F_BEST0 + 4])
+    a10 = int(e0[F_BEST1])
+    a11 = int(e0[F_BEST1 + 1])
+    a12 = int(e0[F_BEST1 + 2])
+    a13 = int(e0[F_BEST1 + 3])
+    a14 = int(e0[F_BEST1 + 4])
+    if c1:
+        a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = _conv(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, e1)
+    if c2:
+        a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = _conv(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, e2)
+    if c3:
+        a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = _conv(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, e3)
+    return _finish(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, n, m)
 
 
 @njit(cache=True)
@@ -485,7 +517,7 @@ def shanten_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int
     e2 = suit[c2]
     e3 = honor[c3]
     target = 3 * m + 2
-    best = _overlap_standard(e0, e1, e2, e3, m)
+    best = _overlap_standard(e0, e1, e2, e3, m, c1, c2, c3)
     if m == 4:
         v = _seven_pairs(e0, e1, e2, e3)
         if v > best:
@@ -499,6 +531,69 @@ def shanten_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int
             best = v
     best += w
     return target - (best if best < target else target) - 1
+
+
+#: the identity of the convolution: 0 tiles in at most g groups without the pair, none with it
+_I0 = 0
+_I1 = _NEG
+
+
+@njit(cache=True)
+def _excluding(rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], codes: np.ndarray, s: int,
+               ) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """The convolution of the rows of every suit but ``s`` (max-plus convolution is associative and
+    commutative on the entries that count, the non-negative ones: a term with a missing row is
+    below -85 at every step)."""
+    a = (_I0, _I0, _I0, _I0, _I0, _I1, _I1, _I1, _I1, _I1)
+    for t in range(4):
+        if t != s and codes[t]:
+            a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], rows[t])
+    return a
+
+
+@njit(cache=True)
+def _shanten_rows(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray,
+                  a: tuple[int, int, int, int, int, int, int, int, int, int], row: np.ndarray, code: int,
+                  w: int, m: int, jiuyao_ok: bool) -> int:
+    """:func:`shanten_codes` of the rows ``e0..e3`` when ``a`` is the convolution of all of them but
+    one, ``row`` (of code ``code``)."""
+    if code:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], row)
+    n = int(e0[F_N]) + int(e1[F_N]) + int(e2[F_N]) + int(e3[F_N])
+    best = _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], n, m)
+    if m == 4:
+        v = _seven_pairs(e0, e1, e2, e3)
+        if v > best:
+            best = v
+        v = _shisanlang(e0, e1, e2, e3)
+        if v > best:
+            best = v
+    if jiuyao_ok:
+        v = int(e0[F_TH]) + int(e1[F_TH]) + int(e2[F_TH]) + int(e3[F_TH])
+        if v > best:
+            best = v
+    best += w
+    target = 3 * m + 2
+    return target - (best if best < target else target) - 1
+
+
+@njit(cache=True)
+def _shanten_changed(suit: np.ndarray, honor: np.ndarray, codes: np.ndarray, s: int, new_code: int,
+                     a: tuple[int, int, int, int, int, int, int, int, int, int], w: int, m: int,
+                     jiuyao_ok: bool) -> int:
+    """Shanten of the hand of ``codes`` with suit ``s``'s code replaced by ``new_code``, given ``a``
+    = :func:`_excluding` of ``s``."""
+    c0 = new_code if s == 0 else codes[0]
+    c1 = new_code if s == 1 else codes[1]
+    c2 = new_code if s == 2 else codes[2]
+    c3 = new_code if s == 3 else codes[3]
+    e0 = suit[c0]
+    e1 = suit[c1]
+    e2 = suit[c2]
+    e3 = honor[c3]
+    row = e3 if s == 3 else (e0 if s == 0 else (e1 if s == 1 else e2))
+    return _shanten_rows(e0, e1, e2, e3, a, row, new_code, w, m, jiuyao_ok)
+
 
 
 @njit(cache=True)
@@ -536,23 +631,32 @@ def shanten_batch(suit: np.ndarray, honor: np.ndarray, hands: np.ndarray, bao: n
 def discard_shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool,
                     out: np.ndarray) -> int:
     """For a hand of ``3*m + 2`` tiles: ``out[k]`` = shanten after discarding kind ``k`` (99 where
-    ``k`` is not held); returns the lowest.  The ``greedy`` bot's first key."""
+    ``k`` is not held); returns the lowest.  The ``greedy`` bot's first key.  (Each discard changes
+    one suit: the other three are convolved once per suit, not once per discard.)"""
     c0, c1, c2, c3, w = hand_codes(counts34, bao)
     codes = np.array([c0, c1, c2, c3], dtype=np.int64)
+    rows = (suit[c0], suit[c1], suit[c2], honor[c3])
     best = 99
-    for k in range(34):
-        if counts34[k] == 0:
-            out[k] = 99
-            continue
-        if k == bao:
-            s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w - 1, m, jiuyao_ok)
-        else:
-            codes[k // 9] -= POW5[k % 9]
-            s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w, m, jiuyao_ok)
-            codes[k // 9] += POW5[k % 9]
-        out[k] = s
-        if s < best:
-            best = s
+    for s in range(4):
+        first = s * 9
+        last = first + (9 if s < 3 else 7)
+        held = False
+        for k in range(first, last):
+            if counts34[k] and k != bao:
+                held = True
+        if held:
+            a = _excluding(rows, codes, s)
+        for k in range(first, last):
+            if counts34[k] == 0:
+                out[k] = 99
+                continue
+            if k == bao:
+                v = shanten_codes(suit, honor, c0, c1, c2, c3, w - 1, m, jiuyao_ok)
+            else:
+                v = _shanten_changed(suit, honor, codes, s, codes[s] - POW5[k - first], a, w, m, jiuyao_ok)
+            out[k] = v
+            if v < best:
+                best = v
     return best
 
 
@@ -567,13 +671,15 @@ def useful_tiles(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao:
                  discard: int, best: int, unseen34: np.ndarray) -> int:
     """进张 of one discard, as the ``ukeire`` bot counts it (``GreedyBot._discard``): the unseen copies
     of the kinds ``k != discard`` near the hand (greedy's ``_neighbourhood`` of the hand less the
-    discard) whose draw after discarding ``discard`` brings the shanten below ``best``."""
+    discard) whose draw after discarding ``discard`` brings the shanten below ``best``.  (Each draw
+    changes one suit: the other three are convolved once per suit, not once per draw.)"""
     c0, c1, c2, c3, w = hand_codes(counts34, bao)
     codes = np.array([c0, c1, c2, c3], dtype=np.int64)
     if discard == bao:
         w -= 1
     else:
         codes[discard // 9] -= POW5[discard % 9]
+    rows = (suit[codes[0]], suit[codes[1]], suit[codes[2]], honor[codes[3]])
     near = np.zeros(34, dtype=np.int8)
     for k in range(34):
         if _TH_MASK[k] or _GRID[k]:
@@ -587,16 +693,23 @@ def useful_tiles(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao:
                 if base <= x < base + 9:
                     near[x] = 1
     useful = 0
-    for k in range(34):
-        if near[k] and unseen34[k] > 0 and k != discard:
-            if k == bao:
-                s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w + 1, m, jiuyao_ok)
-            else:
-                codes[k // 9] += POW5[k % 9]
-                s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w, m, jiuyao_ok)
-                codes[k // 9] -= POW5[k % 9]
-            if s < best:
-                useful += unseen34[k]
+    for s in range(4):
+        first = s * 9
+        last = first + (9 if s < 3 else 7)
+        wanted = False
+        for k in range(first, last):
+            if near[k] and unseen34[k] > 0 and k != discard and k != bao:
+                wanted = True
+        if wanted:
+            a = _excluding(rows, codes, s)
+        for k in range(first, last):
+            if near[k] and unseen34[k] > 0 and k != discard:
+                if k == bao:
+                    v = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w + 1, m, jiuyao_ok)
+                else:
+                    v = _shanten_changed(suit, honor, codes, s, codes[s] + POW5[k - first], a, w, m, jiuyao_ok)
+                if v < best:
+                    useful += unseen34[k]
     return int(useful)
 
 
