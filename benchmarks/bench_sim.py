@@ -14,6 +14,11 @@ Sections (``--section``, repeatable; docs/performance.md records a run):
   without 宝 (``bench.py``'s generator), and our Python table path (``HandKey(...).is_win``); then
   the same hands with 1-4 宝 (ours only: ``mahjong`` has no wildcards).  Interleaved rounds, the
   best round of each side (as ``bench.py``).  Every answer is checked (all hands are wins).
+* ``bot arithmetic`` — the ``ukeire`` bot's discard decision (the lowest shanten, ties by the most
+  unseen useful tiles) on the same real states, collected from Python self-play (four ``ukeire``
+  bots): ``GreedyBot(ukeire=True)._discard`` against the kernels (:func:`~shangrao.sim.kernels.discard_shanten`
+  and :func:`~shangrao.sim.kernels.useful_tiles` in one compiled loop over the states); both choices
+  are checked equal.
 * ``warm-up`` — the first call of the kernels in a fresh process with an empty numba cache (the
   compile), then again with the cache filled (what every later run pays): import, the tables,
   the first win check, the first score.
@@ -95,6 +100,100 @@ def bench_win_checks(args: argparse.Namespace) -> list[Row]:
     return rows
 
 
+def _ukeire_states(n: int) -> list[tuple]:
+    """(observation, legal, discard chosen) of ``n`` ukeire discard decisions of Python self-play."""
+    from shangrao.bots import get_bot
+    from shangrao.game import Match
+    from shangrao.game.actions import ActionType
+
+    states: list[tuple] = []
+
+    class Recorder:
+        def __init__(self, i: int) -> None:
+            self.bot = get_bot("ukeire", seed=f"bench:{i}")
+
+        def choose(self, obs, legal):  # type: ignore[no-untyped-def]
+            action = self.bot.choose(obs, legal)
+            types = {a.type for a in legal}
+            if action.type is ActionType.DISCARD and ActionType.WIN not in types and len(states) < n:
+                states.append((obs, legal, action.kind))
+            return action
+
+    bots = [Recorder(i) for i in range(4)]
+    m = 0
+    while len(states) < n:
+        for _ in Match(seed=f"bench-states:{m}", bots=bots):
+            if len(states) >= n:
+                break
+        m += 1
+    return states
+
+
+def bench_bot_arithmetic(args: argparse.Namespace) -> list[Row]:
+    import numpy as np
+    from numba import njit
+
+    from shangrao.bots.greedy import GreedyBot
+    from shangrao.game.actions import ActionType
+    from shangrao.sim import kernels as K
+    from shangrao.tiles import TERMINALS_AND_HONORS
+
+    n = 300 if args.quick else 3000
+    rounds = 1 if args.quick else 3
+    states = _ukeire_states(n)
+    hands = np.array([o.hand_34 for o, _, _ in states], dtype=np.int8)
+    unseen = np.array([o.unseen() for o, _, _ in states], dtype=np.int8)
+    bao = np.array([K.NO_BAO if o.bao is None else o.bao for o, _, _ in states], dtype=np.int64)
+    ms = np.array([4 - len(o.melds[o.seat]) for o, _, _ in states], dtype=np.int64)
+    jo = np.array([all(t in TERMINALS_AND_HONORS for md in o.melds[o.seat] for t in md.tiles) for o, _, _ in states])
+    legal = np.zeros((len(states), 34), dtype=np.bool_)
+    for i, (_, lg, _) in enumerate(states):
+        for a in lg:
+            if a.type is ActionType.DISCARD:
+                legal[i, a.kind] = True
+    chosen = np.zeros(len(states), dtype=np.int64)
+    suit, honor = K.tables()
+
+    @njit
+    def decide(suit, honor, hands, bao, ms, jo, legal, unseen, chosen):  # type: ignore[no-untyped-def]
+        out = np.zeros(34, dtype=np.int64)
+        for i in range(hands.shape[0]):
+            K.discard_shanten(suit, honor, hands[i], bao[i], ms[i], jo[i], out)
+            any_non_bao = False
+            for k in range(34):
+                if legal[i, k] and k != bao[i]:
+                    any_non_bao = True
+            best = 99
+            for k in range(34):
+                if legal[i, k] and (k != bao[i] or not any_non_bao) and out[k] < best:
+                    best = out[k]
+            pick = -1
+            most = -1
+            n_tied = 0
+            for k in range(34):
+                if legal[i, k] and (k != bao[i] or not any_non_bao) and out[k] == best:
+                    n_tied += 1
+            for k in range(34):
+                if legal[i, k] and (k != bao[i] or not any_non_bao) and out[k] == best:
+                    u = K.useful_tiles(suit, honor, hands[i], bao[i], ms[i], jo[i], k, best, unseen[i]) if n_tied > 1 else 0
+                    if u >= most:  # ties to the highest kind, as the bot's sort
+                        most = u
+                        pick = k
+            chosen[i] = pick
+
+    decide(suit, honor, hands, bao, ms, jo, legal, unseen, chosen)
+    bot = GreedyBot(0, ukeire=True)
+    assert [int(x) for x in chosen] == [k for _, _, k in states]
+    assert all(bot._discard(o, lg).kind == k for o, lg, k in states[:50])
+    ours, py = _best_rates(
+        rounds, len(states),
+        lambda: decide(suit, honor, hands, bao, ms, jo, legal, unseen, chosen),
+        lambda: [bot._discard(o, lg) for o, lg, _ in states],
+    )
+    return [(f"ukeire discard decisions on {len(states):,} real states (decisions/s)", f"{ours:,.0f}",
+             f"{py:,.0f}", f"{ours / py:.1f}× GreedyBot(ukeire=True)._discard")]
+
+
 _WARM = """
 import time
 t0 = time.perf_counter()
@@ -134,6 +233,7 @@ def bench_warmup(args: argparse.Namespace) -> list[Row]:
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
     "win checks": bench_win_checks,
+    "bot arithmetic": bench_bot_arithmetic,
     "warm-up": bench_warmup,
 }
 

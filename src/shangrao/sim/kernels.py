@@ -353,63 +353,78 @@ def hand_codes(counts34: np.ndarray, bao: int) -> tuple[int, int, int, int, int]
     return c0, c1, c2, c3, int(w)
 
 
+# The helpers below read the tables as ``table[code, field]``: a row taken as ``table[code]`` would be a
+# numpy view, whose reference count numba updates (atomically) at every call — several times the cost
+# of the arithmetic itself.
 @njit(cache=True)
-def _need_standard(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray) -> int:
-    d = 2
-    for e in (e0, e1, e2, e3):
-        x = int(e[F_NEED1]) - int(e[F_NEED0])
-        if x < d:
-            d = x
-    return int(e0[F_NEED0]) + int(e1[F_NEED0]) + int(e2[F_NEED0]) + int(e3[F_NEED0]) + d
+def _need_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    n00 = int(suit[c0, F_NEED0])
+    n10 = int(suit[c1, F_NEED0])
+    n20 = int(suit[c2, F_NEED0])
+    n30 = int(honor[c3, F_NEED0])
+    d = min(2, int(suit[c0, F_NEED1]) - n00, int(suit[c1, F_NEED1]) - n10, int(suit[c2, F_NEED1]) - n20,
+            int(honor[c3, F_NEED1]) - n30)
+    return n00 + n10 + n20 + n30 + d
 
 
 @njit(cache=True)
-def _seven_pairs(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray) -> int:
-    twos = int(e0[F_TWOS]) + int(e1[F_TWOS]) + int(e2[F_TWOS]) + int(e3[F_TWOS])
-    ones = int(e0[F_ONES]) + int(e1[F_ONES]) + int(e2[F_ONES]) + int(e3[F_ONES])
+def _seven_pairs(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    twos = int(suit[c0, F_TWOS]) + int(suit[c1, F_TWOS]) + int(suit[c2, F_TWOS]) + int(honor[c3, F_TWOS])
+    ones = int(suit[c0, F_ONES]) + int(suit[c1, F_ONES]) + int(suit[c2, F_ONES]) + int(honor[c3, F_ONES])
     t = twos if twos < 7 else 7
     r = 7 - t
     return 2 * t + (ones if ones < r else r)
 
 
 @njit(cache=True)
-def _shisanlang(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray) -> int:
-    a1 = int(e0[F_SL + 1])
-    a2 = int(e0[F_SL + 2])
-    a3 = int(e0[F_SL + 3])
-    b1 = int(e1[F_SL + 1])
-    b2 = int(e1[F_SL + 2])
-    b3 = int(e1[F_SL + 3])
-    c1 = int(e2[F_SL + 1])
-    c2 = int(e2[F_SL + 2])
-    c3 = int(e2[F_SL + 3])
-    dh = int(e3[F_SL])
+def _shisanlang(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    a1 = int(suit[c0, F_SL + 1])
+    a2 = int(suit[c0, F_SL + 2])
+    a3 = int(suit[c0, F_SL + 3])
+    b1 = int(suit[c1, F_SL + 1])
+    b2 = int(suit[c1, F_SL + 2])
+    b3 = int(suit[c1, F_SL + 3])
+    d1 = int(suit[c2, F_SL + 1])
+    d2 = int(suit[c2, F_SL + 2])
+    d3 = int(suit[c2, F_SL + 3])
+    dh = int(honor[c3, F_SL])
     h7 = dh if dh < 7 else 7
     h6 = dh if dh < 6 else 6
     h5 = dh if dh < 5 else 5
     return max(
-        a3 + b3 + c1 + h7, a3 + b1 + c3 + h7, a1 + b3 + c3 + h7,
-        a3 + b2 + c2 + h7, a2 + b3 + c2 + h7, a2 + b2 + c3 + h7,
-        a3 + b3 + c2 + h6, a3 + b2 + c3 + h6, a2 + b3 + c3 + h6,
-        a3 + b3 + c3 + h5,
+        a3 + b3 + d1 + h7, a3 + b1 + d3 + h7, a1 + b3 + d3 + h7,
+        a3 + b2 + d2 + h7, a2 + b3 + d2 + h7, a2 + b2 + d3 + h7,
+        a3 + b3 + d2 + h6, a3 + b2 + d3 + h6, a2 + b3 + d3 + h6,
+        a3 + b3 + d3 + h5,
     )
 
 
 @njit(cache=True)
+def _th(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    return int(suit[c0, F_TH]) + int(suit[c1, F_TH]) + int(suit[c2, F_TH]) + int(honor[c3, F_TH])
+
+
+@njit(cache=True)
+def _n(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    return int(suit[c0, F_N]) + int(suit[c1, F_N]) + int(suit[c2, F_N]) + int(honor[c3, F_N])
+
+
+@njit(cache=True)
 def _conv(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int,
-          e: np.ndarray) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+          table: np.ndarray, c: int) -> tuple[int, int, int, int, int, int, int, int, int, int]:
     """Max-plus convolution of the running rows ``a0[g]`` / ``a1[g]`` (most tiles in at most g groups
-    without / with the pair, g = 0..4) with one suit's row (``tables._conv``), unrolled: register
-    arithmetic, no allocation.  A row's ``best0[0]`` is 0, so the ``j = 0`` terms are ``a0[g]`` / ``a1[g]``."""
-    b01 = int(e[F_BEST0 + 1])
-    b02 = int(e[F_BEST0 + 2])
-    b03 = int(e[F_BEST0 + 3])
-    b04 = int(e[F_BEST0 + 4])
-    b10 = int(e[F_BEST1])
-    b11 = int(e[F_BEST1 + 1])
-    b12 = int(e[F_BEST1 + 2])
-    b13 = int(e[F_BEST1 + 3])
-    b14 = int(e[F_BEST1 + 4])
+    without / with the pair, g = 0..4) with the row of code ``c`` of ``table`` (``tables._conv``),
+    unrolled: register arithmetic, no allocation.  A row's ``best0[0]`` is 0, so the ``j = 0`` terms
+    are ``a0[g]`` / ``a1[g]``."""
+    b01 = int(table[c, F_BEST0 + 1])
+    b02 = int(table[c, F_BEST0 + 2])
+    b03 = int(table[c, F_BEST0 + 3])
+    b04 = int(table[c, F_BEST0 + 4])
+    b10 = int(table[c, F_BEST1])
+    b11 = int(table[c, F_BEST1 + 1])
+    b12 = int(table[c, F_BEST1 + 2])
+    b13 = int(table[c, F_BEST1 + 3])
+    b14 = int(table[c, F_BEST1 + 4])
     return (
         a00,
         max(a01, a00 + b01),
@@ -460,32 +475,35 @@ def _finish(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int
     return best
 
 
-@njit(cache=True)
-def _overlap_standard(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray, m: int,
-                      c1: int, c2: int, c3: int) -> int:
-    """Largest part of the real tiles fitting ``m`` melds + pair (``tables.overlap_standard``).
+#: the identity of the convolution: 0 tiles in at most g groups without the pair, none with it
+_I0 = 0
+_I1 = _NEG
 
-    ``c1..c3``: the codes of rows ``e1..e3``; an empty suit (code 0) changes no row that can count
-    (only entries below zero, which never do), so it is skipped.  Computing the rows up to g = 4 for
-    ``m < 4`` changes nothing at ``g <= m``."""
-    n = int(e0[F_N]) + int(e1[F_N]) + int(e2[F_N]) + int(e3[F_N])
-    a00 = int(e0[F_BEST0])
-    a01 = int(e0[F_BEST0 + 1])
-    a02 = int(e0[F_BEST0 + 2])
-    a03 = int(e0[F_BEST0 + 3])
-    a04 = int(e0[F_BEST0 + 4])
-    a10 = int(e0[F_BEST1])
-    a11 = int(e0[F_BEST1 + 1])
-    a12 = int(e0[F_BEST1 + 2])
-    a13 = int(e0[F_BEST1 + 3])
-    a14 = int(e0[F_BEST1 + 4])
-    if c1:
-        a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = _conv(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, e1)
-    if c2:
-        a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = _conv(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, e2)
-    if c3:
-        a00, a01, a02, a03, a04, a10, a11, a12, a13, a14 = _conv(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, e3)
-    return _finish(a00, a01, a02, a03, a04, a10, a11, a12, a13, a14, n, m)
+
+@njit(cache=True)
+def _conv_all(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, skip: int,
+              ) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """The convolution of the rows of every suit but ``skip`` (-1: all four).  Max-plus convolution
+    is associative and commutative on the entries that count, the non-negative ones (a term with a
+    missing row stays below -85 at every step), and an empty suit (code 0) changes none of them."""
+    a = (_I0, _I0, _I0, _I0, _I0, _I1, _I1, _I1, _I1, _I1)
+    if skip != 0 and c0:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], suit, c0)
+    if skip != 1 and c1:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], suit, c1)
+    if skip != 2 and c2:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], suit, c2)
+    if skip != 3 and c3:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], honor, c3)
+    return a
+
+
+@njit(cache=True)
+def _overlap_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, m: int) -> int:
+    """Largest part of the real tiles fitting ``m`` melds + pair (``tables.overlap_standard``;
+    computing the rows up to g = 4 for ``m < 4`` changes nothing at ``g <= m``)."""
+    a = _conv_all(suit, honor, c0, c1, c2, c3, -1)
+    return _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], _n(suit, honor, c0, c1, c2, c3), m)
 
 
 @njit(cache=True)
@@ -493,107 +511,62 @@ def is_win_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int,
                  jiuyao_ok: bool) -> bool:
     """Win check of a complete hand (``3*m + 2`` tiles) from its codes and 宝 count ``w``
     (``tables.is_win_entries``; 糊牌的规定 2)."""
-    e0 = suit[c0]
-    e1 = suit[c1]
-    e2 = suit[c2]
-    e3 = honor[c3]
-    if _need_standard(e0, e1, e2, e3) <= w:
+    if _need_standard(suit, honor, c0, c1, c2, c3) <= w:
         return True
     if m == 4:
-        if _seven_pairs(e0, e1, e2, e3) + w >= 14:
+        if _seven_pairs(suit, honor, c0, c1, c2, c3) + w >= 14:
             return True
-        if e0[F_OK13] and e1[F_OK13] and e2[F_OK13] and e3[F_OK13] and _shisanlang(e0, e1, e2, e3) + w >= 14:
+        if (suit[c0, F_OK13] and suit[c1, F_OK13] and suit[c2, F_OK13] and honor[c3, F_OK13]
+                and _shisanlang(suit, honor, c0, c1, c2, c3) + w >= 14):
             return True
-    th = int(e0[F_TH]) + int(e1[F_TH]) + int(e2[F_TH]) + int(e3[F_TH])
-    return bool(jiuyao_ok and th + w >= 3 * m + 2)
+    return bool(jiuyao_ok and _th(suit, honor, c0, c1, c2, c3) + w >= 3 * m + 2)
+
+
+@njit(cache=True)
+def _shanten_from(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
+                  jiuyao_ok: bool, a: tuple[int, int, int, int, int, int, int, int, int, int]) -> int:
+    """Shanten of the codes given ``a``, the convolution of all four rows."""
+    best = _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], _n(suit, honor, c0, c1, c2, c3), m)
+    if m == 4:
+        v = _seven_pairs(suit, honor, c0, c1, c2, c3)
+        if v > best:
+            best = v
+        v = _shisanlang(suit, honor, c0, c1, c2, c3)
+        if v > best:
+            best = v
+    if jiuyao_ok:
+        v = _th(suit, honor, c0, c1, c2, c3)
+        if v > best:
+            best = v
+    best += w
+    target = 3 * m + 2
+    return target - (best if best < target else target) - 1
 
 
 @njit(cache=True)
 def shanten_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
                   jiuyao_ok: bool) -> int:
     """Shanten across forms (-1 complete, 0 ready) from codes (``tables.shanten_entries``)."""
-    e0 = suit[c0]
-    e1 = suit[c1]
-    e2 = suit[c2]
-    e3 = honor[c3]
-    target = 3 * m + 2
-    best = _overlap_standard(e0, e1, e2, e3, m, c1, c2, c3)
-    if m == 4:
-        v = _seven_pairs(e0, e1, e2, e3)
-        if v > best:
-            best = v
-        v = _shisanlang(e0, e1, e2, e3)
-        if v > best:
-            best = v
-    if jiuyao_ok:
-        v = int(e0[F_TH]) + int(e1[F_TH]) + int(e2[F_TH]) + int(e3[F_TH])
-        if v > best:
-            best = v
-    best += w
-    return target - (best if best < target else target) - 1
-
-
-#: the identity of the convolution: 0 tiles in at most g groups without the pair, none with it
-_I0 = 0
-_I1 = _NEG
+    return _shanten_from(suit, honor, c0, c1, c2, c3, w, m, jiuyao_ok, _conv_all(suit, honor, c0, c1, c2, c3, -1))
 
 
 @njit(cache=True)
-def _excluding(rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], codes: np.ndarray, s: int,
-               ) -> tuple[int, int, int, int, int, int, int, int, int, int]:
-    """The convolution of the rows of every suit but ``s`` (max-plus convolution is associative and
-    commutative on the entries that count, the non-negative ones: a term with a missing row is
-    below -85 at every step)."""
-    a = (_I0, _I0, _I0, _I0, _I0, _I1, _I1, _I1, _I1, _I1)
-    for t in range(4):
-        if t != s and codes[t]:
-            a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], rows[t])
-    return a
-
-
-@njit(cache=True)
-def _shanten_rows(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray,
-                  a: tuple[int, int, int, int, int, int, int, int, int, int], row: np.ndarray, code: int,
-                  w: int, m: int, jiuyao_ok: bool) -> int:
-    """:func:`shanten_codes` of the rows ``e0..e3`` when ``a`` is the convolution of all of them but
-    one, ``row`` (of code ``code``)."""
-    if code:
-        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], row)
-    n = int(e0[F_N]) + int(e1[F_N]) + int(e2[F_N]) + int(e3[F_N])
-    best = _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], n, m)
-    if m == 4:
-        v = _seven_pairs(e0, e1, e2, e3)
-        if v > best:
-            best = v
-        v = _shisanlang(e0, e1, e2, e3)
-        if v > best:
-            best = v
-    if jiuyao_ok:
-        v = int(e0[F_TH]) + int(e1[F_TH]) + int(e2[F_TH]) + int(e3[F_TH])
-        if v > best:
-            best = v
-    best += w
-    target = 3 * m + 2
-    return target - (best if best < target else target) - 1
-
-
-@njit(cache=True)
-def _shanten_changed(suit: np.ndarray, honor: np.ndarray, codes: np.ndarray, s: int, new_code: int,
-                     a: tuple[int, int, int, int, int, int, int, int, int, int], w: int, m: int,
+def _shanten_changed(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, s: int,
+                     new_code: int, a: tuple[int, int, int, int, int, int, int, int, int, int], w: int, m: int,
                      jiuyao_ok: bool) -> int:
-    """Shanten of the hand of ``codes`` with suit ``s``'s code replaced by ``new_code``, given ``a``
-    = :func:`_excluding` of ``s``."""
-    c0 = new_code if s == 0 else codes[0]
-    c1 = new_code if s == 1 else codes[1]
-    c2 = new_code if s == 2 else codes[2]
-    c3 = new_code if s == 3 else codes[3]
-    e0 = suit[c0]
-    e1 = suit[c1]
-    e2 = suit[c2]
-    e3 = honor[c3]
-    row = e3 if s == 3 else (e0 if s == 0 else (e1 if s == 1 else e2))
-    return _shanten_rows(e0, e1, e2, e3, a, row, new_code, w, m, jiuyao_ok)
-
+    """Shanten of the hand of codes ``c0..c3`` with suit ``s``'s code replaced by ``new_code``, given
+    ``a`` = ``_conv_all(..., skip=s)`` of the others."""
+    if s == 0:
+        c0 = new_code
+    elif s == 1:
+        c1 = new_code
+    elif s == 2:
+        c2 = new_code
+    else:
+        c3 = new_code
+    if new_code:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], honor if s == 3 else suit, new_code)
+    return _shanten_from(suit, honor, c0, c1, c2, c3, w, m, jiuyao_ok, a)
 
 
 @njit(cache=True)
@@ -634,18 +607,12 @@ def discard_shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, b
     ``k`` is not held); returns the lowest.  The ``greedy`` bot's first key.  (Each discard changes
     one suit: the other three are convolved once per suit, not once per discard.)"""
     c0, c1, c2, c3, w = hand_codes(counts34, bao)
-    codes = np.array([c0, c1, c2, c3], dtype=np.int64)
-    rows = (suit[c0], suit[c1], suit[c2], honor[c3])
     best = 99
     for s in range(4):
         first = s * 9
         last = first + (9 if s < 3 else 7)
-        held = False
-        for k in range(first, last):
-            if counts34[k] and k != bao:
-                held = True
-        if held:
-            a = _excluding(rows, codes, s)
+        code = c0 if s == 0 else (c1 if s == 1 else (c2 if s == 2 else c3))
+        a = _conv_all(suit, honor, c0, c1, c2, c3, s)
         for k in range(first, last):
             if counts34[k] == 0:
                 out[k] = 99
@@ -653,7 +620,7 @@ def discard_shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, b
             if k == bao:
                 v = shanten_codes(suit, honor, c0, c1, c2, c3, w - 1, m, jiuyao_ok)
             else:
-                v = _shanten_changed(suit, honor, codes, s, codes[s] - POW5[k - first], a, w, m, jiuyao_ok)
+                v = _shanten_changed(suit, honor, c0, c1, c2, c3, s, code - POW5[k - first], a, w, m, jiuyao_ok)
             out[k] = v
             if v < best:
                 best = v
@@ -666,6 +633,10 @@ _GRID = np.array([1 if k in (1, 4, 7, 10, 13, 16, 19, 22, 25, 2, 5, 11, 14, 20, 
                   for k in range(34)], dtype=np.int8)
 
 
+#: the kinds greedy's _neighbourhood always holds (terminals, honors, the grid), as a bit set over kinds
+_NEAR_BASE = sum(1 << k for k in range(34) if _TH_MASK[k] or _GRID[k])
+
+
 @njit(cache=True)
 def useful_tiles(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool,
                  discard: int, best: int, unseen34: np.ndarray) -> int:
@@ -674,40 +645,40 @@ def useful_tiles(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao:
     discard) whose draw after discarding ``discard`` brings the shanten below ``best``.  (Each draw
     changes one suit: the other three are convolved once per suit, not once per draw.)"""
     c0, c1, c2, c3, w = hand_codes(counts34, bao)
-    codes = np.array([c0, c1, c2, c3], dtype=np.int64)
     if discard == bao:
         w -= 1
+    elif discard < 9:
+        c0 -= POW5[discard]
+    elif discard < 18:
+        c1 -= POW5[discard - 9]
+    elif discard < 27:
+        c2 -= POW5[discard - 18]
     else:
-        codes[discard // 9] -= POW5[discard % 9]
-    rows = (suit[codes[0]], suit[codes[1]], suit[codes[2]], honor[codes[3]])
-    near = np.zeros(34, dtype=np.int8)
-    for k in range(34):
-        if _TH_MASK[k] or _GRID[k]:
-            near[k] = 1
+        c3 -= POW5[discard - 27]
+    # greedy's _neighbourhood of the hand less the discard, as a bit set
+    near = _NEAR_BASE
     for k in range(27):
-        held = counts34[k] - (1 if k == discard else 0)
-        if held > 0:
+        if counts34[k] - (1 if k == discard else 0) > 0:
             base = k - k % 9
             for dd in range(-2, 3):
                 x = k + dd
                 if base <= x < base + 9:
-                    near[x] = 1
+                    near |= 1 << x
     useful = 0
     for s in range(4):
         first = s * 9
         last = first + (9 if s < 3 else 7)
-        wanted = False
+        code = c0 if s == 0 else (c1 if s == 1 else (c2 if s == 2 else c3))
+        done = False
         for k in range(first, last):
-            if near[k] and unseen34[k] > 0 and k != discard and k != bao:
-                wanted = True
-        if wanted:
-            a = _excluding(rows, codes, s)
-        for k in range(first, last):
-            if near[k] and unseen34[k] > 0 and k != discard:
+            if near >> k & 1 and unseen34[k] > 0 and k != discard:
                 if k == bao:
-                    v = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w + 1, m, jiuyao_ok)
+                    v = shanten_codes(suit, honor, c0, c1, c2, c3, w + 1, m, jiuyao_ok)
                 else:
-                    v = _shanten_changed(suit, honor, codes, s, codes[s] + POW5[k - first], a, w, m, jiuyao_ok)
+                    if not done:
+                        a = _conv_all(suit, honor, c0, c1, c2, c3, s)
+                        done = True
+                    v = _shanten_changed(suit, honor, c0, c1, c2, c3, s, code + POW5[k - first], a, w, m, jiuyao_ok)
                 if v < best:
                     useful += unseen34[k]
     return int(useful)
