@@ -16,7 +16,7 @@ the kernel as it is now):
 ===============================================  ==============  ======================
 candidate                                        win checks/s    × ``mahjong.is_agari``
 ===============================================  ==============  ======================
-numba ``@njit``, batched (``is_win_batch``), now 8.2 M           53×
+numba ``@njit``, batched ``is_win_batch``, now  8.2 M           53×
 numba ``@njit``, batched, first version          2.9–5.1 M       26–30×
 numba ``@njit``, one Python call a hand          0.75 M          6.9×
 Python tables, ``HandKey(h, bao).is_win``        0.23–0.41 M     2.1–2.5×
