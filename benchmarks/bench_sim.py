@@ -19,6 +19,9 @@ Sections (``--section``, repeatable; docs/performance.md records a run):
   bots): ``GreedyBot(ukeire=True)._discard`` against the kernels (:func:`~shangrao.sim.kernels.discard_shanten`
   and :func:`~shangrao.sim.kernels.useful_tiles` in one compiled loop over the states); both choices
   are checked equal.
+* ``scoring`` — the wins of Python self-play (four ``greedy`` bots): ``shangrao.scoring.score`` of each
+  win's situation against :func:`~shangrao.sim.kernels.score_win` in one compiled loop; the hand
+  values are checked equal.
 * ``warm-up`` — the first call of the kernels in a fresh process with an empty numba cache (the
   compile), then again with the cache filled (what every later run pays): import, the tables,
   the first win check, the first score.
@@ -194,6 +197,49 @@ def bench_bot_arithmetic(args: argparse.Namespace) -> list[Row]:
              f"{py:,.0f}", f"{ours / py:.1f}× GreedyBot(ukeire=True)._discard")]
 
 
+def bench_scoring(args: argparse.Namespace) -> list[Row]:
+    import numpy as np
+    from numba import njit
+
+    from shangrao.bots import get_bot
+    from shangrao.game import Match
+    from shangrao.scoring import score
+    from shangrao.sim import kernels as K
+    from shangrao.sim.convert import situation_args
+
+    n_hands = 100 if args.quick else 600
+    rounds = 1 if args.quick else 3
+    sits = []
+    played = 0
+    m = 0
+    while played < n_hands:
+        bots = [get_bot("greedy", seed=f"bench-score:{m}:{i}") for i in range(4)]
+        for rec in Match(seed=f"bench-score:{m}", bots=bots):
+            sits += [w.situation for w in rec.result.wins]
+            played += 1
+        m += 1
+    cols = list(zip(*[situation_args(s) for s in sits]))
+    arrays = [np.array(c) for c in cols[:16]]
+    rules = cols[16][0]
+    suit, honor = K.tables()
+    values = np.zeros(len(sits), dtype=np.int64)
+
+    @njit
+    def run(suit, honor, h, wt, ba, mt, mk, nm, wb, hv, kc, wf, pf, hb, fb, cb, rb, tj, rules, values):  # type: ignore[no-untyped-def]
+        out = np.zeros(K.N_OUT, dtype=np.int64)
+        for i in range(h.shape[0]):
+            K.score_win(suit, honor, h[i], wt[i], ba[i], mt[i], mk[i], nm[i], wb[i], hv[i], kc[i], wf[i], pf[i],
+                        hb[i], fb[i], cb[i], rb[i], tj[i], rules, out)
+            values[i] = out[K.O_HAND_VALUE]
+
+    run(suit, honor, *arrays, rules, values)
+    assert [int(v) for v in values] == [score(s).hand_value for s in sits]
+    ours, py = _best_rates(rounds, len(sits), lambda: run(suit, honor, *arrays, rules, values),
+                           lambda: [score(s) for s in sits])
+    return [(f"scoring the {len(sits):,} wins of {played} greedy hands (wins/s)", f"{ours:,.0f}", f"{py:,.0f}",
+             f"{ours / py:.0f}× shangrao.scoring.score")]
+
+
 _WARM = """
 import time
 t0 = time.perf_counter()
@@ -234,6 +280,7 @@ def bench_warmup(args: argparse.Namespace) -> list[Row]:
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
     "win checks": bench_win_checks,
     "bot arithmetic": bench_bot_arithmetic,
+    "scoring": bench_scoring,
     "warm-up": bench_warmup,
 }
 
