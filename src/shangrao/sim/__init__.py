@@ -29,7 +29,7 @@ from pip wheels on Linux, macOS and Windows with no C compiler, which a compiled
 need at install (or one wheel per platform, with the Python engine as fallback); it runs the same
 source as the tests read.  The gain comes only when a whole batch, or the whole game loop, stays
 in compiled code: one Python call a hand already costs most of it.  On the ``ukeire`` bot's
-discard decisions of 3,000 real states the kernels are 43–47× the Python bot
+discard decisions of 3,000 real states the kernels are 43–86× the Python bot
 (``--section "bot arithmetic"``).
 
 Warm-up (``benchmarks/bench_sim.py --section warm-up``): every kernel is ``@njit(cache=True)``.  The
