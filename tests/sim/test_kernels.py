@@ -430,3 +430,51 @@ def test_the_kernels_choose_the_bots_discards_on_real_states(name, least):
         if played >= 30:
             break
     assert sum(b.checked for b in bots) >= least
+
+
+# ---------------------------------------------------------------- the checked batch entry points
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(hands(extra=2), min_size=1, max_size=8))
+def test_batched_win_checks_equal_is_winning_row_by_row(cases):
+    from shangrao.sim.batch import is_winning_many, shanten_many
+
+    rows = np.array([c for c, _, _ in cases])
+    baos = [bao for _, bao, _ in cases]
+    declared = [4 - m for _, _, m in cases]
+    wins = is_winning_many(rows, baos, declared)
+    sh = shanten_many(rows, baos, declared)
+    for i, (c, bao, m) in enumerate(cases):
+        assert wins[i] == is_winning(c, bao, 4 - m)
+        assert sh[i] == HandKey(c, bao).shanten(m, m == 4)
+
+
+def test_a_bad_batch_is_refused_naming_the_field_and_the_row():
+    from shangrao.sim.batch import BatchError, is_winning_many, shanten_many
+
+    good = np.zeros((3, 34), dtype=np.int8)
+    good[:, 0] = 2
+    for k in (1, 2, 3, 9, 10, 11, 18, 19, 20, 27):
+        good[:, k] += 1
+    good[:, 27] += 2
+    assert is_winning_many(good).all()
+    with pytest.raises(BatchError, match=r"hands: must be an array of shape \(N, 34\), got \(3, 33\)"):
+        is_winning_many(good[:, :33])
+    bad = good.copy()
+    bad[1, 5] = 7
+    with pytest.raises(BatchError, match=r"hands\[1\]: the count of kind 5 must be 0..4, got 7"):
+        is_winning_many(bad)
+    short = good.copy()
+    short[2, 0] = 1
+    with pytest.raises(BatchError, match=r"hands\[2\]: a win check with 0 declared meld\(s\) needs 14 tiles, got 13"):
+        is_winning_many(short)
+    assert shanten_many(short).tolist()[2] == HandKey(short[2].tolist(), None).shanten(4, True)
+    with pytest.raises(BatchError, match=r"bao\[1\]: must be -1..33, got 34"):
+        is_winning_many(good, [0, 34, 0])
+    with pytest.raises(BatchError, match=r"bao: must be one value or one per hand, shape \(3,\), got \(2,\)"):
+        is_winning_many(good, [0, 1])
+    with pytest.raises(BatchError, match=r"declared_melds: must be integers"):
+        is_winning_many(good, None, [True, False, False])
+    with pytest.raises(BatchError, match=r"hands: must hold integer counts, got float64"):
+        is_winning_many(good.astype(float))
+    with pytest.raises(ValueError):  # a BatchError is a ValueError
+        shanten_many(good, None, 5)
