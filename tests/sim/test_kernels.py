@@ -478,3 +478,24 @@ def test_a_bad_batch_is_refused_naming_the_field_and_the_row():
         is_winning_many(good.astype(float))
     with pytest.raises(ValueError):  # a BatchError is a ValueError
         shanten_many(good, None, 5)
+
+
+# ---------------------------------------------------------------- the on-disk cache
+def test_the_kernels_cache_is_stamped_with_every_source_of_the_package(tmp_path):
+    """numba alone keys a cached function on its own file: a caller in core.py would keep an old
+    kernel of kernels.py.  The package's locator stamps every function with all its sources."""
+    from shangrao.sim import _cache
+
+    locator = K.score_win._cache._impl.locator
+    assert getattr(locator, "_shangrao_sim", False)
+    assert locator.get_source_stamp() == _cache.sources_stamp()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    before = _cache.sources_stamp(tmp_path)
+    (tmp_path / "b.py").write_text("y = 3\n")
+    assert _cache.sources_stamp(tmp_path) != before
+    assert _cache.install()  # idempotent: the locators are put in once
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    assert sum(getattr(c, "_shangrao_sim", False) for c in impl._locator_classes) == 3

@@ -38,9 +38,16 @@ Warm-up (``benchmarks/bench_sim.py --section warm-up``): every kernel is ``@njit
 first run on a machine compiles them (about 11 s in all, 7 s of it :func:`~.kernels.score_win`, on an
 idle core; 30 s under load) and numba writes the machine code to its cache (``__pycache__`` beside
 this package, or the user's cache directory when that is read-only; ``NUMBA_CACHE_DIR`` moves it).
-Every later process loads it: about 1 s from import to the first answers (0.5 s importing numba,
+An edit to any source of this package recompiles all of it once (:mod:`._cache`: numba alone would
+keep a caller's machine code after a kernel it calls changed in another file).  Every later process
+loads it: about 1 s from import to the first answers (0.5 s importing numba,
 0.3 s filling the tables, milliseconds for the first calls).  The tables are not stored: they are
 filled in each process by a compiled function (:func:`~.kernels.build_tables`), 0.3 s, 43 MB.
 """
 
 from __future__ import annotations
+
+from ._cache import install as _install_cache
+
+# before any kernel is compiled or loaded: a change to any source of this package recompiles all of it
+_install_cache()
