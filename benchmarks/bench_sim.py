@@ -24,6 +24,14 @@ Sections (``--section``, repeatable; docs/performance.md records a run):
   core's event rows compared with the engine's log row by row (the suite plays 2,000).
 * ``simulate`` — ``shangrao simulate --hands 100000 --bots random --no-store`` (fast engine) timed
   from outside, wall clock, beside the same command's summary with ``--engine python`` on 2,000 hands.
+* ``bot arithmetic`` — the ``ukeire`` bot's discard decision (the lowest shanten, ties by the most
+  unseen useful tiles) on the same real states, collected from Python self-play (four ``ukeire``
+  bots): ``GreedyBot(ukeire=True)._discard`` against the kernels (:func:`~shangrao.sim.kernels.discard_shanten`
+  and :func:`~shangrao.sim.kernels.useful_tiles` in one compiled loop over the states); both choices
+  are checked equal.
+* ``scoring`` — the wins of Python self-play (four ``greedy`` bots): ``shangrao.scoring.score`` of each
+  win's situation against :func:`~shangrao.sim.kernels.score_win` in one compiled loop; the hand
+  values are checked equal.
 * ``warm-up`` — the first call of the kernels in a fresh process with an empty numba cache (the
   compile), then again with the cache filled (what every later run pays): import, the tables,
   the first win check, the first score.
@@ -103,6 +111,143 @@ def bench_win_checks(args: argparse.Namespace) -> list[Row]:
         r, = _best_rates(rounds, n, lambda: K.is_win_batch(suit, honor, arr_w, bao_w, m, jo, out))  # noqa: B023
         rows.append((f"win checks, {nb} 宝, numba batch (hands/s)", f"{r:,.0f}", "—", f"{r / peer:.1f}× is_agari's 0 宝"))
     return rows
+
+
+def _ukeire_states(n: int) -> list[tuple]:
+    """(observation, legal, discard chosen) of ``n`` ukeire discard decisions of Python self-play."""
+    from shangrao.bots import get_bot
+    from shangrao.game import Match
+    from shangrao.game.actions import ActionType
+
+    states: list[tuple] = []
+
+    class Recorder:
+        def __init__(self, i: int) -> None:
+            self.bot = get_bot("ukeire", seed=f"bench:{i}")
+
+        def choose(self, obs, legal):  # type: ignore[no-untyped-def]
+            action = self.bot.choose(obs, legal)
+            types = {a.type for a in legal}
+            if action.type is ActionType.DISCARD and ActionType.WIN not in types and len(states) < n:
+                states.append((obs, legal, action.kind))
+            return action
+
+    bots = [Recorder(i) for i in range(4)]
+    m = 0
+    while len(states) < n:
+        for _ in Match(seed=f"bench-states:{m}", bots=bots):
+            if len(states) >= n:
+                break
+        m += 1
+    return states
+
+
+def bench_bot_arithmetic(args: argparse.Namespace) -> list[Row]:
+    import numpy as np
+    from numba import njit
+
+    from shangrao.bots.greedy import GreedyBot
+    from shangrao.game.actions import ActionType
+    from shangrao.sim import kernels as K
+    from shangrao.tiles import TERMINALS_AND_HONORS
+
+    n = 300 if args.quick else 3000
+    rounds = 1 if args.quick else 3
+    states = _ukeire_states(n)
+    hands = np.array([o.hand_34 for o, _, _ in states], dtype=np.int8)
+    unseen = np.array([o.unseen() for o, _, _ in states], dtype=np.int8)
+    bao = np.array([K.NO_BAO if o.bao is None else o.bao for o, _, _ in states], dtype=np.int64)
+    ms = np.array([4 - len(o.melds[o.seat]) for o, _, _ in states], dtype=np.int64)
+    jo = np.array([all(t in TERMINALS_AND_HONORS for md in o.melds[o.seat] for t in md.tiles) for o, _, _ in states])
+    legal = np.zeros((len(states), 34), dtype=np.bool_)
+    for i, (_, lg, _) in enumerate(states):
+        for a in lg:
+            if a.type is ActionType.DISCARD:
+                legal[i, a.kind] = True
+    chosen = np.zeros(len(states), dtype=np.int64)
+    suit, honor = K.tables()
+
+    @njit
+    def decide(suit, honor, hands, bao, ms, jo, legal, unseen, chosen):  # type: ignore[no-untyped-def]
+        out = np.zeros(34, dtype=np.int64)
+        for i in range(hands.shape[0]):
+            K.discard_shanten(suit, honor, hands[i], bao[i], ms[i], jo[i], out)
+            any_non_bao = False
+            for k in range(34):
+                if legal[i, k] and k != bao[i]:
+                    any_non_bao = True
+            best = 99
+            for k in range(34):
+                if legal[i, k] and (k != bao[i] or not any_non_bao) and out[k] < best:
+                    best = out[k]
+            pick = -1
+            most = -1
+            n_tied = 0
+            for k in range(34):
+                if legal[i, k] and (k != bao[i] or not any_non_bao) and out[k] == best:
+                    n_tied += 1
+            for k in range(34):
+                if legal[i, k] and (k != bao[i] or not any_non_bao) and out[k] == best:
+                    u = K.useful_tiles(suit, honor, hands[i], bao[i], ms[i], jo[i], k, best, unseen[i]) if n_tied > 1 else 0
+                    if u >= most:  # ties to the highest kind, as the bot's sort
+                        most = u
+                        pick = k
+            chosen[i] = pick
+
+    decide(suit, honor, hands, bao, ms, jo, legal, unseen, chosen)
+    bot = GreedyBot(0, ukeire=True)
+    assert [int(x) for x in chosen] == [k for _, _, k in states]
+    assert all(bot._discard(o, lg).kind == k for o, lg, k in states[:50])
+    ours, py = _best_rates(
+        rounds, len(states),
+        lambda: decide(suit, honor, hands, bao, ms, jo, legal, unseen, chosen),
+        lambda: [bot._discard(o, lg) for o, lg, _ in states],
+    )
+    return [(f"ukeire discard decisions on {len(states):,} real states (decisions/s)", f"{ours:,.0f}",
+             f"{py:,.0f}", f"{ours / py:.1f}× GreedyBot(ukeire=True)._discard")]
+
+
+def bench_scoring(args: argparse.Namespace) -> list[Row]:
+    import numpy as np
+    from numba import njit
+
+    from shangrao.bots import get_bot
+    from shangrao.game import Match
+    from shangrao.scoring import score
+    from shangrao.sim import kernels as K
+    from shangrao.sim.convert import situation_args
+
+    n_hands = 100 if args.quick else 600
+    rounds = 1 if args.quick else 3
+    sits = []
+    played = 0
+    m = 0
+    while played < n_hands:
+        bots = [get_bot("greedy", seed=f"bench-score:{m}:{i}") for i in range(4)]
+        for rec in Match(seed=f"bench-score:{m}", bots=bots):
+            sits += [w.situation for w in rec.result.wins]
+            played += 1
+        m += 1
+    cols = list(zip(*[situation_args(s) for s in sits]))
+    arrays = [np.array(c) for c in cols[:16]]
+    rules = cols[16][0]
+    suit, honor = K.tables()
+    values = np.zeros(len(sits), dtype=np.int64)
+
+    @njit
+    def run(suit, honor, h, wt, ba, mt, mk, nm, wb, hv, kc, wf, pf, hb, fb, cb, rb, tj, rules, values):  # type: ignore[no-untyped-def]
+        out = np.zeros(K.N_OUT, dtype=np.int64)
+        for i in range(h.shape[0]):
+            K.score_win(suit, honor, h[i], wt[i], ba[i], mt[i], mk[i], nm[i], wb[i], hv[i], kc[i], wf[i], pf[i],
+                        hb[i], fb[i], cb[i], rb[i], tj[i], rules, out)
+            values[i] = out[K.O_HAND_VALUE]
+
+    run(suit, honor, *arrays, rules, values)
+    assert [int(v) for v in values] == [score(s).hand_value for s in sits]
+    ours, py = _best_rates(rounds, len(sits), lambda: run(suit, honor, *arrays, rules, values),
+                           lambda: [score(s) for s in sits])
+    return [(f"scoring the {len(sits):,} wins of {played} greedy hands (wins/s)", f"{ours:,.0f}", f"{py:,.0f}",
+             f"{ours / py:.0f}× shangrao.scoring.score")]
 
 
 _WARM = """
@@ -225,6 +370,8 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
     "hands": bench_hands,
     "identity": bench_identity,
     "simulate": bench_simulate,
+    "bot arithmetic": bench_bot_arithmetic,
+    "scoring": bench_scoring,
     "warm-up": bench_warmup,
 }
 

@@ -281,8 +281,11 @@ def _assert_same_score(sit: WinSituation, rules: RuleSet) -> None:
 
 
 @settings(max_examples=1500, deadline=None, derandomize=True)
-@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans(), st.sampled_from([1, 2]), st.sampled_from([6, 3]))
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans(), st.sampled_from([1, 1, 2, 0]),
+       st.sampled_from([6, 6, 3, 0]))
 def test_score_win_matches_score_on_random_situations(seed, jiuyao_melds, needs_touji, base, robbing):
+    """(A base of 0 or a 抢杠 factor of 0 makes every candidate worth 0: then the first pattern of
+    PATTERNS and the first reading met decide, as ``score()``'s stable sort does.)"""
     rng = random.Random(seed)
     try:
         sit = WinSituation.from_dict(_random_situation(rng))
@@ -363,3 +366,136 @@ def _changed(rules: RuleSet) -> str:
 def test_every_win_under_each_house_rule_scores_as_the_engine_recorded(rules):
     assert _changed(rules)
     assert _check_hands(["greedy", "greedy", "ukeire", "random"], rules, 120, seed=31) >= 20
+
+
+# ---------------------------------------------------------------- the bots' arithmetic on real states
+def _kernel_discard(obs, legal, ukeire: bool):
+    """GreedyBot._discard's choice from the kernels (discard_shanten, then useful_tiles on the ties),
+    None where the choice falls to greedy's connectivity order (not the kernels')."""
+    from shangrao.game.actions import ActionType
+
+    c = np.array(obs.hand_34, dtype=np.int8)
+    melds = obs.melds[obs.seat]
+    m = 4 - len(melds)
+    jiuyao_ok = all(t in TERMINALS_AND_HONORS for md in melds for t in md.tiles)
+    out = np.zeros(34, dtype=np.int64)
+    K.discard_shanten(SUIT, HONOR, c, _b(obs.bao), m, jiuyao_ok, out)
+    kinds = [a.kind for a in legal if a.type is ActionType.DISCARD]
+    non_bao = [k for k in kinds if k != obs.bao]
+    kinds = non_bao or kinds
+    best = min(int(out[k]) for k in kinds)
+    tied = [k for k in kinds if out[k] == best]
+    if len(tied) == 1:
+        return tied[0]
+    if not ukeire:
+        return None
+    unseen = np.array(obs.unseen(), dtype=np.int8)
+    ranked = [(K.useful_tiles(SUIT, HONOR, c, _b(obs.bao), m, jiuyao_ok, t, best, unseen), t) for t in tied]
+    return max(ranked)[1]
+
+
+class _Checking:
+    """A greedy/ukeire bot whose every discard is compared with the kernels' choice."""
+
+    def __init__(self, name: str, seed: str) -> None:
+        self.bot = get_bot(name, seed=seed)
+        self.ukeire = name == "ukeire"
+        self.checked = 0
+
+    def choose(self, obs, legal):
+        from shangrao.game.actions import ActionType
+
+        action = self.bot.choose(obs, legal)
+        types = {a.type for a in legal}
+        # a discard decision (not 偷机, the drawn tile discarded instead of a win; not a kong)
+        if action.type is ActionType.DISCARD and ActionType.WIN not in types:
+            want = _kernel_discard(obs, legal, self.ukeire)
+            if want is not None:
+                assert want == action.kind, (obs.to_dict(), want, action)
+                self.checked += 1
+        return action
+
+
+@pytest.mark.parametrize(("name", "least"), [("greedy", 30), ("ukeire", 300)])
+def test_the_kernels_choose_the_bots_discards_on_real_states(name, least):
+    """Every discard of 30 hands where the kernels decide (the lowest shanten, then for ``ukeire``
+    the most 进张; greedy's connectivity tie-break is the core's) is the bot's own."""
+    bots = [_Checking(name, f"k:{i}") for i in range(4)]
+    played = 0
+    for match_no in range(3):
+        for _ in Match(DEFAULT_RULES, seed=f"kern:{match_no}", bots=bots):
+            played += 1
+            if played >= 30:
+                break
+        if played >= 30:
+            break
+    assert sum(b.checked for b in bots) >= least
+
+
+# ---------------------------------------------------------------- the checked batch entry points
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(hands(extra=2), min_size=1, max_size=8))
+def test_batched_win_checks_equal_is_winning_row_by_row(cases):
+    from shangrao.sim.batch import is_winning_many, shanten_many
+
+    rows = np.array([c for c, _, _ in cases])
+    baos = [bao for _, bao, _ in cases]
+    declared = [4 - m for _, _, m in cases]
+    wins = is_winning_many(rows, baos, declared)
+    sh = shanten_many(rows, baos, declared)
+    for i, (c, bao, m) in enumerate(cases):
+        assert wins[i] == is_winning(c, bao, 4 - m)
+        assert sh[i] == HandKey(c, bao).shanten(m, m == 4)
+
+
+def test_a_bad_batch_is_refused_naming_the_field_and_the_row():
+    from shangrao.sim.batch import BatchError, is_winning_many, shanten_many
+
+    good = np.zeros((3, 34), dtype=np.int8)
+    good[:, 0] = 2
+    for k in (1, 2, 3, 9, 10, 11, 18, 19, 20, 27):
+        good[:, k] += 1
+    good[:, 27] += 2
+    assert is_winning_many(good).all()
+    with pytest.raises(BatchError, match=r"hands: must be an array of shape \(N, 34\), got \(3, 33\)"):
+        is_winning_many(good[:, :33])
+    bad = good.copy()
+    bad[1, 5] = 7
+    with pytest.raises(BatchError, match=r"hands\[1\]: the count of kind 5 must be 0..4, got 7"):
+        is_winning_many(bad)
+    short = good.copy()
+    short[2, 0] = 1
+    with pytest.raises(BatchError, match=r"hands\[2\]: a win check with 0 declared meld\(s\) needs 14 tiles, got 13"):
+        is_winning_many(short)
+    assert shanten_many(short).tolist()[2] == HandKey(short[2].tolist(), None).shanten(4, True)
+    with pytest.raises(BatchError, match=r"bao\[1\]: must be -1..33, got 34"):
+        is_winning_many(good, [0, 34, 0])
+    with pytest.raises(BatchError, match=r"bao: must be one value or one per hand, shape \(3,\), got \(2,\)"):
+        is_winning_many(good, [0, 1])
+    with pytest.raises(BatchError, match=r"declared_melds: must be integers"):
+        is_winning_many(good, None, [True, False, False])
+    with pytest.raises(BatchError, match=r"hands: must hold integer counts, got float64"):
+        is_winning_many(good.astype(float))
+    with pytest.raises(ValueError):  # a BatchError is a ValueError
+        shanten_many(good, None, 5)
+
+
+# ---------------------------------------------------------------- the on-disk cache
+def test_the_kernels_cache_is_stamped_with_every_source_of_the_package(tmp_path):
+    """numba alone keys a cached function on its own file: a caller in core.py would keep an old
+    kernel of kernels.py.  The package's locator stamps every function with all its sources."""
+    from shangrao.sim import _cache
+
+    locator = K.score_win._cache._impl.locator
+    assert getattr(locator, "_shangrao_sim", False)
+    assert locator.get_source_stamp() == _cache.sources_stamp()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    before = _cache.sources_stamp(tmp_path)
+    (tmp_path / "b.py").write_text("y = 3\n")
+    assert _cache.sources_stamp(tmp_path) != before
+    assert _cache.install()  # idempotent: the locators are put in once
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    assert sum(getattr(c, "_shangrao_sim", False) for c in impl._locator_classes) == 3

@@ -8,7 +8,7 @@ leaving machine code.  They answer exactly as the Python reference does:
   base-5 code (``sum(count[r] * 5**r)``, as :func:`shangrao.analysis.tables.suit_code`), one row
   of :data:`N_FIELDS` fields per code (``F_*`` below: the fields of
   :func:`shangrao.analysis.tables.entry`).  Built by :func:`build_tables` (compiled, cached on
-  disk by numba) the first time they are asked for in a process, in about 0.1 s, and kept;
+  disk by numba) the first time they are asked for in a process, in about 0.3 s (43 MB), and kept;
 * :func:`is_win` / :func:`is_win_codes` = ``HandKey(...).is_win`` = :func:`shangrao.analysis.is_winning`
   (糊牌的规定 2: standard, 七对, 十三浪, 九幺; 宝 as wildcards);
 * :func:`shanten` / :func:`shanten_codes` = ``HandKey(...).shanten`` (the tables' copy-blind shanten
@@ -317,7 +317,7 @@ def build_tables() -> tuple[np.ndarray, np.ndarray]:
     """Build ``(suit_table, honor_table)``: ``int8[5**9, N_FIELDS]`` and ``int8[5**7, N_FIELDS]``.
 
     Rows of codes holding more than 14 tiles are left zero (no hand has them).  Compiled and
-    cached on disk by numba; the run itself takes about 0.1 s.
+    cached on disk by numba; the run itself takes about 0.3 s (43 MB of tables).
     """
     suit = np.zeros((5**9, N_FIELDS), dtype=np.int8)
     honor = np.zeros((5**7, N_FIELDS), dtype=np.int8)
@@ -353,107 +353,157 @@ def hand_codes(counts34: np.ndarray, bao: int) -> tuple[int, int, int, int, int]
     return c0, c1, c2, c3, int(w)
 
 
+# The helpers below read the tables as ``table[code, field]``: a row taken as ``table[code]`` would be a
+# numpy view, whose reference count numba updates (atomically) at every call — several times the cost
+# of the arithmetic itself.
 @njit(cache=True)
-def _need_standard(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray) -> int:
-    d = 2
-    for e in (e0, e1, e2, e3):
-        x = int(e[F_NEED1]) - int(e[F_NEED0])
-        if x < d:
-            d = x
-    return int(e0[F_NEED0]) + int(e1[F_NEED0]) + int(e2[F_NEED0]) + int(e3[F_NEED0]) + d
+def _need_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    n00 = int(suit[c0, F_NEED0])
+    n10 = int(suit[c1, F_NEED0])
+    n20 = int(suit[c2, F_NEED0])
+    n30 = int(honor[c3, F_NEED0])
+    d = min(2, int(suit[c0, F_NEED1]) - n00, int(suit[c1, F_NEED1]) - n10, int(suit[c2, F_NEED1]) - n20,
+            int(honor[c3, F_NEED1]) - n30)
+    return n00 + n10 + n20 + n30 + d
 
 
 @njit(cache=True)
-def _seven_pairs(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray) -> int:
-    twos = int(e0[F_TWOS]) + int(e1[F_TWOS]) + int(e2[F_TWOS]) + int(e3[F_TWOS])
-    ones = int(e0[F_ONES]) + int(e1[F_ONES]) + int(e2[F_ONES]) + int(e3[F_ONES])
+def _seven_pairs(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    twos = int(suit[c0, F_TWOS]) + int(suit[c1, F_TWOS]) + int(suit[c2, F_TWOS]) + int(honor[c3, F_TWOS])
+    ones = int(suit[c0, F_ONES]) + int(suit[c1, F_ONES]) + int(suit[c2, F_ONES]) + int(honor[c3, F_ONES])
     t = twos if twos < 7 else 7
     r = 7 - t
     return 2 * t + (ones if ones < r else r)
 
 
 @njit(cache=True)
-def _shisanlang(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray) -> int:
-    a1 = int(e0[F_SL + 1])
-    a2 = int(e0[F_SL + 2])
-    a3 = int(e0[F_SL + 3])
-    b1 = int(e1[F_SL + 1])
-    b2 = int(e1[F_SL + 2])
-    b3 = int(e1[F_SL + 3])
-    c1 = int(e2[F_SL + 1])
-    c2 = int(e2[F_SL + 2])
-    c3 = int(e2[F_SL + 3])
-    dh = int(e3[F_SL])
+def _shisanlang(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    a1 = int(suit[c0, F_SL + 1])
+    a2 = int(suit[c0, F_SL + 2])
+    a3 = int(suit[c0, F_SL + 3])
+    b1 = int(suit[c1, F_SL + 1])
+    b2 = int(suit[c1, F_SL + 2])
+    b3 = int(suit[c1, F_SL + 3])
+    d1 = int(suit[c2, F_SL + 1])
+    d2 = int(suit[c2, F_SL + 2])
+    d3 = int(suit[c2, F_SL + 3])
+    dh = int(honor[c3, F_SL])
     h7 = dh if dh < 7 else 7
     h6 = dh if dh < 6 else 6
     h5 = dh if dh < 5 else 5
     return max(
-        a3 + b3 + c1 + h7, a3 + b1 + c3 + h7, a1 + b3 + c3 + h7,
-        a3 + b2 + c2 + h7, a2 + b3 + c2 + h7, a2 + b2 + c3 + h7,
-        a3 + b3 + c2 + h6, a3 + b2 + c3 + h6, a2 + b3 + c3 + h6,
-        a3 + b3 + c3 + h5,
+        a3 + b3 + d1 + h7, a3 + b1 + d3 + h7, a1 + b3 + d3 + h7,
+        a3 + b2 + d2 + h7, a2 + b3 + d2 + h7, a2 + b2 + d3 + h7,
+        a3 + b3 + d2 + h6, a3 + b2 + d3 + h6, a2 + b3 + d3 + h6,
+        a3 + b3 + d3 + h5,
     )
 
 
 @njit(cache=True)
-def _overlap_standard(e0: np.ndarray, e1: np.ndarray, e2: np.ndarray, e3: np.ndarray, m: int) -> int:
-    """Largest part of the real tiles fitting ``m`` melds + pair (``tables.overlap_standard``)."""
-    n = int(e0[F_N]) + int(e1[F_N]) + int(e2[F_N]) + int(e3[F_N])
-    a0 = np.empty(5, dtype=np.int64)
-    a1 = np.empty(5, dtype=np.int64)
-    n0 = np.empty(5, dtype=np.int64)
-    n1 = np.empty(5, dtype=np.int64)
-    for g in range(5):
-        a0[g] = e0[F_BEST0 + g]
-        a1[g] = e0[F_BEST1 + g]
-    for e in (e1, e2, e3):
-        for g in range(m + 1):
-            v0 = a0[g]  # j = 0: best0[0] is 0
-            v1 = a1[g]
-            for j in range(g + 1):
-                y0 = int(e[F_BEST0 + j])
-                y1 = int(e[F_BEST1 + j])
-                x = a0[g - j] + y0
-                if x > v0:
-                    v0 = x
-                x = a1[g - j] + y0
-                if x > v1:
-                    v1 = x
-                x = a0[g - j] + y1
-                if x > v1:
-                    v1 = x
-            n0[g] = v0
-            n1[g] = v1
-        for g in range(m + 1):
-            a0[g] = n0[g]
-            a1[g] = n1[g]
+def _th(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    return int(suit[c0, F_TH]) + int(suit[c1, F_TH]) + int(suit[c2, F_TH]) + int(honor[c3, F_TH])
+
+
+@njit(cache=True)
+def _n(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    return int(suit[c0, F_N]) + int(suit[c1, F_N]) + int(suit[c2, F_N]) + int(honor[c3, F_N])
+
+
+@njit(cache=True)
+def _conv(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int,
+          table: np.ndarray, c: int) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """Max-plus convolution of the running rows ``a0[g]`` / ``a1[g]`` (most tiles in at most g groups
+    without / with the pair, g = 0..4) with the row of code ``c`` of ``table`` (``tables._conv``),
+    unrolled: register arithmetic, no allocation.  A row's ``best0[0]`` is 0, so the ``j = 0`` terms
+    are ``a0[g]`` / ``a1[g]``."""
+    b01 = int(table[c, F_BEST0 + 1])
+    b02 = int(table[c, F_BEST0 + 2])
+    b03 = int(table[c, F_BEST0 + 3])
+    b04 = int(table[c, F_BEST0 + 4])
+    b10 = int(table[c, F_BEST1])
+    b11 = int(table[c, F_BEST1 + 1])
+    b12 = int(table[c, F_BEST1 + 2])
+    b13 = int(table[c, F_BEST1 + 3])
+    b14 = int(table[c, F_BEST1 + 4])
+    return (
+        a00,
+        max(a01, a00 + b01),
+        max(a02, a01 + b01, a00 + b02),
+        max(a03, a02 + b01, a01 + b02, a00 + b03),
+        max(a04, a03 + b01, a02 + b02, a01 + b03, a00 + b04),
+        max(a10, a00 + b10),
+        max(a11, a10 + b01, a01 + b10, a00 + b11),
+        max(a12, a11 + b01, a10 + b02, a02 + b10, a01 + b11, a00 + b12),
+        max(a13, a12 + b01, a11 + b02, a10 + b03, a03 + b10, a02 + b11, a01 + b12, a00 + b13),
+        max(a14, a13 + b01, a12 + b02, a11 + b03, a10 + b04, a04 + b10, a03 + b11, a02 + b12, a01 + b13, a00 + b14),
+    )
+
+
+@njit(cache=True)
+def _finish(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int,
+            n: int, m: int) -> int:
+    """The overlap formula on the convolved rows (``tables._best_overlap``, and for a concealed hand
+    of 14 or more tiles the classic shortcut of ``tables._overlap_standard_4``)."""
     if m == 4 and n >= 14:
-        best = 0
-        for g in range(5):
-            v = a0[g] - g + 5
-            if v > best:
-                best = v
-            v = a1[g] - g + 4
-            if v > best:
-                best = v
+        # enough tiles that every missing group and the pair have a seed: the classic formula
+        best = max(0, a00 + 5, a01 + 4, a02 + 3, a03 + 2, a04 + 1, a10 + 4, a11 + 3, a12 + 2, a13 + 1, a14)
         return best if best < n else n
     best = 0
     for g in range(m + 1):
+        if g == 0:
+            s0, s1 = a00, a10
+        elif g == 1:
+            s0, s1 = a01, a11
+        elif g == 2:
+            s0, s1 = a02, a12
+        elif g == 3:
+            s0, s1 = a03, a13
+        else:
+            s0, s1 = a04, a14
         slots = m - g
-        s = a0[g]
-        if s >= 0:
-            left = n - s
+        if s0 >= 0:
+            left = n - s0
             seeds = left if left < slots else slots
-            v = s + seeds + (1 if left - seeds >= 1 else 0)
+            v = s0 + seeds + (1 if left - seeds >= 1 else 0)
             if v > best:
                 best = v
-        s = a1[g]
-        if s >= 0:
-            left = n - s
-            v = s + (left if left < slots else slots)
+        if s1 >= 0:
+            left = n - s1
+            v = s1 + (left if left < slots else slots)
             if v > best:
                 best = v
-    return int(best)
+    return best
+
+
+#: the identity of the convolution: 0 tiles in at most g groups without the pair, none with it
+_I0 = 0
+_I1 = _NEG
+
+
+@njit(cache=True)
+def _conv_all(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, skip: int,
+              ) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """The convolution of the rows of every suit but ``skip`` (-1: all four).  Max-plus convolution
+    is associative and commutative on the entries that count, the non-negative ones (a term with a
+    missing row stays below -85 at every step), and an empty suit (code 0) changes none of them."""
+    a = (_I0, _I0, _I0, _I0, _I0, _I1, _I1, _I1, _I1, _I1)
+    if skip != 0 and c0:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], suit, c0)
+    if skip != 1 and c1:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], suit, c1)
+    if skip != 2 and c2:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], suit, c2)
+    if skip != 3 and c3:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], honor, c3)
+    return a
+
+
+@njit(cache=True)
+def _overlap_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, m: int) -> int:
+    """Largest part of the real tiles fitting ``m`` melds + pair (``tables.overlap_standard``;
+    computing the rows up to g = 4 for ``m < 4`` changes nothing at ``g <= m``)."""
+    a = _conv_all(suit, honor, c0, c1, c2, c3, -1)
+    return _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], _n(suit, honor, c0, c1, c2, c3), m)
 
 
 @njit(cache=True)
@@ -461,44 +511,62 @@ def is_win_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int,
                  jiuyao_ok: bool) -> bool:
     """Win check of a complete hand (``3*m + 2`` tiles) from its codes and 宝 count ``w``
     (``tables.is_win_entries``; 糊牌的规定 2)."""
-    e0 = suit[c0]
-    e1 = suit[c1]
-    e2 = suit[c2]
-    e3 = honor[c3]
-    if _need_standard(e0, e1, e2, e3) <= w:
+    if _need_standard(suit, honor, c0, c1, c2, c3) <= w:
         return True
     if m == 4:
-        if _seven_pairs(e0, e1, e2, e3) + w >= 14:
+        if _seven_pairs(suit, honor, c0, c1, c2, c3) + w >= 14:
             return True
-        if e0[F_OK13] and e1[F_OK13] and e2[F_OK13] and e3[F_OK13] and _shisanlang(e0, e1, e2, e3) + w >= 14:
+        if (suit[c0, F_OK13] and suit[c1, F_OK13] and suit[c2, F_OK13] and honor[c3, F_OK13]
+                and _shisanlang(suit, honor, c0, c1, c2, c3) + w >= 14):
             return True
-    th = int(e0[F_TH]) + int(e1[F_TH]) + int(e2[F_TH]) + int(e3[F_TH])
-    return bool(jiuyao_ok and th + w >= 3 * m + 2)
+    return bool(jiuyao_ok and _th(suit, honor, c0, c1, c2, c3) + w >= 3 * m + 2)
+
+
+@njit(cache=True)
+def _shanten_from(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
+                  jiuyao_ok: bool, a: tuple[int, int, int, int, int, int, int, int, int, int]) -> int:
+    """Shanten of the codes given ``a``, the convolution of all four rows."""
+    best = _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], _n(suit, honor, c0, c1, c2, c3), m)
+    if m == 4:
+        v = _seven_pairs(suit, honor, c0, c1, c2, c3)
+        if v > best:
+            best = v
+        v = _shisanlang(suit, honor, c0, c1, c2, c3)
+        if v > best:
+            best = v
+    if jiuyao_ok:
+        v = _th(suit, honor, c0, c1, c2, c3)
+        if v > best:
+            best = v
+    best += w
+    target = 3 * m + 2
+    return target - (best if best < target else target) - 1
 
 
 @njit(cache=True)
 def shanten_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
                   jiuyao_ok: bool) -> int:
     """Shanten across forms (-1 complete, 0 ready) from codes (``tables.shanten_entries``)."""
-    e0 = suit[c0]
-    e1 = suit[c1]
-    e2 = suit[c2]
-    e3 = honor[c3]
-    target = 3 * m + 2
-    best = _overlap_standard(e0, e1, e2, e3, m)
-    if m == 4:
-        v = _seven_pairs(e0, e1, e2, e3)
-        if v > best:
-            best = v
-        v = _shisanlang(e0, e1, e2, e3)
-        if v > best:
-            best = v
-    if jiuyao_ok:
-        v = int(e0[F_TH]) + int(e1[F_TH]) + int(e2[F_TH]) + int(e3[F_TH])
-        if v > best:
-            best = v
-    best += w
-    return target - (best if best < target else target) - 1
+    return _shanten_from(suit, honor, c0, c1, c2, c3, w, m, jiuyao_ok, _conv_all(suit, honor, c0, c1, c2, c3, -1))
+
+
+@njit(cache=True)
+def _shanten_changed(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, s: int,
+                     new_code: int, a: tuple[int, int, int, int, int, int, int, int, int, int], w: int, m: int,
+                     jiuyao_ok: bool) -> int:
+    """Shanten of the hand of codes ``c0..c3`` with suit ``s``'s code replaced by ``new_code``, given
+    ``a`` = ``_conv_all(..., skip=s)`` of the others."""
+    if s == 0:
+        c0 = new_code
+    elif s == 1:
+        c1 = new_code
+    elif s == 2:
+        c2 = new_code
+    else:
+        c3 = new_code
+    if new_code:
+        a = _conv(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], honor if s == 3 else suit, new_code)
+    return _shanten_from(suit, honor, c0, c1, c2, c3, w, m, jiuyao_ok, a)
 
 
 @njit(cache=True)
@@ -536,23 +604,26 @@ def shanten_batch(suit: np.ndarray, honor: np.ndarray, hands: np.ndarray, bao: n
 def discard_shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool,
                     out: np.ndarray) -> int:
     """For a hand of ``3*m + 2`` tiles: ``out[k]`` = shanten after discarding kind ``k`` (99 where
-    ``k`` is not held); returns the lowest.  The ``greedy`` bot's first key."""
+    ``k`` is not held); returns the lowest.  The ``greedy`` bot's first key.  (Each discard changes
+    one suit: the other three are convolved once per suit, not once per discard.)"""
     c0, c1, c2, c3, w = hand_codes(counts34, bao)
-    codes = np.array([c0, c1, c2, c3], dtype=np.int64)
     best = 99
-    for k in range(34):
-        if counts34[k] == 0:
-            out[k] = 99
-            continue
-        if k == bao:
-            s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w - 1, m, jiuyao_ok)
-        else:
-            codes[k // 9] -= POW5[k % 9]
-            s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w, m, jiuyao_ok)
-            codes[k // 9] += POW5[k % 9]
-        out[k] = s
-        if s < best:
-            best = s
+    for s in range(4):
+        first = s * 9
+        last = first + (9 if s < 3 else 7)
+        code = c0 if s == 0 else (c1 if s == 1 else (c2 if s == 2 else c3))
+        a = _conv_all(suit, honor, c0, c1, c2, c3, s)
+        for k in range(first, last):
+            if counts34[k] == 0:
+                out[k] = 99
+                continue
+            if k == bao:
+                v = shanten_codes(suit, honor, c0, c1, c2, c3, w - 1, m, jiuyao_ok)
+            else:
+                v = _shanten_changed(suit, honor, c0, c1, c2, c3, s, code - POW5[k - first], a, w, m, jiuyao_ok)
+            out[k] = v
+            if v < best:
+                best = v
     return best
 
 
@@ -562,41 +633,54 @@ _GRID = np.array([1 if k in (1, 4, 7, 10, 13, 16, 19, 22, 25, 2, 5, 11, 14, 20, 
                   for k in range(34)], dtype=np.int8)
 
 
+#: the kinds greedy's _neighbourhood always holds (terminals, honors, the grid), as a bit set over kinds
+_NEAR_BASE = sum(1 << k for k in range(34) if _TH_MASK[k] or _GRID[k])
+
+
 @njit(cache=True)
 def useful_tiles(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool,
                  discard: int, best: int, unseen34: np.ndarray) -> int:
     """进张 of one discard, as the ``ukeire`` bot counts it (``GreedyBot._discard``): the unseen copies
     of the kinds ``k != discard`` near the hand (greedy's ``_neighbourhood`` of the hand less the
-    discard) whose draw after discarding ``discard`` brings the shanten below ``best``."""
+    discard) whose draw after discarding ``discard`` brings the shanten below ``best``.  (Each draw
+    changes one suit: the other three are convolved once per suit, not once per draw.)"""
     c0, c1, c2, c3, w = hand_codes(counts34, bao)
-    codes = np.array([c0, c1, c2, c3], dtype=np.int64)
     if discard == bao:
         w -= 1
+    elif discard < 9:
+        c0 -= POW5[discard]
+    elif discard < 18:
+        c1 -= POW5[discard - 9]
+    elif discard < 27:
+        c2 -= POW5[discard - 18]
     else:
-        codes[discard // 9] -= POW5[discard % 9]
-    near = np.zeros(34, dtype=np.int8)
-    for k in range(34):
-        if _TH_MASK[k] or _GRID[k]:
-            near[k] = 1
+        c3 -= POW5[discard - 27]
+    # greedy's _neighbourhood of the hand less the discard, as a bit set
+    near = _NEAR_BASE
     for k in range(27):
-        held = counts34[k] - (1 if k == discard else 0)
-        if held > 0:
+        if counts34[k] - (1 if k == discard else 0) > 0:
             base = k - k % 9
             for dd in range(-2, 3):
                 x = k + dd
                 if base <= x < base + 9:
-                    near[x] = 1
+                    near |= 1 << x
     useful = 0
-    for k in range(34):
-        if near[k] and unseen34[k] > 0 and k != discard:
-            if k == bao:
-                s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w + 1, m, jiuyao_ok)
-            else:
-                codes[k // 9] += POW5[k % 9]
-                s = shanten_codes(suit, honor, codes[0], codes[1], codes[2], codes[3], w, m, jiuyao_ok)
-                codes[k // 9] -= POW5[k % 9]
-            if s < best:
-                useful += unseen34[k]
+    for s in range(4):
+        first = s * 9
+        last = first + (9 if s < 3 else 7)
+        code = c0 if s == 0 else (c1 if s == 1 else (c2 if s == 2 else c3))
+        done = False
+        for k in range(first, last):
+            if near >> k & 1 and unseen34[k] > 0 and k != discard:
+                if k == bao:
+                    v = shanten_codes(suit, honor, c0, c1, c2, c3, w + 1, m, jiuyao_ok)
+                else:
+                    if not done:
+                        a = _conv_all(suit, honor, c0, c1, c2, c3, s)
+                        done = True
+                    v = _shanten_changed(suit, honor, c0, c1, c2, c3, s, code + POW5[k - first], a, w, m, jiuyao_ok)
+                if v < best:
+                    useful += unseen34[k]
     return int(useful)
 
 
