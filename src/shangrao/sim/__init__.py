@@ -19,10 +19,11 @@ The Python engine stays the reference: same deal and the same decisions ⇒ the 
 and deltas (``tests/sim/test_identity.py``; ``shangrao simulate/arena --engine python|fast`` give the
 same summaries and records, ``tests/sim/test_simulate_engine.py``).
 
-Speed of the game loop (``benchmarks/bench_sim.py --section hands``, docs/performance.md): on one
-core the core plays random hands about 20× and greedy/ukeire hands far more than 30× faster than the
-Python engine with its bots — the per-decision cost is ~1 µs (legal actions, claim options, events);
-the target of 50× for ``random`` is not reached.
+Speed of the game loop (``benchmarks/bench_sim.py --section hands``, docs/performance.md, one core,
+the same process): 18.5× the Python engine with four ``random`` bots (8,000 hands/s; the target of
+50× is not reached: about 1 µs a turn is the loop itself), 38.9× with ``greedy`` and 58.7× with
+``ukeire``.  The first call compiles the loop (about 1 minute on an idle core, several under load;
+cached on disk with the kernels, :mod:`._cache`).
 
 Technology: numba
 =================
