@@ -102,19 +102,54 @@ class _Counted:
         return a
 
 
+def _core_rotation(seed: str, r: int, names: list[str], rules: RuleSet) -> tuple:
+    """One rotation in the compiled core: the hand, then the engine replaying its decisions (the
+    log, and the per-seat counts :class:`_Counted` keeps: decisions asked, wins declined)."""
+    from .game.actions import ActionType
+    from .sim.events import code_action
+    from .sim.play import play_hand as core_hand
+
+    h = core_hand(seed=seed, bots=names, bot_seeds=[f"{seed}:{r}:{i}" for i in range(4)], rules=rules)
+    game = Game(rules, seed=seed, dealer=0, hand_no=0)
+    decisions = [0, 0, 0, 0]
+    declined = [0, 0, 0, 0]
+    for code in h.decisions:
+        seat = game.current_seat
+        assert seat is not None
+        legal = game.legal_actions()
+        action = code_action(code)
+        if len(legal) > 1:  # play_hand asks the bot only then
+            decisions[seat] += 1
+            if action.type is not ActionType.WIN and any(a.type is ActionType.WIN for a in legal):
+                declined[seat] += 1
+        game.apply(action)
+    assert game.result is not None
+    return game, game.result, declined, decisions
+
+
 def play_deal(args: tuple) -> list[dict]:
-    """Play deal ``d`` once per rotation; ``args = (run_seed, d, lineup, rules)``.
+    """Play deal ``d`` once per rotation; ``args = (run_seed, d, lineup, rules[, engine])`` (engine
+    ``"python"``, the default, or ``"fast"``: the compiled core, same records, ``seconds`` 0).
 
     Returns four records (rotation order): ``{"deal", "rotation", "seed", "bots", "result",
     "summary", "events", "declined", "decisions", "seconds"}`` (per-seat lists for the last three).
     """
     from .records.summary import hand_summary
 
-    run_seed, d, lineup, rules = args
+    run_seed, d, lineup, rules = args[:4]
+    engine = args[4] if len(args) > 4 else "python"
     seed = deal_seed(run_seed, d)
     out = []
     for r in range(4):
         names = [lineup[(i - r) % 4] for i in range(4)]
+        if engine == "fast":
+            game, result, declined, decisions = _core_rotation(seed, r, names, rules)
+            out.append({
+                "deal": d, "rotation": r, "seed": seed, "bots": names,
+                "result": result.to_dict(), "summary": hand_summary(result, game.events), "events": game.events,
+                "declined": declined, "decisions": decisions, "seconds": [0.0] * 4,
+            })
+            continue
         bots = [_Counted(get_bot(n, seed=f"{seed}:{r}:{i}")) for i, n in enumerate(names)]
         game = Game(rules, seed=seed, dealer=0, hand_no=0)
         try:
@@ -132,9 +167,11 @@ def play_deal(args: tuple) -> list[dict]:
 
 
 def iter_deals(deals: int, seed: int, lineup: Sequence[str], rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context=None) -> Iterator[list[dict]]:
-    """Yield each deal's four records (:func:`play_deal`) in deal order, as deals finish."""
-    from .selfplay import run_jobs
+               workers: int | None = 1, ray_address: str | None = None, mp_context=None,
+               engine: str | None = "python") -> Iterator[list[dict]]:
+    """Yield each deal's four records (:func:`play_deal`) in deal order, as deals finish.  ``engine``
+    as for :func:`shangrao.selfplay.iter_hands` (None: fast where every bot is a core bot)."""
+    from .selfplay import resolve_engine, run_jobs
 
     if not isinstance(deals, int) or isinstance(deals, bool) or not 0 <= deals <= MAX_DEALS:
         raise ValueError(f"deals must be an int 0..{MAX_DEALS}, got {deals!r}")
@@ -143,7 +180,8 @@ def iter_deals(deals: int, seed: int, lineup: Sequence[str], rules: RuleSet = DE
     if not isinstance(rules, RuleSet):
         raise ValueError(f"rules must be a RuleSet, got {type(rules).__name__}")
     names = _check_lineup(lineup)
-    jobs = [(seed, d, names, rules) for d in range(deals)]
+    engine = resolve_engine(engine, names)
+    jobs = [(seed, d, names, rules, engine) for d in range(deals)]
     yield from run_jobs(play_deal, jobs, workers, ray_address, mp_context)
 
 
@@ -290,20 +328,25 @@ class ArenaStats:
 
 def run_arena(lineup: Sequence[str], deals: int, seed: int, rules: RuleSet = DEFAULT_RULES,
               workers: int | None = 1, ray_address: str | None = None,
-              on_deal: Callable[[list[dict]], None] | None = None, mp_context=None) -> dict:
+              on_deal: Callable[[list[dict]], None] | None = None, mp_context=None,
+              engine: str | None = "python") -> dict:
     """Play ``deals`` deals four times each and return the result dict (module docstring).
+    ``engine``: ``"python"``, ``"fast"`` (the compiled core; the same numbers) or None (fast where
+    every bot of the lineup is a core bot).
 
     on_deal(records): called with each deal's four records, in deal order (to store them or
     advance a progress bar).  Raises ``ValueError`` for a bad lineup, deal count or seed.
     """
     stats = ArenaStats(_check_lineup(lineup), seed)
     t0 = time.perf_counter()
-    for recs in iter_deals(deals, seed, stats.lineup, rules, workers, ray_address, mp_context):
+    for recs in iter_deals(deals, seed, stats.lineup, rules, workers, ray_address, mp_context, engine):
         stats.add_deal(recs)
         if on_deal is not None:
             on_deal(recs)
     out = stats.to_dict()
+    from .selfplay import resolve_engine
+
     out["timing"] = {"seconds": round(time.perf_counter() - t0, 3),
                      "workers": workers if ray_address is None else None, "ray": ray_address,
-                     "bots": stats.timing()}
+                     "bots": stats.timing(), "engine": resolve_engine(engine, stats.lineup)}
     return out

@@ -20,6 +20,14 @@ ray_address=None) -> list[dict]``
     The same arguments; yields the records in the same order as soon as each match
     is done (for a progress bar, or to store hands while the rest are playing).
 
+Both take ``engine``: ``"python"`` (the default: the engine and the bots of :mod:`shangrao.bots`),
+``"fast"`` (the compiled core, :mod:`shangrao.sim`: only for the bots it plays itself, ``random``,
+``greedy``, ``ukeire``) or None (fast where every seat's bot is a core bot, python otherwise; what
+``shangrao simulate`` does).  The records
+are the same either way (``tests/sim/test_simulate_engine.py``).  With ``events=False`` a record's
+``"events"`` and ``"result"`` are None (the fast engine then skips replaying each hand in the
+Python engine to write its log; ``"summary"`` is there either way).
+
 Arguments:
 
 * ``seed``: an int (the run seed).  ``bots``: four bot specs (``random``, ``greedy``, ``policy:PATH``,
@@ -70,7 +78,13 @@ from .errors import InputError
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
-__all__ = ["RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "run_jobs", "simulate_hands"]
+__all__ = ["ENGINES", "RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "resolve_engine",
+           "run_jobs", "simulate_hands"]
+
+#: the ways to play hands: the Python engine, or the compiled core (shangrao.sim)
+ENGINES = ("python", "fast")
+#: matches per job of the fast engine (one compiled call plays them all)
+FAST_CHUNK = 64
 
 
 class RayAddressError(InputError):
@@ -124,6 +138,62 @@ def _play_records(match: Match, m: int, mseed: int, names: list[str], limit: int
         if len(out) >= limit:
             break
     return out
+
+
+def resolve_engine(engine: str | None, bots: Sequence[str]) -> str:
+    """The engine to play ``bots`` with: ``engine`` checked (``"fast"`` needs core bots only), or
+    for None ``"fast"`` where every bot is a core bot, else ``"python"``.  Raises ``InputError``."""
+    from .sim.play import CORE_BOTS
+
+    core = all(b in CORE_BOTS and b != "external" for b in bots)
+    if engine is None:
+        return "fast" if core else "python"
+    if engine not in ENGINES:
+        raise InputError(f"engine: one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "fast" and not core:
+        other = next(b for b in bots if b not in CORE_BOTS or b == "external")
+        raise InputError(f"engine fast: the compiled core plays random, greedy and ukeire, not {other!r}; "
+                         "use engine python")
+    return engine
+
+
+def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[int], bots: Sequence[str],
+                      rules: RuleSet = DEFAULT_RULES, events: bool = True) -> list[dict]:
+    """The hand records of matches ``matches`` (at most ``limits[i]`` hands each) played by the
+    compiled core — the same records :func:`play_match_records` gives, ``events`` and ``result``
+    from the Python engine replaying the core's decisions (None with ``events=False``)."""
+    from .records.summary import hand_summary as engine_summary
+    from .sim.play import hand_summary, iter_match_hands
+
+    names = list(bots)
+    seeds = [match_seed(run_seed, m) for m in matches]
+    out: list[dict] = []
+    for h in iter_match_hands(seeds, list(limits), names, rules):
+        rec: dict[str, Any] = {
+            "match": matches[h.match], "match_seed": h.match_seed, "hand_no": h.hand_no, "hand_seed": h.hand_seed,
+            "dealer": h.dealer, "bots": names, "result": None, "summary": None, "events": None,
+            "match_over": h.last and h.hand_no == rules.hands_per_match - 1,
+        }
+        if events:
+            from .game import Game
+            from .sim.events import code_action
+
+            game = Game(rules, seed=h.hand_seed, dealer=h.dealer, scores=h.scores, hand_no=h.hand_no)
+            for code in h.decisions:
+                game.push(code_action(code))
+            assert game.result is not None
+            rec["result"] = game.result.to_dict()
+            rec["summary"] = engine_summary(game.result, game.events)
+            rec["events"] = game.events
+        else:
+            rec["summary"] = hand_summary(h, rules)
+        out.append(rec)
+    return out
+
+
+def _play_core_job(args: tuple) -> list[dict]:
+    seed, matches, limits, bots, rules, events = args
+    return play_core_records(seed, matches, limits, bots, rules, events)
 
 
 def _check(n_hands: int, bots: Sequence[str], rules: RuleSet) -> list[str]:
@@ -181,11 +251,22 @@ def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | Non
 
 
 def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context=None) -> Iterator[dict]:
+               workers: int | None = 1, ray_address: str | None = None, mp_context=None, engine: str | None = "python",
+               events: bool = True) -> Iterator[dict]:
     """Yield the hand records of :func:`simulate_hands`, in order, as matches finish."""
     names = _check(n_hands, bots, rules)
+    if resolve_engine(engine, names) == "fast":
+        todo = _jobs(n_hands, rules)
+        core_jobs = [(seed, [m for m, _ in todo[i:i + FAST_CHUNK]], [lim for _, lim in todo[i:i + FAST_CHUNK]],
+                      names, rules, events) for i in range(0, len(todo), FAST_CHUNK)]
+        for recs in run_jobs(_play_core_job, core_jobs, workers, ray_address, mp_context):
+            yield from recs
+        return
     jobs = [(seed, m, names, rules, limit) for m, limit in _jobs(n_hands, rules)]
     for recs in run_jobs(_play_job, jobs, workers, ray_address, mp_context):
+        if not events:
+            for r in recs:
+                r["events"] = r["result"] = None
         yield from recs
 
 
@@ -218,6 +299,6 @@ def _iter_ray(fn, jobs: list, address: str) -> Iterator:
 
 def simulate_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4,
                    rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
-                   mp_context=None) -> list[dict]:
+                   mp_context=None, engine: str | None = "python", events: bool = True) -> list[dict]:
     """Play ``n_hands`` hands (see the module docstring) and return their records in order."""
-    return list(iter_hands(n_hands, seed, bots, rules, workers, ray_address, mp_context))
+    return list(iter_hands(n_hands, seed, bots, rules, workers, ray_address, mp_context, engine, events))

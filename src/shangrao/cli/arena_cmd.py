@@ -24,7 +24,7 @@ from ..bots import UnknownBotError, check_bot_spec
 from ..records import Store
 from ..rules import DEFAULT_RULES
 from ..scoring.items import BONUSES, DOUBLINGS
-from .common import CliError, check_run_options, dump_json, err_console, open_store, out_console
+from .common import CliError, check_engine, check_run_options, dump_json, err_console, open_store, out_console
 
 __all__ = ["arena", "register"]
 
@@ -132,6 +132,10 @@ def arena(
                                               help="Records database (as for simulate).")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the hands.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    engine: Annotated[str | None, typer.Option(
+        "--engine", metavar="python|fast",
+        help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
+             "Default: fast where all bots allow it. Same numbers.")] = None,
 ) -> None:
     """Duplicate evaluation of bots: each deal played 4 times, seats rotated.
 
@@ -145,6 +149,7 @@ def arena(
         raise CliError("give either --bots A,B or --lineup A,B,C,D")
     names = lineup_from_bots(*_names(bots, "--bots", 2)) if bots is not None else _names(lineup or "", "--lineup", 4)
     check_run_options(seed, workers, ray)
+    check_engine(engine, names)
     if no_store and db is not None:
         raise CliError("--db and --no-store: give one")
     if seed is None:
@@ -163,7 +168,8 @@ def arena(
                     recorder(recs)
                 progress.update(task, advance=1)
 
-            res = run_arena(names, deals, seed, DEFAULT_RULES, workers=workers, ray_address=ray, on_deal=on_deal)
+            res = run_arena(names, deals, seed, DEFAULT_RULES, workers=workers, ray_address=ray, on_deal=on_deal,
+                            engine=engine)
         if recorder is not None:
             recorder.finish()
         res["storage"] = {"db": store._safe_url() if store is not None else None,

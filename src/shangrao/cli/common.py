@@ -25,6 +25,7 @@ __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_OK",
     "CliError",
+    "check_engine",
     "dump_json",
     "err_console",
     "error_line",
@@ -63,6 +64,17 @@ def check_run_options(seed: int | None, workers: int, ray: str | None) -> None:
         raise CliError(f"--seed: a 64-bit integer (-2**63 .. 2**63-1), got one of {len(str(abs(seed)))} digits")
     if ray is not None and workers != 1:
         raise CliError("--workers and --ray: give one (on Ray the cluster runs the workers)")
+
+
+def check_engine(engine: str | None, names: list[str]) -> None:
+    """``--engine``: python or fast, and fast only for core bots.  Raises :class:`CliError`."""
+    from ..errors import InputError
+    from ..selfplay import resolve_engine
+
+    try:
+        resolve_engine(engine, names)
+    except InputError as err:
+        raise CliError(f"--engine: {err}") from None
 
 
 def error_line(exc: BaseException) -> str:

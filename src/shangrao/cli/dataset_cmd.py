@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
-from .common import CliError, check_run_options, dump_json, err_console, open_store, out_console
+from .common import CliError, check_engine, check_run_options, dump_json, err_console, open_store, out_console
 from .simulate import MAX_HANDS, parse_bots, parse_rule_options
 
 __all__ = ["dataset", "register"]
@@ -58,6 +58,10 @@ def dataset(
     shard_rows: Annotated[int, typer.Option("--shard-rows", min=1, help="Decisions per shard file.")] = 50_000,
     force: Annotated[bool, typer.Option("--force", help="Overwrite a dataset already in DIR.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metadata as JSON.")] = False,
+    engine: Annotated[str | None, typer.Option(
+        "--engine", metavar="python|fast",
+        help="Self-play in the engine or the compiled core (random, greedy, ukeire; no --label). "
+             "Default: fast where it applies. Same rows.")] = None,
 ) -> None:
     """Write decision-level samples for learning, as sharded .npz files.
 
@@ -84,6 +88,10 @@ def dataset(
             names = parse_bots(bots)
             rules = parse_rule_options(rule)
             check_run_options(seed, workers, ray)
+            if label is None:
+                check_engine(engine, names)
+            elif engine == "fast":
+                raise CliError("--engine fast and --label: a labeller needs the Python engine")
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
             econ = err_console()
@@ -94,7 +102,8 @@ def dataset(
                 meta = write_selfplay(out, hands, seed, names, rules, workers=workers, ray_address=ray,
                                       shard_rows=shard_rows, overwrite=force,
                                       on_hands=lambda n: progress.update(task, advance=n),
-                                      label=None if label is None else parse_bots(label, "--label")[0])
+                                      label=None if label is None else parse_bots(label, "--label")[0],
+                                      engine=engine)
     except DatasetError as err:
         raise CliError(str(err)) from None
     meta.pop("rules", None)

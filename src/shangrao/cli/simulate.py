@@ -29,7 +29,7 @@ from ..records.summary import Stats
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import WinBy
 from ..scoring.items import PATTERNS
-from .common import CliError, check_run_options, dump_json, err_console, open_store, out_console
+from .common import CliError, check_engine, check_run_options, dump_json, err_console, open_store, out_console
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
@@ -83,13 +83,16 @@ def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -
 
 
 def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress=None,
-                   workers: int = 1, ray_address: str | None = None, rules: RuleSet = DEFAULT_RULES) -> dict:
+                   workers: int = 1, ray_address: str | None = None, rules: RuleSet = DEFAULT_RULES,
+                   engine: str | None = "python") -> dict:
     """Play ``hands`` hands as matches of ``rules.hands_per_match``; store each hand; return the summary.
 
     The hands are played by :func:`shangrao.selfplay.iter_hands` — in this process
     (``workers=1``), in ``workers`` processes, or on a Ray cluster (``ray_address``) —
     and come back in match order, so the summary and the records are the same either way.
-    Deterministic for a given seed and bots, except ``timing`` (and ``storage``).
+    Deterministic for a given seed and bots, except ``timing`` (and ``storage``); the same for
+    ``engine`` ``"python"`` and ``"fast"`` (the compiled core, :mod:`shangrao.sim`; None: fast where
+    every bot is a core bot).  Without a store the fast engine does not replay the hands' logs.
     """
     from ..selfplay import iter_hands
 
@@ -106,9 +109,10 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     def finish(rec: dict) -> None:
         if store is not None and gid is not None:
             meta = {} if rec["match_over"] else {"stopped_after": rec["hand_no"] + 1}
-            store.finish_game(gid, list(rec["result"]["scores"]), meta=meta)
+            store.finish_game(gid, list(rec["summary"]["scores"]), meta=meta)
 
-    for rec in iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address):
+    for rec in iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address, engine=engine,
+                          events=store is not None):
         if rec["match"] != current:
             if last is not None:
                 finish(last)
@@ -130,8 +134,11 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     elapsed = time.perf_counter() - t0
     played = stats.hands
     out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict()}
+    from ..selfplay import resolve_engine
+
     out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None,
-                     "workers": workers if ray_address is None else None, "ray": ray_address}
+                     "workers": workers if ray_address is None else None, "ray": ray_address,
+                     "engine": resolve_engine(engine, bots)}
     out["storage"] = {"db": store._safe_url() if store is not None else None, "game_ids": game_ids}
     return out
 
@@ -216,6 +223,13 @@ def simulate(
         "--rule", metavar="KEY=VALUE",
         help="A rule option, repeatable, e.g. --rule kong_after_pung=true --rule base_points=2 "
              "(RuleSet fields; docs/rules.md).")] = None,
+    engine: Annotated[str | None, typer.Option(
+        "--engine", metavar="python|fast",
+        help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
+             "Default: fast where all four bots allow it. Same results.")] = None,
+    store_hands: Annotated[bool, typer.Option("--store/--no-store",
+                                              help="Store every hand in the records (default) or only "
+                                                   "print the summary.")] = True,
 ) -> None:
     """Let bots play N hands and print a summary.
 
@@ -224,18 +238,20 @@ def simulate(
     names = parse_bots(bots)
     rules = parse_rule_options(rule)
     check_run_options(seed, workers, ray)
+    check_engine(engine, names)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    store = open_store(db)
+    store = open_store(db) if store_hands else None
     try:
         econ = err_console()
         with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=econ, transient=True,
                       disable=not econ.is_terminal) as progress:
             summary = run_simulation(hands, seed, names, store, progress, workers=workers, ray_address=ray,
-                                     rules=rules)
+                                     rules=rules, engine=engine)
     finally:
-        store.close()
+        if store is not None:
+            store.close()
     if as_json:
         sys.stdout.write(dump_json(summary) + "\n")
     else:

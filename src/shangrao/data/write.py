@@ -72,7 +72,9 @@ def _selfplay_job(args: tuple) -> dict[str, Any]:
     from ..bots import get_bot
     from ..selfplay import match_seed
 
-    run_seed, m, specs, rules, limit, label = args
+    run_seed, m, specs, rules, limit, label = args[:6]
+    if len(args) > 6 and args[6] == "fast":
+        return _core_selfplay_job(run_seed, m, specs, rules, limit)
     mseed = match_seed(run_seed, m)
     rows: list = []
     match = Match(rules, seed=mseed)
@@ -92,7 +94,44 @@ def _selfplay_job(args: tuple) -> dict[str, Any]:
             deltas.append(tuple(rec.result.deltas))
     finally:
         _close(bots)
-    final = match.scores
+    return _columns(rows, hand_rows, deltas, start_scores, match.scores, m, rules, specs)
+
+
+def _core_selfplay_job(run_seed: int, m: int, specs: Sequence[str], rules: RuleSet, limit: int) -> dict[str, Any]:
+    """:func:`_selfplay_job` with the match played by the compiled core (``shangrao.sim``): each hand's
+    decisions are replayed in the engine to encode what the seat saw at each of them — the same rows."""
+    from ..selfplay import match_seed
+    from ..sim.events import code_action
+    from ..sim.play import iter_match_hands
+
+    mseed = match_seed(run_seed, m)
+    rows: list = []
+    hand_rows: list[tuple[int, int, int]] = []
+    deltas: list[tuple[int, ...]] = []
+    final: tuple[int, ...] = (0, 0, 0, 0)
+    for h in iter_match_hands([mseed], [limit], list(specs), rules):
+        game = Game(rules, seed=h.hand_seed, dealer=h.dealer, scores=h.scores, hand_no=h.hand_no)
+        hands_left = rules.hands_per_match - h.hand_no  # as DecisionRecorder counts it
+        first = len(rows)
+        for code in h.decisions:
+            seat = game.current_seat
+            assert seat is not None
+            legal = game.legal_actions()
+            action = code_action(code)
+            if len(legal) > 1:  # play_hand asks the bot only then
+                planes, mask, index = _encode(game.observation(seat), legal, hands_left)
+                rows.append((planes, mask, index.get(action, -1), seat))
+            game.apply(action)
+        assert game.result is not None
+        hand_rows.append((first, h.hand_no, deal_id(h.hand_seed)))
+        deltas.append(tuple(game.result.deltas))
+        final = game.result.scores
+    return _columns(rows, hand_rows, deltas, (0, 0, 0, 0), final, m, rules, specs)
+
+
+def _columns(rows: list, hand_rows: list[tuple[int, int, int]], deltas: list[tuple[int, ...]],
+             start_scores: Sequence[int], final: Sequence[int], m: int, rules: RuleSet,
+             specs: Sequence[str]) -> dict[str, Any]:
     n = len(rows)
     out = _empty(n)
     for j, (planes, mask, action, seat) in enumerate(rows):
@@ -169,13 +208,16 @@ def _prepare_out(out: str | Path, overwrite: bool) -> Path:
 def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] = ("ukeire",) * 4,
                    rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
                    shard_rows: int = DEFAULT_SHARD_ROWS, overwrite: bool = False, mp_context=None,
-                   on_hands: Callable[[int], None] | None = None, label: str | None = None) -> dict[str, Any]:
+                   on_hands: Callable[[int], None] | None = None, label: str | None = None,
+                   engine: str | None = "python") -> dict[str, Any]:
     """Play ``hands`` hands of self-play (matches of ``rules.hands_per_match``, seeds as
     :func:`shangrao.selfplay.simulate_hands`) and write every decision of every seat to ``out``.
 
     bots: four bot specs (or one for all seats): names, ``policy:PATH``, ``ext:COMMAND``, plugins.
     label: a bot spec whose choice is *recorded* as ``action`` while the seat's bot plays (DAgger: the
     learner visits the states, the expert labels them); ``policy`` then names the labeller.
+    engine: ``"python"``, ``"fast"`` (the compiled core plays, the engine replays each hand to encode
+    the observations: the same rows; not with ``label``) or None (fast where it applies).
     Returns the ``meta.json`` dict plus ``seconds`` and ``decisions_per_second``.  The same
     ``(hands, seed, bots, rules)`` writes the same rows for any ``workers`` (the shard boundaries too).
     Raises :class:`DatasetError` / ``ValueError`` for a bad directory, count or bot spec.
@@ -197,7 +239,12 @@ def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] =
     policies = list(dict.fromkeys(specs)) if label is None else [label]
     path = _prepare_out(out, overwrite)
     per = rules.hands_per_match
-    jobs = [(seed, m, specs, rules, min(per, hands - m * per), label) for m in range(math.ceil(hands / per))]
+    from ..selfplay import resolve_engine
+
+    if label is not None and engine == "fast":
+        raise DatasetError("engine fast: a labeller (label=) needs the Python engine, which asks it at every decision")
+    engine = "python" if label is not None else resolve_engine(engine, specs)
+    jobs = [(seed, m, specs, rules, min(per, hands - m * per), label, engine) for m in range(math.ceil(hands / per))]
     writer = _ShardWriter(path, shard_rows)
     t0 = time.perf_counter()
     n_hands = 0

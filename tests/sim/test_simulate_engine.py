@@ -1,0 +1,128 @@
+"""``--engine python|fast``: simulate, selfplay and the records give the same results either way (issue 23).
+
+The fast engine plays the hands in the compiled core; a stored hand's log comes from the Python
+engine replaying the core's decisions (checked against the core's rows), and without a store the
+summary is built from the core's rows alone (:func:`shangrao.sim.play.hand_summary`), equal to the
+engine's :func:`shangrao.records.summary.hand_summary` key for key.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from shangrao.errors import InputError
+from shangrao.records import Store
+from shangrao.rules import DEFAULT_RULES
+from shangrao.selfplay import resolve_engine, simulate_hands
+
+
+@pytest.mark.parametrize(("bots", "n"), [(["random"] * 4, 80), (["greedy"] * 4, 40),
+                                         (["ukeire", "greedy", "random", "greedy"], 16)])
+def test_fast_engine_records_equal_the_python_engine_records(bots, n):
+    python = simulate_hands(n, 11, bots, engine="python")
+    fast = simulate_hands(n, 11, bots, engine="fast")
+    assert fast == python  # events, results, summaries, seeds, match ends: all of it
+
+
+def test_fast_summaries_without_replay_equal_the_engine_summaries():
+    rules = DEFAULT_RULES.replace(base_points=2, robbing_kong_factor=4)
+    python = simulate_hands(400, 3, ["random"] * 4, rules=rules, engine="python")
+    fast = simulate_hands(400, 3, ["random"] * 4, rules=rules, engine="fast", events=False)
+    assert [r["summary"] for r in fast] == [r["summary"] for r in python]
+    assert all(r["events"] is None and r["result"] is None for r in fast)
+    assert any(r["summary"]["wins"] and r["summary"]["wins"][0]["doublings"] for r in fast)
+
+
+def test_the_engine_is_fast_by_default_only_for_core_bots():
+    assert resolve_engine(None, ["greedy"] * 4) == "fast"
+    assert resolve_engine(None, ["greedy", "expert", "greedy", "greedy"]) == "python"
+    with pytest.raises(InputError, match=r"engine fast: .*'expert'"):
+        resolve_engine("fast", ["greedy", "expert", "greedy", "greedy"])
+    with pytest.raises(InputError, match="engine: one of python, fast"):
+        resolve_engine("rust", ["greedy"] * 4)
+
+
+def _simulate(tmp_path, name: str, *extra: str) -> tuple[dict, list]:
+    db = tmp_path / f"{name}.sqlite3"
+    out = subprocess.run(["shangrao", "simulate", "--hands", "12", "--seed", "5", "--bots", "greedy,random,ukeire,random",
+                          "--db", str(db), "--json", *extra], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    engine = summary.pop("timing")["engine"]
+    summary.pop("storage")
+    store = Store(str(db))
+    try:
+        games = [(rec.seed, [(h.index, h.events, h.result) for h in rec.hands])
+                 for rec in (store.load_game(g.id) for g in sorted(store.list_games(), key=lambda g: g.id))]
+    finally:
+        store.close()
+    return {"engine": engine, **summary}, games
+
+
+def test_simulate_stores_the_same_hands_with_either_engine(tmp_path):
+    fast = _simulate(tmp_path, "fast")
+    python = _simulate(tmp_path, "python", "--engine", "python")
+    assert fast[0].pop("engine") == "fast" and python[0].pop("engine") == "python"
+    assert fast == python
+    assert len(fast[1]) == 2  # 8 + 4 hands
+
+
+def test_simulate_without_a_store_prints_the_same_summary(cli):
+    outs = []
+    for engine in ("python", "fast"):
+        r = cli("simulate", "--hands", "40", "--seed", "9", "--bots", "random", "--engine", engine, "--no-store", "--json")
+        assert r.exit_code == 0, r.output
+        s = json.loads(r.stdout)
+        s.pop("timing")
+        assert s["storage"] == {"db": None, "game_ids": []}
+        outs.append(s)
+    assert outs[0] == outs[1]
+
+
+def test_simulate_engine_fast_with_a_bot_the_core_lacks_is_one_clear_error(run, one_line_error):
+    one_line_error(run("simulate", "--hands", "2", "--bots", "expert", "--engine", "fast"), "--engine", "expert")
+    one_line_error(run("simulate", "--hands", "2", "--engine", "quick"), "--engine", "quick")
+
+
+def test_arena_numbers_are_the_same_with_either_engine():
+    from shangrao.arena import lineup_from_bots, run_arena
+
+    lineup = lineup_from_bots("ukeire", "greedy")
+    python = run_arena(lineup, 3, 7, engine="python")
+    fast = run_arena(lineup, 3, 7, engine="fast")
+    assert python.pop("timing")["engine"] == "python" and fast.pop("timing")["engine"] == "fast"
+    assert fast == python
+
+
+def test_arena_cli_engine_fast_with_a_bot_the_core_lacks_is_one_clear_error(run, one_line_error):
+    one_line_error(run("arena", "--bots", "expert,greedy", "--deals", "1", "--engine", "fast", "--no-store"),
+                   "--engine", "expert")
+
+
+def test_dataset_rows_are_the_same_with_either_engine(tmp_path):
+    import numpy as np
+
+    from shangrao.data import Dataset, write_selfplay
+
+    metas = {}
+    for engine in ("python", "fast"):
+        metas[engine] = write_selfplay(tmp_path / engine, 12, 4, ["ukeire", "greedy", "random", "greedy"], engine=engine)
+    a = Dataset(tmp_path / "python").load()
+    b = Dataset(tmp_path / "fast").load()
+    assert set(a) == set(b) and len(a["action"]) > 100
+    for col in a:
+        assert np.array_equal(a[col], b[col]), col
+    for m in metas.values():
+        for k in ("seconds", "decisions_per_second", "hands_per_second"):
+            m.pop(k)
+    assert metas["python"] == metas["fast"]
+
+
+def test_dataset_engine_fast_with_a_labeller_is_refused(tmp_path):
+    from shangrao.data import DatasetError, write_selfplay
+
+    with pytest.raises(DatasetError, match="labeller"):
+        write_selfplay(tmp_path / "x", 2, 1, ["greedy"] * 4, label="ukeire", engine="fast")
