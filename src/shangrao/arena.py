@@ -337,16 +337,17 @@ def run_arena(lineup: Sequence[str], deals: int, seed: int, rules: RuleSet = DEF
     on_deal(records): called with each deal's four records, in deal order (to store them or
     advance a progress bar).  Raises ``ValueError`` for a bad lineup, deal count or seed.
     """
+    from .selfplay import resolve_engine
+
     stats = ArenaStats(_check_lineup(lineup), seed)
+    engine = resolve_engine(engine, stats.lineup, deals * 4 if isinstance(deals, int) else None)  # once: the summary names it
     t0 = time.perf_counter()
     for recs in iter_deals(deals, seed, stats.lineup, rules, workers, ray_address, mp_context, engine):
         stats.add_deal(recs)
         if on_deal is not None:
             on_deal(recs)
     out = stats.to_dict()
-    from .selfplay import resolve_engine
-
     out["timing"] = {"seconds": round(time.perf_counter() - t0, 3),
                      "workers": workers if ray_address is None else None, "ray": ray_address,
-                     "bots": stats.timing(), "engine": resolve_engine(engine, stats.lineup)}
+                     "bots": stats.timing(), "engine": engine}
     return out

@@ -78,7 +78,7 @@ from .errors import InputError
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
-__all__ = ["ENGINES", "RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "resolve_engine",
+__all__ = ["COLD_FAST_HANDS", "ENGINES", "RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "resolve_engine",
            "run_jobs", "simulate_hands"]
 
 #: the ways to play hands: the Python engine, or the compiled core (shangrao.sim)
@@ -140,14 +140,24 @@ def _play_records(match: Match, m: int, mseed: int, names: list[str], limit: int
     return out
 
 
-def resolve_engine(engine: str | None, bots: Sequence[str]) -> str:
+#: with the game loop not compiled yet on this machine, the default engine is fast only from this
+#: many hands: compiling it once (about a minute) pays off only on a long run
+COLD_FAST_HANDS = 20_000
+
+
+def resolve_engine(engine: str | None, bots: Sequence[str], hands: int | None = None) -> str:
     """The engine to play ``bots`` with: ``engine`` checked (``"fast"`` needs core bots only), or
-    for None ``"fast"`` where every bot is a core bot, else ``"python"``.  Raises ``InputError``."""
-    from .sim.play import CORE_BOTS
+    for None ``"fast"`` where every bot is a core bot and either the compiled core is in numba's
+    cache already (:func:`shangrao.sim.play.core_compiled`) or the run is long (``hands`` at least
+    :data:`COLD_FAST_HANDS`, or not known), else ``"python"``.  Either engine gives the same results.
+    Raises ``InputError``."""
+    from .sim.play import CORE_BOTS, core_compiled
 
     core = all(b in CORE_BOTS and b != "external" for b in bots)
     if engine is None:
-        return "fast" if core else "python"
+        if not core:
+            return "python"
+        return "fast" if hands is None or hands >= COLD_FAST_HANDS or core_compiled() else "python"
     if engine not in ENGINES:
         raise InputError(f"engine: one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "fast" and not core:
@@ -255,7 +265,7 @@ def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, r
                events: bool = True) -> Iterator[dict]:
     """Yield the hand records of :func:`simulate_hands`, in order, as matches finish."""
     names = _check(n_hands, bots, rules)
-    if resolve_engine(engine, names) == "fast":
+    if resolve_engine(engine, names, n_hands) == "fast":
         todo = _jobs(n_hands, rules)
         core_jobs = [(seed, [m for m, _ in todo[i:i + FAST_CHUNK]], [lim for _, lim in todo[i:i + FAST_CHUNK]],
                       names, rules, events) for i in range(0, len(todo), FAST_CHUNK)]

@@ -149,7 +149,7 @@ def arena(
         raise CliError("give either --bots A,B or --lineup A,B,C,D")
     names = lineup_from_bots(*_names(bots, "--bots", 2)) if bots is not None else _names(lineup or "", "--lineup", 4)
     check_run_options(seed, workers, ray)
-    check_engine(engine, names)
+    engine = check_engine(engine, names, deals * 4)
     if no_store and db is not None:
         raise CliError("--db and --no-store: give one")
     if seed is None:

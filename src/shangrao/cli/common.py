@@ -66,15 +66,25 @@ def check_run_options(seed: int | None, workers: int, ray: str | None) -> None:
         raise CliError("--workers and --ray: give one (on Ray the cluster runs the workers)")
 
 
-def check_engine(engine: str | None, names: list[str]) -> None:
-    """``--engine``: python or fast, and fast only for core bots.  Raises :class:`CliError`."""
+def check_engine(engine: str | None, names: list[str], hands: int | None = None) -> str:
+    """``--engine``: python or fast, and fast only for core bots; returns the engine the run uses
+    (:func:`shangrao.selfplay.resolve_engine`, ``hands`` the hands it plays).  Where that is the fast
+    core and it is not compiled on this machine yet, says so on stderr (once, about a minute).
+    Raises :class:`CliError`."""
     from ..errors import InputError
     from ..selfplay import resolve_engine
 
     try:
-        resolve_engine(engine, names)
+        chosen = resolve_engine(engine, names, hands)
     except InputError as err:
         raise CliError(f"--engine: {err}") from None
+    if chosen == "fast":
+        from ..sim.play import core_compiled
+
+        if not core_compiled():
+            err_console().print("compiling the fast core for this machine, once (about a minute; numba caches it)…",
+                                highlight=False)
+    return chosen
 
 
 def error_line(exc: BaseException) -> str:

@@ -89,7 +89,7 @@ def dataset(
             rules = parse_rule_options(rule)
             check_run_options(seed, workers, ray)
             if label is None:
-                check_engine(engine, names)
+                engine = check_engine(engine, names, hands)
             elif engine == "fast":
                 raise CliError("--engine fast and --label: a labeller needs the Python engine")
             if seed is None:

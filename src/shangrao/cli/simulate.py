@@ -94,8 +94,9 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     ``engine`` ``"python"`` and ``"fast"`` (the compiled core, :mod:`shangrao.sim`; None: fast where
     every bot is a core bot).  Without a store the fast engine does not replay the hands' logs.
     """
-    from ..selfplay import iter_hands
+    from ..selfplay import iter_hands, resolve_engine
 
+    engine = resolve_engine(engine, bots, hands)  # once: the summary names the engine that played
     per = rules.hands_per_match
     n_matches = math.ceil(hands / per)
     stats = Stats(bots)
@@ -134,11 +135,9 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     elapsed = time.perf_counter() - t0
     played = stats.hands
     out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict()}
-    from ..selfplay import resolve_engine
-
     out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None,
                      "workers": workers if ray_address is None else None, "ray": ray_address,
-                     "engine": resolve_engine(engine, bots)}
+                     "engine": engine}
     out["storage"] = {"db": store._safe_url() if store is not None else None, "game_ids": game_ids}
     return out
 
@@ -238,7 +237,7 @@ def simulate(
     names = parse_bots(bots)
     rules = parse_rule_options(rule)
     check_run_options(seed, workers, ray)
-    check_engine(engine, names)
+    engine = check_engine(engine, names, hands)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     store = open_store(db) if store_hands else None

@@ -243,7 +243,7 @@ def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] =
 
     if label is not None and engine == "fast":
         raise DatasetError("engine fast: a labeller (label=) needs the Python engine, which asks it at every decision")
-    engine = "python" if label is not None else resolve_engine(engine, specs)
+    engine = "python" if label is not None else resolve_engine(engine, specs, hands)
     jobs = [(seed, m, specs, rules, min(per, hands - m * per), label, engine) for m in range(math.ceil(hands / per))]
     writer = _ShardWriter(path, shard_rows)
     t0 = time.perf_counter()

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PACKAGE_DIR", "install", "sources_stamp"]
+__all__ = ["PACKAGE_DIR", "install", "is_compiled", "sources_stamp"]
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -71,3 +71,13 @@ def install() -> bool:
 
     classes[0:0] = [locator(b) for b in bases]
     return True
+
+
+def is_compiled(dispatcher: Any) -> bool:
+    """Whether numba's on-disk cache holds machine code of ``dispatcher`` (an ``@njit(cache=True)``
+    function) for the package's present sources, so that calling it loads instead of compiling.
+    Reads numba's index only (milliseconds); False where it cannot tell (numba's internals differ)."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # a private numba interface: not knowing is "not compiled"
+        return False

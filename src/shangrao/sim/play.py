@@ -19,13 +19,14 @@ from ..game.actions import Action, IllegalActionError
 from ..game.protocol import Event
 from ..rules import DEFAULT_RULES, RuleSet
 from . import core as C
+from ._cache import is_compiled
 from .events import action_code, code_action, to_events
 from .kernels import N_OUT, tables
 from .rules import encode_rules
 
 _BOT_RULES = encode_rules(DEFAULT_RULES)  # GreedyBot scores its 偷机 choices under the default rules
 
-__all__ = ["CORE_BOTS", "CoreHand", "CoreMatchHand", "play_hand", "decisions_of", "iter_match_hands"]
+__all__ = ["CORE_BOTS", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
 
 #: the bots the core plays itself: name -> its code in the core
 CORE_BOTS = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE, "external": C.BOT_EXTERNAL}
@@ -69,6 +70,34 @@ class CoreHand:
         :class:`~shangrao.sim.events.CoreMismatchError`)."""
         return to_events(self.rules, self.seed, self.dealer, self.scores, self.hand_no, self.wall, self.dice,
                          self.decisions, self.rows if check else None)
+
+
+def core_compiled() -> bool:
+    """Whether the game loop is in numba's on-disk cache already (a first call then takes about a
+    second, not the minute or so of compiling it): see :mod:`shangrao.sim`'s warm-up."""
+    return is_compiled(C.play_matches)
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) what the core runs: one short match of each core bot, a
+    scripted hand, the checked batch entry points.  Returns the seconds it took — about a minute of
+    CPU the first time on a machine (or after an edit of the package), about a second from the
+    cache.  ``.ci/run`` calls it once before the test suite."""
+    import time
+
+    from .batch import is_winning_many, shanten_many
+
+    t0 = time.perf_counter()
+    for bot in ("random", "greedy", "ukeire"):
+        for _ in iter_match_hands([0], [1], [bot] * 4):
+            pass
+    play_hand(0, ("random",) * 4)
+    hand = np.zeros((1, 34), dtype=np.int64)
+    hand[0, :4] = 3
+    hand[0, 27] = 2
+    is_winning_many(hand)
+    shanten_many(hand)
+    return time.perf_counter() - t0
 
 
 def decisions_of(events: Sequence[Event]) -> list[int]:
