@@ -162,6 +162,7 @@ from ..scoring.items import DOUBLINGS
 from ..tiles import TERMINALS_AND_HONORS, format_tile
 from .expert_value import WEIGHTS as VALUE_WEIGHTS
 from .greedy import GreedyBot, _connectivity
+from .opponents import OpponentModel, default_model
 
 __all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise", "check_actions_for"]
 
@@ -241,6 +242,11 @@ class _Ctx:
     tiles_left: int
     payers_flown: tuple[int, int, int]
     cache: dict = field(default_factory=dict)
+    #: per other seat (turn order after us): chance it has won within its next n turns, n = 0..(the
+    #: opponent model's read); None: the single turn-count hazard (``opponents=None``)
+    opp_cum: list[list[float]] | None = None
+    opp_ready: list[float] | None = None  # per other seat: chance it is ready now (the model's read)
+    loss: float = 2.4  # points lost when another seat wins (before our own 飞宝 factor)
 
 
 def _melds_overlap(e, m: int) -> int:
@@ -297,7 +303,8 @@ class ExpertBot:
                  lookahead: int = 0, fast: bool = False, exact_baodiao: bool = False,
                  ply2: int = 0, rollouts: int = 0, roll_top: int = 3, roll_shanten: int = 3,
                  roll_margin: float = 0.0, value_model: Sequence[float] | str | None = "default",
-                 value_pool: float = 0.7, value_claims: bool = True) -> None:
+                 value_pool: float = 0.7, value_claims: bool = True,
+                 opponents: OpponentModel | str | None = "default", model_loss: bool = True) -> None:
         self.rng = random.Random(seed)
         self.horizon = 8 if fast else horizon
         self.hazard_slope = hazard_slope
@@ -335,6 +342,14 @@ class ExpertBot:
             raise ValueError(f"value_pool: a share of the fastest discard's useful tiles, 0..1, got {value_pool!r}")
         self.value_pool = value_pool
         self.value_claims = value_claims
+        if isinstance(opponents, str):
+            if opponents != "default":
+                raise ValueError(f"opponents: give 'default', None or an OpponentModel, got {opponents!r}")
+            opponents = default_model()
+        if opponents is not None and not isinstance(opponents, OpponentModel):
+            raise ValueError(f"opponents: give 'default', None or an OpponentModel, got {type(opponents).__name__}")
+        self.opponents = opponents
+        self.model_loss = model_loss
         self._greedy = GreedyBot(seed, ukeire=True)
         self._score_cache: dict = {}
 
@@ -370,19 +385,54 @@ class ExpertBot:
         seat = obs.seat
         order = [(seat + i) % 4 for i in range(1, 4)]
         payers_flown = tuple(obs.flown[s] for s in order)
-        return _Ctx(
+        ctx = _Ctx(
             unseen=unseen, n_unseen=max(1, sum(unseen)), bao=obs.bao, flown=obs.flown[seat],
             pay_sum=sum(2 ** f for f in payers_flown), held_bao=obs.bao_drawn > 0 or obs.hand_34[obs.bao] > 0,
             opp_turns=[len(obs.discards[s]) + len(obs.melds[s]) for s in order],
             opp_hand=[obs.hand_sizes[s] for s in order], tiles_left=obs.tiles_left,
             payers_flown=payers_flown,  # type: ignore[arg-type]
+            loss=self.loss_value,
         )
+        if self.opponents is not None:
+            reads = self.opponents.reads(obs)
+            n = self.horizon + 2
+            ctx.opp_cum = [[r.cumulative(i) for i in range(n)] for r in reads]
+            ctx.opp_ready = [r.p_ready for r in reads]
+            if self.model_loss:
+                # the loss when another seat wins: the model's value of each seat's win (its 飞宝 included),
+                # weighted by its chance to be the one who wins
+                w = [r.p_within[-1] for r in reads]
+                if sum(w) > 0:
+                    ctx.loss = sum(wi * r.value for wi, r in zip(w, reads)) / sum(w)
+        return ctx
 
     def _surv(self, ctx: _Ctx, first_wait: Sequence[int], draws: int) -> list[float]:
         """surv[r] (r = 0..draws-1): chance the hand is alive at own draw r+1.
 
         first_wait: indexes (0..2, turn order after us) of the other seats that play before the first draw.
         """
+        key = ("surv", tuple(first_wait), draws)
+        hit = ctx.cache.get(key)
+        if hit is not None:
+            return hit
+        out = self._surv_curve(ctx, first_wait, draws)
+        ctx.cache[key] = out
+        return out
+
+    def _surv_curve(self, ctx: _Ctx, first_wait: Sequence[int], draws: int) -> list[float]:
+        if ctx.opp_cum is not None:
+            # the opponent model: the seats' wins exclude each other, so the chance that none has won by our
+            # r-th draw is 1 - the sum of their chances to win within the turns they take before it
+            cum = ctx.opp_cum
+            last = len(cum[0]) - 1
+            out = []
+            for r in range(draws):
+                lost = 0.0
+                for i in range(3):
+                    n = min(last, r + (1 if i in first_wait else 0))
+                    lost += cum[i][n]
+                out.append(max(0.0, 1.0 - lost))
+            return out
         turns = list(ctx.opp_turns)
         alive = 1.0
         out = []
@@ -424,7 +474,7 @@ class ExpertBot:
         jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
         pung_melds = all(mm.kind is not MeldKind.CHOW for mm in melds)
         mult = (2 ** flown) * ctx.pay_sum
-        L = self.loss_value * (2 ** flown)
+        L = ctx.loss * (2 ** flown)
         if kong_draw:
             draws = min(self.horizon, ctx.tiles_left)
             surv = [1.0] + self._surv(ctx, (0, 1, 2), max(0, draws - 1))
@@ -555,7 +605,7 @@ class ExpertBot:
         m = 4 - len(melds)
         jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
         mult = (2 ** flown) * ctx.pay_sum
-        L = self.loss_value * (2 ** flown)
+        L = ctx.loss * (2 ** flown)
         R = len(seq)
         for r in range(R):
             t = seq[r]
@@ -601,7 +651,7 @@ class ExpertBot:
         jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
         draws = self._draws_left(ctx, (0, 1, 2))
         surv = self._surv(ctx, (0, 1, 2), draws)
-        L = self.loss_value * (2 ** flown)
+        L = ctx.loss * (2 ** flown)
         N = ctx.n_unseen
         trans: list[tuple[float, float, float]] = []  # (share of draws, q_k, g_k)
         for k in range(34):
@@ -940,7 +990,7 @@ class ExpertBot:
         e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
         bonus = 3 * rules_bonus
         risk, loss = (0.0, 0.0) if a.type is A.CONCEALED_KONG else self._rob_risk(ctx, k)
-        ev = (1 - risk) * (bonus + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
+        ev = (1 - risk) * (bonus + e.ev) - risk * ctx.loss * 2 ** ctx.flown - loss
         return Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
                          f"rob risk {risk:.0%}" if risk else "")
 
@@ -956,14 +1006,14 @@ class ExpertBot:
         loss = 0.0
         N = ctx.n_unseen
         factor = 6 * 2 ** ctx.flown
-        for turns, size in zip(ctx.opp_turns, ctx.opp_hand):
+        for i, (turns, size) in enumerate(zip(ctx.opp_turns, ctx.opp_hand)):
             if size == 1:
                 p_k = ctx.unseen[k] / N
                 p_b = ctx.unseen[ctx.bao] / N if k != ctx.bao else 0.0
                 p = p_k + p_b
                 loss += factor * (p_k * 2 * 2 + p_b * 3 * 2)
             else:
-                ready = min(0.9, self.ready_slope * turns)
+                ready = ctx.opp_ready[i] if ctx.opp_ready is not None else min(0.9, self.ready_slope * turns)
                 p = ready * (1.0 if k == ctx.bao else self.rob_wait_share)
                 loss += factor * p * self.robbed_value
             safe *= 1.0 - min(1.0, p)
@@ -1070,7 +1120,7 @@ class ExpertBot:
                 melds2 = melds + [Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)]
                 e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
                 risk, loss = self._rob_risk(ctx, k)
-                ev = (1 - risk) * (3 + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
+                ev = (1 - risk) * (3 + e.ev) - risk * ctx.loss * 2 ** ctx.flown - loss
                 out.append(Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
                                      f"rob risk {risk:.0%}" if risk else ""))
             else:
