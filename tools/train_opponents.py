@@ -11,7 +11,7 @@ Newton's method with an L2 penalty (``--l2``), and a ridge regression of the han
 winning samples; prints the calibration on ``--test-hands`` further hands (seed ``--seed`` + 1)
 and writes the weights.
 
-    python tools/train_opponents.py --hands 1500 --test-hands 500 --seed 20
+    python tools/train_opponents.py --hands 3000 --test-hands 1000 --seed 20
 
 wrote the shipped weights (see docs/bots.md, "The opponent model", for the time it took and the
 calibration tables).  ``--data-out`` / ``--data-in`` keep / reuse the samples (``.npz``).

@@ -229,15 +229,6 @@ def test_the_training_tool_writes_weights_the_bot_plays_with(tmp_path):
     assert sum(r.deltas) == 0
 
 
-def test_rollout_option_plays_legal_and_deterministic_hands():
-    # the measured-and-kept-off rollout option (docs/bots.md) still plays legal, reproducible hands
-    def run():
-        g = Game(seed="roll:1")
-        play_hand(g, [ExpertBot(1, rollouts=4)] + [get_bot("greedy", i) for i in range(3)], check=True)
-        return g.result.to_dict()
-    assert run() == run()
-
-
 def _baodiao_choice(opponent_melds, ponds, sizes, tiles_left: int) -> tuple[Observation, list[Action]]:
     """The 有宝平糊 win of ``test_declines_basic_win_for_the_baodiao_state`` (+3, or decline for the 宝吊 state:
     any draw wins ×3) with the other seats' melds, ponds and hand sizes given."""

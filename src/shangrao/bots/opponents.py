@@ -12,7 +12,7 @@ For every other seat ``j`` of an :class:`~shangrao.game.Observation` the model g
   ``j`` wins; what each payer loses is that times its own 飞宝 factor (注 1).
 
 Features (:func:`opponent_features`, :data:`FEATURE_NAMES`; all from the observation, so a bot
-may use them): ``j``'s turns so far (discards + melds) and its square, its melds (count, pungs
+may use them): ``j``'s turns so far (discards + melds, at most :data:`TURNS_CAP`) and its square, its melds (count, pungs
 and kongs, 4 melds = 单吊 on one tile), its 飞宝 (宝 it discarded), the 宝 flown by the other
 seats, the 宝 the observer has not seen, tiles left, the share of middle tiles (3-7) and of
 terminals/honours among ``j``'s last three and last six discards and of all its discards
@@ -31,19 +31,19 @@ Calibration on 1,000 held-out hands (run seed 21, 89,286 samples), mean predicte
 chance of a win within k turns (docs/bots.md has the table by predicted chance too)::
 
     true shanten   samples   k=1            k=2            k=4            k=8            ready (pred / share)
-    0 (ready)      22,780    0.081 / 0.142  0.136 / 0.229  0.206 / 0.321  0.254 / 0.367  0.575 / 1.000
-    1              23,891    0.041 / 0.011  0.082 / 0.047  0.153 / 0.142  0.228 / 0.236  0.281 / 0.000
-    2              23,819    0.020 / 0.001  0.045 / 0.009  0.108 / 0.054  0.205 / 0.160  0.112 / 0.000
-    3+             18,796    0.009 / 0.000  0.023 / 0.002  0.073 / 0.017  0.189 / 0.106  0.037 / 0.000
-    turns 0-3      37,148    0.009 / 0.007  0.023 / 0.022  0.077 / 0.076  0.194 / 0.195  0.035 / 0.030
-    turns 4-7      31,463    0.038 / 0.041  0.080 / 0.082  0.156 / 0.158  0.231 / 0.231  0.246 / 0.242
-    turns 8-11     15,438    0.088 / 0.090  0.149 / 0.148  0.220 / 0.217  0.256 / 0.259  0.625 / 0.613
-    turns 12-15     4,458    0.118 / 0.110  0.175 / 0.173  0.228 / 0.227  0.246 / 0.249  0.841 / 0.864
-    turns 16+         779    0.091 / 0.118  0.131 / 0.176  0.170 / 0.218  0.196 / 0.226  0.912 / 0.936
+    0 (ready)      22,780    0.080 / 0.142  0.135 / 0.229  0.205 / 0.321  0.254 / 0.367  0.574 / 1.000
+    1              23,891    0.042 / 0.011  0.082 / 0.047  0.153 / 0.142  0.228 / 0.236  0.281 / 0.000
+    2              23,819    0.020 / 0.001  0.045 / 0.009  0.108 / 0.054  0.205 / 0.160  0.113 / 0.000
+    3+             18,796    0.008 / 0.000  0.023 / 0.002  0.073 / 0.017  0.189 / 0.106  0.037 / 0.000
+    turns 0-3      37,148    0.008 / 0.007  0.023 / 0.022  0.076 / 0.076  0.193 / 0.195  0.035 / 0.030
+    turns 4-7      31,463    0.039 / 0.041  0.080 / 0.082  0.157 / 0.158  0.231 / 0.231  0.248 / 0.242
+    turns 8-11     15,438    0.088 / 0.090  0.150 / 0.148  0.220 / 0.217  0.255 / 0.259  0.625 / 0.613
+    turns 12-15     4,458    0.110 / 0.110  0.166 / 0.173  0.220 / 0.227  0.242 / 0.249  0.834 / 0.864
+    turns 16+         779    0.103 / 0.118  0.148 / 0.176  0.189 / 0.218  0.211 / 0.226  0.927 / 0.936
 
 Calibrated by turn (and in every bin of the predicted chance with more than 300 samples to within
-0.07); by the hidden shanten it is not, and cannot be: what the observer sees separates a ready
-seat from a far one only partly (Brier score for k = 1 0.0366 against 0.0380 for a constant rate;
+0.06); by the hidden shanten it is not, and cannot be: what the observer sees separates a ready
+seat from a far one only partly (Brier score for k = 1 0.0365 against 0.0380 for a constant rate;
 what it adds over the old single hazard is the per-seat turn count, melds, 单吊 and 飞宝 signs).
 Hand value of the wins: predicted mean 2.47, realised 2.60.  The test
 ``tests/bots/test_opponents.py`` plays a fixed small sample (60 hands, run seed 977) and checks
@@ -68,6 +68,9 @@ __all__ = ["FEATURE_NAMES", "HORIZONS", "WEIGHTS", "OpponentModel", "OpponentRea
 
 #: the k of the "wins within its next k turns" targets
 HORIZONS = (1, 2, 4, 8)
+
+#: turns counted at most (a seat's turns so far beyond this read as this many: few hands go longer)
+TURNS_CAP = 16
 
 #: the shipped weights
 WEIGHTS = Path(__file__).with_name("data") / "opponents.npz"
@@ -98,7 +101,7 @@ def opponent_features(obs: Observation, seat: int) -> list[float]:
     ds = obs.discards[seat]
     ms = obs.melds[seat]
     t = len(ds) + len(ms)
-    tt = t / 20
+    tt = min(t, TURNS_CAP) / 20  # beyond the turns self-play hands reach, the quadratic would extrapolate
     pungs = sum(1 for m in ms if m.kind is not MeldKind.CHOW)
     kongs = sum(1 for m in ms if len(m.tiles) == 4)
     last3 = ds[-3:]
