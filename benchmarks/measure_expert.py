@@ -43,10 +43,20 @@ def trimmed_mean(xs: list[float], share: float = 0.01) -> float:
     return sum(s) / len(s)
 
 
-def play(name: str, opp: str, deals: int, seed: int) -> dict:
+def play(name: str, opp: str, deals: int, seed: int, partial: str | None = None) -> dict:
+    """The ``name`` bot's row over the deals (``partial``: a JSON file rewritten every 10 deals with the
+    deals played so far, so that a run stopped early still counts)."""
     stats = ArenaStats([name, opp, opp, opp], seed)
     claims: Counter[str] = Counter()
     t0 = time.time()
+
+    def row() -> dict:
+        d = next(b for b in stats.to_dict()["bots"] if b["bot"] == name)
+        d["per_deal"] = list(stats.bots[name].per_deal)
+        d["claims"] = dict(claims)
+        d["seconds"] = round(time.time() - t0)
+        return d
+
     for recs in iter_deals(deals, seed, stats.lineup, workers=1):
         stats.add_deal(recs)
         for rec in recs:
@@ -54,11 +64,9 @@ def play(name: str, opp: str, deals: int, seed: int) -> dict:
             for ev in rec["events"]:
                 if ev["type"] in CLAIMS and ev.get("seat") == seat:
                     claims[ev["type"]] += 1
-    d = next(b for b in stats.to_dict()["bots"] if b["bot"] == name)
-    d["per_deal"] = stats.bots[name].per_deal
-    d["claims"] = dict(claims)
-    d["seconds"] = round(time.time() - t0)
-    return d
+        if partial and stats.deals % 10 == 0:
+            Path(partial).write_text(json.dumps({name: row()}))
+    return row()
 
 
 def report(d: dict, label: str) -> str:
@@ -112,11 +120,11 @@ def main() -> None:
         return
     out = {}
     if not a.prev_only:
-        out["expert"] = play("expert", a.opp, a.deals, a.seed)
+        out["expert"] = play("expert", a.opp, a.deals, a.seed, a.json and a.json + ".partial")
         print(report(out["expert"], "expert"), flush=True)
     if a.prev_only:
         _register_prev()
-        out["expert_prev"] = play("expert_prev", a.opp, a.deals, a.seed)
+        out["expert_prev"] = play("expert_prev", a.opp, a.deals, a.seed, a.json and a.json + ".partial")
         print(report(out["expert_prev"], "expert_prev"))
     elif a.prev:
         _register_prev()
