@@ -270,3 +270,19 @@ def test_takes_the_win_when_the_opponents_melds_and_discards_show_them_ready():
     assert all(r.p_within[0] > 0.15 and r.p_ready > 0.9 for r in ExpertBot().opponents.reads(obs))
     assert ExpertBot().choose(obs, legal) == Action(A.WIN)
     assert ExpertBot(opponents=None).choose(obs, legal) == Action(A.DISCARD, parse_tile("1z"))
+
+
+def test_opponents_argument_is_checked():
+    with pytest.raises(ValueError, match="opponents"):
+        ExpertBot(opponents="best")
+    with pytest.raises(ValueError, match="opponents"):
+        ExpertBot(opponents=3)  # type: ignore[arg-type]
+    assert ExpertBot(opponents=None).opponents is None
+    assert ExpertBot().opponents is ExpertBot().opponents  # the shipped model, loaded once
+
+
+def test_the_removed_experiment_keywords_are_refused():
+    # measured worse or without effect (docs/bots.md, issue 20): no longer options
+    for kw in ("rollouts", "ply2", "lookahead", "exact_baodiao", "baodiao_form", "claim_mode", "fly", "near_margin"):
+        with pytest.raises(TypeError):
+            ExpertBot(**{kw: 1})
