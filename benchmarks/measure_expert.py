@@ -1,14 +1,14 @@
-"""Issue 20's measurement: the expert against three copies of an opponent, with the previous expert beside it.
+"""Issue 20's measurement: the expert against three copies of an opponent, with the opponent model's expert beside it.
 
-    nice -n 10 python benchmarks/measure_expert.py --seed 2001 --opp ukeire --deals 300 [--prev] [--json F]
+    nice -n 10 python benchmarks/measure_expert.py --seed 2001 --opp ukeire --deals 300 [--model] [--json F]
 
 Plays the deals of ``shangrao arena --bots expert,OPP --deals N --seed S`` (the same deals, bots and seeds:
 the ``expert`` rows are exactly that command's) and prints the mean points a hand with its 95 % interval
 over deals, the 1 %-trimmed mean of the per-deal scores, and what the bot does (win rate, value per win,
 偷机 and other declined wins, 飞宝, kongs that stood, claims made, its kongs robbed, pattern mix).  With
-``--prev`` it also plays (``--prev-only``: only) the previous expert (``ExpertBot(opponents=None)``: the single turn-count hazard)
-on the same deals and gives the paired difference.  ``--json`` writes the per-deal scores and counts, so
-blocks can be pooled: ``--pool a.json b.json``.
+``--model`` it also plays (``--model-only``: only) the expert with the opponent model
+(``ExpertBot(opponents="model")``, reported as ``expert_model``) on the same deals and gives the
+paired difference.  ``--json`` writes the per-deal scores and counts, so blocks can be pooled: ``--pool a.json b.json``.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from shangrao.bots import BOTS, BotEntry, ExpertBot
 CLAIMS = ("chow", "pung", "kong")
 
 
-def _register_prev() -> None:
+def _register_model() -> None:
     def factory(seed):
-        b = ExpertBot(seed, opponents=None)
-        b.name = "expert_prev"
+        b = ExpertBot(seed, opponents="model")
+        b.name = "expert_model"
         return b
-    BOTS["expert_prev"] = BotEntry(factory, "expert_prev")
+    BOTS["expert_model"] = BotEntry(factory, "expert_model")
 
 
 def trimmed_mean(xs: list[float], share: float = 0.01) -> float:
@@ -103,8 +103,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2001)
     ap.add_argument("--opp", default="ukeire")
     ap.add_argument("--deals", type=int, default=300)
-    ap.add_argument("--prev", action="store_true")
-    ap.add_argument("--prev-only", action="store_true", help="play only the previous expert")
+    ap.add_argument("--model", action="store_true")
+    ap.add_argument("--model-only", action="store_true", help="play only the expert with the opponent model")
     ap.add_argument("--json")
     ap.add_argument("--pool", nargs="+")
     a = ap.parse_args()
@@ -113,26 +113,26 @@ def main() -> None:
         for key in runs[0]:
             if key in runs[1]:
                 print(report(pool([r[key] for r in runs if key in r]), key + " pooled"))
-        if all("expert_prev" in r for r in runs):
-            diff = [x - y for r in runs for x, y in zip(r["expert"]["per_deal"], r["expert_prev"]["per_deal"])]
+        if all("expert_model" in r for r in runs):
+            diff = [x - y for r in runs for x, y in zip(r["expert"]["per_deal"], r["expert_model"]["per_deal"])]
             m, lo, hi, _ = t_interval(diff)
-            print(f"paired difference expert - expert_prev, pooled: {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            print(f"paired difference expert - expert_model, pooled: {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
         return
     out = {}
-    if not a.prev_only:
+    if not a.model_only:
         out["expert"] = play("expert", a.opp, a.deals, a.seed, a.json and a.json + ".partial")
         print(report(out["expert"], "expert"), flush=True)
-    if a.prev_only:
-        _register_prev()
-        out["expert_prev"] = play("expert_prev", a.opp, a.deals, a.seed, a.json and a.json + ".partial")
-        print(report(out["expert_prev"], "expert_prev"))
-    elif a.prev:
-        _register_prev()
-        out["expert_prev"] = play("expert_prev", a.opp, a.deals, a.seed)
-        print(report(out["expert_prev"], "expert_prev"))
-        diff = [x - y for x, y in zip(out["expert"]["per_deal"], out["expert_prev"]["per_deal"])]
+    if a.model_only:
+        _register_model()
+        out["expert_model"] = play("expert_model", a.opp, a.deals, a.seed, a.json and a.json + ".partial")
+        print(report(out["expert_model"], "expert_model"))
+    elif a.model:
+        _register_model()
+        out["expert_model"] = play("expert_model", a.opp, a.deals, a.seed)
+        print(report(out["expert_model"], "expert_model"))
+        diff = [x - y for x, y in zip(out["expert"]["per_deal"], out["expert_model"]["per_deal"])]
         m, lo, hi, _ = t_interval(diff)
-        print(f"paired difference expert - expert_prev: {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+        print(f"paired difference expert - expert_model: {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f)

@@ -8,6 +8,7 @@ import pytest
 
 from shangrao.bots import ExpertBot, get_bot
 from shangrao.bots.expert import advise
+from shangrao.bots.opponents import default_model
 from shangrao.cli.advise_cmd import situation_to_observation
 from shangrao.game import Action, ActionType, Game, Observation, play_hand
 from shangrao.melds import Meld, MeldKind
@@ -253,23 +254,23 @@ def test_declines_for_the_baodiao_state_when_the_opponents_are_far():
     # reads each under 1 % to win before our next draw, so one more round in the 宝吊 state is worth the ×3
     ponds = (tuple(parse_tiles("1z9m")), tuple(parse_tiles("7z1p")), tuple(parse_tiles("4z9s")))
     obs, legal = _baodiao_choice(((), (), ()), ponds, (13, 13, 13), 70)
-    reads = ExpertBot().opponents.reads(obs)
+    reads = default_model().reads(obs)
     assert all(r.p_within[0] < 0.01 for r in reads)
-    ranked = ExpertBot().rank(obs, legal)
+    ranked = ExpertBot(opponents="model").rank(obs, legal)
     assert ranked[0].action == Action(A.DISCARD, parse_tile("1z")) and ranked[0].aim == "baodiao"
 
 
 def test_takes_the_win_when_the_opponents_melds_and_discards_show_them_ready():
     # late, every other seat has four melds (单吊 on one tile) after a dozen turns: the model reads each at
     # 20-27 % to win on its next draw, so the one more round the 宝吊 state needs is too dear — take the +3.
-    # The single turn-count hazard (opponents=None) saw them no closer than any seat at that turn and declined.
+    # The single turn-count hazard (the default) saw them no closer than any seat at that turn and declined.
     melds = ((_pung("9m"), _chow("2s"), _pung("4z"), _chow("3m")), (_pung("8p"), _pung("6z"), _chow("1p"), _pung("4s")),
              (_chow("6m"), _pung("3z"), _pung("7z"), _chow("6p")))
     ponds = (tuple(parse_tiles("1z1m9s2p5m6p4s")), tuple(parse_tiles("9s1z7m3p5m")), tuple(parse_tiles("1m9p2s4p6s")))
     obs, legal = _baodiao_choice(melds, ponds, (1, 1, 1), 12)
-    assert all(r.p_within[0] > 0.15 and r.p_ready > 0.9 for r in ExpertBot().opponents.reads(obs))
-    assert ExpertBot().choose(obs, legal) == Action(A.WIN)
-    assert ExpertBot(opponents=None).choose(obs, legal) == Action(A.DISCARD, parse_tile("1z"))
+    assert all(r.p_within[0] > 0.15 and r.p_ready > 0.9 for r in default_model().reads(obs))
+    assert ExpertBot(opponents="model").choose(obs, legal) == Action(A.WIN)
+    assert ExpertBot().choose(obs, legal) == Action(A.DISCARD, parse_tile("1z"))  # the default hazard
 
 
 def test_opponents_argument_is_checked():
@@ -277,8 +278,8 @@ def test_opponents_argument_is_checked():
         ExpertBot(opponents="best")
     with pytest.raises(ValueError, match="opponents"):
         ExpertBot(opponents=3)  # type: ignore[arg-type]
-    assert ExpertBot(opponents=None).opponents is None
-    assert ExpertBot().opponents is ExpertBot().opponents  # the shipped model, loaded once
+    assert ExpertBot().opponents is None
+    assert ExpertBot(opponents="model").opponents is default_model()  # the shipped model, loaded once
 
 
 def test_the_removed_experiment_keywords_are_refused():
