@@ -128,7 +128,8 @@ away: +0.00 / +0.02, p99 ×4), ``rollouts`` (solitaire rollouts by greedy's poli
 at 256), ``fly=False`` (+0.02: 飞宝 is rare).
 
 Speed: one decision evaluates at most ~14 states with ~34 table lookups each, plus exact
-scoring of ready states (memoised per bot), and one read of the opponent model per decision;
+scoring of ready states (memoised per bot), and one read of the opponent model per decision
+(``opponents="model"``);
 median about 8 ms and 99th percentile about 16 ms of CPU on one idle core, 12 / 32 ms on the loaded
 two-core machine of issue 20 (docs/performance.md).  :func:`advise` exposes the same estimates
 for players.
