@@ -5,7 +5,7 @@ baseline ``expert`` against three copies of the opponent; the difference of the 
 means is a paired sample, so the interval is much narrower than two independent runs'.
 
     PYTHONPATH=src python benchmarks/paired_expert.py --deals 100 --seed 2 \
-        --variant 'near_margin=0.5' --variant 'fly=False'
+        --variant 'value_pool=0.6' --variant 'opponents=None'
 
 A variant is ``key=value[,key=value…]`` of :class:`shangrao.bots.ExpertBot` keywords (Python
 literals); ``--base`` gives the reference's keywords (default: the current defaults).  The

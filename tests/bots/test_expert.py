@@ -8,6 +8,7 @@ import pytest
 
 from shangrao.bots import ExpertBot, get_bot
 from shangrao.bots.expert import advise
+from shangrao.bots.opponents import default_model
 from shangrao.cli.advise_cmd import situation_to_observation
 from shangrao.game import Action, ActionType, Game, Observation, play_hand
 from shangrao.melds import Meld, MeldKind
@@ -229,10 +230,60 @@ def test_the_training_tool_writes_weights_the_bot_plays_with(tmp_path):
     assert sum(r.deltas) == 0
 
 
-def test_rollout_option_plays_legal_and_deterministic_hands():
-    # the measured-and-kept-off rollout option (docs/bots.md) still plays legal, reproducible hands
-    def run():
-        g = Game(seed="roll:1")
-        play_hand(g, [ExpertBot(1, rollouts=4)] + [get_bot("greedy", i) for i in range(3)], check=True)
-        return g.result.to_dict()
-    assert run() == run()
+def _baodiao_choice(opponent_melds, ponds, sizes, tiles_left: int) -> tuple[Observation, list[Action]]:
+    """The 有宝平糊 win of ``test_declines_basic_win_for_the_baodiao_state`` (+3, or decline for the 宝吊 state:
+    any draw wins ×3) with the other seats' melds, ponds and hand sizes given."""
+    obs, legal = situation(hand="123m456p789s222z1z5s", bao="5s", drawn="2z", tiles_left=tiles_left)
+    obs = Observation(**{**obs.__dict__, "melds": ((), *opponent_melds), "discards": ((), *ponds),
+                         "hand_sizes": (14, *sizes)})
+    return obs, legal
+
+
+def _chow(t: str) -> Meld:
+    k = parse_tile(t)
+    return Meld(MeldKind.CHOW, (k, k + 1, k + 2))
+
+
+def _pung(t: str) -> Meld:
+    k = parse_tile(t)
+    return Meld(MeldKind.PUNG, (k, k, k))
+
+
+def test_declines_for_the_baodiao_state_when_the_opponents_are_far():
+    # early in the hand, the others without melds and with a few honours and terminals discarded: the model
+    # reads each under 1 % to win before our next draw, so one more round in the 宝吊 state is worth the ×3
+    ponds = (tuple(parse_tiles("1z9m")), tuple(parse_tiles("7z1p")), tuple(parse_tiles("4z9s")))
+    obs, legal = _baodiao_choice(((), (), ()), ponds, (13, 13, 13), 70)
+    reads = default_model().reads(obs)
+    assert all(r.p_within[0] < 0.01 for r in reads)
+    ranked = ExpertBot(opponents="model").rank(obs, legal)
+    assert ranked[0].action == Action(A.DISCARD, parse_tile("1z")) and ranked[0].aim == "baodiao"
+
+
+def test_takes_the_win_when_the_opponents_melds_and_discards_show_them_ready():
+    # late, every other seat has four melds (单吊 on one tile) after a dozen turns: the model reads each at
+    # 20-27 % to win on its next draw, so the one more round the 宝吊 state needs is too dear — take the +3.
+    # The single turn-count hazard (the default) saw them no closer than any seat at that turn and declined.
+    melds = ((_pung("9m"), _chow("2s"), _pung("4z"), _chow("3m")), (_pung("8p"), _pung("6z"), _chow("1p"), _pung("4s")),
+             (_chow("6m"), _pung("3z"), _pung("7z"), _chow("6p")))
+    ponds = (tuple(parse_tiles("1z1m9s2p5m6p4s")), tuple(parse_tiles("9s1z7m3p5m")), tuple(parse_tiles("1m9p2s4p6s")))
+    obs, legal = _baodiao_choice(melds, ponds, (1, 1, 1), 12)
+    assert all(r.p_within[0] > 0.15 and r.p_ready > 0.9 for r in default_model().reads(obs))
+    assert ExpertBot(opponents="model").choose(obs, legal) == Action(A.WIN)
+    assert ExpertBot().choose(obs, legal) == Action(A.DISCARD, parse_tile("1z"))  # the default hazard
+
+
+def test_opponents_argument_is_checked():
+    with pytest.raises(ValueError, match="opponents"):
+        ExpertBot(opponents="best")
+    with pytest.raises(ValueError, match="opponents"):
+        ExpertBot(opponents=3)  # type: ignore[arg-type]
+    assert ExpertBot().opponents is None
+    assert ExpertBot(opponents="model").opponents is default_model()  # the shipped model, loaded once
+
+
+def test_the_removed_experiment_keywords_are_refused():
+    # measured worse or without effect (docs/bots.md, issue 20): no longer options
+    for kw in ("rollouts", "ply2", "lookahead", "exact_baodiao", "baodiao_form", "claim_mode", "fly", "near_margin"):
+        with pytest.raises(TypeError):
+            ExpertBot(**{kw: 1})

@@ -14,14 +14,19 @@ bot computes, over the tiles it has not seen (``Observation.unseen``)::
     EV = P_win * (G + L) - L
 
 * ``G``: points gained when winning = hand value x 2**(own 飞宝) x sum over payers of
-  2**(their 飞宝) (注 1).  ``L``: points lost when another seat wins, taken as
-  ``loss_value`` x 2**(own 飞宝) (the payer's 飞宝 factor).  A draw (荒牌) is rare and is
-  treated as a loss of 0 at the end of the horizon.
+  2**(their 飞宝) (注 1).  ``L``: points lost when another seat wins: the opponent model's
+  expected hand value of each other seat's win (its 飞宝 included), weighted by its chance to be
+  the winner, x 2**(own 飞宝) (the payer's 飞宝 factor); ``loss_value`` (2.4) without the model.
+  A draw (荒牌) is rare and is treated as a loss of 0 at the end of the horizon.
 * ``P_win``: the chance the hand is completed before it ends.  Own draws left are
-  ``R = min(horizon, tiles_left // 4)``; before each draw the other seats take their turns
-  and each ends the hand with the hazard ``h(t) = min(hazard_max, hazard_slope * t)``
-  (``t``: that seat's discards and melds so far).  So ``surv[r]`` = chance of still being
-  alive at the r-th own draw.
+  ``R = min(horizon, tiles_left // 4)``; before each draw the other seats take their turns.
+  **The opponent model** (:mod:`shangrao.bots.opponents`, issue 20) reads each other seat from
+  what this seat sees (its turns, melds, 单吊, 飞宝, late discards, …) as the chance ``F_j(n)`` that
+  it wins within its next ``n`` turns; the seats' wins exclude each other, so ``surv[r]`` (the
+  chance of still being alive at the r-th own draw) is ``1 - sum_j F_j(n_j)``, ``n_j`` the turns
+  seat ``j`` takes before that draw (``opponents="model"``).  By default (``opponents=None``): every seat
+  ends the hand with the same hazard ``h(t) = min(hazard_max, hazard_slope * t)`` per turn
+  (``t``: its discards and melds so far).
 * **Ready hands (听牌), exactly**: for a state one tile from a win, every unseen kind ``k``
   is tried; each winning ``k`` is scored with :func:`shangrao.scoring.score` (so 宝吊头,
   宝吊宝, 宝吊无宝, 碰碰糊, 七对 and their 清 forms, 单吊, 飞宝 and the payers' 飞宝 are
@@ -84,71 +89,60 @@ Decisions
   an added kong or a kong on a discard pays 1 from each but can be robbed (抢杠, ×6 of the
   robber's hand paid by us alone).  Rob risk: a seat holding one concealed tile robs when
   it is the kong tile (单吊 ×2) or a 宝 (宝吊头 ×3 × 单吊 ×2), from the unseen tiles; any other
-  seat is ready with ``min(0.9, ready_slope * t)`` and then waits on the tile with
+  seat is ready with the opponent model's ``p_ready`` (``min(0.9, ready_slope * t)`` without it)
+  and then waits on the tile with
   ``rob_wait_share`` (always when it is the 宝 kind), robbing ``robbed_value``.  The kong is
   made when (1 - risk) (bonus + EV after it) - risk L - expected robbed points beats the
   discard.
 * **接宝**: always (+10 from each).
 
-Parameters (constructor keywords, with the reasons for the defaults)
----------------------------------------------------------------------
-``horizon`` (12): own draws looked ahead; hands rarely last longer (median ~7 rounds).
-``hazard_slope`` (0.006), ``hazard_max`` (0.12), ``step_decay`` (0.8), ``ready_q`` (0.25):
-the calibration above.  ``loss_value`` (2.4): mean hand value of the other seats' wins in
-ukeire self-play.  ``std_value`` (1.3): a far standard hand's value (mostly 有宝平糊, some
-平糊/宝吊头).  ``ready_slope`` (0.05), ``rob_wait_share`` (0.1), ``robbed_value`` (2.0): the
-rob risk (ukeire's added kongs were robbed about 1 in 10).  ``near_shanten`` (1),
-``near_margin`` (2.0 points), ``override_margin`` (1.0): when the EV may overrule the speed
-order.  Paired runs (120 deals, seed 2, each variant against the same deals as the old default
-1.0; docs/bots.md) gave near_margin 0.5 / 2.0 / 3.0 / 6.0: -0.20 / **+0.35** [+0.16, +0.54] /
-+0.09 / +0.04 points a hand: a small margin picks the noisy EV maximum over the speed order too
-often (win rate 22 % at 0.5, 27.5 % at 2.0), a large one loses the valuable ready-hand choices.
-The final check on other deals (seed 1, 300 deals) found no gain for 2.0 over 1.0 (-0.02
-[-0.16, +0.11]): 2.0 is kept as at least as good, not as proven better.  ``fly`` (True):
-allow 飞宝 into ready hands.  ``claim_mode`` ("ev"; "greedy" claims as ukeire does: no
-measurable difference).  ``baodiao_form`` (False): also count a "宝吊 route" form for far
-hands — it overrates them (win rate fell from 25 % to 15 %), kept off.  ``lookahead`` (0):
-break speed ties by two-step useful tiles among the top N (no measurable gain at N = 3,
-about +30 % time).  ``baodiao_value`` (3.2): that form's value.  ``fast`` (False): skip the
-per-form counts for far hands (about 3× cheaper; for tests that play many hands).
-``exact_baodiao`` (False): value a win that could become the 宝吊 state by scoring every draw from
-that state (宝吊宝, 碰碰糊宝吊头, 单吊 …) instead of ×3 (paired: -0.01 [-0.05, +0.03], kept off).
-``ply2`` (0): for the N fastest discards one tile from ready, replace the per-form estimate by one
-exact step (every draw that makes the hand ready, then that ready state's exact per-draw win
-chance and gain; :meth:`ExpertBot._two_ply`; paired: +0.00 at the old margin, +0.02 at 2.0; p99 about
-×4 slower; kept off).
-``rollouts`` (0): when the best discard leaves shanten <= ``roll_shanten`` (3), compare the ``roll_top``
-(3) fastest discards, the EV's pick and the speed pick by N solitaire rollouts each
-(:meth:`ExpertBot._rollout_evs`: this seat's own draws sampled from the unseen tiles, the same draw
-sequences for every candidate, played by greedy's fast speed policy, wins scored exactly and weighted by
-the survival curve); the rollouts' best replaces the choice when it is ``roll_margin`` (0.0) points
-better.  Paired (docs/bots.md, seed 2 against the defaults): 32 rollouts -0.37 [-0.97, +0.23] and 256
-rollouts (60 deals) -0.17 [-1.32, +0.98], both with the win rate down 3-5 points (the rollouts value
-states by greedy's continuation, which is slower than the ukeire order the expert plays); with a margin
-of 1.0-1.5 points they rarely overrule (+0.01 / +0.03).  Kept off.
+Options (constructor keywords)
+------------------------------
+``fast`` (False): skip the per-form counts for far hands and look 8 draws ahead, not 12 (about 3×
+cheaper; for tests that play many hands).  ``value_model`` ("default": the shipped weights; None:
+the analytic rule; or a sequence of 55 weights), ``value_pool`` (0.7: paired against the analytic
+rule on 600 deals, 0.6 / 0.7 / 0.8 gave +0.35 / +0.37 / +0.30 with learned claims and +0.23 / +0.24
+/ +0.16 without; 0.9 +0.14; the learned value for every discard, no pool, lost 4 points of win
+rate), ``value_claims`` (True: the learned value for 吃/碰 too).  ``opponents`` (None, the default:
+the single turn-count hazard; "model": the shipped :class:`~shangrao.bots.opponents.OpponentModel`;
+or an ``OpponentModel`` — paired on 1,200 fresh deals the model measured -0.06 [-0.20, +0.07] a hand
+against the hazard, so it is not the default; docs/bots.md), ``model_loss`` (True: ``L`` from the model's values of
+the other seats' wins; False: ``loss_value``).
 
-``value_model`` ("default": the shipped weights; None: the analytic rule; or a sequence of 55
-weights), ``value_pool`` (0.7: paired against the analytic rule on 600 deals, 0.6 / 0.7 / 0.8 gave +0.35 /
-+0.37 / +0.30 with learned claims and +0.23 / +0.24 / +0.16 without; 0.9 +0.14; the learned value
-for every discard, no pool, lost 4 points of win rate), ``value_claims`` (True).
+Constants (class attributes; the reasons for their values)
+----------------------------------------------------------
+``horizon`` (12): own draws looked ahead; hands rarely last longer (median ~7 rounds).
+``step_decay`` (0.8), ``ready_q`` (0.25), and without the opponent model ``hazard_slope`` (0.006),
+``hazard_max`` (0.12): the calibration above.  ``loss_value`` (2.4): mean hand value of the other
+seats' wins in ukeire self-play.  ``std_value`` (1.3): a far standard hand's value (mostly 有宝平糊,
+some 平糊/宝吊头).  ``rob_wait_share`` (0.1), ``robbed_value`` (2.0), and without the model
+``ready_slope`` (0.05): the rob risk (ukeire's added kongs were robbed about 1 in 10).
+``near_shanten`` (1), ``near_margin`` (2.0 points), ``override_margin`` (1.0): when the EV may
+overrule the speed order in the analytic rule (``value_model=None``; docs/bots.md, second round).
+
+Experiments measured and removed (issue 20; their numbers stay in docs/bots.md): ``claim_mode="greedy"``
+(claims as ukeire: no measurable difference), ``baodiao_form`` (a 宝吊 route form for far hands: win
+rate 25 % to 15 %), ``lookahead`` (two-step useful tiles for ties: no gain, +30 % time),
+``exact_baodiao`` (every draw of the 宝吊 state scored: -0.01), ``ply2`` (one exact step from one tile
+away: +0.00 / +0.02, p99 ×4), ``rollouts`` (solitaire rollouts by greedy's policy: -0.37 at 32, -0.17
+at 256), ``fly=False`` (+0.02: 飞宝 is rare).
 
 Speed: one decision evaluates at most ~14 states with ~34 table lookups each, plus exact
-scoring of ready states (memoised per bot); median about 7 ms and 99th percentile about
-20 ms of CPU on one core (docs/performance.md).  :func:`advise` exposes the same estimates
+scoring of ready states (memoised per bot), and one read of the opponent model per decision
+(``opponents="model"``);
+median about 8 ms and 99th percentile about 16 ms of CPU on one idle core, 12 / 32 ms on the loaded
+two-core machine of issue 20 (docs/performance.md).  :func:`advise` exposes the same estimates
 for players.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..analysis.hand import is_winning
 from ..analysis.readings import Form
 from ..analysis.tables import (
-    N,
-    _conv,
     deficits_entries,
     entries_34,
     is_win_entries,
@@ -161,7 +155,7 @@ from ..scoring import PATTERNS, WinBy, WinSituation, score
 from ..scoring.items import DOUBLINGS
 from ..tiles import TERMINALS_AND_HONORS, format_tile
 from .expert_value import WEIGHTS as VALUE_WEIGHTS
-from .greedy import GreedyBot, _connectivity
+from .opponents import OpponentModel, default_model
 
 __all__ = ["FORM_NAMES", "Candidate", "ExpertBot", "advise", "check_actions_for"]
 
@@ -241,34 +235,11 @@ class _Ctx:
     tiles_left: int
     payers_flown: tuple[int, int, int]
     cache: dict = field(default_factory=dict)
-
-
-def _melds_overlap(e, m: int) -> int:
-    """Most real tiles (entries ``e`` of the four suits) that fit ``m`` melds without a pair (groups, then seeds)."""
-    e0, e1, e2, e3 = e[0], e[1], e[2], e[3]
-    n = e0[N] + e1[N] + e2[N] + e3[N]
-    a0 = list(e0[2:2 + m + 1])
-    a1 = list(e0[7:7 + m + 1])
-    for x in (e1, e2, e3):
-        if x[23] or x[24]:
-            a0, a1 = _conv(a0, a1, x, m)
-    best = 0
-    for g in range(m + 1):
-        v = a0[g]
-        if v >= 0:
-            left = n - v
-            v += min(m - g, left)
-            best = max(best, v)
-    return best
-
-
-def _baodiao_deficit(e, m: int) -> int | None:
-    """Tiles lacking to the 宝吊 state (one 宝 aside, the rest ``m`` melds), from ``entries_34(c, bao)``; None
-    without a 宝."""
-    w = e[4]
-    if not w:
-        return None
-    return max(0, 3 * m - _melds_overlap(e, m) - (w - 1))
+    #: per other seat (turn order after us): chance it has won within its next n turns, n = 0..(the
+    #: opponent model's read); None: the single turn-count hazard (``opponents=None``)
+    opp_cum: list[list[float]] | None = None
+    opp_ready: list[float] | None = None  # per other seat: chance it is ready now (the model's read)
+    loss: float = 2.4  # points lost when another seat wins (before our own 飞宝 factor)
 
 
 def _pengpeng_deficit(c: Sequence[int], w: int, m: int) -> int:
@@ -288,42 +259,29 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, seed: int | str | None = None, *, horizon: int = 12, hazard_slope: float = 0.006,
-                 hazard_max: float = 0.12, loss_value: float = 2.4, ready_slope: float = 0.05,
-                 rob_wait_share: float = 0.1, robbed_value: float = 2.0, std_value: float = 1.3,
-                 step_decay: float = 0.8, baodiao_value: float = 3.2, ready_q: float = 0.25,
-                 near_shanten: int = 1, near_margin: float = 2.0, override_margin: float = 1.0,
-                 claim_mode: str = "ev", baodiao_form: bool = False, fly: bool = True,
-                 lookahead: int = 0, fast: bool = False, exact_baodiao: bool = False,
-                 ply2: int = 0, rollouts: int = 0, roll_top: int = 3, roll_shanten: int = 3,
-                 roll_margin: float = 0.0, value_model: Sequence[float] | str | None = "default",
-                 value_pool: float = 0.7, value_claims: bool = True) -> None:
-        self.rng = random.Random(seed)
-        self.horizon = 8 if fast else horizon
-        self.hazard_slope = hazard_slope
-        self.hazard_max = hazard_max
-        self.loss_value = loss_value
-        self.ready_slope = ready_slope
-        self.rob_wait_share = rob_wait_share
-        self.robbed_value = robbed_value
-        self.std_value = std_value
-        self.step_decay = step_decay
-        self.baodiao_value = baodiao_value
-        self.ready_q = ready_q
-        self.near_shanten = near_shanten
-        self.override_margin = override_margin
-        self.near_margin = near_margin
+    #: constants of the estimate (module docstring, "Constants"): not options, nothing sets them
+    horizon = 12
+    hazard_slope = 0.006
+    hazard_max = 0.12
+    loss_value = 2.4
+    ready_slope = 0.05
+    rob_wait_share = 0.1
+    robbed_value = 2.0
+    std_value = 1.3
+    step_decay = 0.8
+    ready_q = 0.25
+    near_shanten = 1
+    near_margin = 2.0
+    override_margin = 1.0
+
+    def __init__(self, seed: int | str | None = None, *, fast: bool = False,
+                 value_model: Sequence[float] | str | None = "default", value_pool: float = 0.7,
+                 value_claims: bool = True, opponents: OpponentModel | str | None = None,
+                 model_loss: bool = True) -> None:
+        self.seed = seed  # deterministic: the seed is kept for the bot protocol, no choice is random
         self.fast = fast
-        self.claim_mode = claim_mode
-        self.baodiao_form = baodiao_form
-        self.fly = fly
-        self.lookahead = lookahead
-        self.exact_baodiao = exact_baodiao
-        self.ply2 = ply2
-        self.rollouts = rollouts
-        self.roll_top = roll_top
-        self.roll_shanten = roll_shanten
-        self.roll_margin = roll_margin
+        if fast:
+            self.horizon = 8
         if isinstance(value_model, str):
             if value_model != "default":
                 raise ValueError(f"value_model: give 'default', None or {len(VALUE_WEIGHTS)} weights, got {value_model!r}")
@@ -335,7 +293,14 @@ class ExpertBot:
             raise ValueError(f"value_pool: a share of the fastest discard's useful tiles, 0..1, got {value_pool!r}")
         self.value_pool = value_pool
         self.value_claims = value_claims
-        self._greedy = GreedyBot(seed, ukeire=True)
+        if isinstance(opponents, str):
+            if opponents != "model":
+                raise ValueError(f"opponents: give 'model', None or an OpponentModel, got {opponents!r}")
+            opponents = default_model()
+        if opponents is not None and not isinstance(opponents, OpponentModel):
+            raise ValueError(f"opponents: give 'model', None or an OpponentModel, got {type(opponents).__name__}")
+        self.opponents = opponents
+        self.model_loss = model_loss
         self._score_cache: dict = {}
 
     # ------------------------------------------------------------------ public
@@ -357,11 +322,7 @@ class ExpertBot:
                     cands.append(Candidate(a, -1e6, 0.0, 0.0, "", "", 99))
             return self._sorted(cands)
         if phase == "claim":
-            ranked = self._sorted(self._claims(obs, legal, ctx))
-            if self.claim_mode == "greedy" and ranked[0].action.type is not A.CATCH_BAO:
-                pick = self._greedy._claim(obs, legal)
-                ranked.sort(key=lambda c: c.action != pick)
-            return ranked
+            return self._sorted(self._claims(obs, legal, ctx))
         return self._turn(obs, legal, ctx, phase)
 
     # ------------------------------------------------------------------ context
@@ -370,19 +331,54 @@ class ExpertBot:
         seat = obs.seat
         order = [(seat + i) % 4 for i in range(1, 4)]
         payers_flown = tuple(obs.flown[s] for s in order)
-        return _Ctx(
+        ctx = _Ctx(
             unseen=unseen, n_unseen=max(1, sum(unseen)), bao=obs.bao, flown=obs.flown[seat],
             pay_sum=sum(2 ** f for f in payers_flown), held_bao=obs.bao_drawn > 0 or obs.hand_34[obs.bao] > 0,
             opp_turns=[len(obs.discards[s]) + len(obs.melds[s]) for s in order],
             opp_hand=[obs.hand_sizes[s] for s in order], tiles_left=obs.tiles_left,
             payers_flown=payers_flown,  # type: ignore[arg-type]
+            loss=self.loss_value,
         )
+        if self.opponents is not None:
+            reads = self.opponents.reads(obs)
+            n = self.horizon + 2
+            ctx.opp_cum = [[r.cumulative(i) for i in range(n)] for r in reads]
+            ctx.opp_ready = [r.p_ready for r in reads]
+            if self.model_loss:
+                # the loss when another seat wins: the model's value of each seat's win (its 飞宝 included),
+                # weighted by its chance to be the one who wins
+                w = [r.p_within[-1] for r in reads]
+                if sum(w) > 0:
+                    ctx.loss = sum(wi * r.value for wi, r in zip(w, reads)) / sum(w)
+        return ctx
 
     def _surv(self, ctx: _Ctx, first_wait: Sequence[int], draws: int) -> list[float]:
         """surv[r] (r = 0..draws-1): chance the hand is alive at own draw r+1.
 
         first_wait: indexes (0..2, turn order after us) of the other seats that play before the first draw.
         """
+        key = ("surv", tuple(first_wait), draws)
+        hit = ctx.cache.get(key)
+        if hit is not None:
+            return hit
+        out = self._surv_curve(ctx, first_wait, draws)
+        ctx.cache[key] = out
+        return out
+
+    def _surv_curve(self, ctx: _Ctx, first_wait: Sequence[int], draws: int) -> list[float]:
+        if ctx.opp_cum is not None:
+            # the opponent model: the seats' wins exclude each other, so the chance that none has won by our
+            # r-th draw is 1 - the sum of their chances to win within the turns they take before it
+            cum = ctx.opp_cum
+            last = len(cum[0]) - 1
+            out = []
+            for r in range(draws):
+                lost = 0.0
+                for i in range(3):
+                    n = min(last, r + (1 if i in first_wait else 0))
+                    lost += cum[i][n]
+                out.append(max(0.0, 1.0 - lost))
+            return out
         turns = list(ctx.opp_turns)
         alive = 1.0
         out = []
@@ -424,7 +420,7 @@ class ExpertBot:
         jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
         pung_melds = all(mm.kind is not MeldKind.CHOW for mm in melds)
         mult = (2 ** flown) * ctx.pay_sum
-        L = self.loss_value * (2 ** flown)
+        L = ctx.loss * (2 ** flown)
         if kong_draw:
             draws = min(self.horizon, ctx.tiles_left)
             surv = [1.0] + self._surv(ctx, (0, 1, 2), max(0, draws - 1))
@@ -453,10 +449,7 @@ class ExpertBot:
             forms += [("jiuyao", wild[3], 2.0), ("qing_jiuyao", qing[3], 4.0)]
         if pp_w is not None and pp_q is not None:
             forms += [("pengpenghu", pp_w, 4.0), ("qing_pengpenghu", pp_q, 10.0)]
-        bd = _baodiao_deficit(e, m)
-        if bd is not None and bd >= 1 and self.baodiao_form:
-            forms.append(("baodiao", bd + 1, self.baodiao_value))  # +1: the sure draw from the 宝吊 state
-        min_wild = min(d for f, d, _ in forms if not f.startswith("qing") and f != "baodiao")
+        min_wild = min(d for f, d, _ in forms if not f.startswith("qing"))
         best: _Est | None = None
         if min_wild <= 1:
             best = self._ready(counts, melds, flown, ctx, surv, mult, L, kong_draw)
@@ -497,9 +490,6 @@ class ExpertBot:
                         c2 = list(counts)
                         c2[k] += 1
                         new["qing_pengpenghu"] = _pengpeng_deficit(c2, 0, m)
-                if "baodiao" in useful:
-                    bd2 = _baodiao_deficit(e2, m)
-                    new["baodiao"] = 99 if bd2 is None else bd2 + 1
                 for f, d, _ in forms:
                     if f in useful and new.get(f, 99) < d:
                         useful[f] += n
@@ -512,10 +502,7 @@ class ExpertBot:
             q = useful.get(f, 0) / N
             if q <= 0:
                 continue
-            if f == "baodiao":
-                p = _p_complete(d, q, surv, self.step_decay, 1.0, self.ready_q)
-            else:
-                p = _p_complete(d, q, surv, self.step_decay, self.ready_q)
+            p = _p_complete(d, q, surv, self.step_decay, self.ready_q)
             g = value * mult
             ev = p * (g + L) - L
             detail[f] = (d, q, p)
@@ -525,130 +512,6 @@ class ExpertBot:
             best = _Est(-L, 0.0, 0.0, "", "", min_wild - 1)
         best.detail = detail
         return best
-
-    def _rollout_evs(self, states: Sequence[tuple[list[int], Sequence[Meld], int]], ctx: _Ctx, n: int) -> list[float]:
-        """Mean EV of each state (13-tile ``counts``, melds, 飞宝 so far) over ``n`` solitaire rollouts.
-
-        Each rollout draws this seat's next tiles at random from the unseen tiles (the same ``n`` draw
-        sequences for every state: common random numbers), plays them with a fast speed policy (lowest
-        shanten, ties by fewest neighbours; never a 宝) and, when the hand wins at own draw ``r``, scores
-        it exactly (a win that can become the 宝吊 state is worth the better of the two); the sample's EV
-        is ``surv[r] * (G + L) - L``, or ``-L`` when no win comes within the draws left.
-        """
-        draws = self._draws_left(ctx, (0, 1, 2))
-        surv = self._surv(ctx, (0, 1, 2), draws)
-        pool = [k for k in range(34) for _ in range(ctx.unseen[k])]
-        if draws == 0 or len(pool) < draws:
-            return [self.evaluate(c, m, f, ctx).ev for c, m, f in states]
-        seqs = [self.rng.sample(pool, draws) for _ in range(n)]
-        out = []
-        for counts, melds, flown in states:
-            tot = 0.0
-            for seq in seqs:
-                tot += self._rollout(list(counts), melds, flown, ctx, seq, surv)
-            out.append(tot / n)
-        return out
-
-    def _rollout(self, c: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx, seq: list[int],
-                 surv: list[float]) -> float:
-        bao = ctx.bao
-        m = 4 - len(melds)
-        jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
-        mult = (2 ** flown) * ctx.pay_sum
-        L = self.loss_value * (2 ** flown)
-        R = len(seq)
-        for r in range(R):
-            t = seq[r]
-            c[t] += 1
-            e = entries_34(c, bao)
-            if is_win_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok):
-                c[t] -= 1
-                hand = tuple(k for k in range(34) for _ in range(c[k]))
-                val = self._win_value(hand, t, melds, flown, ctx, 0)[2]
-                best = surv[r] * (val + L) - L
-                if r + 1 < R and (c[bao] or t == bao) and 3 * mult > val and self._can_baodiao(c, t, bao):
-                    best = max(best, surv[r + 1] * (3 * mult + L) - L)
-                return best
-            # discard: lowest shanten, ties by fewest neighbours, never a 宝
-            best_s = 99
-            best_x = -1
-            best_conn = 0
-            for x in range(34):
-                if c[x] and x != bao:
-                    c[x] -= 1
-                    e = entries_34(c, bao)
-                    s = shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok)
-                    if s <= best_s:
-                        conn = _connectivity(c, x)
-                        if s < best_s or conn < best_conn:
-                            best_s, best_x, best_conn = s, x, conn
-                    c[x] += 1
-            if best_x < 0:
-                return -L
-            c[best_x] -= 1
-        return -L
-
-    def _two_ply(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx) -> _Est | None:
-        """EV of a state one tile from ready by one exact step: every unseen draw ``k`` that makes it ready
-        (after the best discard ``x``) leads to that ready state, valued exactly (:meth:`_ready`: its
-        per-draw win chance ``q_k`` and mean gain ``g_k``); ``P_win = sum_r surv[r] * P(reach ready at
-        some own draw j < r via k, then win at draw r)``.  None when no draw makes it ready."""
-        key = ("2ply", bytes(counts), len(melds), flown)
-        if key in ctx.cache:
-            return ctx.cache[key]
-        bao = ctx.bao
-        m = 4 - len(melds)
-        jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
-        draws = self._draws_left(ctx, (0, 1, 2))
-        surv = self._surv(ctx, (0, 1, 2), draws)
-        L = self.loss_value * (2 ** flown)
-        N = ctx.n_unseen
-        trans: list[tuple[float, float, float]] = []  # (share of draws, q_k, g_k)
-        for k in range(34):
-            n = ctx.unseen[k]
-            if not n:
-                continue
-            counts[k] += 1
-            ctx.unseen[k] -= 1  # the drawn copy is no longer unseen for the ready state's draws
-            best: _Est | None = None
-            for x in range(34):
-                if counts[x] and x != k:
-                    f = flown + (1 if x == bao else 0)
-                    if x == bao and not self.fly:
-                        continue
-                    counts[x] -= 1
-                    e = entries_34(counts, bao)
-                    d = deficits_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok)
-                    if min(v for v in d if v is not None) <= 1:
-                        est = self.evaluate(counts, melds, f, ctx)
-                        if est.shanten == 0 and est.q > 0 and (best is None or est.ev > best.ev):
-                            best = est
-                    counts[x] += 1
-            counts[k] -= 1
-            ctx.unseen[k] += 1
-            if best is not None:
-                trans.append((n / N, best.q, best.gain))
-        if not trans or draws < 2:
-            ctx.cache[key] = None
-            return None
-        q_all = sum(t[0] for t in trans)
-        pw = 0.0
-        gsum = 0.0
-        for share, qk, gk in trans:
-            # reach ready at own draw j (0-based) via k, win at a later draw r
-            pk = 0.0
-            for j in range(draws - 1):
-                reach = (1 - q_all) ** j * share
-                miss = 1.0
-                for r in range(j + 1, draws):
-                    pk += surv[r] * reach * miss * qk
-                    miss *= 1 - qk
-            pw += pk
-            gsum += pk * gk
-        g = gsum / pw if pw else 0.0
-        out = _Est(pw * (g + L) - L, pw, g, "basic", FORM_NAMES["basic"][0], 1)
-        ctx.cache[key] = out
-        return out
 
     def _ready(self, counts, melds, flown, ctx: _Ctx, surv, mult, L, kong_draw) -> _Est | None:
         """Exact estimate of a ready state: score every winning draw."""
@@ -675,14 +538,8 @@ class ExpertBot:
             if not ok:
                 continue
             pid, _, val = self._win_value(hand, k, melds, flown, ctx, 0)
-            if (self.exact_baodiao or conv > val) and (counts[bao] or k == bao):
-                if self.exact_baodiao:
-                    g_bd = self._baodiao_gain(counts, k, melds, flown, ctx)
-                    if g_bd is not None and sigma * (g_bd + L) - L > val:
-                        # decline this win and sit in the 宝吊 state (any draw wins, scored exactly)
-                        pid, val = "baodiao", sigma * (g_bd + L) - L
-                elif self._can_baodiao(counts, k, bao):
-                    pid, val = "baodiao", conv  # decline this win and sit in the 宝吊 state (any draw wins ×3)
+            if conv > val and (counts[bao] or k == bao) and self._can_baodiao(counts, k, bao):
+                pid, val = "baodiao", conv  # decline this win and sit in the 宝吊 state (any draw wins ×3)
             win_n += n
             gain_sum += n * val
             aims[pid] = aims.get(pid, 0.0) + n * val
@@ -707,39 +564,6 @@ class ExpertBot:
             gain = g
         aim = max(aims, key=lambda x: aims[x])
         return _Est(ev, pw, gain, aim, self._pattern_name(aim), 0, p)
-
-    def _baodiao_gain(self, counts: list[int], k: int, melds, flown: int, ctx: _Ctx) -> float | None:
-        """Best mean gain of a 宝吊 state reached from the 14 tiles ``counts + k`` by one discard
-        (every unseen draw then wins; each scored exactly: 宝吊头, 宝吊宝, 宝吊无宝, 碰碰糊 forms, 单吊);
-        None when no discard reaches it."""
-        bao = ctx.bao
-        counts[k] += 1
-        try:
-            best = None
-            for x in range(34):
-                if counts[x] and x != bao:
-                    counts[x] -= 1
-                    e = entries_34(counts, bao)
-                    if e[4] and e[0][0] + e[1][0] + e[2][0] + e[3][0] <= e[4] - 1:
-                        key = ("bd", bytes(counts), len(melds), flown)
-                        g = ctx.cache.get(key)
-                        if g is None:
-                            hand = tuple(t for t in range(34) for _ in range(counts[t]))
-                            tot = 0.0
-                            n_all = 0
-                            for d in range(34):
-                                n = ctx.unseen[d] - (1 if d == k else 0)
-                                if n > 0:
-                                    tot += n * self._win_value(hand, d, melds, flown, ctx, 0)[2]
-                                    n_all += n
-                            g = tot / n_all if n_all else 0.0
-                            ctx.cache[key] = g
-                        if best is None or g > best:
-                            best = g
-                    counts[x] += 1
-            return best
-        finally:
-            counts[k] -= 1
 
     @staticmethod
     def _can_baodiao(counts: list[int], k: int, bao: int) -> bool:
@@ -815,37 +639,10 @@ class ExpertBot:
             # the fastest discard (shanten, then useful tiles; never a 宝 while others are left)
             non_bao = [k for k in discard_est if k != ctx.bao] or list(discard_est)
             fast_k = min(non_bao, key=lambda k: (speed[k][0], -speed[k][1], -k))
-            if self.lookahead and 1 <= speed[fast_k][0] <= 2:
-                # two-step useful tiles among the fastest few: what the next improvement leaves to draw
-                s0 = speed[fast_k][0]
-                top = sorted((k for k in non_bao if speed[k][0] == s0), key=lambda k: -speed[k][1])[:self.lookahead]
-                if len(top) > 1:
-                    two = {}
-                    for k in top:
-                        c[k] -= 1
-                        two[k] = _two_step(c, ctx, m, jiuyao_ok, s0)
-                        c[k] += 1
-                    fast_k = max(top, key=lambda k: (two[k], speed[k][1], k))
             # a 宝 is flown only into a ready hand (where the estimate is exact)
-            ok = [k for k in discard_est if k != ctx.bao or (self.fly and discard_est[k].shanten <= 0)
+            ok = [k for k in discard_est if k != ctx.bao or discard_est[k].shanten <= 0
                   ] or list(discard_est)
             best_k = max(ok, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
-            if self.ply2 and s_min == 1:
-                # one exact step for the fastest few and the EV's pick (their estimates replaced when found)
-                top = sorted((k for k in ok if speed[k][0] == 1), key=lambda k: (-speed[k][1], -k))[:self.ply2]
-                for k in sorted(set(top) | {best_k, fast_k}):
-                    if speed[k][0] != 1:
-                        continue
-                    c[k] -= 1
-                    f = ctx.flown + (1 if k == ctx.bao else 0)
-                    e2 = self._two_ply(c, melds, f, ctx)
-                    c[k] += 1
-                    if e2 is not None:
-                        old_e = discard_est[k]
-                        if old_e.aim.startswith("qing") and old_e.ev > e2.ev:
-                            continue
-                        discard_est[k] = e2
-                best_k = max(ok, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
             e_best, e_fast = discard_est[best_k], discard_est[fast_k]
             if s_min <= self.near_shanten:
                 chosen = best_k if e_best.ev > e_fast.ev + self.near_margin else fast_k
@@ -861,20 +658,6 @@ class ExpertBot:
                                        speed[k])
                     c[k] += 1
                 chosen = max(pool, key=lambda k: (vals[k], speed[k][1], -k)) if pool else fast_k
-            if self.rollouts and s_min <= self.roll_shanten:
-                # rollouts decide among the fastest few discards, the EV's pick and the speed pick
-                top = sorted(non_bao, key=lambda k: (speed[k][0], -speed[k][1], -k))[:self.roll_top]
-                cand = [k for k in dict.fromkeys(top + [fast_k, best_k, chosen]) if k in ok]
-                if len(cand) > 1:
-                    states = []
-                    for k in cand:
-                        c2 = list(c)
-                        c2[k] -= 1
-                        states.append((c2, melds, ctx.flown + (1 if k == ctx.bao else 0)))
-                    evs = self._rollout_evs(states, ctx, self.rollouts)
-                    i_best = max(range(len(cand)), key=lambda i: (evs[i], i == 0))
-                    if evs[i_best] > evs[cand.index(chosen)] + self.roll_margin:
-                        chosen = cand[i_best]
             by_speed = chosen == fast_k and not vals
             for k, e in discard_est.items():
                 if vals:
@@ -940,7 +723,7 @@ class ExpertBot:
         e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
         bonus = 3 * rules_bonus
         risk, loss = (0.0, 0.0) if a.type is A.CONCEALED_KONG else self._rob_risk(ctx, k)
-        ev = (1 - risk) * (bonus + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
+        ev = (1 - risk) * (bonus + e.ev) - risk * ctx.loss * 2 ** ctx.flown - loss
         return Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
                          f"rob risk {risk:.0%}" if risk else "")
 
@@ -956,14 +739,14 @@ class ExpertBot:
         loss = 0.0
         N = ctx.n_unseen
         factor = 6 * 2 ** ctx.flown
-        for turns, size in zip(ctx.opp_turns, ctx.opp_hand):
+        for i, (turns, size) in enumerate(zip(ctx.opp_turns, ctx.opp_hand)):
             if size == 1:
                 p_k = ctx.unseen[k] / N
                 p_b = ctx.unseen[ctx.bao] / N if k != ctx.bao else 0.0
                 p = p_k + p_b
                 loss += factor * (p_k * 2 * 2 + p_b * 3 * 2)
             else:
-                ready = min(0.9, self.ready_slope * turns)
+                ready = ctx.opp_ready[i] if ctx.opp_ready is not None else min(0.9, self.ready_slope * turns)
                 p = ready * (1.0 if k == ctx.bao else self.rob_wait_share)
                 loss += factor * p * self.robbed_value
             safe *= 1.0 - min(1.0, p)
@@ -987,7 +770,7 @@ class ExpertBot:
         jiuyao_ok = all(t in _TH for mm in melds2 for t in mm.tiles)
         opts = []
         for d in range(34):
-            if c2[d] and (d != ctx.bao or self.fly):
+            if c2[d]:
                 c2[d] -= 1
                 f = ctx.flown + (1 if d == ctx.bao else 0)
                 e = self.evaluate(c2, melds2, f, ctx)
@@ -1070,7 +853,7 @@ class ExpertBot:
                 melds2 = melds + [Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)]
                 e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
                 risk, loss = self._rob_risk(ctx, k)
-                ev = (1 - risk) * (3 + e.ev) - risk * self.loss_value * 2 ** ctx.flown - loss
+                ev = (1 - risk) * (3 + e.ev) - risk * ctx.loss * 2 ** ctx.flown - loss
                 out.append(Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
                                      f"rob risk {risk:.0%}" if risk else ""))
             else:
@@ -1098,39 +881,6 @@ def _speed(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool) -> tuple[int, int]:
                 u += n
             c[k] -= 1
     return s0, u
-
-
-def _two_step(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool, s0: int) -> float:
-    """Sum over the draws k that lower the shanten ``s0`` of a 3m+1 hand: unseen(k) x the useful tiles left
-    after the best discard (the ukeire of the next step)."""
-    bao = ctx.bao
-    unseen = ctx.unseen
-    total = 0.0
-    for k in range(34):
-        n = unseen[k]
-        if not n:
-            continue
-        c[k] += 1
-        e = entries_34(c, bao)
-        if shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok) < s0:
-            best = 0
-            unseen[k] -= 1
-            cands = []
-            for d in range(34):
-                if c[d] and d != bao:
-                    c[d] -= 1
-                    e = entries_34(c, bao)
-                    if shanten_entries(e[0], e[1], e[2], e[3], e[4], m, jiuyao_ok) < s0:
-                        cands.append(d)
-                    c[d] += 1
-            for d in cands[:4]:
-                c[d] -= 1
-                best = max(best, _speed(c, ctx, m, jiuyao_ok)[1])
-                c[d] += 1
-            unseen[k] += 1
-            total += n * best
-        c[k] -= 1
-    return total
 
 
 #: the forms whose estimates are features of the learned value, in feature order
@@ -1171,18 +921,12 @@ def _value_features(ctx: _Ctx, c: list[int], melds: Sequence[Meld], flown: int, 
     return x
 
 
-def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_last: float = 0.25,
-                ready_q: float = 0.25) -> float:
+def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_last: float = 0.25) -> float:
     """Chance of ``d`` successes by some own draw r, weighted by surv[r]; the j-th success has
     chance ``q * decay**j`` per draw (the nearer the win, the fewer tiles help), and the last one
     (from a ready hand) at most ``q_last``."""
     qs = [q * decay ** j for j in range(d)]
-    if q_last >= 1.0:  # the 宝吊 route: reaching the state is like completing a ready hand, then a sure draw
-        qs[-1] = 1.0
-        if d >= 2:
-            qs[-2] = min(qs[-2], ready_q)
-    else:
-        qs[-1] = min(qs[-1], q_last)
+    qs[-1] = min(qs[-1], q_last)
     # f[j]: chance of exactly j successes so far
     f = [1.0] + [0.0] * d
     total = 0.0
