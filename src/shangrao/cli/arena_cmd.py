@@ -135,7 +135,7 @@ def arena(
     engine: Annotated[str | None, typer.Option(
         "--engine", metavar="python|fast",
         help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
-             "Default: fast where all bots allow it. Same numbers.")] = None,
+             "Default: fast for core bots once compiled. Same numbers.")] = None,
 ) -> None:
     """Duplicate evaluation of bots: each deal played 4 times, seats rotated.
 

@@ -225,7 +225,7 @@ def simulate(
     engine: Annotated[str | None, typer.Option(
         "--engine", metavar="python|fast",
         help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
-             "Default: fast where all four bots allow it. Same results.")] = None,
+             "Default: fast for core bots once compiled. Same results.")] = None,
     store_hands: Annotated[bool, typer.Option("--store/--no-store",
                                               help="Store every hand in the records (default) or only "
                                                    "print the summary.")] = True,
