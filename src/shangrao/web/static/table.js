@@ -106,7 +106,7 @@ function centre() {
   let msg;
   if (v.phase === "over") msg = t("settlement");
   else if (v.phase === "claim" || v.phase === "rob") msg = S.legal.length ? "" : t("waiting_claims");
-  else if (v.current_seat === me) msg = t("your_turn");
+  else if (v.current_seat === me && !WATCH) msg = t("your_turn");  // a spectator is told whose turn, never 轮到你
   else msg = t("turn_of", who(v.current_seat));
   c.append(el("div", { class: "turn", id: "turn", text: msg }), el("div", { id: "countdown", class: "countdown" }));
   const last = lastAction();
