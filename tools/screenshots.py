@@ -7,7 +7,8 @@ Playwright (no CJK font needed).  Rerun:
 
     PYTHONPATH=src python tools/screenshots.py [room]
 
-(``room``: only the room page, ``docs/web-room-phone.png``.)
+(``room``: only the room page, ``docs/web-room-phone.png``; ``manners``: only the phone table with a
+托管 badge and its spectator view, ``docs/web-tuoguan-phone.png`` and ``docs/web-watch-phone.png``.)
 """
 
 from __future__ import annotations
@@ -132,9 +133,45 @@ def room_page(br, tmp: str) -> None:
     srv.should_exit = True
 
 
+def manners_pages(br, tmp: str) -> None:
+    """A phone table against bots with the player in 托管 (the badge on the seat, 取消托管 in the bar)
+    and the same table seen by a spectator at ``/watch/<id>``: ``docs/web-tuoguan-phone.png``,
+    ``docs/web-watch-phone.png``."""
+    srv, url = serve(f"sqlite:///{tmp}/manners.sqlite3", bot_delay=0.4, standin_bot="greedy")
+    page = br.new_page(viewport={"width": 390, "height": 844})
+    page.goto(url + "/")
+    page.wait_for_selector("#seat3 option", state="attached")
+    page.fill("input[name=hands]", "2")
+    for i in (1, 2, 3):
+        page.select_option(f"#seat{i}", "greedy")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*/*")
+    page.wait_for_selector("#hand .tile", timeout=20000)
+    table_id = page.url.split("/t/")[1].split("/")[0]
+    page.click("#manage")
+    page.wait_for_selector("section.me .badge.managed")
+    page.wait_for_timeout(2500)  # a few discards by the stand-in
+    page.screenshot(path=str(DOCS / "web-tuoguan-phone.png"))
+    spec = br.new_page(viewport={"width": 390, "height": 844})
+    spec.goto(f"{url}/watch/{table_id}")
+    spec.wait_for_selector(".badge.managed")
+    spec.wait_for_timeout(300)
+    spec.screenshot(path=str(DOCS / "web-watch-phone.png"))
+    spec.close()
+    page.close()
+    srv.should_exit = True
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
+    if sys.argv[1:] == ["manners"]:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            br = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            manners_pages(br, tmp)
+            br.close()
+        print("wrote docs/web-tuoguan-phone.png, docs/web-watch-phone.png", file=sys.stderr)
+        return
     if sys.argv[1:] == ["room"]:
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
             br = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
@@ -173,6 +210,7 @@ def main() -> None:
                 page.close()
             stored_pages(br, url, tmp)
             room_page(br, tmp)
+            manners_pages(br, tmp)
             br.close()
         srv.should_exit = True
     print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png, docs/web-hint-phone.png, "

@@ -89,6 +89,10 @@ def test_tuoguan_badge_phrase_spectator_and_dissolve_in_the_browser(server, brow
     assert spec.locator("#hand .tile, .playable, #actions, #manage, #dissolve").count() == 0
     assert spec.locator("section.me .hidden-hand.mine .tile.back").count() >= 1  # face down (melds aside)
     _layout_ok(spec, vw, vh, "the spectator view")
+    # whose turn it is, by name: a spectator is never told 轮到你 (it was, for seat 0's turns)
+    for _ in range(20):
+        assert spec.locator("#turn").inner_text() != "轮到你"
+        spec.wait_for_timeout(100)
     # take it back: one tap; the badge goes for everyone
     page.click("#manage")
     page.wait_for_selector("section.me .badge.managed", state="detached")

@@ -9,7 +9,7 @@ This module is the rooms' core (:class:`RoomService`, over the table manager);
   free seat (409 ``room_full`` when four are in).  Both set the member cookie ``shangrao_room_<code>``
   (the member token; only its hash is stored) and answer ``{"code", "seat", "url"}``.
 * ``GET /api/rooms/{code}``: the room — ``{"code", "name", "hands", "members": [{"seat", "name"}],
-  "me": seat or null, "current": {"id", "match", "status", "hands_played", "hands_total"} or null,
+  "me": seat or null, "current": {"id", "match", "status", "hands_played", "hands_total", "end_reason"} or null,
   "standings": (records.rooms.standings)}``.
 * ``POST /api/rooms/{code}/matches``: a member starts the room's next match (409 ``match_running``
   while one is being played).  Each member's seat at it is claimed at once with a token derived from
@@ -157,19 +157,23 @@ class RoomService:
         return m, new
 
     async def current(self, room: Room) -> dict | None:
-        """The room's latest match: ``{"id", "match", "status", "hands_played", "hands_total"}`` (from
-        its table in memory, or its stored row), None before the first."""
+        """The room's latest match: ``{"id", "match", "status", "hands_played", "hands_total",
+        "end_reason"}`` (from its table in memory, or its stored row; ``end_reason`` "dissolved" for a
+        match ended by a 解散 vote, else None), None before the first."""
         if not room.games:
             return None
         gid = room.games[-1]
         t = self.manager.tables.get(gid)
         if t is not None:
             status, played, total = t.status, len(t.match.hands), t.rules.hands_per_match
+            end = t.end_reason
         else:
             head = await self.manager.read(game_head, self.store, gid)
             status, played = ("finished" if head.status == "finished" else "between"), head.hands_played
             total = int(head.rules.get("hands_per_match", room.hands))
-        return {"id": gid, "match": len(room.games), "status": status, "hands_played": played, "hands_total": total}
+            end = head.meta.get("end_reason") if isinstance(head.meta, dict) else None
+        return {"id": gid, "match": len(room.games), "status": status, "hands_played": played, "hands_total": total,
+                "end_reason": end if end == "dissolved" else None}
 
     async def start_match(self, room: Room, me: RoomMember, count_new: Callable[[], None]) -> tuple[int, str]:
         """The room's next match, every member at their seat, claimed at once (:func:`seat_token`;

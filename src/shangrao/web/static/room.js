@@ -114,7 +114,7 @@ function roomView(room) {
   if (!cur) play.append(el("p", { text: rw("no_match") }));
   else {
     play.append(el("p", { id: "current-state", "data-status": cur.status, "data-table": cur.id,
-      text: rw("match_state", cur.match, t(cur.status), Math.min(cur.hands_played + (cur.status === "finished" ? 0 : 1), cur.hands_total), cur.hands_total) }));
+      text: rw("match_state", cur.match, t(cur.status) + (cur.end_reason === "dissolved" ? (LANG === "zh" ? `（${label("manners", "end_dissolved")}）` : ` (${label("manners", "end_dissolved")})`) : ""), Math.min(cur.hands_played + (cur.status === "finished" ? 0 : 1), cur.hands_total), cur.hands_total) }));
     if (room.me !== null && cur.status !== "finished") play.append(el("a", { class: "button primary", id: "go-seat", href: `/room/${CODE}/play`, text: rw("go_seat") }));
   }
   if (room.me !== null && (!cur || cur.status === "finished")) {

@@ -106,7 +106,7 @@ function centre() {
   let msg;
   if (v.phase === "over") msg = t("settlement");
   else if (v.phase === "claim" || v.phase === "rob") msg = S.legal.length ? "" : t("waiting_claims");
-  else if (v.current_seat === me) msg = t("your_turn");
+  else if (v.current_seat === me && !WATCH) msg = t("your_turn");  // a spectator is told whose turn, never 轮到你
   else msg = t("turn_of", who(v.current_seat));
   c.append(el("div", { class: "turn", id: "turn", text: msg }), el("div", { id: "countdown", class: "countdown" }));
   const last = lastAction();
@@ -161,8 +161,13 @@ function render() {
   const square = el("div", { class: "square" }, pond(O, "top"), pond(L, "left"), centre(), pond(R, "right"), pond(me, "bottom"));
   const board = el("div", { class: "board" }, opponent(O, "top"), opponent(L, "left"), square, opponent(R, "right"));
   app.append(board, mySide());
-  if (v.phase === "over" && (S.settlement || S.reveal)) app.append(settlement());
-  else if (tb.end_reason === "dissolved") app.append(dissolved());
+  if (v.phase === "over" && (S.settlement || S.reveal)) {
+    const st = settlement();
+    app.append(st);
+    // the settlement lies over your side: your 托管 / 快捷语 / 解散 move beside 继续, usable between hands
+    const bar = app.querySelector("section.me #manners"), at = st.querySelector(".buttons");
+    if (bar && at && bar.childElementCount) at.append(bar);
+  } else if (tb.end_reason === "dissolved") app.append(dissolved());
   startTick();
 }
 // 托管 / 快捷语 / 解散: one tap each (a seat, not a spectator)
@@ -298,6 +303,8 @@ function settlement() {
   const card = el("div", { class: "card-s" });
   box.append(card);
   card.append(el("h2", { text: `${t("settlement")} · ${t("hand", S.hand_no + 1, tb.hands_total)}` }));
+  // a match dissolved between hands: its last settlement says so at the top (issue 24)
+  if (tb.end_reason === "dissolved") card.append(el("h2", { id: "dissolved", class: "dissolved", text: M("dissolved") }));
   if (s.drawn) card.append(el("p", { class: "drawn", text: t("reveal_drawn") }));
   for (const w of (r ? r.wins : [])) {
     const win = el("div", { class: "win", "data-winner": w.seat });
