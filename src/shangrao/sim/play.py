@@ -88,7 +88,7 @@ def warm_up() -> float:
     from .batch import is_winning_many, shanten_many
 
     t0 = time.perf_counter()
-    for bot in ("random", "greedy", "ukeire"):
+    for bot in (b for b in CORE_BOTS if b != "external"):
         for _ in iter_match_hands([0], [1], [bot] * 4):
             pass
     play_hand(0, ("random",) * 4)
