@@ -254,3 +254,29 @@ def test_every_bad_link_answers_a_chinese_page_with_a_way_home(site, browser):
         assert page.evaluate(NO_SIDEWAYS), path
     assert problems == [], problems
     page.close()
+
+
+#: a side seat (.opp.left, as the table draws it) with a meld of four tiles (a 明杠 of 北), built with
+#: the page's own common.js and app.css: whether every tile lies inside the seat's column
+SIDE_KONG = """() => { const side = el('div', { class: 'opp left' },
+    el('div', { class: 'chip' }, el('span', { class: 'who', text: '3号·贪心' })),
+    el('div', { class: 'melds' }, meldTiles({ kind: 'exposed_kong', tiles: [30, 30, 30, 30] }, -1),
+      meldTiles({ kind: 'pung', tiles: [31, 31, 31] }, -1)));
+  const board = el('div', { class: 'board' }, el('div', { class: 'opp top' }), side,
+    el('div', { class: 'square' }), el('div', { class: 'opp right' }));
+  document.body.append(board); const s = side.getBoundingClientRect();
+  const out = [...side.querySelectorAll('.meld .tile')].map(t => t.getBoundingClientRect())
+    .filter(b => b.left < s.left - 0.5 || b.right > s.right + 0.5 || b.width < 8).map(b => [b.left, b.right]);
+  board.remove(); return out; }"""
+
+
+@pytest.mark.parametrize("vw,vh", SIZES, ids=IDS)
+def test_a_kong_at_a_side_seat_fits_its_column(site, browser, vw, vh):
+    """A 明杠 (four tiles) of the left or right seat was wider than the seat's column on a phone
+    (17vw, 66 px at 390 px) and was cut off at both edges (docs/web-watch-phone.png): each tile of a
+    side seat's meld now lies inside the column."""
+    page = browser.new_page(viewport={"width": vw, "height": vh})
+    page.goto(site["url"] + "/rules")
+    page.wait_for_selector("#patterns tr td")
+    assert page.evaluate(SIDE_KONG) == []
+    page.close()
