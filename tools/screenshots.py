@@ -5,9 +5,11 @@ around the table on a phone: the history, a replay's last frame and a replay's s
 payer, and a room's page (issue 24: four members, two matches, the 战绩) — in Debian's chromium through
 Playwright (no CJK font needed).  Rerun:
 
-    PYTHONPATH=src python tools/screenshots.py [room]
+    PYTHONPATH=src python tools/screenshots.py [room|stored|manners]
 
-(``room``: only the room page, ``docs/web-room-phone.png``; ``manners``: only the phone table with a
+(``room``: only the room page, ``docs/web-room-phone.png``; ``stored``: only the history, the replay's
+end and the 飞宝 settlement, ``docs/web-history-phone.png``, ``docs/web-replay-end-phone.png``,
+``docs/web-feibao-settlement-phone.png``; ``manners``: only the phone table with a
 托管 badge and its spectator view, ``docs/web-tuoguan-phone.png`` and ``docs/web-watch-phone.png``.)
 """
 
@@ -171,6 +173,16 @@ def main() -> None:
             manners_pages(br, tmp)
             br.close()
         print("wrote docs/web-tuoguan-phone.png, docs/web-watch-phone.png", file=sys.stderr)
+        return
+    if sys.argv[1:] == ["stored"]:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            srv, url = serve(f"sqlite:///{tmp}/shots.sqlite3")
+            br = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            stored_pages(br, url, tmp)
+            br.close()
+            srv.should_exit = True
+        print("wrote docs/web-history-phone.png, docs/web-replay-end-phone.png, "
+              "docs/web-feibao-settlement-phone.png", file=sys.stderr)
         return
     if sys.argv[1:] == ["room"]:
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:

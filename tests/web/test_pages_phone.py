@@ -225,3 +225,58 @@ def test_no_decision_code_is_shown_on_the_rules_page(site, browser):
     assert "有宝平糊" in text and "基本分 1 分" in text
     assert "(D3)" not in text and "D5" not in text
     page.close()
+
+
+def test_every_bad_link_answers_a_chinese_page_with_a_way_home(site, browser):
+    """A seat, join, spectator, room or replay link that names no such thing, or a parameter of
+    the wrong form (``/t/abc/x`` was FastAPI's English JSON; ``/no-such-page`` was ``{"detail":
+    "Not Found"}``): a page of the UI in Chinese, a link home, no console error but the status."""
+    from shangrao.web.pages import ERRORS
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(f"pageerror {e}"))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error"
+            and "Failed to load resource" not in m.text else None)  # (the error page's own 4xx status)
+    bad = {"/t/abc/x": "no-table", "/t/999999/x": "no-table", "/t/-1/x": "no-table",
+           "/join/abc": "no-table", "/join/999999": "no-table",
+           "/watch/abc": "no-table", "/watch/999999": "no-table",
+           "/room/abcdef": "no-room", "/room/999999": "no-room", "/room/12": "no-room",
+           "/replay/abc": "no-game", "/no-such-page": "not-found", "/t/1": "no-table"}
+    for path, code in bad.items():
+        r = page.goto(site["url"] + path)
+        status, zh, _en = ERRORS[code]
+        assert r.status == status, (path, r.status)
+        assert page.locator(f"main.errpage[data-error={code}]").count() == 1, (path, page.content()[:300])
+        assert page.locator("main h1").inner_text() == zh, path
+        assert page.locator("html").get_attribute("lang") == "zh", path
+        assert page.locator("main a[href='/']").count() == 1, path
+        assert page.evaluate(NO_SIDEWAYS), path
+    assert problems == [], problems
+    page.close()
+
+
+#: a side seat (.opp.left, as the table draws it) with a meld of four tiles (a 明杠 of 北), built with
+#: the page's own common.js and app.css: whether every tile lies inside the seat's column
+SIDE_KONG = """() => { const side = el('div', { class: 'opp left' },
+    el('div', { class: 'chip' }, el('span', { class: 'who', text: '3号·贪心' })),
+    el('div', { class: 'melds' }, meldTiles({ kind: 'exposed_kong', tiles: [30, 30, 30, 30] }, -1),
+      meldTiles({ kind: 'pung', tiles: [31, 31, 31] }, -1)));
+  const board = el('div', { class: 'board' }, el('div', { class: 'opp top' }), side,
+    el('div', { class: 'square' }), el('div', { class: 'opp right' }));
+  document.body.append(board); const s = side.getBoundingClientRect();
+  const out = [...side.querySelectorAll('.meld .tile')].map(t => t.getBoundingClientRect())
+    .filter(b => b.left < s.left - 0.5 || b.right > s.right + 0.5 || b.width < 8).map(b => [b.left, b.right]);
+  board.remove(); return out; }"""
+
+
+@pytest.mark.parametrize("vw,vh", SIZES, ids=IDS)
+def test_a_kong_at_a_side_seat_fits_its_column(site, browser, vw, vh):
+    """A 明杠 (four tiles) of the left or right seat was wider than the seat's column on a phone
+    (17vw, 66 px at 390 px) and was cut off at both edges (docs/web-watch-phone.png): each tile of a
+    side seat's meld now lies inside the column."""
+    page = browser.new_page(viewport={"width": vw, "height": vh})
+    page.goto(site["url"] + "/rules")
+    page.wait_for_selector("#patterns tr td")
+    assert page.evaluate(SIDE_KONG) == []
+    page.close()

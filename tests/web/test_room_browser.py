@@ -200,3 +200,61 @@ def test_a_bad_room_code_answers_a_chinese_page_without_console_errors(server, b
     page.wait_for_function("document.getElementById('room-error').textContent.includes('名字')")
     assert problems == []
     page.close()
+
+
+#: the pixels of an element's own text drawn in its own computed font on a canvas, against the same
+#: text with the ``rare`` characters (in no UI text: only the GB2312 fallback font has them) put as a
+#: character no font has (a tofu box): they differ only if the page's fonts draw the rare ones
+ELEMENT_INK = """async ([sel, rare]) => { const e = document.querySelector(sel); const st = getComputedStyle(e);
+  const font = `${st.fontWeight} 32px ${st.fontFamily}`; await document.fonts.load(font, e.textContent);
+  const c = document.createElement('canvas'); c.width = 400; c.height = 48; const x = c.getContext('2d');
+  const ink = (s) => { x.clearRect(0, 0, 400, 48); x.font = font; x.fillText(s, 2, 38);
+    const d = x.getImageData(0, 0, 400, 48).data; const px = []; for (let i = 3; i < d.length; i += 4) px.push(d[i] > 100 ? 1 : 0); return px; };
+  let tofu = e.textContent; for (const ch of rare) tofu = tofu.replaceAll(ch, '\\ue000');
+  const got = ink(e.textContent), box = ink(tofu);
+  return { text: e.textContent, family: st.fontFamily, ink: got.reduce((a, b) => a + b, 0),
+           differs: got.some((v, i) => v !== box[i]), loaded: [...rare].every(ch => document.fonts.check('32px ShangraoGB', ch)) }; }"""
+
+
+def assert_draws_ink(page, sel: str, name: str, rare: str) -> None:
+    page.wait_for_function("document.fonts.status === 'loaded'")
+    got = page.evaluate(ELEMENT_INK, [sel, rare])
+    assert name in got["text"], (sel, got)
+    assert "ShangraoGB" in got["family"], (sel, got)
+    assert got["loaded"] and got["differs"] and got["ink"] > 200, (sel, got)
+
+
+def test_a_typed_room_name_and_member_name_draw_ink_on_the_room_page_and_at_its_table(server, browser):
+    phone = {"width": 390, "height": 844}
+    ctxs = [browser.new_context(viewport=phone) for _ in range(2)]
+    a, b = (c.new_page() for c in ctxs)
+    wa, wb = Watch(a), Watch(b)
+    room, host = "周末试玩", "老赵"  # 试 and 赵 are in no UI text (the UI subset lacks them)
+    a.goto(server + "/")
+    a.fill("#room-player", host)
+    a.fill("#room-open input[name=name]", room)
+    a.fill("#room-open input[name=hands]", "1")
+    a.click("#room-open-btn")
+    a.wait_for_url("**/room/*")
+    code = a.locator("#room-code-big").inner_text()
+    b.goto(f"{server}/room/{code}")
+    b.fill("#join-player", "小钱")
+    b.click("#room-join-btn")
+    b.wait_for_selector('#members li[data-seat="1"]:not(.empty)')
+    for p in (a, b):  # the room page: its name and the host's, as each member sees them
+        assert_draws_ink(p, "#room h1", room, "试")
+        assert_draws_ink(p, '#members li[data-seat="0"] .member-name', host, "赵")
+    a.click("#start-match")
+    a.wait_for_url("**/t/*/*")
+    a.wait_for_selector("#hand .tile", timeout=20000)
+    b.reload()
+    b.wait_for_selector("#go-seat", timeout=20000)
+    b.click("#go-seat")
+    b.wait_for_url("**/t/*/*")
+    b.wait_for_selector('.chip[data-seat="0"] .who', timeout=20000)
+    assert_draws_ink(b, '.chip[data-seat="0"] .who', host, "赵")  # the host's seat name at the room's table
+    if room in " ".join(b.locator(".info .tname").all_inner_texts()):  # the table's name, where it is shown
+        assert_draws_ink(b, ".info .tname", room, "试")
+    assert wa.problems == [] and wb.problems == []
+    for ctx in ctxs:
+        ctx.close()

@@ -7,8 +7,10 @@ from __future__ import annotations
 import logging
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..records import GameNotFound, RecordError
 from .errors import (
@@ -27,7 +29,7 @@ from .errors import (
 from .http import cut
 from .stored import DamagedRecord
 
-__all__ = ["UNREADABLE", "add_handlers", "damaged"]
+__all__ = ["NOT_PAGES", "PAGE_ERRORS", "UNREADABLE", "add_handlers", "damaged", "page_error"]
 
 log = logging.getLogger("shangrao.web")
 
@@ -51,6 +53,23 @@ STATUS: tuple[tuple[type[Exception], int], ...] = (
     (TableError, 409), (TableNotFound, 404), (BadLink, 403), (NotFinished, 409), (ServerFull, 503),
     (TooManyWaiting, 429), (TooManyNew, 429), (Unloadable, 503),
 )
+
+
+#: the pages whose bad link is answered with an error page of the UI (its code in
+#: :data:`shangrao.web.pages.ERRORS`), by the start of the path; any other page path: ``not-found``
+PAGE_ERRORS = (("/t/", "no-table"), ("/join/", "no-table"), ("/watch/", "no-table"),
+               ("/replay/", "no-game"), ("/room/", "no-room"))
+#: paths that are not pages: their refusals stay JSON (or the static files' own answer)
+NOT_PAGES = ("/api/", "/ws/", "/static/", "/metrics")
+
+
+def page_error(request: Request) -> str | None:
+    """The error page a bad link answers (``/t/abc/x``, ``/watch/x``, ``/no-such-page``: a page of
+    the UI in Chinese with a way home, issue 24), or None for the API and the static files."""
+    path = request.url.path
+    if request.method not in ("GET", "HEAD") or path.startswith(NOT_PAGES):
+        return None
+    return next((code for start, code in PAGE_ERRORS if path.startswith(start)), "not-found")
 
 
 def add_handlers(app: FastAPI) -> None:
@@ -84,8 +103,21 @@ def add_handlers(app: FastAPI) -> None:
     async def unreadable(request: Request, exc: RecordError) -> JSONResponse:
         return _detail(503, UNREADABLE)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def no_route(request: Request, exc: StarletteHTTPException) -> Response:
+        # a path no route matches (/no-such-page) is a page of the UI, not {"detail": "Not Found"}
+        code = page_error(request) if exc.status_code == 404 and "endpoint" not in request.scope else None
+        if code is None:
+            return await http_exception_handler(request, exc)
+        from .pages import error_page  # (pages imports this module)
+        return error_page(code)
+
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        code = page_error(request)
+        if code is not None:  # a page's link with a bad parameter (/t/abc/x, /join/x, /watch/x)
+            from .pages import error_page
+            return error_page(code)
         # FastAPI's own answer echoes the input (a 50 MB body came back as a 52 MB 422): not this one
         errors = []
         for e in exc.errors()[:10]:
