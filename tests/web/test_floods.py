@@ -343,9 +343,14 @@ def test_a_request_head_over_64_kib_is_refused_however_it_arrives(guarded_server
         b"X%d: " % i + b"b" * 1000 + b"\r\n" for i in range(100)) + b"\r\n"
     for chunk in (len(head), 4096):
         with socket.create_connection(("127.0.0.1", port)) as s:
-            for i in range(0, len(head), chunk):
-                s.sendall(head[i:i + chunk])
-            data, _ = _answer(s)
+            try:
+                for i in range(0, len(head), chunk):
+                    s.sendall(head[i:i + chunk])
+                data, _ = _answer(s)
+            except (ConnectionResetError, BrokenPipeError):
+                # the server answered 431 and closed while the rest of the head was still being sent:
+                # the kernel then resets the connection and may drop the 431 — refused all the same
+                continue
         assert data.startswith(b"HTTP/1.1 431 "), (chunk, data[:200])
 
 
