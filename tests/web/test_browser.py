@@ -161,7 +161,8 @@ def test_whole_hands_fit_the_viewport_and_settle_face_up(server, browser, vw, vh
         # 倒牌: every other hand laid down; a winner's reading face up with the winning tile marked
         if page.locator(".win").count():
             tiles = page.locator(".win").first.locator(".reading .tile:not(.back)")
-            assert tiles.count() >= 14
+            # the settlement may be drawn again by a state message (the manners' buttons): look until it is whole
+            wait_until(lambda: tiles.count() >= 14, timeout=3, what="the winner's reading face up")
             assert page.locator(".win .tile.win-tile").count() >= 1
             assert page.locator(".all-hands .rev").count() == 3
             won = True
