@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shangrao.game import Game, script_wall
+from shangrao.game import Action, Game, Observation, script_wall
 from shangrao.game.actions import ActionType, parse_action
 from shangrao.rules import DEFAULT_RULES
 
@@ -59,3 +59,27 @@ def reasons(game: Game) -> list[tuple[int, int, int, str]]:
 
 
 __all__ = ["make_game", "do", "pass_windows", "legal_strs", "tsumogiri_to_end", "reasons", "ActionType"]
+
+
+# hands of the table-protocol tests (tests/game/test_table*.py): seat 0 discards 5m first
+TABLE_SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"
+TABLE_SEAT2_TRIPLET = "5m5m5m2m8m3p6p4s6s2z3z4z5z"  # may pung or kong 5m
+TABLE_SEAT3 = "3m7m8m4p4p8s8s1z1z2z4z5z7z"
+TABLE_NOBODY = "1m1m9m9m1p1p9p9p2s2s4z4z3z"        # nothing on 5m
+TABLE_NOBODY2 = "2m2m8m8m5p5p6p6p3s3s7m3z5s"
+
+
+class Scripted:
+    """A bot (or a seat's stand-in) that plays what it is told, the first of ``wants`` that is legal
+    (else the first legal action), and counts its calls."""
+
+    def __init__(self, *wants: str) -> None:
+        self.wants = [parse_action(w) for w in wants]
+        self.calls = 0
+
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+        self.calls += 1
+        for w in self.wants:
+            if w in legal_actions:
+                return w
+        return legal_actions[0]

@@ -5,40 +5,25 @@ stand-ins and returning players, and a restart in a window resuming its countdow
 from __future__ import annotations
 
 import pytest
-from game_helpers import make_game
+from game_helpers import TABLE_NOBODY as NOBODY
+from game_helpers import TABLE_NOBODY2 as NOBODY2
+from game_helpers import TABLE_SEAT0 as SEAT0
+from game_helpers import TABLE_SEAT2_TRIPLET as SEAT2_TRIPLET
+from game_helpers import TABLE_SEAT3 as SEAT3
+from game_helpers import Scripted, make_game
 
-from shangrao.game import Action, Game, IllegalActionError, Observation, parse_action, replay
+from shangrao.game import Game, IllegalActionError, parse_action, replay
 from shangrao.game.table import Player, TableState, Timing
 
 T = Timing(bot_delay=0.5, claim_timeout=10.0, turn_timeout=30.0, absent_timeout=20.0, claim_pause=1.0)
 
-SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"
 SEAT1_CHOW = "4m6m1m9m2p5p9p3s5s9s1z2z3z"     # may chow 456m on 5m
-SEAT2_TRIPLET = "5m5m5m2m8m3p6p4s6s2z3z4z5z"  # may pung or kong 5m
-SEAT3 = "3m7m8m4p4p8s8s1z1z2z4z5z7z"
-NOBODY = "1m1m9m9m1p1p9p9p2s2s4z4z3z"        # nothing on 5m
-NOBODY2 = "2m2m8m8m5p5p6p6p3s3s7m3z5s"
 
 # 抢杠 (test_game_wins): seat 2 makes a kong on seat 1's 5p, seats 3 and 0 wait on 5p
 R0_WAIT = "1m2m3m7m8m9m1s2s3s4p6p2z2z"
 R1 = "5p9m9p9s3z4z5z4m7p3s5s7s1z"
 R2_TRIPLET = "5p5p5p2p8p4s6s8s5m1z3z4z5z"
 R3_WAIT = "4m5m6m1p2p3p7s8s9s4p6p6m6m"
-
-
-class Scripted:
-    """A bot that plays what it is told (else the first legal action) and counts its calls."""
-
-    def __init__(self, *wants: str) -> None:
-        self.wants = [parse_action(w) for w in wants]
-        self.calls = 0
-
-    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
-        self.calls += 1
-        for w in self.wants:
-            if w in legal_actions:
-                return w
-        return legal_actions[0]
 
 
 def _people(n: int = 4) -> list[Player]:

@@ -30,13 +30,8 @@ from shangrao.web.app import create_app  # noqa: E402 - after the importorskip a
 from shangrao.web.connections import Connection  # noqa: E402 - after the importorskip above
 
 from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
+from .serving import served  # noqa: E402
 from .waiting import wait_until, wait_until_async  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -44,15 +39,8 @@ def live_server(tmp_path):
     settings = Settings(**{**SLOW_PEOPLE, "send_queue": 4, "send_timeout": 0.5, "absent_timeout": 0.0,
                            "turn_timeout": 0.3, "claim_timeout": 0.3})
     app = create_app(f"sqlite:///{tmp_path / 'bp.sqlite3'}", settings)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                                        ws_ping_interval=None))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    wait_until(lambda: srv.started, 20, "the server to start")
-    yield app, port, srv
-    srv.should_exit = True
-    th.join(10)
+    with served(app, ws_ping_interval=None) as (port, srv):
+        yield app, port, srv
 
 
 def _silent_socket(port: int, path: str) -> socket.socket:

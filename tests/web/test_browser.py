@@ -10,68 +10,31 @@ Skipped when Playwright or /usr/bin/chromium is missing (.ci/run installs chromi
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
-from pathlib import Path
 
 import pytest
 
+from .serving import HAS_CHROMIUM, Watch, app_served, chromium
 from .waiting import wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium at /usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from shangrao.web import Settings
-    from shangrao.web.app import create_app
-
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
-    app = create_app(f"sqlite:///{db}",
-                     Settings(bot_delay=0.01, claim_timeout=60, turn_timeout=120, absent_timeout=120,
-                              next_hand_timeout=600, standin_bot="random", claim_pause=0.02))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    wait_until(lambda: srv.started, 20, "the server to start")
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    th.join(10)
+    with app_served(f"sqlite:///{db}", bot_delay=0.01, claim_timeout=60, turn_timeout=120, absent_timeout=120,
+                    next_hand_timeout=600, standin_bot="random", claim_pause=0.02) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
-
-
-class Watch:
-    """Console errors, page errors and failed requests of a page."""
-
-    def __init__(self, page):
-        self.problems: list[str] = []
-        page.on("pageerror", lambda e: self.problems.append(f"pageerror {e}"))
-        page.on("console", lambda m: self.problems.append(f"console {m.text}") if m.type == "error" else None)
-        page.on("requestfailed", lambda r: self.problems.append(f"failed {r.url}")
-                if "/ws/" not in r.url else None)
-        page.on("response", lambda r: self.problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
 
 
 def create_table(page, server, bot="greedy", hands=1):

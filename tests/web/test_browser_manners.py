@@ -6,49 +6,33 @@ Skipped without Playwright or /usr/bin/chromium (.ci/run installs it)."""
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
-from .test_browser import ARGS, CHROMIUM, Watch, _free_port, create_table, inside  # noqa: E402
+from .serving import HAS_CHROMIUM, Watch, app_served, chromium  # noqa: E402
+from .test_browser import create_table, inside  # noqa: E402
 from .test_pages_phone import NO_SIDEWAYS, OVERLAPS  # noqa: E402
-from .waiting import wait_until  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium at /usr/bin/chromium")
 
 SIZES = [(390, 844), (1280, 800)]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from shangrao.web import Settings
-    from shangrao.web.app import create_app
-
     db = tmp_path_factory.mktemp("manners") / "manners.sqlite3"
     # bots a little slow: a hand lasts long enough to hand the seat over and take it back
-    app = create_app(f"sqlite:///{db}",
-                     Settings(bot_delay=0.25, claim_timeout=60, turn_timeout=120, absent_timeout=120,
-                              next_hand_timeout=600, standin_bot="random", claim_pause=0.02, phrase_interval=0.5))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    wait_until(lambda: srv.started, 20, "the server to start")
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    th.join(10)
+    with app_served(f"sqlite:///{db}", bot_delay=0.25, claim_timeout=60, turn_timeout=120, absent_timeout=120,
+                    next_hand_timeout=600, standin_bot="random", claim_pause=0.02, phrase_interval=0.5) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 #: the table's parts that must never overlap: the three opponents, the square of ponds, your side

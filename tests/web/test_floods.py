@@ -34,6 +34,7 @@ from shangrao.web.app import create_app  # noqa: E402 - after the importorskip a
 from shangrao.web.guard import MAX_LINE, ConnectionGuard, capacity, guarded_protocols  # noqa: E402
 
 from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
+from .serving import free_port, served  # noqa: E402
 from .waiting import elapse, wait_until  # noqa: E402
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -43,12 +44,6 @@ HEADER_TIMEOUT = 1.0
 FILE_LIMIT = 256
 FLOOD = 400  # connections the flood holds at once: more than the server's file limit
 FLOOD_SECONDS = 6.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _from(addr: str, port: int) -> socket.socket:
@@ -65,7 +60,7 @@ def _low_file_limit() -> None:  # in the server's process, before it runs
 @pytest.fixture
 def serve_process(tmp_path):
     """``shangrao serve`` in a subprocess with RLIMIT_NOFILE soft = hard = 256; yields (port, log path)."""
-    port = _free_port()
+    port = free_port()
     out = tmp_path / "serve.log"
     cmd = [sys.executable, "-c", "from shangrao.cli import main; main()", "serve", "--no-browser",
            "--port", str(port), "--db", str(tmp_path / "flood.sqlite3"), "--header-timeout", str(HEADER_TIMEOUT),
@@ -278,15 +273,8 @@ def guarded_server(tmp_path):
     """The app on uvicorn in a thread, with the protocols ``shangrao serve`` uses; yields (port, guard)."""
     guard = ConnectionGuard(per_address=4, total=50, header_timeout=HEADER_TIMEOUT)
     app = create_app(f"sqlite:///{tmp_path / 'guard.sqlite3'}", Settings(**SLOW_PEOPLE))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                                        ws_ping_interval=None, proxy_headers=False, **guarded_protocols(guard)))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    wait_until(lambda: srv.started, 20, "the server to start")
-    yield port, guard
-    srv.should_exit = True
-    th.join(10)
+    with served(app, ws_ping_interval=None, proxy_headers=False, **guarded_protocols(guard)) as (port, _srv):
+        yield port, guard
 
 
 def _answer(s: socket.socket, timeout: float = 5.0) -> tuple[bytes, float]:

@@ -13,7 +13,6 @@ import re
 import shutil
 import socket
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
@@ -27,18 +26,13 @@ from shangrao.web.app import create_app  # noqa: E402 - after the importorskip a
 from shangrao.web.guard import ConnectionGuard, guarded_protocols  # noqa: E402
 
 from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
+from .serving import free_port, served  # noqa: E402
 from .waiting import wait_until  # noqa: E402
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()),
                                       None)
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "web.md"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def documented_config() -> str:
@@ -53,47 +47,40 @@ def behind_nginx(tmp_path):
     """The app on uvicorn (with serve's protocols) behind nginx running the documented block; yields
     nginx's port."""
     app = create_app(f"sqlite:///{tmp_path / 'nginx.sqlite3'}", Settings(**SLOW_PEOPLE))
-    backend, front = _free_port(), _free_port()
+    front = free_port()
     guard = ConnectionGuard(per_address=1000, total=1000, header_timeout=10)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=backend, log_level="warning", lifespan="on",
-                                        ws_ping_interval=None, proxy_headers=False, **guarded_protocols(guard)))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    conf = documented_config()
-    assert "listen 443 ssl;" in conf and "http://127.0.0.1:8000" in conf
-    conf = conf.replace("listen 443 ssl;", f"listen 127.0.0.1:{front};")
-    conf = conf.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{backend}")
-    temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    (tmp_path / "nginx.conf").write_text(
-        f"daemon off; master_process off; pid {tmp_path / 'nginx.pid'}; error_log {tmp_path / 'error.log'};\n"
-        f"events {{ worker_connections 256; }}\n"
-        f"http {{ access_log off; {temp}\n{conf}\n}}\n", encoding="utf-8")
-    check = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                           capture_output=True, text=True, timeout=30)
-    assert check.returncode == 0, check.stderr  # the documented block is valid nginx
-    proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_until(lambda: srv.started, 20, "the server to start")
-
-        def nginx_up() -> bool:
-            assert proc.poll() is None, "nginx did not start"
-            try:
-                socket.create_connection(("127.0.0.1", front), timeout=1).close()
-                return True
-            except OSError:
-                return False
-
-        wait_until(nginx_up, 20, "nginx to accept connections")
-        yield front
-    finally:
-        proc.terminate()
+    with served(app, ws_ping_interval=None, proxy_headers=False, **guarded_protocols(guard)) as (backend, _srv):
+        conf = documented_config()
+        assert "listen 443 ssl;" in conf and "http://127.0.0.1:8000" in conf
+        conf = conf.replace("listen 443 ssl;", f"listen 127.0.0.1:{front};")
+        conf = conf.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{backend}")
+        temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (tmp_path / "nginx.conf").write_text(
+            f"daemon off; master_process off; pid {tmp_path / 'nginx.pid'}; error_log {tmp_path / 'error.log'};\n"
+            f"events {{ worker_connections 256; }}\n"
+            f"http {{ access_log off; {temp}\n{conf}\n}}\n", encoding="utf-8")
+        check = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                               capture_output=True, text=True, timeout=30)
+        assert check.returncode == 0, check.stderr  # the documented block is valid nginx
+        proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        srv.should_exit = True
-        th.join(10)
+            def nginx_up() -> bool:
+                assert proc.poll() is None, "nginx did not start"
+                try:
+                    socket.create_connection(("127.0.0.1", front), timeout=1).close()
+                    return True
+                except OSError:
+                    return False
+
+            wait_until(nginx_up, 20, "nginx to accept connections")
+            yield front
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def test_the_documented_nginx_configuration_serves_pages_and_websockets(behind_nginx):

@@ -6,19 +6,14 @@ Skipped without Playwright or /usr/bin/chromium (.ci/run installs it)."""
 
 from __future__ import annotations
 
-import socket
-import threading
-from pathlib import Path
-
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
-from .test_browser import ARGS, CHROMIUM, Watch  # noqa: E402
-from .waiting import wait_until  # noqa: E402
+from .serving import HAS_CHROMIUM, Watch, app_served, chromium  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium at /usr/bin/chromium")
 
 SIZES = [(390, 844), (1280, 800)]
 IDS = ["phone", "desktop"]
@@ -55,8 +50,6 @@ def _play_and_store(store, seed: int, hands: int | None = None) -> tuple[int, li
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     from shangrao.records import Store
-    from shangrao.web import Settings
-    from shangrao.web.app import create_app
 
     db = tmp_path_factory.mktemp("pages") / "pages.sqlite3"
     store = Store(f"sqlite:///{db}")
@@ -65,25 +58,14 @@ def site(tmp_path_factory):
     store.close()
     factors = [w.score.payer_factors for w in recs[FEIBAO_HAND].result.wins]
     assert any(max(f) > 1 for f in factors), ("the scripted match no longer has a 飞宝 payer", factors)
-    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.01, claim_pause=0.02, tables_per_minute=1))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    wait_until(lambda: srv.started, 20, "the server to start")
-    yield {"url": f"http://127.0.0.1:{port}", "plain": plain, "feibao": feibao}
-    srv.should_exit = True
-    th.join(10)
+    with app_served(f"sqlite:///{db}", bot_delay=0.01, claim_pause=0.02, tables_per_minute=1) as url:
+        yield {"url": url, "plain": plain, "feibao": feibao}
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 NO_SIDEWAYS = "document.scrollingElement.scrollWidth <= innerWidth"

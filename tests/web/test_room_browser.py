@@ -8,21 +8,18 @@ error.  Skipped without Playwright or /usr/bin/chromium (.ci/run installs it).""
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
-from .test_browser import ARGS, CHROMIUM  # noqa: E402
+from .serving import HAS_CHROMIUM, app_served, chromium  # noqa: E402
+from .serving import Watch as _Watch  # noqa: E402
 from .test_pages_phone import NO_SIDEWAYS, OVERLAPS  # noqa: E402
-from .waiting import wait_until  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium at /usr/bin/chromium")
 
 NAMES = ["老王", "小李", "阿三", "丁丁"]
 #: the room page's leaf boxes, none of which may overlap another
@@ -32,45 +29,25 @@ ROOM_BOXES = ("#room h1, .room-code-line > span, #copy-link, #members li, #room-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from shangrao.web import Settings
-    from shangrao.web.app import create_app
-
     db = tmp_path_factory.mktemp("room") / "room.sqlite3"
     # an absent member's stand-in plays at once (the members look at their seat, then leave it)
-    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.0, claim_pause=0.0, claim_timeout=60, turn_timeout=120,
-                                                 absent_timeout=0.0, next_hand_timeout=0.0, standin_bot="random"))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    wait_until(lambda: srv.started, 20, "the server to start")
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    th.join(10)
+    with app_served(f"sqlite:///{db}", bot_delay=0.0, claim_pause=0.0, claim_timeout=60, turn_timeout=120,
+                    absent_timeout=0.0, next_hand_timeout=0.0, standin_bot="random") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
-class Watch:
-    """Console errors, page errors, failed requests and error answers of a page (as test_browser's),
-    except the table page's images cut short when the member leaves their seat at once (aborted by
-    the navigation, not failed)."""
+class Watch(_Watch):
+    """A page's problems, as :class:`serving.Watch`, except the table page's images cut short when the
+    member leaves their seat at once (aborted by the navigation, not failed)."""
 
-    def __init__(self, page):
-        self.problems: list[str] = []
-        page.on("pageerror", lambda e: self.problems.append(f"pageerror {e}"))
-        page.on("console", lambda m: self.problems.append(f"console {m.text}") if m.type == "error" else None)
-        page.on("requestfailed", lambda r: self.problems.append(f"failed {r.url} {r.failure}")
-                if "/ws/" not in r.url and r.failure != "net::ERR_ABORTED" else None)
-        page.on("response", lambda r: self.problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    def __init__(self, page) -> None:
+        super().__init__(page, aborted_ok=True)
 
 
 def api(url: str):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
@@ -23,44 +22,28 @@ uvicorn = pytest.importorskip("uvicorn")
 from shangrao.game import replay  # noqa: E402
 from shangrao.records import Store  # noqa: E402
 
-from .test_browser import ARGS, CHROMIUM, _free_port  # noqa: E402
+from .serving import HAS_CHROMIUM, app_served, chromium  # noqa: E402
 from .test_manners_web import _hidden_ids, _walk  # noqa: E402
 from .test_room_browser import NAMES, Watch, api  # noqa: E402
-from .waiting import wait_until  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium at /usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    import threading
-
-    from shangrao.web import Settings
-    from shangrao.web.app import create_app
-
     db = tmp_path_factory.mktemp("roommatch") / "room.sqlite3"
     url = f"sqlite:///{db}"
     # an absent member's stand-in at once (match 2),
     # the next hand only when the connected people are ready (the 解散 votes are between hands)
-    app = create_app(url, Settings(bot_delay=0.03, claim_pause=0.0, claim_timeout=60, turn_timeout=120,
-                                   absent_timeout=0.0, next_hand_timeout=600, standin_bot="random",
-                                   dissolve_timeout=60))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    wait_until(lambda: srv.started, 20, "the server to start")
-    yield f"http://127.0.0.1:{port}", url
-    srv.should_exit = True
-    th.join(10)
+    with app_served(url, bot_delay=0.03, claim_pause=0.0, claim_timeout=60, turn_timeout=120, absent_timeout=0.0,
+                    next_hand_timeout=600, standin_bot="random", dissolve_timeout=60) as base:
+        yield base, url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def decide(page) -> bool:

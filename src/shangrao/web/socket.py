@@ -93,6 +93,28 @@ async def _refuse(ws: WebSocket, code: ErrorCode, message: str) -> None:
     await ws.send_text(encode_text(ErrorMessage(code=code, message=message)))
 
 
+#: what loading a table for a socket may raise; :func:`refuse_unloadable` answers each
+LOAD_ERRORS = (DamagedRecord, ServerFull, TableError, RecordError, ReplayError, ValueError, SaveError)
+
+
+async def refuse_unloadable(ws: WebSocket, table_id: int, err: Exception) -> None:
+    """Refuse and close a socket whose table could not be loaded (one of :data:`LOAD_ERRORS`): a damaged
+    record (4422), a full server (1013), no such table or a bad token (4403), anything else that
+    cannot be loaded now (4403, "try again later")."""
+    if isinstance(err, DamagedRecord):
+        await _refuse(ws, "damaged", damaged(err))
+        await ws.close(code=4422)
+    elif isinstance(err, ServerFull):
+        await _refuse(ws, "full", str(err))
+        await ws.close(code=1013)
+    elif isinstance(err, TableError):
+        await _refuse(ws, "forbidden", str(err))
+        await ws.close(code=4403)
+    else:
+        await _refuse(ws, "forbidden", f"table {table_id} cannot be loaded now; try again later")
+        await ws.close(code=4403)
+
+
 def router(ctx: AppState) -> APIRouter:
     r = APIRouter(route_class=StrictJSONRoute)  # a key given twice in a body is refused
     manager, settings = ctx.manager, ctx.settings
@@ -105,21 +127,8 @@ def router(ctx: AppState) -> APIRouter:
             try:
                 t = await manager.get(table_id, token)
                 seat = t.check_token(token)
-            except DamagedRecord as err:
-                await _refuse(ws, "damaged", damaged(err))
-                await ws.close(code=4422)
-                return
-            except ServerFull as err:
-                await _refuse(ws, "full", str(err))
-                await ws.close(code=1013)
-                return
-            except TableError as err:
-                await _refuse(ws, "forbidden", str(err))
-                await ws.close(code=4403)
-                return
-            except (RecordError, ReplayError, ValueError, SaveError):
-                await _refuse(ws, "forbidden", f"table {table_id} cannot be loaded now; try again later")
-                await ws.close(code=4403)
+            except LOAD_ERRORS as err:
+                await refuse_unloadable(ws, table_id, err)
                 return
             try:
                 conn = await t.connect(seat, ws)

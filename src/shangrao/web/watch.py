@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from ..game import ReplayError
-from ..records import RecordError
 from .deps import AppState
-from .errors import SaveError, ServerFull, TableError, TableNotFound
+from .errors import TableNotFound
 from .failures import damaged
 from .http import StrictJSONRoute, TokenBucket
 from .messages import PingMsg, parse_client_message
 from .outgoing import ErrorMessage, PongMessage
 from .pages import error_page, page
-from .socket import _refuse
+from .socket import LOAD_ERRORS, _refuse, refuse_unloadable
 from .spectators import MAX_WATCHERS
 from .stored import DamagedRecord
 
@@ -53,21 +51,8 @@ def router(ctx: AppState) -> APIRouter:
         await ws.accept()
         try:
             t = await manager.get(table_id)
-        except DamagedRecord as err:
-            await _refuse(ws, "damaged", damaged(err))
-            await ws.close(code=4422)
-            return
-        except ServerFull as err:
-            await _refuse(ws, "full", str(err))
-            await ws.close(code=1013)
-            return
-        except TableError as err:  # no such table
-            await _refuse(ws, "forbidden", str(err))
-            await ws.close(code=4403)
-            return
-        except (RecordError, ReplayError, ValueError, SaveError):
-            await _refuse(ws, "forbidden", f"table {table_id} cannot be loaded now; try again later")
-            await ws.close(code=4403)
+        except LOAD_ERRORS as err:
+            await refuse_unloadable(ws, table_id, err)
             return
         conn = await t.watch(ws)
         if conn is None:
