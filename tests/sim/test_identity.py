@@ -187,8 +187,8 @@ def _core_replay(g: Game):
                      wall=g.wall, dice=g.dice, bots=["external"] * 4, script=decisions_of(g.events))
 
 
-@pytest.mark.parametrize(("clause", "module", "name", "args"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
-def test_special_clause_on_a_scripted_wall_is_identical_in_the_core(monkeypatch, clause, module, name, args):
+def _games_of(monkeypatch, scenarios) -> list[Game]:
+    """Every :class:`Game` the engine's scenario tests ``scenarios`` build, in order, played as they play them."""
     games: list[Game] = []
     init = Game.__init__
 
@@ -197,8 +197,15 @@ def test_special_clause_on_a_scripted_wall_is_identical_in_the_core(monkeypatch,
         games.append(self)
 
     monkeypatch.setattr(Game, "__init__", recording_init)
-    _scenario(module, name)(*args)
+    for _clause, module, name, args in scenarios:
+        _scenario(module, name)(*args)
     monkeypatch.undo()
+    return games
+
+
+@pytest.mark.parametrize(("clause", "module", "name", "args"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
+def test_special_clause_on_a_scripted_wall_is_identical_in_the_core(monkeypatch, clause, module, name, args):
+    games = _games_of(monkeypatch, [(clause, module, name, args)])
     assert games
     for g in games:
         core = _core_replay(g)
@@ -211,17 +218,7 @@ def test_special_clause_on_a_scripted_wall_is_identical_in_the_core(monkeypatch,
 
 def test_the_scripted_scenarios_reach_every_special_clause(monkeypatch):
     """The rows of the scenarios above hold each clause the issue names at least once."""
-    games: list[Game] = []
-    init = Game.__init__
-
-    def recording_init(self, *a, **kw):
-        init(self, *a, **kw)
-        games.append(self)
-
-    monkeypatch.setattr(Game, "__init__", recording_init)
-    for _clause, module, name, args in SCENARIOS:
-        _scenario(module, name)(*args)
-    monkeypatch.undo()
+    games = _games_of(monkeypatch, SCENARIOS)
     wins = [w for g in games if g.result is not None for w in g.result.wins]
     ends = [g.result for g in games if g.result is not None]
     assert any(len(r.winners) == 2 and r.wins[0].situation.win_by.value == "robbing_kong" for r in ends)  # 抢杠 ×2
