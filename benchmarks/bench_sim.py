@@ -24,6 +24,12 @@ Sections (``--section``, repeatable; docs/performance.md records a run):
   core's event rows compared with the engine's log row by row (the suite plays 2,000).
 * ``simulate`` — ``shangrao simulate --hands 100000 --bots random --no-store`` (fast engine) timed
   from outside, wall clock, beside the same command's summary with ``--engine python`` on 2,000 hands.
+* ``batched env`` — the batched environment (:class:`shangrao.sim.vector.VectorEnv`, batch 256,
+  observations and masks handed over every step; self-play and one learner against three core
+  ``random`` bots; random legal actions sampled from the masks in NumPy) in learner steps per
+  second, against pgx's ``sparrow_mahjong`` (batch 256, ``jit(vmap(step))`` with ``auto_reset``,
+  the action sampled inside the jitted function; needs ``pip install pgx``, skipped without it)
+  and this project's PettingZoo AEC environment (random legal actions), wall clock.
 * ``bot arithmetic`` — the ``ukeire`` bot's discard decision (the lowest shanten, ties by the most
   unseen useful tiles) on the same real states, collected from Python self-play (four ``ukeire``
   bots): ``GreedyBot(ukeire=True)._discard`` against the kernels (:func:`~shangrao.sim.kernels.discard_shanten`
@@ -365,11 +371,108 @@ def bench_simulate(args: argparse.Namespace) -> list[Row]:
             ("simulate summary, --engine fast vs python, 2,000 hands", "same" if a == b else "DIFFERENT", "", "")]
 
 
+def _pettingzoo_steps_per_second(seconds: float) -> float:
+    """Steps/s of this project's PettingZoo AEC env (``shangrao.env.env()``), random legal actions."""
+    import numpy as np
+
+    import shangrao.env
+
+    env = shangrao.env.env()
+    rng = np.random.default_rng(0)
+    steps = 0
+    episode = 0
+    t = time.perf_counter()
+    while time.perf_counter() - t < seconds:
+        env.reset(seed=episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps / (time.perf_counter() - t)
+
+
+def _pgx_steps_per_second(batch: int, steps: int) -> float | None:
+    """Steps/s of pgx's ``sparrow_mahjong``: ``jit(vmap(step))`` with ``auto_reset`` and the random
+    legal action sampled inside the jitted function (pgx's own benchmark); None without pgx."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx
+        from pgx.experimental import auto_reset
+    except ImportError:
+        return None
+    env = pgx.make("sparrow_mahjong")
+
+    def one(state, key):
+        k1, k2 = jax.random.split(key)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(k1, logits, axis=-1)
+        return jax.vmap(auto_reset(env.step, env.init))(state, action, jax.random.split(k2, batch))
+
+    step = jax.jit(one)
+    key = jax.random.PRNGKey(0)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch))
+    for _ in range(20):  # compiled first
+        key, sub = jax.random.split(key)
+        state = step(state, sub)
+    state.current_player.block_until_ready()
+    t = time.perf_counter()
+    for _ in range(steps):
+        key, sub = jax.random.split(key)
+        state = step(state, sub)
+    state.current_player.block_until_ready()
+    return steps * batch / (time.perf_counter() - t)
+
+
+def bench_batched_env(args: argparse.Namespace) -> list[Row]:
+    """The batched env (``shangrao.sim.vector.VectorEnv``, batch 256, observations and masks) against
+    pgx's ``sparrow_mahjong`` (batch 256, jit + vmap) and this project's PettingZoo AEC env; random
+    legal actions everywhere (ours sampled from the masks in NumPy, outside the core)."""
+    import numpy as np
+
+    from shangrao.sim.vector import VectorEnv
+
+    batch = 256
+    n_steps = 100 if args.quick else 2000
+    rows: list[Row] = []
+    rates = {}
+    for label, seats in (("self-play, 4 learner seats", ("learner",) * 4),
+                         ("1 learner seat, 3 core random bots", ("learner", "random", "random", "random"))):
+        env = VectorEnv(batch, seats)
+        rng = np.random.default_rng(0)
+        b = env.reset(seed=args.seed)
+        for _ in range(20):
+            b = env.step((rng.random(b.legal_action_mask.shape) * b.legal_action_mask).argmax(axis=1))
+        t = time.perf_counter()
+        hands = 0
+        for _ in range(n_steps):
+            b = env.step((rng.random(b.legal_action_mask.shape) * b.legal_action_mask).argmax(axis=1))
+            hands += int(b.terminated.sum())
+        dt = time.perf_counter() - t
+        rates[label] = n_steps * batch / dt
+        rows.append((f"batched env, batch {batch}, {label} (learner steps/s, wall)", f"{rates[label]:,.0f}", "",
+                     f"{hands / dt:,.0f} hands/s"))
+    ours = rates["self-play, 4 learner seats"]
+    pz = _pettingzoo_steps_per_second(2.0 if args.quick else 15.0)
+    rows.append(("… against this project's PettingZoo AEC env (`shangrao.env.env()`, steps/s)", f"{ours:,.0f}",
+                 f"{pz:,.0f}", f"{ours / pz:.1f}×"))
+    pg = _pgx_steps_per_second(batch, 100 if args.quick else 1000)
+    if pg is None:
+        rows.append(("… against pgx `sparrow_mahjong` (batch 256, jit + vmap)", f"{ours:,.0f}", "pgx not installed",
+                     "`pip install pgx` to compare"))
+    else:
+        rows.append((f"… against pgx `sparrow_mahjong` (batch {batch}, jit + vmap, steps/s)", f"{ours:,.0f}",
+                     f"{pg:,.0f}", f"{ours / pg:.1f}×"))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[Row]]] = {
     "win checks": bench_win_checks,
     "hands": bench_hands,
     "identity": bench_identity,
     "simulate": bench_simulate,
+    "batched env": bench_batched_env,
     "bot arithmetic": bench_bot_arithmetic,
     "scoring": bench_scoring,
     "warm-up": bench_warmup,
