@@ -230,6 +230,16 @@ Vector environments and autoreset
 tests/env/test_vector_autoreset.py checks, under each mode, that no observation handed to the
 learner has an all-zero mask.
 
+Batched environment on the compiled core
+----------------------------------------
+
+For many games at once without a Python call per game, :class:`shangrao.sim.vector.VectorEnv`
+steps ``num_envs`` tables inside the compiled core (numba): the same observation planes and action
+table as here (each game's planes are exactly ``encode_observation`` of its deciding seat), fields
+named as pgx's batched ``State``, ``SAME_STEP`` autoreset, the core's ``random``/``greedy``/``ukeire``
+bots at the other seats or self-play.  It needs NumPy and numba only (not this extra); its
+docstring is its documentation page.
+
 Version history
 ===============
 

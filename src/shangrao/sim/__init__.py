@@ -13,17 +13,20 @@
 * :mod:`.events` — the core's event rows against the engine's log (``encode_events``), and a core
   hand's typed events by an engine replay (``to_events``);
 * :mod:`.play` — the Python entry points: :func:`~.play.play_hand` (one hand; a script of decisions;
-  ``external`` seats that stop the core), :func:`~.play.iter_match_hands`, :func:`~.play.hand_summary`.
+  ``external`` seats that stop the core), :func:`~.play.iter_match_hands`, :func:`~.play.hand_summary`;
+* :mod:`.vector` — the batched environment (:class:`~.vector.VectorEnv`): N tables stepped together,
+  learner seats handing over observation planes and action masks as arrays, one Python call a batch.
 
 The Python engine stays the reference: same deal and the same decisions ⇒ the same events, results
 and deltas (``tests/sim/test_identity.py``; ``shangrao simulate/arena --engine python|fast`` give the
-same summaries and records, ``tests/sim/test_simulate_engine.py``).
+same summaries and records, ``tests/sim/test_simulate_engine.py``; the batched environment's planes,
+masks and rewards are the engine's at every decision, ``tests/sim/test_vector.py``).
 
-Speed of the game loop (``benchmarks/bench_sim.py --section hands``, docs/performance.md, one core,
-the same process): 18.5× the Python engine with four ``random`` bots (8,000 hands/s; the target of
-50× is not reached: about 1 µs a turn is the loop itself), 38.9× with ``greedy`` and 58.7× with
-``ukeire``.  The first call compiles the loop (about 1 minute on an idle core, several under load;
-cached on disk with the kernels, :mod:`._cache`).
+Speed (``benchmarks/bench_sim.py``, recorded with the machine and command in docs/performance.md,
+"The compiled game loop" and "The batched environment"): whole hands on one core against the Python
+engine with the ``random``, ``greedy`` and ``ukeire`` bots, and the batched environment's steps per
+second against pgx's ``sparrow_mahjong`` and the PettingZoo environment.  The first call compiles
+the package (a minute or two of CPU); it is cached on disk with the kernels, :mod:`._cache`.
 
 Technology: numba
 =================

@@ -172,21 +172,24 @@ def seed_key(seed: int | str | None) -> np.ndarray:
     ``None`` is read as 0 (as ``Game`` does); a ``str`` goes through SHA-512 (``random.seed``
     version 2); an int by its absolute value.  Other types raise ``TypeError``."""
     if seed is None:
-        a = 0
-    elif isinstance(seed, str):
+        return np.zeros(1, dtype=np.uint32)
+    if isinstance(seed, str):
         b = seed.encode()
-        a = int.from_bytes(b + hashlib.sha512(b).digest(), "big")
-    elif isinstance(seed, int) and not isinstance(seed, bool):
+        raw = b + hashlib.sha512(b).digest()  # the big-endian bytes of the key's integer
+        raw = bytes((-len(raw)) % 4) + raw
+        words = np.frombuffer(raw[::-1], dtype="<u4")  # lowest word first, without a Python loop a word
+        top = len(words)
+        while top > 1 and words[top - 1] == 0:
+            top -= 1
+        return words[:top].copy()
+    if isinstance(seed, int) and not isinstance(seed, bool):
         a = abs(seed)
-    else:
-        raise TypeError(f"a seed is an int, a str or None, got {seed!r}")
-    words = []
-    while a:
-        words.append(a & 0xFFFFFFFF)
-        a >>= 32
-    if not words:
-        words = [0]
-    return np.array(words, dtype=np.uint32)
+        out = []
+        while a:
+            out.append(a & 0xFFFFFFFF)
+            a >>= 32
+        return np.array(out or [0], dtype=np.uint32)
+    raise TypeError(f"a seed is an int, a str or None, got {seed!r}")
 
 
 @njit(cache=True)
@@ -229,7 +232,7 @@ def mt_seed(mt, key):
     mt[624] = 624
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mt_next(mt):
     """One ``genrand_uint32`` (as an int64) from the state ``mt``."""
     if mt[624] >= 624:
@@ -249,7 +252,7 @@ def mt_next(mt):
     return np.int64(y & np.uint64(0xFFFFFFFF))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mt_below(mt, n):
     """``random.Random._randbelow(n)`` for 1 <= n < 2**32 (``_randbelow_with_getrandbits``)."""
     k = 0
@@ -264,7 +267,7 @@ def mt_below(mt, n):
 
 
 # ---------------------------------------------------------------------------------------------- state helpers
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _emit(st, ev, t, a, b, c, d, e, f, g, h, i):
     n = st[_O_NEV]
     st[_O_NEV] = n + 1
@@ -286,7 +289,7 @@ def _emit(st, ev, t, a, b, c, d, e, f, g, h, i):
 _POW5 = np.array([5**i for i in range(9)], dtype=np.int32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _key_add(st, seat, k, n):
     """The incremental hand key (``HandKey.add``): ``n`` tiles of kind ``k`` in (negative: out)."""
     o = _O_CODES + seat * 5
@@ -296,7 +299,7 @@ def _key_add(st, seat, k, n):
         st[o + k // 9] += n * _POW5[k % 9]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add(st, seat, tid):
     k = tid >> 2
     st[_O_COUNTS + seat * 34 + k] += 1
@@ -304,7 +307,7 @@ def _add(st, seat, tid):
     _key_add(st, seat, k, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _remove(st, seat, k, prefer):
     """Take a tile of kind ``k`` out of the hand: ``prefer`` if held, else the lowest id."""
     mi = _O_MASK + seat * 34 + k
@@ -322,12 +325,12 @@ def _remove(st, seat, k, prefer):
     return tid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tiles_left(st):
     return st[_O_TAIL] - st[_O_HEAD] + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _jiuyao_ok(st, rules, seat):
     n = st[_O_NMELD + seat]
     if not rules[RU_JIUYAO_MELDS]:
@@ -339,7 +342,7 @@ def _jiuyao_ok(st, rules, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_win(st, rules, tb, seat, extra):
     """``Game._is_win``: the seat's concealed hand (plus the kind ``extra`` when >= 0) wins."""
     bao = st[_O_BAO]
@@ -363,7 +366,7 @@ def _is_win(st, rules, tb, seat, extra):
     return K.is_win_codes(tb[0], tb[1], c0, c1, c2, c3, w, 4 - st[_O_NMELD + seat], _jiuyao_ok(st, rules, seat))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _transfer(st, ev, payer, payee, points, reason, pattern):
     if points <= 0:
         return
@@ -384,7 +387,7 @@ def _four_bao(st, ev, rules, tb, seat):
     _bonus_all(st, ev, seat, rules[RU_FOUR_BAO_BONUS], R_FOUR_BAO)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(st, ev, rules, tb, seat, from_tail):
     if from_tail:
         tid = st[_O_LIVE + st[_O_TAIL]]
@@ -471,7 +474,7 @@ def new_hand(st, ev, rules, tb, key, dealer, scores, hand_no, wall_in, dice_in):
 
 
 # ---------------------------------------------------------------------------------------------- legal actions
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sort_small(buf, n):
     for i in range(1, n):
         x = buf[i]
@@ -544,7 +547,7 @@ def legal(st, rules, tb, buf):
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _prio(a):
     t = a // 34
     if t == T_WIN:
@@ -556,7 +559,7 @@ def _prio(a):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _claim_options(st, rules, tb, seat, discarder, k):
     """The claim options of ``seat`` on the discard of kind ``k``, written into its option slot."""
     co = _O_COUNTS + seat * 34
@@ -692,7 +695,7 @@ def _advance_claim(st, ev, rules, tb):
     _resolve_claim(st, ev, rules, tb)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push_meld(st, seat, mtype, k, claimed, frm, ids, nids):
     i = st[_O_NMELD + seat]
     mo = _O_MELD + (seat * 4 + i) * MELD_W
@@ -705,7 +708,7 @@ def _push_meld(st, seat, mtype, k, claimed, frm, ids, nids):
     st[_O_NMELD + seat] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mark_claimed(st, discarder):
     o = _O_DISC + discarder * DISC_MAX + st[_O_NDISC + discarder] - 1
     st[o] = -1 - st[o]
@@ -1315,6 +1318,8 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules):
             a = buf[0]
         elif bots[seat] == BOT_EXTERNAL:
             break
+        elif bots[seat] == BOT_RANDOM:  # here, not through _choose: a call passing six arrays costs their reference counts
+            a = buf[mt_below(mts[seat], n)]
         else:
             a = _choose(st, rules, tb, bots, mts, seat, buf, n, bot_rules)
         if nd >= dec.shape[0]:

@@ -356,7 +356,7 @@ def hand_codes(counts34: np.ndarray, bao: int) -> tuple[int, int, int, int, int]
 # The helpers below read the tables as ``table[code, field]``: a row taken as ``table[code]`` would be a
 # numpy view, whose reference count numba updates (atomically) at every call — several times the cost
 # of the arithmetic itself.
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _need_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
     n00 = int(suit[c0, F_NEED0])
     n10 = int(suit[c1, F_NEED0])
@@ -367,7 +367,7 @@ def _need_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: in
     return n00 + n10 + n20 + n30 + d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seven_pairs(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
     twos = int(suit[c0, F_TWOS]) + int(suit[c1, F_TWOS]) + int(suit[c2, F_TWOS]) + int(honor[c3, F_TWOS])
     ones = int(suit[c0, F_ONES]) + int(suit[c1, F_ONES]) + int(suit[c2, F_ONES]) + int(honor[c3, F_ONES])
@@ -376,7 +376,7 @@ def _seven_pairs(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int,
     return 2 * t + (ones if ones < r else r)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shisanlang(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
     a1 = int(suit[c0, F_SL + 1])
     a2 = int(suit[c0, F_SL + 2])
@@ -399,12 +399,12 @@ def _shisanlang(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, 
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _th(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
     return int(suit[c0, F_TH]) + int(suit[c1, F_TH]) + int(suit[c2, F_TH]) + int(honor[c3, F_TH])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _n(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
     return int(suit[c0, F_N]) + int(suit[c1, F_N]) + int(suit[c2, F_N]) + int(honor[c3, F_N])
 
@@ -506,7 +506,7 @@ def _overlap_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2:
     return _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], _n(suit, honor, c0, c1, c2, c3), m)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_win_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
                  jiuyao_ok: bool) -> bool:
     """Win check of a complete hand (``3*m + 2`` tiles) from its codes and 宝 count ``w``
