@@ -26,7 +26,9 @@ Both take ``engine``: ``"python"`` (the default: the engine and the bots of :mod
 ``shangrao simulate`` does).  The records
 are the same either way (``tests/sim/test_simulate_engine.py``).  With ``events=False`` a record's
 ``"events"`` and ``"result"`` are None (the fast engine then skips replaying each hand in the
-Python engine to write its log; ``"summary"`` is there either way).
+Python engine to write its log; ``"summary"`` is there either way).  With ``compact=True`` (the fast
+engine only) a record also carries ``"decisions"``, the hand's compact record
+(:mod:`shangrao.records.compact`, bytes): what ``shangrao simulate`` stores.
 
 Arguments:
 

@@ -16,6 +16,9 @@ Guarantees
   stores each action before broadcasting it); :meth:`Store.load_game` returns
   the events of a hand still in progress in ``GameRecord.pending``.
 * Hands are appended in order (0, 1, 2, …); a gap or a repeat is refused.
+* :meth:`Store.insert_games` writes whole games of *compact* hands (their decisions, not their events:
+  :mod:`shangrao.records.compact`, revision 0004) in one transaction; ``StoredHand.events`` of such a
+  hand replays them when first read, the same events a full record holds.
 * One append path: every live event is JSON-encoded once and written by one INSERT
   (:meth:`Store.append_events`, :meth:`Store.insert_events`, :meth:`Store.insert_event_batches`).
 * The tables change only through migrations (:mod:`shangrao.records.migrations`).
