@@ -105,6 +105,11 @@ def test_a_compact_hand_is_replayed_only_when_its_events_are_read(stored, monkey
         first = rec.hands[2].events
         assert calls == [(1, 2)] and rec.hands[2].events is first  # once, then kept
         assert list(replay(first).result.deltas) == rec.hands[2].result["deltas"]
+        d = rec.to_dict()  # as when StoredHand was a dataclass: the hands as dicts, with their events
+        assert d["hands"][2] == {"index": 2, "dealer": rec.hands[2].dealer, "events": first,
+                                 "result": rec.hands[2].result, "scores_after": rec.hands[2].scores_after,
+                                 "created": rec.hands[2].created}
+        assert len(calls) == 8 and d["hands"][0]["events"] == rec.hands[0].events
 
 
 @pytest.mark.parametrize("damage", [

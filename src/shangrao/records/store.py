@@ -214,6 +214,11 @@ class StoredHand:
     def _key(self) -> tuple:
         return (self.index, self.dealer, self.events, self.result, self.scores_after, self.created)
 
+    def to_dict(self) -> dict:
+        """``{"index", "dealer", "events", "result", "scores_after", "created"}`` (the fields, as
+        ``dataclasses.asdict`` gave them when this was a dataclass; a compact hand is replayed)."""
+        return dict(zip(("index", "dealer", "events", "result", "scores_after", "created"), self._key()))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StoredHand):
             return NotImplemented
@@ -296,6 +301,12 @@ class GameRecord(GameSummary):
     hands: list[StoredHand] = field(default_factory=list)
     #: hand index -> events appended by append_event for a hand not yet completed
     pending: dict[int, list[dict]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """:meth:`GameSummary.to_dict` with ``hands`` (:meth:`StoredHand.to_dict` each) and ``pending``."""
+        d = super().to_dict()
+        d["hands"] = [h.to_dict() for h in self.hands]
+        return d
 
 
 def _ints4(value: Any, what: str) -> list[int]:
