@@ -26,7 +26,9 @@ Both take ``engine``: ``"python"`` (the default: the engine and the bots of :mod
 ``shangrao simulate`` does).  The records
 are the same either way (``tests/sim/test_simulate_engine.py``).  With ``events=False`` a record's
 ``"events"`` and ``"result"`` are None (the fast engine then skips replaying each hand in the
-Python engine to write its log; ``"summary"`` is there either way).
+Python engine to write its log; ``"summary"`` is there either way).  With ``compact=True`` (the fast
+engine only) a record also carries ``"decisions"``, the hand's compact record
+(:mod:`shangrao.records.compact`, bytes): what ``shangrao simulate`` stores.
 
 Arguments:
 
@@ -168,13 +170,22 @@ def resolve_engine(engine: str | None, bots: Sequence[str], hands: int | None = 
 
 
 def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[int], bots: Sequence[str],
-                      rules: RuleSet = DEFAULT_RULES, events: bool = True) -> list[dict]:
+                      rules: RuleSet = DEFAULT_RULES, events: bool = True, compact: bool = False) -> list[dict]:
     """The hand records of matches ``matches`` (at most ``limits[i]`` hands each) played by the
     compiled core — the same records :func:`play_match_records` gives, ``events`` and ``result``
-    from the Python engine replaying the core's decisions (None with ``events=False``)."""
+    from the Python engine replaying the core's decisions (None with ``events=False``).  With
+    ``compact=True`` (and ``events=False``) each record also has ``"decisions"``: the hand's
+    ``hands.decisions`` value (:func:`shangrao.records.compact.pack_hand`, bytes), made without a
+    replay."""
     from .records.summary import hand_summary as engine_summary
     from .sim.play import hand_summary, iter_match_hands
 
+    if compact and events:
+        raise InputError("compact records are made without the events: give events=False with compact=True")
+    if compact:
+        from .records.compact import pack_hand, rules_key
+
+        rkey = rules_key(rules)
     names = list(bots)
     seeds = [match_seed(run_seed, m) for m in matches]
     out: list[dict] = []
@@ -197,13 +208,16 @@ def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[in
             rec["events"] = game.events
         else:
             rec["summary"] = hand_summary(h, rules)
+            if compact:
+                rec["decisions"] = pack_hand(rkey, h.match_seed, h.hand_no, h.dealer, h.scores,
+                                             h.decisions)
         out.append(rec)
     return out
 
 
 def _play_core_job(args: tuple) -> list[dict]:
-    seed, matches, limits, bots, rules, events = args
-    return play_core_records(seed, matches, limits, bots, rules, events)
+    seed, matches, limits, bots, rules, events, compact = args
+    return play_core_records(seed, matches, limits, bots, rules, events, compact)
 
 
 def _check(n_hands: int, bots: Sequence[str], rules: RuleSet) -> list[str]:
@@ -262,13 +276,20 @@ def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | Non
 
 def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
                workers: int | None = 1, ray_address: str | None = None, mp_context=None, engine: str | None = "python",
-               events: bool = True) -> Iterator[dict]:
-    """Yield the hand records of :func:`simulate_hands`, in order, as matches finish."""
+               events: bool = True, compact: bool = False) -> Iterator[dict]:
+    """Yield the hand records of :func:`simulate_hands`, in order, as matches finish.
+
+    compact: records for compact storage (:mod:`shangrao.records.compact`): ``"events"`` and
+    ``"result"`` None, ``"decisions"`` the packed decisions; the fast engine only (``InputError``
+    otherwise)."""
     names = _check(n_hands, bots, rules)
-    if resolve_engine(engine, names, n_hands) == "fast":
+    fast = resolve_engine(engine, names, n_hands) == "fast"
+    if compact and not fast:
+        raise InputError("compact records come from the fast engine (the Python engine stores full events)")
+    if fast:
         todo = _jobs(n_hands, rules)
         core_jobs = [(seed, [m for m, _ in todo[i:i + FAST_CHUNK]], [lim for _, lim in todo[i:i + FAST_CHUNK]],
-                      names, rules, events) for i in range(0, len(todo), FAST_CHUNK)]
+                      names, rules, events and not compact, compact) for i in range(0, len(todo), FAST_CHUNK)]
         for recs in run_jobs(_play_core_job, core_jobs, workers, ray_address, mp_context):
             yield from recs
         return

@@ -112,6 +112,14 @@ def _edit_first_hand(sim_db, tmp_path, column: str, edit) -> tuple[Path, int]:
     copy = tmp_path / "edited.sqlite3"
     shutil.copy(db, copy)
     gid = first["storage"]["game_ids"][0]
+    if column == "events":  # simulate stores compact hands (issue 23): the hand's full log, to edit
+        with Store(copy) as store:
+            events = store.load_game(gid, hand=0).hands[0].events
+        con = sqlite3.connect(copy)
+        con.execute("UPDATE hands SET events=?, decisions=NULL WHERE game_id=? AND hand_index=0",
+                    ("\n".join(json.dumps(e, ensure_ascii=False) for e in events), gid))
+        con.commit()
+        con.close()
     con = sqlite3.connect(copy)
     (text,) = con.execute(f"SELECT {column} FROM hands WHERE game_id=? AND hand_index=0", (gid,)).fetchone()
     con.execute(f"UPDATE hands SET {column}=? WHERE game_id=? AND hand_index=0", (edit(text), gid))

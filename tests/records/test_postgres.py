@@ -314,12 +314,43 @@ def test_pg_same_seed_stores_identical_results(pg_url):
     assert _stored(pg_url, a) == _stored(pg_url, b)
 
 
+def test_pg_a_compact_hand_loads_to_the_events_of_the_full_record(pg_url):
+    """simulate's fast engine stores compact hands (bytea ``hands.decisions``, events NULL, revision
+    0004) on PostgreSQL too; read back, they are the Python engine's records, event for event."""
+    fast = _run("simulate", "--hands", "12", "--seed", "4", "--db", pg_url, "--json", "--engine", "fast")
+    python = _run("simulate", "--hands", "12", "--seed", "4", "--db", pg_url, "--json", "--engine", "python")
+    assert fast.returncode == 0 and python.returncode == 0, (fast.stderr, python.stderr)
+    a, b = json.loads(fast.stdout)["storage"]["game_ids"], json.loads(python.stdout)["storage"]["game_ids"]
+    with Store(pg_url) as s:
+        assert all(h.compact for g in a for h in s.load_game(g).hands)
+        assert not any(h.compact for g in b for h in s.load_game(g).hands)
+    assert _stored(pg_url, a) == _stored(pg_url, b)
+
+
+def test_pg_a_corrupt_compact_hand_is_refused_naming_game_and_hand(pg_url):
+    from sqlalchemy import create_engine, text
+
+    from shangrao.records.compact import CompactHandError
+
+    gid = _simulate(pg_url)["storage"]["game_ids"][1]
+    engine = create_engine(pg_url)
+    with engine.begin() as conn:  # one decision's byte changed, as an edit by hand would
+        conn.execute(text("UPDATE hands SET decisions = overlay(decisions placing '\\x7f'::bytea from 50) "
+                          "WHERE game_id = :g AND hand_index = 3"), {"g": gid})
+    engine.dispose()
+    with Store(pg_url) as s:
+        rec = s.load_game(gid)
+        assert rec.hands[2].events[-1]["type"] == "end"
+        with pytest.raises(CompactHandError, match=rf"^game {gid}, hand 3 \(0-based\): the compact record does not"):
+            _ = rec.hands[3].events
+    proc = _run("replay", str(gid), "--db", pg_url)
+    assert proc.returncode == 1 and f"game {gid}, hand 3 (0-based)" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_pg_a_database_of_the_previous_release_is_upgraded_and_every_game_replays(pg_url):
     """The old schema (today's tables with ``events.event`` a JSON column, no ``alembic_version``) made by
     ``create_all`` in a fresh schema, filled with the rows of tests/records/fixtures/v1.sqlite3; a Store
     upgrades it and every game replays."""
-    import copy
-
     from sqlalchemy import JSON, MetaData, create_engine, insert, select, text
     from test_migrations import FIXTURE, check_every_game_replays, check_rooms_work  # tests/records is on sys.path
 
@@ -334,9 +365,12 @@ def test_pg_a_database_of_the_previous_release_is_upgraded_and_every_game_replay
     src = create_engine(f"sqlite:///{FIXTURE}")  # only read
     dst = create_engine(pg_url)
     old.create_all(dst)
+    with dst.begin() as b:  # schema 1 had no compact hands (revision 0004): hands.events NOT NULL, no decisions
+        b.execute(text("ALTER TABLE hands DROP COLUMN decisions"))
+        b.execute(text("ALTER TABLE hands ALTER COLUMN events SET NOT NULL"))
     with src.connect() as a, dst.begin() as b:
         for t in old.sorted_tables:  # games, hands, events: the old rows as they were
-            rows = [dict(r._mapping) for r in a.execute(select(copy.copy(t)))]
+            rows = [dict(r._mapping) for r in a.execute(select(*(c for c in t.c if c.name != "decisions")))]
             if rows:
                 b.execute(insert(t), rows)
         for name in ("games", "hands", "events"):  # the ids went in as they were: the sequences go on after them

@@ -55,19 +55,34 @@ def _simulate(tmp_path, name: str, *extra: str) -> tuple[dict, list]:
     summary.pop("storage")
     store = Store(str(db))
     try:
-        games = [(rec.seed, [(h.index, h.events, h.result) for h in rec.hands])
+        games = [((rec.seed, rec.players, rec.rules, rec.status, rec.hands_played, rec.scores, rec.meta),
+                  [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in rec.hands])
                  for rec in (store.load_game(g.id) for g in sorted(store.list_games(), key=lambda g: g.id))]
+        compact = [h.compact for g in store.list_games() for h in store.load_game(g.id).hands]
     finally:
         store.close()
-    return {"engine": engine, **summary}, games
+    return {"engine": engine, **summary}, games, compact
 
 
 def test_simulate_stores_the_same_hands_with_either_engine(tmp_path):
     fast = _simulate(tmp_path, "fast")
     python = _simulate(tmp_path, "python", "--engine", "python")
     assert fast[0].pop("engine") == "fast" and python[0].pop("engine") == "python"
-    assert fast == python
+    assert fast[:2] == python[:2]  # the summary printed, and every stored game, hand, result and event
     assert len(fast[1]) == 2  # 8 + 4 hands
+
+
+def test_a_compact_stored_game_loads_to_the_events_of_the_python_engine_game(tmp_path):
+    """The fast engine stores its hands compact (decisions, no events: shangrao.records.compact), the
+    Python engine with their events; read back, the games are the same, event for event."""
+    fast = _simulate(tmp_path, "fast")
+    python = _simulate(tmp_path, "python", "--engine", "python")
+    assert fast[2] == [True] * 12 and python[2] == [False] * 12
+    for (head_f, hands_f), (head_p, hands_p) in zip(fast[1], python[1]):
+        assert head_f == head_p
+        for hf, hp in zip(hands_f, hands_p, strict=True):
+            assert hf[2] == hp[2], hf[0]  # the events: exactly those of the full record
+            assert hf == hp
 
 
 def test_simulate_without_a_store_prints_the_same_summary(cli):

@@ -17,6 +17,7 @@ from ..game import (
     ReplayError,
     replay,
 )
+from ..records import RecordError
 from .common import CliError, dump_json, open_store, out_console
 from .narrate import event_lines, render_settlement, seat_label, tile_words
 from .render import (
@@ -155,7 +156,14 @@ def replay_cmd(
     for h in rec.hands:
         wrong_index = hand is None and h.index != expected_index
         expected_index += 1
-        g = show(h.index, h.dealer, h.events)
+        try:
+            events = h.events  # a compact hand (issue 23) is replayed from its decisions here
+        except RecordError as err:  # CompactHandError: the record is damaged; the other hands are shown
+            console.rule(f"第 {h.index + 1} 局 hand {h.index + 1}")
+            failures.append(f"hand {h.index + 1}: {err}")
+            console.print(Text(f"replay FAILED: {err}", style="bold red"))
+            continue
+        g = show(h.index, h.dealer, events)
         if g is None:
             continue
         res = g.result

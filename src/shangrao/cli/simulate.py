@@ -92,7 +92,10 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     and come back in match order, so the summary and the records are the same either way.
     Deterministic for a given seed and bots, except ``timing`` (and ``storage``); the same for
     ``engine`` ``"python"`` and ``"fast"`` (the compiled core, :mod:`shangrao.sim`; None: fast where
-    every bot is a core bot).  Without a store the fast engine does not replay the hands' logs.
+    every bot is a core bot).  The fast engine never replays the hands' logs: with a store it writes
+    compact hands (their decisions, :mod:`shangrao.records.compact`; read back, they give the events
+    the Python engine's records hold), whole games at a time.  Raises
+    :class:`~shangrao.records.RecordError` when the store refuses a write.
     """
     from ..selfplay import iter_hands, resolve_engine
 
@@ -100,9 +103,36 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     per = rules.hands_per_match
     n_matches = math.ceil(hands / per)
     stats = Stats(bots)
-    game_ids = []
+    game_ids: list[int] = []
     t0 = time.perf_counter()
     task = progress.add_task("simulating", total=hands) if progress is not None else None
+    compact = store is not None and engine == "fast"
+    if compact:
+        assert store is not None
+        records = iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address, engine=engine,
+                             events=False, compact=True)
+        _store_compact(records, store, seed, bots, rules, stats, game_ids, progress, task)
+    else:
+        _store_full(iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address, engine=engine,
+                               events=store is not None), store, seed, bots, rules, stats, game_ids, progress, task)
+    elapsed = time.perf_counter() - t0
+    played = stats.hands
+    out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict()}
+    out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None,
+                     "workers": workers if ray_address is None else None, "ray": ray_address,
+                     "engine": engine}
+    out["storage"] = {"db": store._safe_url() if store is not None else None, "game_ids": game_ids}
+    return out
+
+
+#: compact hands are written this many at a time (whole games, one transaction: Store.insert_games)
+BULK_HANDS = 4096
+
+
+def _store_full(records, store: Store | None, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
+                game_ids: list[int], progress, task) -> None:
+    """The Python engine's records (or none stored): a game per match, created with its first hand,
+    each hand stored with its events (one transaction a hand), finished with its last."""
     gid = None
     current = None
     last = None
@@ -112,8 +142,7 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
             meta = {} if rec["match_over"] else {"stopped_after": rec["hand_no"] + 1}
             store.finish_game(gid, list(rec["summary"]["scores"]), meta=meta)
 
-    for rec in iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address, engine=engine,
-                          events=store is not None):
+    for rec in records:
         if rec["match"] != current:
             if last is not None:
                 finish(last)
@@ -132,14 +161,50 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
             progress.update(task, advance=1)
     if last is not None:
         finish(last)
-    elapsed = time.perf_counter() - t0
-    played = stats.hands
-    out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict()}
-    out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None,
-                     "workers": workers if ray_address is None else None, "ray": ray_address,
-                     "engine": engine}
-    out["storage"] = {"db": store._safe_url() if store is not None else None, "game_ids": game_ids}
-    return out
+
+
+def _store_compact(records, store: Store, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
+                   game_ids: list[int], progress, task) -> None:
+    """The fast engine's compact records: each match becomes a whole game of compact hands
+    (:mod:`shangrao.records.compact`), written :data:`BULK_HANDS` hands at a time in one transaction
+    (:meth:`Store.insert_games`), never replayed here.  The same games, hands and results as
+    :func:`_store_full` stores for the same run; the events come back when a hand is read."""
+    from ..records import CompactHand, NewGame
+
+    rules_dict = rules.to_dict()
+    batch: list[NewGame] = []
+    in_batch = 0
+    hands_of: list[CompactHand] = []
+    last: dict | None = None
+
+    def close_match(rec: dict) -> None:
+        meta = {"run_seed": seed, "match": rec["match"]}
+        if not rec["match_over"]:
+            meta["stopped_after"] = rec["hand_no"] + 1
+        batch.append(NewGame("simulate", bots, rec["match_seed"], rules_dict, meta, list(hands_of)))
+        hands_of.clear()
+
+    def flush() -> None:
+        nonlocal in_batch
+        game_ids.extend(store.insert_games(batch))
+        batch.clear()
+        in_batch = 0
+
+    for rec in records:
+        if last is not None and rec["match"] != last["match"]:
+            close_match(last)
+            if in_batch >= BULK_HANDS:
+                flush()
+        summary = rec["summary"]
+        hands_of.append(CompactHand(rec["hand_no"], rec["dealer"], rec["decisions"], summary, summary["scores"]))
+        in_batch += 1
+        stats.add(summary)
+        last = rec
+        if progress is not None:
+            progress.update(task, advance=1)
+    if last is not None:
+        close_match(last)
+    flush()
 
 
 def _count_table(title: str, counts: dict, hands: int, key_name: str) -> Table:

@@ -311,6 +311,8 @@ def write_from_games(out: str | Path, store: Any, game_ids: Sequence[int], shard
     ``game_id * 1000 + hand index`` and ``match_id`` the game id.  Raises :class:`DatasetError` for an
     unknown game id or a hand that does not re-play.
     """
+    from ..records import RecordError
+
     path = _prepare_out(out, overwrite)
     writer = _ShardWriter(path, shard_rows)
     policies: list[str] = []
@@ -329,7 +331,11 @@ def write_from_games(out: str | Path, store: Any, game_ids: Sequence[int], shard
         totals = [0, 0, 0, 0]
         cols_list = []
         for h in rec.hands:
-            rows, deltas, hseed = _replay_rows(h.events)
+            try:
+                events = h.events  # a compact hand (shangrao simulate's fast engine) is replayed here
+            except RecordError as err:  # CompactHandError: names the game and the hand
+                raise DatasetError(str(err)) from None
+            rows, deltas, hseed = _replay_rows(events)
             totals = [t + d for t, d in zip(totals, deltas)]
             cols = _empty(len(rows))
             for j, (planes, mask, action, seat) in enumerate(rows):

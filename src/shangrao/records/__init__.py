@@ -1,6 +1,7 @@
 """Game records: storage of matches, hands and live events (SQLite by default, PostgreSQL by URL).
 
 * :mod:`.store` — :class:`Store` (SQLAlchemy 2.x), its guarantees and the database URLs;
+* :mod:`.compact` — compact hands (revision 0004): a hand stored by its decisions, replayed when read;
 * :mod:`.schema` — the tables; :mod:`.summary` — statistics over stored hands;
 * :mod:`.migrations` — the tables' revisions (Alembic), run when a Store opens a database to write;
 * :mod:`.live` — helpers for a server that stores each action before showing it;
@@ -20,9 +21,11 @@ from .store import (
 )
 from .store import (
     GAME_MODES,
+    CompactHand,
     GameNotFound,
     GameRecord,
     GameSummary,
+    NewGame,
     RecordError,
     Store,
     StoredHand,
@@ -37,6 +40,8 @@ __all__ = [
     "GameRecord",
     "GameSummary",
     "StoredHand",
+    "CompactHand",
+    "NewGame",
     "RecordError",
     "Store",
     "default_db_url",

@@ -6,7 +6,9 @@
 * ``events``: the live log of a hand in progress, one row per event
   (:meth:`Store.append_event`, for a server that stores every action before
   broadcasting it).  When the hand completes, its events move into the hand
-  row and these rows are deleted in the same transaction.
+  row and these rows are deleted in the same transaction.  A *compact* hand (revision 0004, issue 23:
+  ``shangrao simulate`` with the fast engine) holds its decisions in ``hands.decisions`` instead of
+  its events (``hands.events`` NULL); reading it replays them (:mod:`shangrao.records.compact`).
 * ``rooms``, ``room_members``, ``room_games`` (revision 0003, issue 24): a group's room — its
   6-digit code (unique among live rooms), its members with their chosen names and seats, and the
   games (matches) played in it, in order.  A room's 战绩 is computed from its games' stored hands.
@@ -19,7 +21,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = ["Base", "GameRow", "HandRow", "EventRow", "RoomRow", "RoomMemberRow", "RoomGameRow", "SCHEMA_VERSION",
@@ -74,8 +88,11 @@ class HandRow(Base):
     #: 0-based position of the hand in the game
     hand_index: Mapped[int] = mapped_column(Integer)
     dealer: Mapped[int] = mapped_column(Integer)
-    #: the hand's event log as JSON lines (one event object per line)
-    events: Mapped[str] = mapped_column(Text)
+    #: the hand's event log as JSON lines (one event object per line); NULL for a compact hand
+    events: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: a compact hand (revision 0004): its decisions and what replays them on its deal
+    #: (:mod:`shangrao.records.compact`); NULL for a hand stored with its events
+    decisions: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     #: summary: winners, pattern names, deltas, drawn, ...
     result: Mapped[dict] = mapped_column(JSON)
     #: cumulative scores after this hand

@@ -16,6 +16,9 @@ Guarantees
   stores each action before broadcasting it); :meth:`Store.load_game` returns
   the events of a hand still in progress in ``GameRecord.pending``.
 * Hands are appended in order (0, 1, 2, …); a gap or a repeat is refused.
+* :meth:`Store.insert_games` writes whole games of *compact* hands (their decisions, not their events:
+  :mod:`shangrao.records.compact`, revision 0004) in one transaction; ``StoredHand.events`` of such a
+  hand replays them when first read, the same events a full record holds.
 * One append path: every live event is JSON-encoded once and written by one INSERT
   (:meth:`Store.append_events`, :meth:`Store.insert_events`, :meth:`Store.insert_event_batches`).
 * The tables change only through migrations (:mod:`shangrao.records.migrations`).
@@ -37,10 +40,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, delete, event, func, insert, select
+from sqlalchemy import create_engine, delete, event, func, insert, inspect, select
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, defer, sessionmaker
 
 from ..errors import InputError, quote
 from .schema import SCHEMA_VERSION, Base, EventRow, GameRow, HandRow, utcnow
@@ -52,6 +55,8 @@ __all__ = [
     "GameRecord",
     "GameSummary",
     "StoredHand",
+    "CompactHand",
+    "NewGame",
     "default_db_url",
     "resolve_db",
     "event_to_dict",
@@ -162,16 +167,102 @@ def _aware(dt: datetime | None) -> datetime | None:
     return dt
 
 
-@dataclass
 class StoredHand:
-    """One stored hand: index (0-based), dealer seat, events (dicts), result summary, scores after it."""
+    """One stored hand: index (0-based), dealer seat, events (dicts), result summary, scores after it.
+
+    A compact hand (revision 0004: ``hands.decisions``, :mod:`shangrao.records.compact`) holds no
+    events; ``events`` replays its decisions in the Python engine the first time it is read (about
+    1.5 ms) and keeps them: the same events as a full record of the hand.  Reading ``events`` of a
+    compact hand that does not replay raises :class:`~shangrao.records.compact.CompactHandError`
+    (a :class:`RecordError`) naming the game and the hand.  ``compact`` tells the two apart.
+    """
+
+    __slots__ = ("_events", "_source", "created", "dealer", "index", "result", "scores_after")
+
+    def __init__(self, index: int, dealer: int, events: list[dict] | None, result: dict, scores_after: list[int],
+                 created: datetime | None = None, *, source: tuple | None = None) -> None:
+        if events is None and source is None:
+            raise RecordError(f"hand {index}: give its events or the compact record to replay them from")
+        self.index = index
+        self.dealer = dealer
+        self._events = events
+        self.result = result
+        self.scores_after = scores_after
+        self.created = created
+        #: (game id, decisions value, game seed, rules dict) of a compact hand not expanded yet
+        self._source = source
+
+    @property
+    def compact(self) -> bool:
+        """Whether the hand is stored by its decisions (``hands.decisions``) rather than its events."""
+        return self._source is not None
+
+    @property
+    def events(self) -> list[dict]:
+        if self._events is None:
+            from .compact import expand_hand
+
+            assert self._source is not None
+            game_id, value, seed, rules = self._source
+            self._events = expand_hand(game_id, self.index, self.dealer, value, seed, rules, self.result)
+        return self._events
+
+    @events.setter
+    def events(self, value: list[dict]) -> None:
+        self._events = value
+
+    def _key(self) -> tuple:
+        return (self.index, self.dealer, self.events, self.result, self.scores_after, self.created)
+
+    def to_dict(self) -> dict:
+        """``{"index", "dealer", "events", "result", "scores_after", "created"}`` (the fields, as
+        ``dataclasses.asdict`` gave them when this was a dataclass; a compact hand is replayed)."""
+        return dict(zip(("index", "dealer", "events", "result", "scores_after", "created"), self._key()))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StoredHand):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        events = f"<{len(self._events)} events>" if self._events is not None else "<compact, not replayed yet>"
+        return (f"StoredHand(index={self.index!r}, dealer={self.dealer!r}, events={events}, result={self.result!r}, "
+                f"scores_after={self.scores_after!r}, created={self.created!r})")
+
+
+@dataclass(frozen=True)
+class CompactHand:
+    """A completed hand to store by its decisions (:meth:`Store.insert_games`).
+
+    index: 0-based position in the game; dealer: seat 0..3; decisions: the ``hands.decisions`` value
+    (:func:`shangrao.records.compact.pack_hand`: the scores before the hand, a check, the decision
+    codes); result: the summary (:func:`shangrao.records.summary.hand_summary`, JSON: finite numbers
+    only); scores_after: the 4 cumulative scores after it."""
 
     index: int
     dealer: int
-    events: list[dict]
+    decisions: bytes
     result: dict
-    scores_after: list[int]
-    created: datetime | None = None
+    scores_after: Sequence[int]
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A whole game to store at once (:meth:`Store.insert_games`): mode ('simulate'), the 4 player
+    names, the match seed (its hands' seeds are ``f"{seed}:{index}"``), rules (``RuleSet.to_dict()``),
+    meta, the hands in order, status ('finished'), and scores: the game's scores when it has no hands
+    (else the last hand's ``scores_after``)."""
+
+    mode: str
+    players: Sequence[str]
+    seed: int
+    rules: dict
+    meta: dict
+    hands: Sequence[CompactHand]
+    status: str = "finished"
+    scores: Sequence[int] = (0, 0, 0, 0)
 
 
 @dataclass
@@ -211,6 +302,12 @@ class GameRecord(GameSummary):
     #: hand index -> events appended by append_event for a hand not yet completed
     pending: dict[int, list[dict]] = field(default_factory=dict)
 
+    def to_dict(self) -> dict:
+        """:meth:`GameSummary.to_dict` with ``hands`` (:meth:`StoredHand.to_dict` each) and ``pending``."""
+        d = super().to_dict()
+        d["hands"] = [h.to_dict() for h in self.hands]
+        return d
+
 
 def _ints4(value: Any, what: str) -> list[int]:
     """A stored list of four ints (scores), or ValueError naming ``what`` (a row edited by hand)."""
@@ -235,15 +332,22 @@ def _summary(row: GameRow) -> dict:
     )
 
 
-def _hand(h: HandRow) -> StoredHand:
+def _hand(h: HandRow, game: GameRow) -> StoredHand:
     if not isinstance(h.dealer, int) or not 0 <= h.dealer <= 3:
         raise ValueError(f"hand {h.hand_index}: dealer is not a seat 0..3: {quote(h.dealer)}")
     if not isinstance(h.result, dict):
         raise ValueError(f"hand {h.hand_index}: the result is not an object: {quote(h.result)}")
+    compact = h.__dict__.get("decisions")  # absent: a database before revision 0004, read as it is
+    scores_after = _ints4(h.scores_after, f"hand {h.hand_index}: scores_after")
+    if compact is not None:  # replayed when its events are first read (StoredHand.events)
+        return StoredHand(index=h.hand_index, dealer=h.dealer, events=None, result=dict(h.result),
+                          scores_after=scores_after, created=_aware(h.created),
+                          source=(game.id, compact, game.seed, game.rules))
+    if h.events is None:
+        raise ValueError(f"hand {h.hand_index}: neither events nor decisions are stored")
     return StoredHand(index=h.hand_index, dealer=h.dealer,
                       events=[json.loads(line) for line in h.events.splitlines() if line.strip()],
-                      result=dict(h.result), scores_after=_ints4(h.scores_after, f"hand {h.hand_index}: scores_after"),
-                      created=_aware(h.created))
+                      result=dict(h.result), scores_after=scores_after, created=_aware(h.created))
 
 
 class Store:
@@ -386,6 +490,15 @@ class Store:
         if row is None:
             raise GameNotFound(f"no game with id {game_id} in {self._safe_url()}")
         return row
+
+    def _has_decisions(self, s: Session) -> bool:
+        """Whether ``hands`` has the ``decisions`` column (revision 0004): a database opened for
+        writing always has it (upgraded on open); an older one opened read-only does not."""
+        known = getattr(self, "_decisions_column", None)
+        if known is None:
+            known = self._decisions_column = any(
+                c["name"] == "decisions" for c in inspect(s.connection()).get_columns("hands"))
+        return known
 
     def close(self) -> None:
         self.engine.dispose()
@@ -572,6 +685,64 @@ class Store:
         except OperationalError as err:
             raise RecordError(f"cannot write to {self._safe_url()}: {err.orig}") from None
 
+    def insert_games(self, games: Sequence[NewGame]) -> list[int]:
+        """Store whole games of compact hands (:class:`NewGame`, :class:`CompactHand`) in ONE
+        transaction: one multi-row INSERT of the games, one of all their hands, nothing read back but
+        the new ids.  Returns the games' ids, in order.  What ``shangrao simulate`` does with the fast
+        engine: a game is written whole once its match is played, so a stored game is never half a
+        match, and a run killed midway loses only the games not written yet.
+
+        Each game's hands must be numbered 0, 1, …; the game's scores are the last hand's
+        ``scores_after`` (its ``scores`` when it has none) and ``hands_played`` their number.
+        Raises :class:`RecordError` for a bad game or hand (naming it) or a database that refuses
+        the write; nothing is written then."""
+        now = utcnow()
+        game_rows: list[dict] = []
+        hand_rows: list[list[dict]] = []
+        rules_text: dict[int, str] = {}
+        for n, g in enumerate(games):
+            what = f"games[{n}]"
+            if not isinstance(g.mode, str) or not g.mode or len(g.mode) > 32 or "\x00" in g.mode:
+                raise RecordError(f"{what}: game mode must be a short string, got {g.mode!r}")
+            if not isinstance(g.seed, int) or isinstance(g.seed, bool) or not -_MAX_SEED - 1 <= g.seed <= _MAX_SEED:
+                raise RecordError(f"{what}: a compact game needs its 64-bit integer seed, got {g.seed!r}")
+            if id(g.rules) not in rules_text:  # the games of a run share one rules dict: checked once
+                rules_text[id(g.rules)] = _dumps(g.rules)
+            meta = {"schema": SCHEMA_VERSION, **g.meta}
+            _dumps(meta)
+            rows = []
+            scores = list(g.scores)
+            for i, h in enumerate(g.hands):
+                if h.index != i:
+                    raise RecordError(f"{what}: hand {i} is numbered {h.index}; hands are stored 0, 1, …")
+                if not isinstance(h.dealer, int) or not 0 <= h.dealer <= 3:
+                    raise RecordError(f"{what} hand {i}: the dealer is a seat 0..3, got {h.dealer!r}")
+                if not isinstance(h.decisions, bytes) or not isinstance(h.result, dict):
+                    raise RecordError(f"{what} hand {i}: decisions are bytes and result a dict")
+                scores = list(h.scores_after)
+                rows.append({"hand_index": i, "dealer": h.dealer, "events": None, "decisions": h.decisions,
+                             "result": h.result, "scores_after": scores, "created": now})
+            hand_rows.append(rows)
+            game_rows.append({"kind": g.mode, "players": [str(p) for p in g.players], "seed": g.seed,
+                              "rules": g.rules, "status": g.status, "hands_played": len(rows), "scores": scores,
+                              "meta": meta, "created": now, "updated": now})
+        if not game_rows:
+            return []
+        try:
+            with self.engine.begin() as conn:
+                ids = list(conn.execute(insert(GameRow).returning(GameRow.id, sort_by_parameter_order=True),
+                                        game_rows).scalars())
+                flat = [{**r, "game_id": gid} for gid, rows in zip(ids, hand_rows) for r in rows]
+                if flat:
+                    conn.execute(insert(HandRow), flat)
+        except OperationalError as err:
+            raise RecordError(f"cannot write to {self._safe_url()}: "
+                              f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+        except (IntegrityError, TypeError, ValueError) as err:
+            raise RecordError(f"cannot store {len(game_rows)} game(s) in {self._safe_url()}: "
+                              f"{' '.join(str(getattr(err, 'orig', None) or err).split())[:300]}") from None
+        return ids
+
     def finish_game(self, game_id: int, scores: Sequence[int] | None = None, meta: dict | None = None) -> None:
         """Mark a game finished with its final scores (default: the running scores)."""
         with self._write() as s:
@@ -669,7 +840,9 @@ class Store:
             q = select(HandRow).where(HandRow.game_id == game_id).order_by(HandRow.hand_index)
             if hand is not None:
                 q = q.where(HandRow.hand_index == (hand if 0 <= hand <= _MAX_SEED else -1))
-            hands = [_hand(h) for h in s.scalars(q)]
+            if not self._has_decisions(s):  # a database before revision 0004 opened read-only
+                q = q.options(defer(HandRow.decisions, raiseload=True))
+            hands = [_hand(h, game) for h in s.scalars(q)]
             pending: dict[int, list[dict]] = {}
             for r in s.scalars(select(EventRow).where(EventRow.game_id == game_id)
                                .order_by(EventRow.hand_index, EventRow.seq)):

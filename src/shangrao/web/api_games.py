@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from ..game import ReplayError
 from ..game.frames import replay_frames
 from ..records import Store
+from ..records.compact import CompactHandError
 from .deps import AppState
 from .http import StrictJSONRoute, cut
 from .lobby import KIND
@@ -53,15 +54,19 @@ def _stored_json(body: object, what: str) -> JSONResponse:
 
 
 def _game_answer(store: Store, game_id: int) -> JSONResponse:
-    """``GET /api/games/{id}``'s answer (run in a history thread).  Raises GameNotFound, RecordError."""
+    """``GET /api/games/{id}``'s answer (run in a history thread).  Raises GameNotFound, RecordError,
+    HTTPException (422: a compact hand that does not replay, named)."""
     rec = store.load_game(game_id)
     finished = rec.status == "finished"
     out = public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
                        "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
                        "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
                        "meta": rec.meta})
-    out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
-                     "events": _public_hand_events(h.events, finished)} for h in rec.hands]
+    try:  # a compact hand (shangrao simulate's fast engine) is replayed from its decisions here
+        out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
+                         "events": _public_hand_events(h.events, finished)} for h in rec.hands]
+    except CompactHandError as err:  # damaged: said so, naming the game and the hand, never a 500
+        raise HTTPException(422, cut(" ".join(str(err).split()), 300)) from None
     out["in_progress"] = bool(rec.pending)
     out["web"] = rec.mode == KIND
     return _stored_json(out, f"game {game_id}")
@@ -69,12 +74,15 @@ def _game_answer(store: Store, game_id: int) -> JSONResponse:
 
 def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
     """``GET /api/games/{id}/hands/{hand}/frames``'s answer (run in a history thread): the stored
-    hand replayed by the engine.  Raises GameNotFound, RecordError, HTTPException (404, 422)."""
+    hand replayed by the engine.  Raises GameNotFound, RecordError, HTTPException (404, 422: a log
+    or a compact hand that does not replay)."""
     rec = store.load_game(game_id, hand=hand)
     if not rec.hands:
         raise HTTPException(404, f"game {game_id} has no stored hand {hand}")
     try:
         frames = replay_frames(rec.hands[0].events)
+    except CompactHandError as err:
+        raise HTTPException(422, cut(" ".join(str(err).split()), 300)) from None
     except ReplayError as err:  # a log edited into another shape: said so, never a traceback
         raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
                                  f"{cut(' '.join(str(err).split()), 200)}") from None
