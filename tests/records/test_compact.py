@@ -191,6 +191,30 @@ def test_the_web_history_shows_a_compact_game_and_refuses_a_damaged_hand_by_name
             assert r.json()["detail"].startswith("game 1, hand ") and "does not replay" in r.json()["detail"]
 
 
+@pytest.mark.parametrize("damage", [
+    "UPDATE hands SET decisions = NULL, events = NULL WHERE game_id = 1 AND hand_index = 2",
+    "UPDATE hands SET dealer = 'x' WHERE game_id = 1 AND hand_index = 2",
+    "UPDATE hands SET result = '{oops' WHERE game_id = 1 AND hand_index = 2",
+    "UPDATE games SET rules = '[1, 2]' WHERE id = 1",
+])
+def test_a_damaged_row_is_answered_422_naming_the_game_not_try_again(fast_db, damage):
+    # lasting damage is not "the records database cannot be read now; try again" (a 503)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from shangrao.web import Settings
+    from shangrao.web.app import create_app
+
+    _sql(fast_db, damage)
+    with TestClient(create_app(f"sqlite:///{fast_db}", Settings())) as c:
+        for url in ("/api/games/1", "/api/games/1/hands/2/frames"):
+            r = c.get(url)
+            assert r.status_code == 422, (url, r.status_code, r.text)
+            assert r.json()["detail"].startswith("game 1") and "damaged" in r.json()["detail"], r.text
+        assert c.get("/api/games/2").status_code == 200  # the other game reads as before
+
+
 def test_a_dataset_from_compact_games_equals_the_one_from_full_games(stored, tmp_path):
     import numpy as np
 

@@ -149,6 +149,9 @@ def _legal(env: VectorEnv) -> np.ndarray:
     (["a", "b", "c", "d"], r"got dtype <U1"),
     (np.array([0, 0, 110, 0]), r"actions\[2\]: flat action 110 of game 2 is out of range 0\.\.109"),
     (np.array([0, -1, 0, 0]), r"actions\[1\]: flat action -1 of game 1 is out of range"),
+    ([[1], [1, 2], [3], [4]], r"actions: one flat action per game, shape \(4,\), not list"),
+    ([0, True, 0, 0], r"actions\[1\]: True of game 1 is a bool, not a flat action"),
+    (np.ma.masked_array(np.zeros(4, dtype=np.int64), mask=[True] * 4), r"actions: a masked array"),
 ])
 def test_a_batch_of_the_wrong_shape_or_type_is_refused_naming_the_field(env: VectorEnv, actions: object,
                                                                          says: str) -> None:
@@ -173,13 +176,19 @@ def test_an_illegal_action_for_one_game_names_it_and_steps_no_game(env: VectorEn
 
 
 @pytest.mark.parametrize(("kwargs", "says"), [
-    ({"num_envs": 0}, r"num_envs: a positive int, got 0"),
-    ({"num_envs": 2.0}, r"num_envs: a positive int, got 2\.0"),
-    ({"num_envs": True}, r"num_envs: a positive int, got True"),
+    ({"num_envs": 0}, r"num_envs: an int 1\.\.65536 .*, got 0"),
+    ({"num_envs": 2.0}, r"num_envs: an int 1\.\.65536 .*, got 2\.0"),
+    ({"num_envs": True}, r"num_envs: an int 1\.\.65536 .*, got True"),
+    ({"num_envs": 2**70}, r"num_envs: an int 1\.\.65536"),
     ({"seats": ("random",) * 4}, r"seats: at least one seat must be 'learner'"),
     ({"seats": ("learner", "expert", "random", "random")}, r"seats\[1\]: 'expert' is neither 'learner' nor a core bot"),
-    ({"seats": ("learner",) * 3}, r"seats: 4 names"),
-    ({"seats": "learner"}, r"seats: 4 names"),
+    ({"seats": ("learner",) * 3}, r"seats: a sequence of 4 names"),
+    ({"seats": "learner"}, r"seats: a sequence of 4 names"),
+    ({"seats": {"learner", "random", "greedy", "ukeire"}}, r"seats: a sequence of 4 names in seat order"),
+    ({"seats": None}, r"seats: a sequence of 4 names"),
+    ({"seats": iter(("learner",) * 4)}, r"seats: a sequence of 4 names"),
+    ({"reward": np.array(["points", "x"])}, r"reward: 'points' or 'normalized'"),
+    ({"reward": np.array(["normalized"])}, r"reward: 'points' or 'normalized'"),
     ({"rules": {"base_points": 2}}, r"rules: a RuleSet, got dict"),
     ({"reward": "rank"}, r"reward: 'points' or 'normalized', got 'rank'"),
 ])
@@ -193,17 +202,44 @@ def test_bad_arguments_are_refused_naming_them(kwargs: dict, says: str) -> None:
     ([1, 2, 3], r"seed: one seed or one per game \(4\), got 3"),
     ([1, 2, None, 4], r"seed\[2\]: a seed of game 2 is an int or a str, got None"),
     ([1, True, 3, 4], r"seed\[1\]: a seed of game 1 is an int or a str, got True"),
+    (b"abcd", r"seed: an int, a str, one per game, or None, got b'abcd'"),
+    ("\ud800", r"seed: the seed of game 0 cannot be used"),
+    ([1, 2, 3, "\udfff"], r"seed\[3\]: the seed of game 3 cannot be used"),
 ])
 def test_a_bad_seed_is_refused_naming_the_game(seed: object, says: str) -> None:
     with pytest.raises(BatchError, match=says):
         VectorEnv(4).reset(seed=seed)  # type: ignore[arg-type]
 
 
+def test_a_refused_seed_leaves_every_game_as_it_was() -> None:
+    # every key is made before any game is reseeded: the games go on as their twin's
+    seats = ("learner", "random", "random", "random")
+    a, b = VectorEnv(3, seats), VectorEnv(3, seats)
+    first = a.reset(seed=0)
+    b.reset(seed=0)
+    with pytest.raises(BatchError, match=r"seed\[2\]"):
+        a.reset(seed=[1, 2, "\udfff"])
+    rng = np.random.default_rng(1)
+    ba = bb = first
+    for _ in range(50):
+        act = _random_actions(rng, ba.legal_action_mask)
+        ba, bb = a.step(act), b.step(act)
+        assert np.array_equal(ba.observation, bb.observation) and np.array_equal(ba.rewards, bb.rewards)
+
+
+def test_a_0d_array_seed_is_a_seed() -> None:
+    assert np.array_equal(VectorEnv(2).reset(seed=np.array(5)).observation, VectorEnv(2).reset(seed=5).observation)
+
+
 def test_step_before_reset_and_a_bad_game_index_are_refused() -> None:
     env = VectorEnv(2)
     with pytest.raises(BatchError, match=r"step: call reset\(\) first"):
         env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(BatchError, match=r"decisions: call reset\(\) first"):
+        env.decisions(0)
     env.reset(seed=0)
+    with pytest.raises(BatchError, match=r"game 1 has not ended a hand"):
+        env.decisions(1, last=True)
     with pytest.raises(BatchError, match=r"i: a game index 0\.\.1, got 2"):
         env.decisions(2)
 

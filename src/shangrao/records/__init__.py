@@ -22,6 +22,7 @@ from .store import (
 from .store import (
     GAME_MODES,
     CompactHand,
+    DamagedRecordError,
     GameNotFound,
     GameRecord,
     GameSummary,
@@ -41,6 +42,7 @@ __all__ = [
     "GameSummary",
     "StoredHand",
     "CompactHand",
+    "DamagedRecordError",
     "NewGame",
     "RecordError",
     "Store",

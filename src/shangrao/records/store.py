@@ -77,6 +77,12 @@ class GameNotFound(RecordError, LookupError):
     """No stored game has this id."""
 
 
+class DamagedRecordError(RecordError):
+    """A stored row that was edited or damaged outside this library (a bad dealer, a result that is
+    not JSON, a hand with neither events nor decisions …): the message names the record.  Lasting,
+    unlike a database that cannot be read now."""
+
+
 def default_db_url() -> str:
     """``SHANGRAO_DB`` (path or URL) if set, else the SQLite file under the user's data directory."""
     env = os.environ.get("SHANGRAO_DB")
@@ -479,7 +485,7 @@ class Store:
             raise RecordError(f"cannot read the records database (not a shangrao records database, or "
                               f"damaged): {msg}") from None
         except (TypeError, ValueError, KeyError, AttributeError) as err:  # a row edited by hand
-            raise RecordError(f"{what}: the stored record is damaged ({type(err).__name__}: {err})") from None
+            raise DamagedRecordError(f"{what}: the stored record is damaged ({type(err).__name__}: {err})") from None
 
     def _game(self, s: Session, game_id: int) -> GameRow:
         if not isinstance(game_id, int) or isinstance(game_id, bool):

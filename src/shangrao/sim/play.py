@@ -99,7 +99,7 @@ def warm_up() -> float:
     shanten_many(hand)
     from .vector import VectorEnv
 
-    env = VectorEnv(2, ("learner", "random", "greedy", "ukeire"))
+    env = VectorEnv(2, ("learner", *(b for b in CORE_BOTS if b != "external")))  # a learner and each core bot
     env.step(env.reset(0).legal_action_mask.argmax(axis=1))
     return time.perf_counter() - t0
 

@@ -81,10 +81,12 @@ from .events import code_action
 from .play import _BOT_RULES, CORE_BOTS
 from .rules import encode_rules
 
-__all__ = ["Batch", "NORMALIZE_POINTS", "VectorEnv"]
+__all__ = ["Batch", "MAX_ENVS", "NORMALIZE_POINTS", "VectorEnv"]
 
 #: ``reward="normalized"`` divides the points by this (as the PettingZoo environment's ``NORMALIZE_POINTS``)
 NORMALIZE_POINTS = 10
+#: the largest batch :class:`VectorEnv` takes (each game holds about 70 kB of state and buffers)
+MAX_ENVS = 1 << 16
 
 # ------------------------------------------------------------------------------------- flat actions
 N_ACTIONS = 110
@@ -355,14 +357,17 @@ class VectorEnv:
 
     def __init__(self, num_envs: int = 256, seats: Sequence[str] = ("learner",) * 4,
                  rules: RuleSet = DEFAULT_RULES, reward: str = "points") -> None:
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise BatchError(f"num_envs: a positive int, got {num_envs!r}")
+        if (isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer))
+                or not 1 <= num_envs <= MAX_ENVS):
+            raise BatchError(f"num_envs: an int 1..{MAX_ENVS} (a game holds about 70 kB), got {num_envs!r}")
         if not isinstance(rules, RuleSet):
             raise BatchError(f"rules: a RuleSet, got {type(rules).__name__}")
-        if reward not in ("points", "normalized"):
+        if not isinstance(reward, str) or reward not in ("points", "normalized"):
             raise BatchError(f"reward: 'points' or 'normalized', got {reward!r}")
-        if isinstance(seats, str) or len(seats) != 4:
-            raise BatchError(f"seats: 4 names ('learner' or a core bot: random, greedy, ukeire), got {seats!r}")
+        if (isinstance(seats, (str, bytes)) or not isinstance(seats, (Sequence, np.ndarray))
+                or np.ndim(seats) != 1 or len(seats) != 4):
+            raise BatchError(f"seats: a sequence of 4 names in seat order ('learner' or a core bot: random, greedy, "
+                             f"ukeire), got {seats!r}")
         codes = []
         for s, name in enumerate(seats):
             key = str(name).strip().lower()
@@ -442,22 +447,38 @@ class VectorEnv:
             import secrets
 
             seed = secrets.randbits(63)
-        if isinstance(seed, (str, int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        if isinstance(seed, np.ndarray) and seed.ndim == 0:
+            seed = seed.item()
+        if isinstance(seed, (bool, np.bool_, bytes, bytearray, memoryview)):
+            raise BatchError(f"seed: an int, a str, one per game, or None, got {seed!r}")
+        if isinstance(seed, (str, int, np.integer)):
             per: list[int | str] = [f"{seed}:{i}" for i in range(n)]
+            where = ["seed"] * n
         elif isinstance(seed, (Sequence, np.ndarray)):
-            per = list(seed)
-            if len(per) != n:
-                raise BatchError(f"seed: one seed or one per game ({n}), got {len(per)}")
-            for i, s in enumerate(per):
-                if isinstance(s, (bool, np.bool_)) or not isinstance(s, (str, int, np.integer)):
-                    raise BatchError(f"seed[{i}]: a seed of game {i} is an int or a str, got {s!r}")
-            per = [s if isinstance(s, str) else int(s) for s in per]
+            items = list(seed)
+            if len(items) != n:
+                raise BatchError(f"seed: one seed or one per game ({n}), got {len(items)}")
+            per = []
+            for i, x in enumerate(items):
+                if isinstance(x, (bool, np.bool_)) or not isinstance(x, (str, int, np.integer)):
+                    raise BatchError(f"seed[{i}]: a seed of game {i} is an int or a str, got {x!r}")
+                per.append(x if isinstance(x, str) else int(x))
+            where = [f"seed[{i}]" for i in range(n)]
         else:
             raise BatchError(f"seed: an int, a str, one per game, or None, got {seed!r}")
-        for i, s in enumerate(per):
-            C.mt_seed(self._hmt[i], C.seed_key(s))
+        # every key first, so that a seed refused here leaves the games as they were
+        keys = []
+        for i, x in enumerate(per):
+            try:
+                keys.append((C.seed_key(x), [C.seed_key(f"{x}:{p}") for p in range(4)]))
+            except (UnicodeError, TypeError) as err:
+                raise BatchError(f"{where[i]}: the seed of game {i} cannot be used ({err})") from None
+        self._ready = False
+        for i, (k, bot_keys) in enumerate(keys):
+            C.mt_seed(self._hmt[i], k)
             for p in range(4):
-                C.mt_seed(self._mts[i, p], C.seed_key(f"{s}:{p}"))
+                C.mt_seed(self._mts[i, p], bot_keys[p])
+        self._last_ndec[:] = 0
         kernel: Any = reset_batch  # (numba's Dispatcher is typed for fixed arguments)
         bad = kernel(*self._args(), self._err)
         if bad:
@@ -475,8 +496,17 @@ class VectorEnv:
         """
         if not self._ready:
             raise BatchError("step: call reset() first")
-        a = np.asarray(actions)
         n = self.num_envs
+        if isinstance(actions, np.ma.MaskedArray):
+            raise BatchError("actions: a masked array; give one flat action per game, unmasked")
+        if isinstance(actions, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in actions):
+            i = next(i for i, x in enumerate(actions) if isinstance(x, (bool, np.bool_)))
+            raise BatchError(f"actions[{i}]: {actions[i]!r} of game {i} is a bool, not a flat action")
+        try:
+            a = np.asarray(actions)
+        except (ValueError, TypeError) as err:
+            raise BatchError(f"actions: one flat action per game, shape ({n},), not {type(actions).__name__} "
+                             f"({err})") from None
         if a.shape != (n,):
             raise BatchError(f"actions: one flat action per game, shape ({n},), got {a.shape}")
         if a.dtype.kind not in "iu":
@@ -503,11 +533,16 @@ class VectorEnv:
         """``(hand_seed, dealer, actions)`` of game ``i``'s hand now played — or, ``last=True``, of its
         last hand that ended with a learner decision: every decision so far, forced ones and the
         bots' included, so that ``Game(rules, seed=hand_seed, dealer=dealer)`` with each action
-        applied is the core's hand.  Raises :class:`~shangrao.sim.batch.BatchError` for a bad ``i``."""
+        applied is the core's hand.  Raises :class:`~shangrao.sim.batch.BatchError` for a bad ``i``, before
+        ``reset``, or with ``last`` before the game ended such a hand."""
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
             raise BatchError(f"i: a game index 0..{self.num_envs - 1}, got {i!r}")
+        if not self._ready:
+            raise BatchError("decisions: call reset() first")
         if last:
             nd = int(self._last_ndec[i])
+            if nd == 0:
+                raise BatchError(f"decisions: game {i} has not ended a hand with a learner decision since reset()")
             return (int(self._last_seed[i]), int(self._last_dealer[i]),
                     [code_action(int(c)) for c in self._last_dec[i, :nd]])
         nd = int(self._st[i, C._O_NDEC])

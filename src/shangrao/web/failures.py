@@ -12,7 +12,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..records import GameNotFound, RecordError
+from ..records import DamagedRecordError, GameNotFound, RecordError
+from ..records.compact import CompactHandError
 from .errors import (
     SAVE_FAILED,
     BadLink,
@@ -98,6 +99,14 @@ def add_handlers(app: FastAPI) -> None:
     @app.exception_handler(GameNotFound)
     async def no_game(request: Request, exc: GameNotFound) -> JSONResponse:
         return _detail(404, f"no game {request.path_params.get('game_id')}")  # (its own words name the database)
+
+    async def damaged_row(request: Request, exc: Exception) -> JSONResponse:
+        # lasting damage of a stored row: said, naming the game and the hand, not "try again"
+        log.error("%s", exc)
+        return _detail(422, cut(" ".join(str(exc).split()), 300))
+
+    app.add_exception_handler(DamagedRecordError, damaged_row)
+    app.add_exception_handler(CompactHandError, damaged_row)
 
     @app.exception_handler(RecordError)
     async def unreadable(request: Request, exc: RecordError) -> JSONResponse:
