@@ -247,18 +247,21 @@ def _play_on(st, ev, dec, rules, tb, bots, mts, hmt, bot_rules, seeds, dealers, 
 
 
 @njit(cache=True)
+def _scratch():
+    """The work arrays of a batch call: the legal-action buffer, a hand's seed key, "no scripted wall",
+    "no dice", four zero scores, an empty script."""
+    return (np.zeros(48, dtype=np.int32), np.zeros(2, dtype=np.uint32), np.full(136, -1, dtype=np.int32),
+            np.zeros(2, dtype=np.int32), np.zeros(4, dtype=np.int32), np.zeros(1, dtype=np.int32))
+
+
+@njit(cache=True)
 def reset_batch(st, ev, dec, rules, tb, bots, mts, hmt, bot_rules, seeds, dealers, asked, rewards, term,
                 last_seed, last_dealer, last_dec, last_ndec, skipped, obs, mask, codes, cur, err):
     """Start a hand in every game (the streams ``hmt``/``mts`` already seeded) and play each to its
     first learner decision; write the observations.  Returns 0, or ``1 + i`` for an internal error
     of game ``i`` (its code in ``err``)."""
     n = st.shape[0]
-    buf = np.zeros(48, dtype=np.int32)
-    key = np.zeros(2, dtype=np.uint32)
-    no_wall = np.full(136, -1, dtype=np.int32)
-    no_dice = np.zeros(2, dtype=np.int32)
-    zero4 = np.zeros(4, dtype=np.int32)
-    script = np.zeros(1, dtype=np.int32)
+    buf, key, no_wall, no_dice, zero4, script = _scratch()
     for i in range(n):
         asked[i] = 0
         skipped[i] = 0
@@ -293,12 +296,7 @@ def step_batch(st, ev, dec, rules, tb, bots, mts, hmt, bot_rules, seeds, dealers
     play on to the next learner decision (autoreset), write rewards, terminations and observations.
     Returns 0, or ``1 + i`` for an internal error of game ``i``."""
     n = st.shape[0]
-    buf = np.zeros(48, dtype=np.int32)
-    key = np.zeros(2, dtype=np.uint32)
-    no_wall = np.full(136, -1, dtype=np.int32)
-    no_dice = np.zeros(2, dtype=np.int32)
-    zero4 = np.zeros(4, dtype=np.int32)
-    script = np.zeros(1, dtype=np.int32)
+    buf, key, no_wall, no_dice, zero4, script = _scratch()
     for i in range(n):
         term[i] = False
         for s in range(4):
