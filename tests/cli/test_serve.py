@@ -67,7 +67,7 @@ def test_serve_guards_its_connections_and_says_how_many_it_holds(cli, monkeypatc
     monkeypatch.setattr(guard, "raise_file_limit", lambda: 1024)
     res = cli("serve", "--header-timeout", "2.5", "--address-connections", "9", "--max-connections", "300")
     assert res.exit_code == 0, res.output
-    assert "connections: up to 300 at once (file limit 1024), 9 per client address; " \
+    assert "connections: up to 300 at once (file limit 1024), 9 per client address group (/24, /64, loopback); " \
            "a request's headers within 2.5 s" in res.output
     (app, kw), = ran
     st = app.state.manager.settings
@@ -76,7 +76,7 @@ def test_serve_guards_its_connections_and_says_how_many_it_holds(cli, monkeypatc
     g = kw["http"].guard
     assert (g.per_address, g.total, g.header_timeout) == (9, 300, 2.5)
     res = cli("serve")  # by default: the file limit less the reserve
-    assert f"up to {1024 - guard.reserve(1024)} at once (file limit 1024), 64 per client address" in res.output
+    assert f"up to {1024 - guard.reserve(1024)} at once (file limit 1024), 128 per client address group" in res.output
     assert cli("serve", "--header-timeout", "0").exit_code == 2
     assert cli("serve", "--address-connections", "0").exit_code == 2
 

@@ -133,7 +133,7 @@ def serve(**options) -> None:
     typer.echo(f"上饶麻将: open {url}  (records: {app.state.store._safe_url()}; Ctrl-C stops)")
     limit = "unknown" if file_limit is None else str(file_limit)
     typer.echo(f"connections: up to {guard.total} at once (file limit {limit}), {guard.per_address} per client "
-               f"address; a request's headers within {header_timeout:g} s")
+               f"address group (/24, /64, loopback); a request's headers within {header_timeout:g} s")
     if not no_browser and _has_display():
         import threading
         import webbrowser

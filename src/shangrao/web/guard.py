@@ -20,12 +20,21 @@ app and the WebSocket code unchanged:
   :data:`MAX_HEADERS` headers or a head over :data:`MAX_HEAD` bytes ``431``, and closed — the
   limits of the ``websockets`` handshake parser, which otherwise left an over-long handshake
   unanswered and open.
-* a cap on open connections per client address (``Settings.max_connections_per_address``) and on
-  all of them (``Settings.max_connections``, by default the file limit less :func:`reserve`):
-  a connection beyond either is answered ``503`` and closed at once, before anything is read.
-  The reserve keeps file descriptors for the database, the log and the players already seated;
-  the per-address cap keeps one address from taking all of the rest, so a player reconnecting
-  from another address gets in while a flood is held.
+* a cap on open connections per client address *group* (``Settings.max_connections_per_address``;
+  the group is :func:`~shangrao.web.errors.address_group`'s, as for every other limit of the
+  server: an IPv4 /24, an IPv6 /64, all of loopback as one) and on all of them
+  (``Settings.max_connections``, by default the file limit less :func:`reserve`): a connection
+  beyond either is answered ``503`` and closed at once, before anything is read.  The reserve keeps
+  file descriptors for the database, the log and the players already seated; the group cap keeps
+  one client — however many addresses of its network it uses — from taking all of the rest, so a
+  player reconnecting from another network gets in while a flood is held.
+* a back-off for a group that keeps opening *silent* connections (closed at the header deadline
+  without a request): after :data:`SILENT_ALLOWED` of them with no request completed from the
+  group in between, every new connection of the group is refused at accept (``503`` with
+  ``Retry-After``) for :data:`BACKOFF_FIRST` seconds, then twice as long each time it starts
+  again, up to :data:`BACKOFF_MAX`; one request completed from the group forgets it all (so does
+  :data:`FORGET` seconds without a silent connection).  A flood then holds its group's cap for one
+  header deadline at a time, not for as long as it likes.
 * :class:`GuardedWebSocket` (the ``websockets`` sans-I/O protocol uvicorn picks by default) keeps a
   connection counted once it is upgraded, until it closes.
 
@@ -38,13 +47,18 @@ import asyncio
 import collections
 import dataclasses
 import logging
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["MAX_HEAD", "MAX_HEADERS", "MAX_LINE", "ConnectionGuard", "GuardedHttp", "GuardedWebSocket",
-           "capacity", "guarded_protocols", "raise_file_limit", "reserve"]
+from .errors import address_group
+
+__all__ = ["BACKOFF_FIRST", "BACKOFF_MAX", "FORGET", "MAX_HEAD", "MAX_HEADERS", "MAX_LINE", "SILENT_ALLOWED",
+           "ConnectionGuard", "GuardedHttp", "GuardedWebSocket", "capacity", "guarded_protocols",
+           "raise_file_limit", "reserve"]
 
 log = logging.getLogger("shangrao.web")
 
@@ -54,6 +68,18 @@ MAX_LINE = 8192
 MAX_HEADERS = 128
 #: bytes of a request's head (request line and headers) in all
 MAX_HEAD = 64 * 1024
+#: silent connections (closed at the header deadline without a request) a group may have with no
+#: request completed in between before it is backed off: a browser's unused preconnects are a few
+SILENT_ALLOWED = 8
+#: seconds of a group's first back-off; each next one (with no request completed in between) is
+#: twice as long, up to :data:`BACKOFF_MAX`
+BACKOFF_FIRST = 1.0
+BACKOFF_MAX = 60.0
+#: seconds without a silent connection after which a group's silent count and back-off are forgotten
+FORGET = 600.0
+#: groups whose silent connections are remembered at once (the oldest forgotten first): bounded memory
+#: whatever the number of networks a flood comes from
+MAX_REMEMBERED = 65_536
 
 
 def raise_file_limit() -> int | None:
@@ -93,28 +119,55 @@ def capacity(file_limit: int | None, max_connections: int = 0) -> int:
 
 
 @dataclasses.dataclass
-class ConnectionGuard:
-    """Counts of the server's open connections, by client address and in all.
+class _Silence:
+    """A group's silent connections since its last completed request, and its back-off."""
 
-    per_address: connections one address may hold; total: all of them; header_timeout: seconds a
-    connection may take to send a request's head."""
+    silent: int = 0  # silent connections since the last back-off began (or the last request)
+    level: int = 0  # back-offs begun so far: the next one lasts BACKOFF_FIRST * 2**level
+    until: float = 0.0  # refused at accept until then (the guard's clock)
+    last: float = 0.0  # the last silent connection
+
+
+@dataclasses.dataclass
+class ConnectionGuard:
+    """Counts of the server's open connections, by client address group and in all, and the
+    back-off of groups that keep opening silent connections (see the module's docstring).
+
+    per_address: connections one address *group* may hold (``Settings.max_connections_per_address``);
+    total: all of them; header_timeout: seconds a connection may take to send a request's head.
+    group: the group of a client address (default :func:`~shangrao.web.errors.address_group`; a
+    test may split loopback into /24s); silent_allowed, backoff_first, backoff_max (seconds): the
+    back-off; clock: seconds, monotonic (a test's own)."""
 
     per_address: int
     total: int
     header_timeout: float
+    group: Callable[[str], str] = address_group
+    silent_allowed: int = SILENT_ALLOWED
+    backoff_first: float = BACKOFF_FIRST
+    backoff_max: float = BACKOFF_MAX
+    clock: Callable[[], float] = time.monotonic
     open: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     count: int = 0
     refused: int = 0
     timed_out: int = 0
+    backed_off: int = 0  # connections refused at accept for a back-off
+    silences: collections.OrderedDict = dataclasses.field(default_factory=collections.OrderedDict)
 
     def admit(self, addr: str) -> str | None:
         """Count a new connection from ``addr``; or the reason it is refused (nothing counted)."""
-        if self.open[addr] >= self.per_address:
-            why = f"too many connections from one address (at most {self.per_address})"
+        key = self.group(addr)
+        wait = self.backoff_left(addr, key)
+        if wait > 0:
+            self.backed_off += 1
+            why = (f"too many connections from this address (network) sent no request; "
+                   f"refused for {wait:.0f} s more")
+        elif self.open[key] >= self.per_address:
+            why = f"too many connections from one address or network (at most {self.per_address})"
         elif self.count >= self.total:
             why = f"the server holds as many connections as it can ({self.total}); try again"
         else:
-            self.open[addr] += 1
+            self.open[key] += 1
             self.count += 1
             return None
         self.refused += 1
@@ -124,19 +177,53 @@ class ConnectionGuard:
 
     def release(self, addr: str) -> None:
         """A counted connection from ``addr`` closed."""
+        key = self.group(addr)
         self.count -= 1
-        left = self.open[addr] - 1
+        left = self.open[key] - 1
         if left > 0:
-            self.open[addr] = left
+            self.open[key] = left
         else:
-            del self.open[addr]
+            del self.open[key]
+
+    def backoff_left(self, addr: str, key: str | None = None) -> float:
+        """Seconds ``addr``'s group is still refused at accept (0: not backed off)."""
+        rec = self.silences.get(self.group(addr) if key is None else key)
+        return 0.0 if rec is None else max(0.0, rec.until - self.clock())
+
+    def silent(self, addr: str) -> None:
+        """A connection from ``addr`` was closed at the header deadline without completing a request.
+        The group's :data:`SILENT_ALLOWED`-th since its last request (or back-off) starts a back-off."""
+        key, now = self.group(addr), self.clock()
+        rec = self.silences.pop(key, None)
+        if rec is None or now - rec.last > FORGET:
+            rec = _Silence()
+        self.silences[key] = rec  # the newest last: the oldest is forgotten first
+        while len(self.silences) > MAX_REMEMBERED:
+            self.silences.popitem(last=False)
+        rec.last = now
+        if rec.until > now:  # opened before its back-off began: counted in it already
+            return
+        rec.silent += 1
+        if rec.silent >= self.silent_allowed:
+            seconds = min(self.backoff_max, self.backoff_first * 2 ** min(rec.level, 30))
+            rec.until, rec.silent, rec.level = now + seconds, 0, rec.level + 1
+            log.warning("connections from %s: %d sent no request; refused at accept for %g s",
+                        key, self.silent_allowed, seconds)
+
+    def served(self, addr: str) -> None:
+        """A connection from ``addr`` completed a request: its group's silent count and back-off are
+        forgotten."""
+        if self.silences:
+            self.silences.pop(self.group(addr), None)
 
 
-def _answer(transport: asyncio.BaseTransport, status: int, text: str) -> None:
-    """Write a plain-text answer with ``Connection: close`` and close the connection."""
+def _answer(transport: asyncio.BaseTransport, status: int, text: str, retry_after: float = 0.0) -> None:
+    """Write a plain-text answer with ``Connection: close`` (and ``Retry-After``, whole seconds, where
+    ``retry_after`` > 0) and close the connection."""
     body = text.encode()
+    retry = b"retry-after: %d\r\n" % max(1, round(retry_after)) if retry_after > 0 else b""
     head = (STATUS_LINE[status] + b"content-type: text/plain; charset=utf-8\r\ncontent-length: "
-            + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n")
+            + str(len(body)).encode() + b"\r\n" + retry + b"connection: close\r\n\r\n")
     transport.write(head + body)  # type: ignore[attr-defined]
     transport.close()
 
@@ -164,6 +251,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._waiting = True  # a request is being received (head or body): the deadline runs
         self._too_long: _TooLong | None = None
         self._n_headers = 0
+        self._completed = False  # a request of this connection was complete: it is not silent
 
     # -- counting and the deadline ------------------------------------------------------------
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -171,7 +259,7 @@ class GuardedHttp(HttpToolsProtocol):
         addr = self.client[0] if self.client else "?"
         why = self.guard.admit(addr)
         if why is not None:
-            _answer(transport, 503, why)
+            _answer(transport, 503, why, self.guard.backoff_left(addr))
             return
         self._addr = addr
         self._arm()
@@ -197,6 +285,8 @@ class GuardedHttp(HttpToolsProtocol):
         if self.transport.is_closing() or not self._waiting:
             return
         self.guard.timed_out += 1
+        if not self._completed and self._addr is not None:
+            self.guard.silent(self._addr)
         self.transport.close()
 
     def on_headers_complete(self) -> None:
@@ -206,6 +296,7 @@ class GuardedHttp(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         self._waiting = False  # the whole request is in (a body too): the app's, however long it takes
         self._disarm()
+        self._request_done()
         super().on_message_complete()
 
     def on_response_complete(self) -> None:
@@ -214,8 +305,14 @@ class GuardedHttp(HttpToolsProtocol):
             self._in_head, self._waiting, self._head = True, True, 0
             self._arm()
 
+    def _request_done(self) -> None:
+        if not self._completed and self._addr is not None:
+            self._completed = True
+            self.guard.served(self._addr)
+
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
+        self._request_done()
         addr, self._addr = self._addr, None
         super().handle_websocket_upgrade()
         ws = self.transport.get_protocol()

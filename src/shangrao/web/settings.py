@@ -91,8 +91,9 @@ class Settings(BaseSettings):
     # connection limits (issue 22)
     header_timeout: float = Field(10.0, **SECONDS, description="Seconds a connection may take to send a request (its headers and "
                                            "body; a WebSocket handshake too).", gt=0)
-    max_connections_per_address: int = Field(64, ge=1, description="Connections one client address may hold "
-                                                                   "open at once (behind a proxy: the proxy's).",
+    max_connections_per_address: int = Field(128, ge=1, description="Connections one client address group (an "
+                                                                    "IPv4 /24, an IPv6 /64, all of loopback) may "
+                                                                    "hold open at once (behind a proxy: the proxy's).",
                                              # the 29-character --max-connections-per-address is cut at 80 columns
                                              json_schema_extra={"option": "--address-connections"},
                                              validation_alias=AliasChoices("max_connections_per_address",
