@@ -2,7 +2,7 @@
 
 Commands: ``analyze``, ``score`` (:mod:`.analysis_cmds`); ``simulate``
 (:mod:`.simulate`); ``play`` (:mod:`.play`, narration in :mod:`.narrate`);
-``games``, ``replay`` (:mod:`.records_cmds`); ``serve`` (:mod:`.serve_cmd`).
+``games``, ``replay``, ``abandon`` (:mod:`.records_cmds`); ``serve`` (:mod:`.serve_cmd`).
 
 Errors: a bad input (:class:`shangrao.errors.InputError`, bad JSON, an unreadable file, a usage
 error) prints ONE line ``error: <what and where>`` on stderr and exits 2, never a traceback
@@ -157,6 +157,7 @@ app.command("simulate")(simulate.simulate)
 app.command("play")(play.play)
 app.command("games")(records_cmds.games)
 app.command("replay")(records_cmds.replay_cmd)
+app.command("abandon")(records_cmds.abandon_cmd)
 
 from . import advise_cmd, arena_cmd, dataset_cmd, serve_cmd
 

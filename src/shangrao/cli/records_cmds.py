@@ -1,4 +1,5 @@
-"""``shangrao games`` and ``shangrao replay``: list stored games and replay a hand step by step."""
+"""``shangrao games``, ``shangrao replay`` and ``shangrao abandon``: list stored games, replay a hand
+step by step, end a game that cannot be played on."""
 
 from __future__ import annotations
 
@@ -194,3 +195,35 @@ def replay_cmd(
         what = "; ".join(" ".join(f.split())[:300] for f in failures)  # one line, whatever a record held
         sys.stderr.write(f"error: game {game_id}: replay does not reproduce the record ({what})\n")
         raise typer.Exit(1)
+
+
+def abandon_cmd(
+    game_id: Annotated[int, typer.Argument(metavar="GAME_ID", help="Id from 'shangrao games' (or the lobby).")],
+    db: DbOption = None,
+) -> None:
+    """End an unfinished game that cannot be played on — a web table the server lists as damaged
+    (its stored rows cannot be loaded; `shangrao replay GAME_ID` shows what is wrong).
+
+    The game is marked finished, with `end_reason` "abandoned" in its meta and its scores as stored;
+    its rows are kept as they are (the history still lists it).  A running server stops listing it
+    as damaged at its next look.  Exit 2 if there is no such game or it has finished already.
+    """
+    from ..records import GameNotFound
+
+    store = open_store(db)
+    try:
+        try:
+            status = store.game_head(game_id).status
+        except GameNotFound:
+            raise CliError(f"no game {game_id} in {store._safe_url()}") from None
+        except (TypeError, ValueError):  # a row too damaged to read its head: it has not finished
+            status = "unfinished"
+        if status == "finished":
+            raise CliError(f"game {game_id} has finished already: nothing to end")
+        try:
+            store.finish_game(game_id, meta={"end_reason": "abandoned"})
+        except RecordError as err:
+            raise CliError(f"game {game_id}: {err}") from None
+    finally:
+        store.close()
+    typer.echo(f"game {game_id} ended (abandoned); its records stay in the history")

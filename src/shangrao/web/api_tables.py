@@ -89,11 +89,13 @@ def router(ctx: AppState) -> APIRouter:
         return await manager.rematch(table_id, req.token, client_group(request), ctx.new_table_allowed)
 
     @r.get("/api/tables")
-    async def list_tables(request: Request, status: Literal["open", "live", "finished"] | None = None,
+    async def list_tables(request: Request, status: Literal["open", "live", "finished", "damaged"] | None = None,
                           limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10**9),
                           ids: str | None = Query(None, max_length=400, pattern=r"^\d{1,18}(,\d{1,18}){0,19}$")):
         """A page of tables, newest first.  Every table is in exactly one list: ``open`` (a seat is
-        free), ``live`` (every seat taken) or ``finished``.  Without ``status``: ``{"open": [...],
+        free), ``live`` (every seat taken) or ``finished``; an unfinished table whose stored rows
+        cannot be loaded is in ``damaged`` only (``{"id", "status": "damaged", "error"}``, as far as
+        the server has tried to load it: at start-up, or when a link asked).  Without ``status``: ``{"open": [...],
         "live": [...]}`` (the first ``limit`` of each); with it: ``{"status", "tables", "offset",
         "limit", "more"}``.  ``ids`` (at most 20, comma-separated): only those tables, on one page, in
         the shape ``status`` asks for (the lobby's 回到我的座位 for the seats a browser holds, wherever

@@ -1,12 +1,13 @@
-"""The lobby's lists of tables (open, live, finished): live tables as they are in memory, the others
-from their stored rows.  :class:`LobbyLists` is the half of :class:`~shangrao.web.manager.TableManager`
+"""The lobby's lists of tables (open, live, finished, damaged): live tables as they are in memory, the
+others from their stored rows; the damaged ones (unfinished tables whose stored rows cannot be
+loaded, issue 34) as the manager found them.  :class:`LobbyLists` is the half of :class:`~shangrao.web.manager.TableManager`
 that answers the lobby."""
 
 from __future__ import annotations
 
 import logging
 
-from ..records import Store
+from ..records import RecordError, Store
 from ..records.live import game_heads
 from .messages import clean_name
 from .stored import DamagedRecord, web_meta
@@ -23,6 +24,7 @@ class LobbyLists:
 
     tables: dict
     store: Store
+    damaged: dict  # id -> what is wrong (the manager's)
 
     async def history(self, fn, *args, **kwargs):  # pragma: no cover - the manager's (DatabaseWriter)
         raise NotImplementedError
@@ -68,11 +70,29 @@ class LobbyLists:
             return status == "finished"
         return status == ("open" if info["free_seats"] else "live")
 
+    async def damaged_tables(self) -> list[dict]:
+        """The unfinished tables found damaged, newest first: ``{"id", "status": "damaged", "error"}``
+        (``error``: what is wrong).  One ended since (``shangrao abandon``: its row finished) is
+        forgotten here."""
+        ids = sorted(self.damaged, reverse=True)
+        if ids:
+            try:
+                ended = {g.id for g in await self.history(game_heads, self.store, ids) if g.status == "finished"}
+            except (RecordError, TypeError, ValueError):  # a row that cannot be read at all: still damaged
+                ended = set()
+            for gid in ended:
+                self.damaged.pop(gid, None)
+        return [{"id": gid, "status": "damaged", "error": self.damaged[gid]} for gid in ids if gid in self.damaged]
+
     async def list_tables(self, status: str, limit: int, offset: int) -> tuple[list[dict], bool]:
-        """A page of the lobby's list ``status`` ('open', 'live' or 'finished', see :meth:`in_list`);
-        newest first.  Returns (tables, whether there are more).  Tables in memory show their live
-        state, the others their stored row.  Read in the history threads (:meth:`history`): the
-        lobby's lists never queue in front of a table's write."""
+        """A page of the lobby's list ``status`` ('open', 'live', 'finished', see :meth:`in_list`, or
+        'damaged', :meth:`damaged_tables`); newest first.  Returns (tables, whether there are more).
+        Tables in memory show their live state, the others their stored row; a damaged table is in
+        no list but 'damaged'.  Read in the history threads (:meth:`history`): the lobby's lists
+        never queue in front of a table's write."""
+        if status == "damaged":
+            damaged = await self.damaged_tables()
+            return damaged[offset:offset + limit], len(damaged) > offset + limit
         want = limit + 1
         if status == "finished":
             rows = await self.history(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
@@ -85,7 +105,7 @@ class LobbyLists:
         while len(out) < want:
             rows = await self.history(self.store.list_games, kind=KIND, status="unfinished", limit=chunk, offset=at)
             for g in rows:
-                info = self._info(g)
+                info = self._info(g) if g.id not in self.damaged else None
                 if info is None or not self.in_list(g.status, info, status):
                     continue
                 if skipped < offset:
@@ -103,8 +123,11 @@ class LobbyLists:
         """The lobby's view of the tables ``ids`` (newest first) by list (:meth:`in_list`), for each of
         ``statuses``: the seats a browser holds (its 回到我的座位), wherever they are in the pages."""
         out: dict[str, list[dict]] = {st: [] for st in statuses}
+        if "damaged" in statuses:
+            wanted = set(ids)
+            out["damaged"] = [d for d in await self.damaged_tables() if d["id"] in wanted]
         for g in await self.history(game_heads, self.store, ids):
-            info = self._info(g) if g.kind == KIND else None
+            info = self._info(g) if g.kind == KIND and g.id not in self.damaged else None
             if info is None:
                 continue
             for st in statuses:

@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable
 
 from ..game import Event, ReplayError, replay
-from ..records import GameNotFound, GameSummary, RecordError, Store
+from ..records import DamagedRecordError, GameNotFound, GameSummary, RecordError, Store
+from ..records.compact import CompactHandError
 from ..records.live import game_head, insert_events, last_event_time, update_meta
 from ..rules import RuleSet
 from .clock import _mono_from_wall
@@ -42,6 +43,11 @@ __all__ = ["TableManager"]
 
 log = logging.getLogger("shangrao.web")
 
+#: what loading a stored table may raise that no retry mends (issue 34): rows damaged or edited
+#: outside the server, a compact hand that does not replay, a log this engine refuses.  The table is
+#: then *damaged* (:attr:`TableManager.damaged`), never "try again later".
+LASTING = (DamagedRecordError, CompactHandError, ReplayError)
+
 
 class TableManager(DatabaseWriter, LobbyLists):
     """All live tables of a server, over one :class:`Store` (its database calls:
@@ -51,12 +57,25 @@ class TableManager(DatabaseWriter, LobbyLists):
         self.settings = settings or Settings()
         super().__init__(store, self.settings.db_threads, self.settings.read_threads)
         self.tables: dict[int, Table] = {}
+        #: unfinished tables found damaged (their stored rows cannot be loaded): id -> what is wrong.
+        #: Listed as ``damaged`` (``/api/tables?status=damaged``), never as live; kept until the server
+        #: restarts or the table is ended (``shangrao abandon``)
+        self.damaged: dict[int, str] = {}
         self._load_lock = asyncio.Lock()
         self.listing_version = 0
         self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
 
     def listing_changed(self) -> None:
         self.listing_version += 1
+
+    def _mark_damaged(self, game_id: int, what: str) -> DamagedRecord:
+        """Remember table ``game_id`` as damaged (``what``: what is wrong, one line); the error to raise."""
+        what = " ".join(what.split())
+        what = what if len(what) <= 300 else what[:300] + "…"
+        if self.damaged.get(game_id) != what:
+            self.damaged[game_id] = what
+            self.listing_changed()
+        return DamagedRecord(game_id, what)
 
     # -- creating and loading -------------------------------------------------------
     async def create(self, name: str, hands: int, seats: list[str], rules: dict,
@@ -168,8 +187,9 @@ class TableManager(DatabaseWriter, LobbyLists):
         loaded (a wrong one raises TableError and replays nothing).  A table with a person seated
         is loaded whatever ``max_live_tables`` when a seat link asks for it or it is being played
         (``resuming``: the restart's :meth:`resume_all`) — a flood of tables never locks a seated
-        player out.  Raises TableError (no such table, a wrong token), ServerFull, or RecordError
-        (an unreadable record)."""
+        player out.  Raises TableError (no such table, a wrong token), ServerFull, DamagedRecord (its
+        stored meta or rows cannot be loaded, whatever retries: remembered in :attr:`damaged`), or
+        RecordError (an unreadable database)."""
         t = self.tables.get(game_id)
         if t is not None:
             if token is not None:
@@ -178,6 +198,9 @@ class TableManager(DatabaseWriter, LobbyLists):
         _head, web = await self._stored_web(game_id)
         if token is not None:
             web.seat_of(token)
+        known = self.damaged.get(game_id)
+        if known is not None:  # found damaged before: not replayed again on every request
+            raise DamagedRecord(game_id, known)
         seated, free = web.seated()
         exempt = seated and (token is not None or (resuming and not free))
         async with self._load_lock:
@@ -186,7 +209,11 @@ class TableManager(DatabaseWriter, LobbyLists):
                 return t
             if not exempt or self.read_only is not None:
                 self._check_room()
-            t = await self._load(game_id)
+            try:
+                t = await self._load(game_id)
+            except LASTING as err:
+                what = f"its stored events do not replay: {err}" if isinstance(err, ReplayError) else str(err)
+                raise self._mark_damaged(game_id, what) from None
             self.tables[game_id] = t
             t.start()
             return t
@@ -200,10 +227,15 @@ class TableManager(DatabaseWriter, LobbyLists):
         except GameNotFound:
             raise TableNotFound(f"no table {game_id}") from None
         except (TypeError, ValueError) as err:  # a row edited by hand (players, scores …)
-            raise DamagedRecord(game_id, " ".join(str(err).split())[:120]) from None
+            raise self._mark_damaged(game_id, str(err)[:120]) from None
         if head.mode != KIND:
             raise TableNotFound(f"no table {game_id}")
-        return head, web_meta(head.meta, game_id)  # raises DamagedRecord
+        try:
+            return head, web_meta(head.meta, game_id)
+        except DamagedRecord as err:
+            if head.status != "finished":
+                self._mark_damaged(game_id, err.what)
+            raise
 
     async def check_link(self, game_id: int, token: str) -> int:
         """The seat a link belongs to, without loading the game; raises TableError/TableNotFound."""

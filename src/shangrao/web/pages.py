@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+import html as html_lib
 import json
 from importlib import resources
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from ..labels import labels_table
@@ -61,13 +62,30 @@ ERRORS = {
 }
 
 
-def error_page(code: str, table_id: int | None = None) -> HTMLResponse:
-    """An error as a page of the UI (Chinese with the English line), with a way back."""
+def damaged_help(table_id: int, what: str) -> str:
+    """The damaged page's paragraphs for table ``table_id``: what is wrong (``what``, escaped) and what
+    the server's operator can do (Chinese, then English)."""
+    w = html_lib.escape(what)
+    return (f'<p class="damage">第 {table_id} 桌：{w}</p>'
+            f'<p>这张桌没有结束，但它保存的记录读不出来，所以不能继续打。请告诉服务器管理员：'
+            f'可以用 <code>shangrao replay {table_id}</code> 查看记录，'
+            f'用 <code>shangrao abandon {table_id}</code> 结束这张桌（记为放弃，不再出现在大厅里）。</p>'
+            f'<p>Table {table_id} has not finished, but its stored record cannot be loaded, so it cannot be '
+            f'played on.  The server\'s operator can inspect it with <code>shangrao replay {table_id}</code> '
+            f'and end it with <code>shangrao abandon {table_id}</code> (marked abandoned; it leaves the '
+            f'lobby).</p>')
+
+
+def error_page(code: str, table_id: int | None = None, detail: str | None = None) -> HTMLResponse:
+    """An error as a page of the UI (Chinese with the English line), with a way back.  ``detail``: for
+    ``damaged``, what is wrong with table ``table_id`` (:func:`damaged_help`)."""
     status, zh, en = ERRORS[code]
     extra = ""
     if table_id is not None and code in ("finished", "full"):
         extra = (f'<p><a class="button" href="/replay/{table_id}">回放 · Replay</a></p>' if code == "finished"
                  else "")
+    if table_id is not None and code == "damaged" and detail is not None:
+        extra = damaged_help(table_id, detail)
     html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>上饶麻将 · {zh}</title>
 <link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.ico" type="image/svg+xml">{labels_script()}</head>
@@ -94,11 +112,14 @@ def router(ctx: AppState) -> APIRouter:
             await manager.check_link(table_id, token)  # the stored hashes only: nothing is loaded
         except DamagedRecord as err:
             damaged(err)
-            return error_page("damaged")
+            return error_page("damaged", table_id, err.what)
         except TableNotFound:
             return error_page("no-table")
         except TableError:
             return error_page("bad-link")
+        known = manager.damaged.get(table_id)  # its rows could not be loaded (at start-up, or a socket's)
+        if known is not None:
+            return error_page("damaged", table_id, known)
         return page("table.html")
 
     @r.get("/join/{table_id}")
@@ -107,7 +128,7 @@ def router(ctx: AppState) -> APIRouter:
             _, token = await manager.claim_free_seat(table_id)
         except DamagedRecord as err:
             damaged(err)
-            return error_page("damaged")
+            return error_page("damaged", table_id, err.what)
         except TableNotFound:
             return error_page("no-table")
         except TableFinished:
@@ -119,7 +140,11 @@ def router(ctx: AppState) -> APIRouter:
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
 
     @r.get("/error/{code}")
-    async def error_route(code: str):
+    async def error_route(code: str, table: int | None = Query(None, ge=0, le=10**18)):
+        """An error page; ``/error/damaged?table=ID`` (where a table's socket was refused as damaged)
+        says what is wrong with that table when the server knows."""
+        if code == "damaged" and table is not None and table in manager.damaged:
+            return error_page(code, table, manager.damaged[table])
         return error_page(code if code in ERRORS else "not-found")
 
     @r.get("/favicon.ico")

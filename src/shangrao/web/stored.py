@@ -109,6 +109,7 @@ class DamagedRecord(InputError):
     def __init__(self, game_id: int, what: str) -> None:
         super().__init__(f"the stored record of table {game_id} is damaged ({what}); it cannot be played")
         self.game_id = game_id
+        self.what = what
 
 
 def web_meta(meta: Any, game_id: int) -> WebMeta:

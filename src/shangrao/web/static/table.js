@@ -41,7 +41,7 @@ function connect() {
       hint = m.choices; hintNote = m.note || null; hintPending = false; render();
     } else if (m.type === "error" || m.type === "notice") {
       if (m.code === "forbidden") { location.href = WATCH ? "/error/no-table" : "/error/bad-link"; return; }
-      if (m.code === "damaged") { location.href = "/error/damaged"; return; }
+      if (m.code === "damaged") { location.href = "/error/damaged?table=" + TABLE_ID; return; } // what is wrong, and what the operator can do
       if (hintPending && m.type === "error") { hintPending = false; render(); }
       lastError = m.message; renderError();
     }
