@@ -251,6 +251,7 @@ class ExternalBot:
         self._next_id = 0
         self._finalizer: Any = None
         self._reported_drops = 0
+        self._closing = threading.Lock()
 
     # ------------------------------------------------------------------ process
     def _start(self) -> None:
@@ -310,10 +311,12 @@ class ExternalBot:
         """Say ``bye`` (the write waits at most ``timeout``), close stdin and end the program's whole
         process group: SIGTERM after :data:`GRACE` seconds, SIGKILL after as many more.  Blocks up to
         about ``timeout + 3 * GRACE`` seconds (call it off an event loop)."""
-        if self.proc is not None and not self.dead:
-            self._send({"type": "bye"})
-        self._end()
-        self.dead = True
+        with self._closing:  # the web may end a bot from two threads (match over, table evicted)
+            if self.proc is not None and not self.dead:
+                with contextlib.suppress(OSError, ValueError):  # gone already: nothing to say bye to
+                    _write_all(self._stdin, b'{"type":"bye"}\n', self.timeout)
+            self.dead = True
+            self._end()
 
     @property
     def pgid(self) -> int | None:
