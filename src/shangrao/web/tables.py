@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Raw
 
-from ..bots import close_bot, get_bot
+from ..bots import close_bot, get_bot, web_bot_spec
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
 from ..game.table import BotRequest, TableState, Timing, decide
@@ -162,7 +162,7 @@ class Table(SeatMessages, TableManners):
 
     # ------------------------------------------------------------------ bots, off the loop (issue 34)
     def _make_bot(self, spec: str, seed: str) -> object:
-        bot = get_bot(spec, seed=seed)
+        bot = get_bot(web_bot_spec(spec), seed=seed)  # an offered bot's label: its spec
         if isinstance(getattr(bot, "timeout", None), float):  # an outside bot: free its worker by the deadline
             bot.timeout = min(bot.timeout, self.settings.bot_deadline)  # type: ignore[attr-defined]
         return bot
