@@ -190,3 +190,120 @@ def test_outside_bots_are_gymnasium_opponents(tmp_path):
         while not done:
             obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert all(isinstance(b, ExternalBot) for b in env.bots[1:])
+
+
+# ---------------------------------------------------------------- size, writes and lifetime (issue 34)
+
+def _group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of process group ``pgid``, from /proc."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if fields[0] != b"Z" and int(fields[2]) == pgid:
+            out.append(int(d.name))
+    return out
+
+
+def _request(bot):
+    g = Game(seed=2)
+    while g.current_seat != 0 or len(g.legal_actions()) < 2:
+        g.apply(g.legal_actions()[0])
+    bot.see_log(g.events, 0)
+    return g.observation(0), g.legal_actions()
+
+
+def test_a_line_over_the_limit_is_one_fault_not_pieces_taken_as_answers(tmp_path):
+    from shangrao.bots.external import MAX_LINE
+
+    cmd = _script(tmp_path, "long.py", f"""
+        import json, sys
+        n = 0
+        for line in sys.stdin:
+            msg = json.loads(line)
+            if msg["type"] == "request":
+                n += 1
+                if n == 1:
+                    sys.stdout.write("x" * ({MAX_LINE} + 5) + "\\n")  # one line a little over the limit
+                print(json.dumps({{"id": msg["id"], "action": msg["legal"][0]}}), flush=True)
+    """)
+    bot = ExternalBot(cmd, seed=1, timeout=5.0)
+    obs, legal = _request(bot)
+    with pytest.warns(ExternalBotWarning, match=f"line of {MAX_LINE + 5} bytes, over the limit"):
+        bot.choose(obs, legal)
+    assert bot.choose(obs, legal) == legal[0]  # the next request is answered by the bot again
+    assert len(bot.faults) == 1 and not bot.dead
+    bot.close()
+
+
+def test_the_queue_of_unread_lines_is_bounded_and_a_flood_is_a_fault(tmp_path):
+    from shangrao.bots.external import MAX_QUEUED
+
+    cmd = _script(tmp_path, "flood.py", """
+        import json, sys
+        for line in sys.stdin:
+            msg = json.loads(line)
+            if msg["type"] == "request":
+                sys.stdout.write("noise\\n" * 5000)
+                print(json.dumps({"id": msg["id"], "action": msg["legal"][0]}), flush=True)
+    """)
+    bot = ExternalBot(cmd, seed=1, timeout=5.0)
+    obs, legal = _request(bot)
+    with pytest.warns(ExternalBotWarning):
+        bot.choose(obs, legal)  # "noise" is not an action
+    import time as _time
+
+    _time.sleep(0.5)  # the reader keeps reading the flood into the bounded queue
+    assert bot._lines is not None and bot._lines.q.qsize() <= MAX_QUEUED + 1 and bot._lines.dropped > 0
+    with pytest.warns(ExternalBotWarning) as got:
+        bot.choose(obs, legal)
+    assert any("dropped: more than" in str(w.message) for w in got)
+    bot.close()
+
+
+def test_a_bot_that_stops_reading_its_stdin_does_not_block_a_write_past_the_timeout(tmp_path):
+    import time as _time
+
+    cmd = _script(tmp_path, "deaf.py", """
+        import time
+        time.sleep(60)   # never reads its stdin
+    """)
+    bot = ExternalBot(cmd, seed=1, timeout=0.5)
+    pgid = None
+    t0 = _time.monotonic()
+    with pytest.warns(ExternalBotWarning, match="does not read its stdin"):
+        for i in range(200):  # ~1 MB of messages: far more than a pipe holds
+            if not bot._send({"type": "noise", "i": i, "pad": "x" * 5000}):
+                break
+            pgid = bot.pgid
+    assert _time.monotonic() - t0 < 5.0 and bot.dead
+    obs, legal = _request(bot)
+    assert bot.choose(obs, legal) in legal  # the stand-in plays
+    assert pgid is not None and _group_members(pgid) == []  # ended with its group
+
+
+def test_closing_a_bot_ends_its_whole_process_group_children_included(tmp_path):
+    cmd = _script(tmp_path, "forks.py", """
+        import signal, subprocess, sys
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)   # deaf to SIGTERM: SIGKILL follows
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+        for line in sys.stdin:
+            pass
+    """)
+    bot = ExternalBot(cmd, seed=1, timeout=2.0)
+    _request(bot)  # started, and shown its log
+    pgid = bot.pgid
+    assert pgid is not None
+    import time as _time
+
+    deadline = _time.monotonic() + 10
+    while len(_group_members(pgid)) < 2:  # the bot and its child
+        assert _time.monotonic() < deadline, "the bot's child did not start"
+        _time.sleep(0.02)
+    bot.close()
+    assert _group_members(pgid) == []

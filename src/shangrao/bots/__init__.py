@@ -34,6 +34,7 @@ is resolved there; :func:`check_bot_spec` validates one without building the bot
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -44,7 +45,8 @@ from .greedy import GreedyBot
 from .random_bot import RandomBot
 
 __all__ = ["RandomBot", "GreedyBot", "ExpertBot", "STRONGEST", "get_bot", "BOTS", "BOT_NAMES", "BotEntry", "UnknownBotError",
-           "PLUGIN_GROUP", "WEB_BOTS_ENV", "check_bot_spec", "close_bot", "plugin_names", "web_bot_specs"]
+           "PLUGIN_GROUP", "WEB_BOTS_ENV", "check_bot_spec", "close_bot", "plugin_names", "web_bot_labels",
+           "web_bot_spec", "web_bot_specs"]
 
 
 class BotEntry(NamedTuple):
@@ -169,24 +171,53 @@ WEB_BOTS_ENV = "SHANGRAO_WEB_BOTS"
 
 def web_bot_specs() -> tuple[str, ...]:
     """Bot specs (``policy:PATH``, ``ext:COMMAND``, plugins) the web lobby offers the host besides
-    the registered names: ``$SHANGRAO_WEB_BOTS``, specs separated by ``;`` (set by whoever runs the
-    server — a browser can never name a file or a command itself).  Each is checked; a bad one
-    raises :class:`UnknownBotError` naming it and the variable."""
+    the registered names: ``$SHANGRAO_WEB_BOTS``, entries separated by ``;``, each ``SPEC`` or
+    ``LABEL=SPEC`` (set by whoever runs the server — a browser can never name a file or a command
+    itself).  Each is checked; a bad one raises :class:`UnknownBotError` naming it and the variable."""
+    return tuple(web_bot_labels().values())
+
+
+def web_bot_labels() -> dict[str, str]:
+    """The offered specs of :func:`web_bot_specs` by their labels, which is all a browser is shown and
+    sends (never a command line or a path): ``LABEL=SPEC`` names one (letters, digits, ``_``, ``-``; at
+    most 32); a plugin without one is labelled by its name, any other spec ``bot1``, ``bot2``… by its
+    place.  Raises :class:`UnknownBotError` (a bad spec, a label given twice or taken by a registered
+    bot)."""
     import os
 
-    return _web_bot_specs(os.environ.get(WEB_BOTS_ENV, ""))
+    return dict(_web_bot_labels(os.environ.get(WEB_BOTS_ENV, "")))
+
+
+def web_bot_spec(player: str) -> str:
+    """The spec of a seat's player: an offered label's spec, else ``player`` itself (a registered
+    name, or a spec stored by an older server)."""
+    return web_bot_labels().get(player, player)
+
+
+_LABEL = re.compile(r"^\s*([A-Za-z0-9_-]{1,32})\s*=\s*(.+)$", re.S)
 
 
 @functools.lru_cache(maxsize=8)
-def _web_bot_specs(raw: str) -> tuple[str, ...]:  # cached: the tables ask on every decision
-    out = []
+def _web_bot_labels(raw: str) -> tuple[tuple[str, str], ...]:  # cached: the tables ask on every decision
+    out: dict[str, str] = {}
+    n = 0
     for part in raw.split(";"):
-        if part.strip():
-            try:
-                out.append(check_bot_spec(part))
-            except UnknownBotError as err:
-                raise UnknownBotError(f"${WEB_BOTS_ENV}: {err}") from None
-    return tuple(out)
+        if not part.strip():
+            continue
+        m = _LABEL.match(part)
+        label, text = (m.group(1), m.group(2)) if m else (None, part)
+        try:
+            spec = check_bot_spec(text)
+        except UnknownBotError as err:
+            raise UnknownBotError(f"${WEB_BOTS_ENV}: {err}") from None
+        if label is None:
+            n += 1
+            label = spec if spec in _plugins() else f"bot{n}"
+        if label in out or label.lower() in BOTS or label == "human":
+            raise UnknownBotError(f"${WEB_BOTS_ENV}: the label {label!r} is given twice or names a registered bot; "
+                                  f"write LABEL=SPEC with another label")
+        out[label] = spec
+    return tuple(out.items())
 
 
 def close_bot(bot: object) -> None:

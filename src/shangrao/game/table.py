@@ -20,6 +20,13 @@ a person's given early — is applied before ``claim_pause`` has passed.  A wind
 max(``claim_pause``, every answer in) whether or not anyone could claim: nobody learns it from its
 length.
 
+Bots as data (issue 34): the table never calls a bot.  Where a bot (or a person's stand-in) must
+decide, :meth:`TableState.requests` hands out a :class:`BotRequest` once (the seat, the decision's
+``key``, the bot to ask, its observation, the legal actions and the log to show it); the driver asks
+the bot wherever it likes (:func:`decide`; the web server in a worker thread, with a deadline) and
+gives the answer back with :meth:`TableState.answer`, taken only while that decision is still the
+current one.  :meth:`step` (a driver without a server: the CLI, tests) answers them at once.
+
 Table manners (issue 24, :mod:`shangrao.game.manners`): ``manners`` (one :class:`Manners` for the
 whole match, passed to each hand's table) holds the seats in 托管 — played by their stand-in after
 ``bot_delay`` as an absent player's, until :meth:`TableState.set_managed` gives the next decision
@@ -40,9 +47,9 @@ from .manners import Manners
 from .match import Bot
 from .phase import Phase
 from .protocol import Event
-from .state import Game
+from .state import Game, Observation
 
-__all__ = ["Player", "SeatLike", "TableState", "Timing"]
+__all__ = ["BotRequest", "Player", "SeatLike", "TableState", "Timing", "decide"]
 
 _WINDOW = (Phase.CLAIM, Phase.ROB)
 
@@ -98,14 +105,35 @@ class Player:
         return self.player != "human"
 
 
-def _choose(bot: object, game: Game, seat: int, legal: list[Action]) -> Action:
-    """A bot's (or stand-in's) choice for ``seat`` among ``legal``; a bot that follows the log
-    (``see_log``: an outside bot) is shown it first (it shows its seat only the redacted log)."""
+@dataclass(frozen=True)
+class BotRequest:
+    """A decision a bot must make (:meth:`TableState.requests`).  seat: whose.  key: (hand_no, number
+    of events, seat) — :meth:`TableState.answer` takes an answer only while it is current.  bot: the
+    bot (``standin``: True when it is a person's stand-in).  observation, legal: what it decides on.
+    events, n_events: the hand's log (append-only) and how much of it the decision follows."""
+
+    seat: int
+    key: tuple[int, int, int]
+    bot: object
+    observation: Observation
+    legal: tuple[Action, ...]
+    events: Sequence[Event]
+    n_events: int
+    standin: bool = False
+
+
+def decide(req: BotRequest) -> Action:
+    """Ask ``req.bot`` (safe in a worker thread: it reads only the request): a bot that follows the
+    log (``see_log``: an outside bot) is shown it first, redacted for its seat."""
+    bot = req.bot
     assert isinstance(bot, Bot), bot
     see = getattr(bot, "see_log", None)
     if see is not None:
-        see(game.events, seat)
-    return bot.choose(game.observation(seat), legal)
+        try:
+            see(req.events, req.seat, upto=req.n_events)
+        except TypeError:  # a see_log(events, seat) of a plugin
+            see(list(req.events[:req.n_events]), req.seat)
+    return bot.choose(req.observation, list(req.legal))
 
 
 def _pass(legal: Sequence[Action]) -> Action:
@@ -143,6 +171,8 @@ class TableState:
         self.decision_deadline: float | None = None
         self.resume_started: float | None = None
         self.version = 0  # bumped whenever a countdown shown changes
+        self.asked: set[tuple[int, int, int]] = set()  # BotRequest keys handed out, not answered yet
+        self.decided: dict[tuple[int, int, int], Action] = {}  # a turn's bot answer, by key
         self.arm(now)
 
     # ------------------------------------------------------------------ restart
@@ -187,6 +217,7 @@ class TableState:
         self.answers = dict(answers)
         for k, v in zip(self._CLOCKS, saved[1:]):
             setattr(self, k, v)
+        self.asked.clear()  # asked again (an answer already taken was for the position undone)
         self.version += 1
 
     def shift(self, since: float, now: float) -> None:
@@ -347,8 +378,8 @@ class TableState:
         return self.game.held and not self.pausing(now)
 
     def collect(self, now: float) -> bool:
-        """In a window: bots answer at once, an absent person's stand-in after ``bot_delay``, a
-        person whose countdown ran out says 过.  True when a person's prompt went (its view changed)."""
+        """In a window: a person whose countdown ran out says 过 (bots and stand-ins answer through
+        :meth:`requests` / :meth:`answer`).  True when a person's prompt went (its view changed)."""
         g = self.game
         if g.phase not in _WINDOW or g.held:
             return False
@@ -362,12 +393,9 @@ class TableState:
             if seat in self.answers:
                 continue
             s = self.seats[seat]
-            if s.is_bot:
-                self.answers[seat] = _choose(s.bot, g, seat, opts)
-            elif self.absent(seat, now) and now >= self._standin_from(seat, self.window_started):
-                self.answers[seat] = _choose(s.standin, g, seat, opts)
-                changed = True
-            elif not self.absent(seat, now) and now >= self.window_deadline:
+            if s.is_bot or self.absent(seat, now):
+                continue  # its bot's or stand-in's answer comes through answer()
+            if now >= self.window_deadline:
                 self.answers[seat] = _pass(opts)  # the countdown ran out: 过
                 changed = True
         if changed:
@@ -394,15 +422,81 @@ class TableState:
         self.arm(now)
         seat = g.current_seat
         assert seat is not None and self.decision_deadline is not None
-        s = self.seats[seat]
         legal = g.legal_actions()
         if now < self._turn_due(seat, now):
             return []
         if len(legal) == 1:
             return [(seat, legal[0])]
-        if s.is_bot:
-            return [(seat, _choose(s.bot, g, seat, legal))]
-        return [(seat, _choose(s.standin, g, seat, legal))]
+        key = (g.hand_no, len(g.events), seat)
+        if key in self.decided:
+            return [(seat, self.decided[key])]
+        return []  # its bot's (or stand-in's) answer is asked for: requests()
+
+    # ------------------------------------------------------------------ bots as data
+    def requests(self, now: float) -> list[BotRequest]:
+        """The bots' and stand-ins' decisions due now and not handed out yet (each key once): in a
+        window every bot seat at once and an absent person's stand-in after ``bot_delay``; in a turn
+        a bot after its delay, the stand-in of an absent person or of one whose countdown ran out.
+        Answer each with :meth:`answer`."""
+        g = self.game
+        if g.is_over or g.held:
+            return []
+        out: list[BotRequest] = []
+        if g.phase in _WINDOW:
+            for seat, opts in g.window_options().items():
+                if seat in self.answers:
+                    continue
+                s = self.seats[seat]
+                if s.is_bot:
+                    out.append(self._request(seat, s.bot, opts, False))
+                elif self.absent(seat, now) and now >= self._standin_from(seat, self.window_started):
+                    out.append(self._request(seat, s.standin, opts, True))
+        else:
+            self.arm(now)
+            seat = g.current_seat
+            assert seat is not None
+            legal = g.legal_actions()
+            if len(legal) > 1 and now >= self._turn_due(seat, now):
+                s = self.seats[seat]
+                out.append(self._request(seat, s.bot if s.is_bot else s.standin, legal, not s.is_bot))
+        out = [r for r in out if r.key not in self.asked]
+        self.asked.update(r.key for r in out)
+        return out
+
+    def _request(self, seat: int, bot: object, legal: Sequence[Action], standin: bool) -> BotRequest:
+        g = self.game
+        return BotRequest(seat, (g.hand_no, len(g.events), seat), bot, g.observation(seat), tuple(legal),
+                          g.events, len(g.events), standin)
+
+    def current(self, key: tuple[int, int, int]) -> bool:
+        """The decision ``key`` is still to be made (its answer would be taken)."""
+        g = self.game
+        hand, n, seat = key
+        if g.is_over or g.held or hand != g.hand_no or n != len(g.events):
+            return False
+        if g.phase in _WINDOW:
+            return seat not in self.answers and seat in g.window_options()
+        return g.current_seat == seat and key not in self.decided
+
+    def answer(self, key: tuple[int, int, int], action: Action) -> bool:
+        """The answer to the :class:`BotRequest` ``key``: held (a window) or kept for :meth:`due` (a
+        turn); False (and nothing changed) when that decision is no longer current or ``action`` is
+        not among its options."""
+        self.asked.discard(key)
+        if not self.current(key):
+            return False
+        g = self.game
+        seat = key[2]
+        if g.phase in _WINDOW:
+            if action not in g.window_options().get(seat, []):
+                return False
+            self.answers[seat] = action
+        else:
+            if action not in g.legal_actions():
+                return False
+            self.decided = {key: action}  # older keys are gone with their positions
+        self.version += 1
+        return True
 
     def _turn_due(self, seat: int, now: float) -> float:
         assert self.decision_deadline is not None
@@ -423,6 +517,8 @@ class TableState:
         return min(times) if times else None
 
     def _next_move(self, now: float) -> float | None:
+        """The next time something is due; a decision whose bot was asked (:meth:`requests`) and has
+        not answered makes nothing due (its :meth:`answer` is a change the driver acts on)."""
         g = self.game
         if g.is_over:
             return None
@@ -430,28 +526,43 @@ class TableState:
         if g.held:
             return self.pause_until
         if g.phase in _WINDOW:
-            times = [self.window_deadline if self.window_deadline is not None else now]
+            times: list[float] = []
+            if self.window_deadline is None:
+                times.append(now)
             if self.pausing(now):
                 times.append(self.pause_until)
             for seat in g.window_options():
-                if seat in self.answers or self.seats[seat].is_bot:
+                if seat in self.answers:
                     continue
                 s = self.seats[seat]
-                if self.absent(seat, now):
-                    times.append(self._standin_from(seat, self.window_started))
-                elif not s.present:  # absent from then on
-                    times.append(s.gone_since + t.absent_timeout)
+                key = (g.hand_no, len(g.events), seat)
+                if s.is_bot:
+                    if key not in self.asked:
+                        times.append(now)
+                elif self.absent(seat, now):
+                    due = self._standin_from(seat, self.window_started)
+                    if due > now or key not in self.asked:
+                        times.append(due)
+                else:
+                    if self.window_deadline is not None:
+                        times.append(self.window_deadline)  # its countdown (then 过)
+                    if not s.present:  # absent from then on
+                        times.append(s.gone_since + t.absent_timeout)
             if g.current_seat in self.answers and not self.pausing(now):
                 times.append(now)
-            return min(times)
+            return min(times) if times else None
         self.arm(now)
         turn = g.current_seat
         assert turn is not None
-        times = [self._turn_due(turn, now)]
+        key = (g.hand_no, len(g.events), turn)
+        due = self._turn_due(turn, now)
+        times = []
+        if len(g.legal_actions()) == 1 or key in self.decided or due > now or key not in self.asked:
+            times.append(due)
         s = self.seats[turn]
         if s.player == "human" and len(g.legal_actions()) > 1 and not s.present and not self.absent(turn, now):
             times.append(s.gone_since + t.absent_timeout)  # absent from then on: the stand-in's delay starts
-        return min(times)
+        return min(times) if times else None
 
     def step(self, now: float) -> list[Event]:
         """Apply everything due at ``now`` (releases, bots, stand-ins, countdowns, held answers in
@@ -461,6 +572,8 @@ class TableState:
             if self.release_due(now):
                 out += self.apply(None, None, now)
                 continue
+            for req in self.requests(now):  # asked here and now: no deadline outside a server
+                self.answer(req.key, decide(req))
             moves = self.due(now)
             if not moves:
                 break

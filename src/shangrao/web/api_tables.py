@@ -57,10 +57,11 @@ def router(ctx: AppState) -> APIRouter:
             default = getattr(DEFAULT_RULES, f.name)
             fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
                            "default": default})
-        from ..bots import BOT_NAMES, web_bot_specs
+        from ..bots import BOT_NAMES, web_bot_labels
 
+        # the offered bots by their labels only: never the operator's command lines or paths (issue 34)
         return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
-                "bots": [*BOT_NAMES, *web_bot_specs()], "default_bot": default_bot()}
+                "bots": [*BOT_NAMES, *web_bot_labels()], "default_bot": default_bot()}
 
     @r.post("/api/tables")
     async def create_table(req: CreateTable, request: Request):

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..bots import BOTS, web_bot_specs
+from ..bots import BOTS, web_bot_labels, web_bot_specs
 from .outgoing import OutgoingMessage, encode_text
 
 __all__ = ["BOT_PLAYERS", "Connection", "Seat"]
@@ -157,7 +157,8 @@ class Seat:
 
     @property
     def is_bot(self) -> bool:
-        return self.player in BOT_PLAYERS or (self.player != "human" and self.player in web_bot_specs())
+        return self.player in BOT_PLAYERS or (self.player != "human" and (self.player in web_bot_labels()
+                                                                          or self.player in web_bot_specs()))
 
     @property
     def present(self) -> bool:

@@ -10,6 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from ..game import Event, ReplayError, replay
 from ..records import DamagedRecordError, GameNotFound, GameSummary, RecordError, Store
@@ -64,6 +65,8 @@ class TableManager(DatabaseWriter, LobbyLists):
         self._load_lock = asyncio.Lock()
         self.listing_version = 0
         self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
+        #: the bots decide here, never on the event loop (issue 34; Table._ask_bot)
+        self.bot_pool = ThreadPoolExecutor(self.settings.bot_threads, thread_name_prefix="shangrao-bot")
 
     def listing_changed(self) -> None:
         self.listing_version += 1
@@ -321,6 +324,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         table.evicted = True
+        table.close_bots()
         table.play = None
         table.match.hands.clear()
         table._texts.clear()
@@ -369,7 +373,14 @@ class TableManager(DatabaseWriter, LobbyLists):
         self.listing_changed()
 
     async def close(self) -> None:
+        """Stop every table, end its bots (outside bots' process groups; in the bots' threads) and the
+        worker threads."""
+        ends = []
         for t in list(self.tables.values()):
             await t.stop()
+            ends += t.close_bots()
         self.tables.clear()
+        if ends:
+            await asyncio.wait([asyncio.wrap_future(f) for f in ends], timeout=30)
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.shutdown()

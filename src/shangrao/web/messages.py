@@ -218,10 +218,11 @@ def _no_hands_rule(rules: dict) -> dict:
 
 
 def _seat_kind(v: str) -> str:
-    from ..bots import BOT_NAMES, web_bot_specs
+    from ..bots import BOT_NAMES, web_bot_labels
 
-    if v != "human" and v not in BOT_NAMES and v not in web_bot_specs():
-        raise ValueError(f"a seat is 'human' or a bot ({', '.join((*BOT_NAMES, *web_bot_specs()))}), got {v!r}")
+    labels = web_bot_labels()  # a browser names an offered bot by its label, never its command
+    if v != "human" and v not in BOT_NAMES and v not in labels:
+        raise ValueError(f"a seat is 'human' or a bot ({', '.join((*BOT_NAMES, *labels))}), got {v[:80]!r}")
     return v
 
 

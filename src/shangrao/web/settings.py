@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     """Timing and limits of a server (seconds, counts).  Tests use small values.
 
     Timing — bot_delay, claim_timeout, turn_timeout, absent_timeout, next_hand_timeout, standin_bot,
+    bot_deadline, bot_threads (bots decide in worker threads, each decision within its deadline),
     retry_delay, claim_pause (fair windows: every discard is an open window for at least this long).
     Limits (docs/web.md) — tables_per_minute, max_live_tables, messages_per_second, max_body, max_name,
     send_queue, send_timeout, idle_timeout.  Floods and reads (issue 25) — waiting_per_address and
@@ -63,6 +64,10 @@ class Settings(BaseSettings):
                                        "claimable or not.", ge=0)
     dissolve_timeout: float = Field(60.0, **SECONDS, description="Seconds the players have to answer a 解散 vote.", gt=0)
     phrase_interval: float = Field(3.0, **SECONDS, description="Seconds between two quick phrases (快捷语) of a seat.", ge=0)
+    bot_deadline: float = Field(5.0, **SECONDS, description="Seconds a bot (an outside bot too) has for one decision; "
+                                "then the stand-in (greedy) plays that decision.", gt=0)
+    bot_threads: int = Field(4, ge=1, le=64, description="Worker threads in which the bots decide (never the "
+                                                         "server's event loop).")
     retry_delay: float = Field(1.0, **SECONDS, description="Seconds before a table retries after a failed database write.", gt=0)
     tables_per_minute: int = Field(10, ge=1, description="Tables one client address (network) may create "
                                                          "per minute.")

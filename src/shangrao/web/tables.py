@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING
 
 from msgspec import Raw
 
-from ..bots import get_bot
+from ..bots import close_bot, get_bot, web_bot_spec
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
-from ..game.table import TableState, Timing
+from ..game.table import BotRequest, TableState, Timing, decide
 from ..records.live import set_players, update_meta
 from ..records.summary import hand_summary
 from ..rules import RuleSet
@@ -146,14 +146,80 @@ class Table(SeatMessages, TableManners):
         self._seat_info: tuple[dict, dict] | None = None  # (public_info(), seat_info()) of the last change
         now = time.monotonic()
         self.idle_since = now
+        self._busy: set[int] = set()  # id() of the bots deciding in a worker thread now
+        self._bot_tasks: set[asyncio.Task] = set()
+        #: plays, on the loop, a decision whose bot was late, failed or still busy (quick: greedy)
+        self.fallback = get_bot("greedy", seed=f"{seed}:fallback")
+        self.bot_faults = 0
         for i, s in enumerate(seats):
             s.gone_since = now
             if s.is_bot:
-                s.bot = get_bot(s.player, seed=f"{seed}:{i}")
+                s.bot = self._make_bot(s.player, f"{seed}:{i}")
             s.standin = get_bot(self.settings.standin_bot, seed=f"{seed}:standin:{i}")
 
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.status} hand={self.hand_no}>"
+
+    # ------------------------------------------------------------------ bots, off the loop (issue 34)
+    def _make_bot(self, spec: str, seed: str) -> object:
+        bot = get_bot(web_bot_spec(spec), seed=seed)  # an offered bot's label: its spec
+        if isinstance(getattr(bot, "timeout", None), float):  # an outside bot: free its worker by the deadline
+            bot.timeout = min(bot.timeout, self.settings.bot_deadline)  # type: ignore[attr-defined]
+        return bot
+
+    def _ask_bot(self, req: BotRequest) -> None:
+        """Ask ``req``'s bot in a worker thread (:func:`~shangrao.game.table.decide`); its answer, or
+        the fallback's after ``bot_deadline`` seconds, goes back through :meth:`TableState.answer`.
+        A bot still busy with an earlier decision gets the fallback at once."""
+        loop = asyncio.get_running_loop()
+        bid = id(req.bot)
+        if bid in self._busy:
+            self._bot_fallback(req, "is still busy with an earlier decision")
+            return
+        self._busy.add(bid)
+        fut = self.manager.bot_pool.submit(decide, req)
+        fut.add_done_callback(lambda _f: loop.call_soon_threadsafe(self._busy.discard, bid))
+        task = loop.create_task(self._await_bot(req, fut), name=f"table-{self.id}-bot")
+        self._bot_tasks.add(task)
+        task.add_done_callback(self._bot_tasks.discard)
+
+    async def _await_bot(self, req: BotRequest, fut) -> None:
+        try:
+            action = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)), self.settings.bot_deadline)
+        except TimeoutError:
+            self._bot_fallback(req, f"gave no answer within {self.settings.bot_deadline:g} s")
+            return
+        except Exception as err:  # a bot's own failure: the fallback plays, the table goes on
+            self._bot_fallback(req, f"failed ({type(err).__name__}: {str(err)[:200]})")
+            return
+        self._bot_answer(req, action)
+
+    def _bot_fallback(self, req: BotRequest, why: str) -> None:
+        self.bot_faults += 1
+        who = "stand-in" if req.standin else "bot"
+        log.warning("table %s seat %s: the %s %s %s; greedy plays this decision", self.id, req.seat, who,
+                    getattr(req.bot, "name", type(req.bot).__name__), why)
+        self._bot_answer(req, self.fallback.choose(req.observation, list(req.legal)))
+
+    def _bot_answer(self, req: BotRequest, action: Action) -> None:
+        p = self.play
+        if p is not None and p.answer(req.key, action):
+            self.changed.set()  # the runner applies it (in the engine's order)
+
+    def close_bots(self) -> list:
+        """End the seats' bots that hold something (outside bots' processes) in the bots' threads,
+        never on the loop; returns the futures.  Pending decisions are dropped."""
+        for task in list(self._bot_tasks):
+            task.cancel()
+        ends = []
+        for s in self.seats:
+            bot = s.bot
+            if bot is not None and callable(getattr(bot, "close", None)):
+                try:
+                    ends.append(self.manager.bot_pool.submit(close_bot, bot))
+                except RuntimeError:  # the pool is shut down (the server is ending): end it here
+                    close_bot(bot)
+        return ends
 
     # ------------------------------------------------------------------ facts
     def _take_up(self, game: Game) -> None:
@@ -282,7 +348,7 @@ class Table(SeatMessages, TableManners):
                     s.player = k
                 raise
             for i in free:
-                self.seats[i].bot = get_bot(kind, seed=f"{self.seed}:{i}")
+                self.seats[i].bot = self._make_bot(kind, f"{self.seed}:{i}")
             self.touch(listing=True)
             self.broadcast()
             return True
@@ -457,7 +523,8 @@ class Table(SeatMessages, TableManners):
                 raise IllegalActionError("no decision of yours now: nothing to advise on")
             # the seat's own view; in a window it is named as deciding, as its state shows it
             obs = dataclasses.replace(g.observation(seat), current_seat=seat)
-            choices = hint_choices(obs, tuple(legal))
+            choices = await asyncio.get_running_loop().run_in_executor(self.manager.bot_pool, hint_choices, obs,
+                                                                       tuple(legal))  # off the loop
             conn.send_message(HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))
 
     async def pong(self, conn: Connection) -> None:
@@ -486,6 +553,8 @@ class Table(SeatMessages, TableManners):
             self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
 
     async def stop(self) -> None:
+        for task in list(self._bot_tasks):
+            task.cancel()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping: its end is all we want
@@ -518,6 +587,7 @@ class Table(SeatMessages, TableManners):
                 timeout = 1.0
             if timeout == "done":
                 async with self.lock:
+                    self.close_bots()  # the match is over: outside bots end now
                     self.task = None
                     self._maybe_evict()
                 return
@@ -561,6 +631,8 @@ class Table(SeatMessages, TableManners):
             prompt_gone = p.collect(now)  # a person's window prompt went (its answer is held)
             if prompt_gone:
                 self.touch()
+            for req in p.requests(now):  # bots and stand-ins decide in worker threads (issue 34)
+                self._ask_bot(req)
             moves = p.due(now)
             if moves:
                 seat, action = moves[0]
