@@ -453,12 +453,12 @@ class TableState:
                     out.append(self._request(seat, s.standin, opts, True))
         else:
             self.arm(now)
-            seat = g.current_seat
-            assert seat is not None
+            cur = g.current_seat
+            assert cur is not None
             legal = g.legal_actions()
-            if len(legal) > 1 and now >= self._turn_due(seat, now):
-                s = self.seats[seat]
-                out.append(self._request(seat, s.bot if s.is_bot else s.standin, legal, not s.is_bot))
+            if len(legal) > 1 and now >= self._turn_due(cur, now):
+                s = self.seats[cur]
+                out.append(self._request(cur, s.bot if s.is_bot else s.standin, legal, not s.is_bot))
         out = [r for r in out if r.key not in self.asked]
         self.asked.update(r.key for r in out)
         return out
