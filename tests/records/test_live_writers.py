@@ -85,3 +85,78 @@ def test_an_outside_connection_that_closes_never_takes_the_wal_of_a_serving_proc
     assert _game_ids(db) == [first, *later]  # and they survive it
     with Store(str(db)) as st:
         assert [st.load_game(g).pending for g in later] == [{0: [{"type": "deal", "n": g}]} for g in later]
+
+
+def test_a_store_notices_its_wal_deleted_under_it_and_writes_where_others_see_again(tmp_path):
+    db = tmp_path / "w.sqlite3"
+    store = Store(str(db))
+    try:
+        first = store.create_game("web", ["human"] * 4, seed=1, rules={})
+        assert store.check_wal() is None  # its connections write into the WAL of that name
+        os.unlink(f"{db}-wal")  # what `rm`, a restore, or another process's SQLite that believed it was last does
+        problem = store.check_wal()
+        assert problem is not None and "deleted" in problem and str(db) not in problem
+        assert store.wal_losses == 1 and store.wal_problem == problem
+        later = store.create_game("web", ["human"] * 4, seed=2, rules={})
+        assert store.check_wal() is None  # reopened: the new WAL is the file of that name
+        assert later in _game_ids(db)  # another process's connection sees what it writes now
+    finally:
+        store.close()
+    assert first > 0
+
+
+def test_a_server_says_in_its_api_and_metrics_that_its_wal_was_deleted(tmp_path):
+    import warnings
+
+    from shangrao.web import Settings
+    from shangrao.web.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    db = tmp_path / "s.sqlite3"
+    app = create_app(str(db), Settings(), resume=False)
+    with TestClient(app) as c:
+        assert c.get("/api/server").json()["records_problem"] is None
+        assert c.post("/api/tables", json={"hands": 1}).status_code == 200
+        os.unlink(f"{db}-wal")
+        c.portal.call(app.state.check_wal)  # what its timer does every WAL_CHECK_SECONDS
+        assert "WAL file (<database>-wal) was deleted" in c.get("/api/server").json()["records_problem"]
+        assert "shangrao_wal_losses_total 1.0" in c.get("/metrics").text
+        assert c.post("/api/tables", json={"hands": 1}).status_code == 200
+    assert len(_game_ids(db)) == 2
+
+
+WRITER = textwrap.dedent("""
+    import sys
+    from shangrao.records import Store
+    store = Store(sys.argv[1])
+    ids = []
+    for i in range(int(sys.argv[2])):
+        gid = store.create_game("simulate", ["random"] * 4, seed=i, rules={})
+        store.append_hand(gid, 0, 0, [{"type": "deal"}], {"deltas": [1, -1, 0, 0]})
+        store.finish_game(gid)
+        ids.append(gid)
+    print(" ".join(map(str, ids)))
+""")
+
+
+def test_concurrent_writer_processes_never_number_two_games_alike(tmp_path):
+    db = tmp_path / "ids.sqlite3"
+    Store(str(db)).close()
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(db), "25"], stdout=subprocess.PIPE, text=True,
+                              env=_env()) for _ in range(4)]
+    try:
+        outs = [p.communicate(timeout=120)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(10)
+    assert [p.returncode for p in procs] == [0] * 4  # none failed waiting for another's lock
+    ids = [int(x) for out in outs for x in out.split()]
+    assert len(ids) == 100 and len(set(ids)) == 100  # ids come from the database: no two alike
+    assert sorted(ids) == _game_ids(db)
+    with Store(str(db)) as st:
+        assert all(st.load_game(g).hands_played == 1 for g in ids)
