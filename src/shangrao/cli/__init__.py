@@ -158,6 +158,7 @@ app.command("play")(play.play)
 app.command("games")(records_cmds.games)
 app.command("replay")(records_cmds.replay_cmd)
 app.command("abandon")(records_cmds.abandon_cmd)
+app.command("backup")(records_cmds.backup)
 
 from . import advise_cmd, arena_cmd, dataset_cmd, serve_cmd
 

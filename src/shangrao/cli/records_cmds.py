@@ -1,5 +1,5 @@
-"""``shangrao games``, ``shangrao replay`` and ``shangrao abandon``: list stored games, replay a hand
-step by step, end a game that cannot be played on."""
+"""``shangrao games``, ``shangrao replay``, ``shangrao abandon`` and ``shangrao backup``: list stored games,
+replay a hand step by step, end a game that cannot be played on, copy a live SQLite records database."""
 
 from __future__ import annotations
 
@@ -26,6 +26,25 @@ from .render import (
     tiles_text,
 )
 from .simulate import DbOption
+
+
+# --------------------------------------------------------------------------- backup
+def backup(
+    dest: Annotated[str, typer.Argument(help="The new file to write the copy to (never overwritten).")],
+    db: DbOption = None,
+) -> None:
+    """Copy the SQLite records database while servers and other commands use it.
+
+    SQLite's online backup: one consistent snapshot, checked with PRAGMA integrity_check.
+    For PostgreSQL use pg_dump.
+    """
+    from ..records.backup import backup_sqlite
+
+    try:
+        games = backup_sqlite(db, dest)
+    except RecordError as err:
+        raise CliError(str(err)) from None
+    typer.echo(f"backed up {games} game(s) to {dest} (integrity check: ok)")
 
 
 # --------------------------------------------------------------------------- games, replay

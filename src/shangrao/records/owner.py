@@ -4,11 +4,34 @@ Two ``shangrao serve`` on one database would both resume and play the same unfin
 write rows for each other's games (orphan events, unreplayable hands).  :func:`own_live_tables`
 takes the database's ownership for as long as a server runs, or raises :class:`StoreBusy`:
 
-* SQLite file: an OS lock (``fcntl.flock`` / ``msvcrt.locking``, by the ``filelock`` package) on the
-  sidecar file ``<database>.lock``, and on POSIX a ``flock`` on the database file itself (a hard link
-  to it is another path but the same file).  The operating system drops it when the process ends, however
-  it ends (killed, crashed): a dead server never leaves the database locked.  The empty
-  ``.lock`` file itself stays (removing it would race with a server taking it).
+* SQLite file: OS locks (``fcntl.flock`` / ``msvcrt.locking``, by the ``filelock`` package) on two
+  files *beside* the database, never on the database itself:
+
+  - the sidecar ``<database>.lock`` (named by the path; next to the database, so every user and
+    every machine that reaches the file through that path meets it);
+  - ``<tmp>/shangrao-locks-<uid>/<device>-<inode>.lock``, named by the database file's device and
+    inode (read by ``os.stat``, which opens nothing): a hard link to the database is another path
+    but the same inode, so a second server on it meets this lock.
+
+  The operating system drops both when the process ends, however it ends (killed, crashed): a dead
+  server never leaves the database locked.  The empty lock files stay (removing one would race with
+  a server taking it).
+
+  Why not a lock on the database file itself (what issue 25 did): on POSIX, closing *any*
+  descriptor of a file drops *all* of the process's ``fcntl`` locks on it, SQLite's included.  A
+  server that opened and closed its database outside SQLite (to take or test a ``flock``) lost the
+  shared lock its WAL connections hold; the next outside connection to close (``shangrao
+  simulate``, the ``sqlite3`` shell, a backup script) then believed it was the last one,
+  checkpointed and deleted the ``-wal`` file, and the server went on committing into the deleted
+  file: invisible to everyone else and gone at its restart (issue 34;
+  ``tests/records/test_live_writers.py`` reproduces it).  So no code path of a process that may
+  hold SQLite connections opens the database file except through SQLite.  SQLite's own locking
+  cannot say "one server": a lock that keeps a second server out would keep ``simulate`` and the
+  ``sqlite3`` shell out too.  A row in the database would outlive a killed server.
+
+  The trade: the inode lock lives in a per-user temporary directory, so two servers of *different*
+  users on two hard links of one file, or in two systemd services with ``PrivateTmp``, do not meet
+  it (they still meet ``<database>.lock`` when they use the same path).
 * PostgreSQL: a session advisory lock (``pg_try_advisory_lock``) held on one connection of the
   server's pool for its whole life; the database drops it when that connection ends (a killed
   server's connection is closed by the database when the socket goes).  Advisory locks are per
@@ -27,8 +50,8 @@ from sqlalchemy.engine import make_url
 
 from .store import RecordError, Store
 
-__all__ = ["ADVISORY_KEY", "OWNER_CHECK_SECONDS", "Ownership", "StoreBusy", "check_free", "lock_path", "own_live_tables", "store_scrub",
-           "write_refusal"]
+__all__ = ["ADVISORY_KEY", "OWNER_CHECK_SECONDS", "Ownership", "StoreBusy", "check_free", "inode_lock_path", "lock_path",
+           "own_live_tables", "store_scrub", "write_refusal"]
 
 #: the PostgreSQL advisory-lock key of a records database's live tables: b"shangrao" as a bigint
 ADVISORY_KEY = int.from_bytes(b"shangrao", "big")
@@ -58,11 +81,10 @@ def lock_path(store: Store) -> Path | None:
 class Ownership:
     """A held ownership; :meth:`release` gives it back (also at exit, by the operating system)."""
 
-    def __init__(self, store: Store, file_lock=None, connection=None, database_fd: int | None = None) -> None:
+    def __init__(self, store: Store, file_locks: list | None = None, connection=None) -> None:
         self.store = store
-        self._file_lock = file_lock
+        self._file_locks = list(file_locks or [])
         self._connection = connection
-        self._database_fd = database_fd
 
     @property
     def watched(self) -> bool:
@@ -85,16 +107,9 @@ class Ownership:
 
     def release(self) -> None:
         """Give the ownership back (idempotent; never raises)."""
-        if self._database_fd is not None:
-            import os
-
-            with contextlib.suppress(OSError):
-                os.close(self._database_fd)  # the flock goes with the descriptor
-            self._database_fd = None
-        if self._file_lock is not None:
+        while self._file_locks:  # (lock files beside the database: closing them touches no lock of SQLite's)
             with contextlib.suppress(Exception):
-                self._file_lock.release()
-            self._file_lock = None
+                self._file_locks.pop().release()
         if self._connection is not None:
             from sqlalchemy import text
 
@@ -111,28 +126,48 @@ def _busy(store: Store) -> StoreBusy:
                      "stop it first, or give this one another --db")
 
 
-def _flock_database(database: Path) -> int | None:
-    """An exclusive ``flock`` on the database file itself, held by the returned descriptor (POSIX;
-    None elsewhere or when the file is not there).  The sidecar ``.lock`` is named by the path, so a
-    hard link to the same file (another name, the same inode) would get a lock of its own; a flock
-    is the inode's.  SQLite's own locks are ``fcntl`` byte-range locks, which a flock does not meet
-    (Linux, BSD, macOS).  Raises :class:`StoreBusy` when another process holds it."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: the sidecar lock alone
-        return None
+def inode_lock_path(database: Path) -> Path | None:
+    """The lock file named by ``database``'s device and inode (the same for every hard link to it):
+    ``<tmp>/shangrao-locks-<uid>/<device>-<inode>.lock``; None when the file is not there.  Only
+    ``os.stat``: the database file is never opened here."""
     import os
+    import tempfile
 
     try:
-        fd = os.open(database, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        st = os.stat(database)
     except OSError:
         return None
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"shangrao-locks-{uid}" / f"{st.st_dev}-{st.st_ino}.lock"
+
+
+def _take(path: Path, store: Store, taken: list, private: bool = False) -> None:
+    """Take the file lock ``path`` (appended to ``taken``); busy: give back ``taken`` and raise
+    :class:`StoreBusy`; the file cannot be made: :class:`RecordError` (``taken`` kept).  private: the
+    folder is this user's own (made 0700; one that belongs to another user is refused)."""
+    import os
+
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(path), timeout=0)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise StoreBusy("busy") from None
-    return fd
+        if private:
+            path.parent.mkdir(mode=0o700, exist_ok=True)
+        if private and hasattr(os, "getuid") and path.parent.stat().st_uid != os.getuid():  # not ours: anyone's locks
+            raise OSError(f"{path.parent} belongs to another user")
+        lock.acquire()
+    except Timeout:
+        _give_back(taken)
+        raise _busy(store) from None
+    except OSError as err:
+        raise RecordError(f"cannot create the lock file {path.name}: {err.strerror or err}") from None
+    taken.append(lock)
+
+
+def _give_back(locks: list) -> None:
+    while locks:
+        with contextlib.suppress(Exception):
+            locks.pop().release()
 
 
 def own_live_tables(store: Store) -> Ownership:
@@ -142,21 +177,25 @@ def own_live_tables(store: Store) -> Ownership:
     cannot be taken at all (the lock file cannot be created, the database is unreachable)."""
     path = lock_path(store)
     if path is not None:
-        from filelock import FileLock, Timeout
-
-        lock = FileLock(str(path), timeout=0)
+        taken: list = []
         try:
-            lock.acquire()
-        except Timeout:
-            raise _busy(store) from None
-        except OSError as err:
-            raise RecordError(f"cannot create the lock file next to the database: {err.strerror or err}") from None
-        try:
-            db_fd = _flock_database(path.with_name(path.name[: -len(".lock")]))
+            _take(path, store, taken)
         except StoreBusy:
-            lock.release()
-            raise _busy(store) from None
-        return Ownership(store, file_lock=lock, database_fd=db_fd)
+            raise
+        except RecordError as err:
+            raise RecordError(f"cannot create the lock file next to the database: {err.args[0].split(': ', 1)[-1]}") \
+                from None
+        by_inode = inode_lock_path(path.with_name(path.name[: -len(".lock")]))
+        if by_inode is not None:
+            try:
+                _take(by_inode, store, taken, private=True)
+            except StoreBusy:
+                raise
+            except RecordError as err:  # no private temporary directory: the path's lock alone
+                import logging
+
+                logging.getLogger("shangrao.records").warning("%s; hard links to the database are not guarded", err)
+        return Ownership(store, file_locks=taken)
     if make_url(store.url).get_backend_name() == "postgresql":
         from sqlalchemy import text
         from sqlalchemy.exc import SQLAlchemyError

@@ -127,6 +127,15 @@ def _read_only_creator(path: str):
     return connect
 
 
+def _file_key(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of ``path`` by ``os.stat`` (nothing opened), None when it is not there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def event_to_dict(ev: Any) -> dict:
     """An event as a JSON object: a dict, an object with ``to_dict()``, a dataclass, or JSON text."""
     if isinstance(ev, dict):
@@ -375,6 +384,13 @@ class Store:
             raise RecordError(f"not a database URL or path: {self.url!r} ({err})") from None
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         self._sqlite = parsed.get_backend_name() == "sqlite"
+        #: SQLite file: the WAL file (device, inode) each open connection of this process opened
+        self._wal_files: dict[int, tuple[int, int] | None] = {}
+        self._wal_path: Path | None = None
+        self._wal_generation = 0
+        #: how many times :meth:`check_wal` found the WAL gone, and what it said the last time
+        self.wal_losses = 0
+        self.wal_problem: str | None = None
         engine_url: Any = self.url
         if self._sqlite:
             database = parsed.database or ""
@@ -403,6 +419,9 @@ class Store:
         if self._sqlite:
             file_db = bool(database) and database != ":memory:" and not read_only
 
+            wal_path = Path(database + "-wal")
+            self._wal_path = wal_path if file_db else None
+
             @event.listens_for(self.engine, "connect")
             def _fk_on(dbapi_conn, _record):
                 cur = dbapi_conn.cursor()
@@ -412,11 +431,33 @@ class Store:
                     # killed (only a power cut may lose the last commits), without one fsync
                     # per hand; readers (replay, the web server) do not block the writer.
                     try:
-                        cur.execute("PRAGMA journal_mode=WAL")
+                        mode = cur.execute("PRAGMA journal_mode=WAL").fetchone()
                         cur.execute("PRAGMA synchronous=NORMAL")
                     except Exception:
-                        pass
+                        mode = None
+                    if mode is not None and str(mode[0]).lower() == "wal":
+                        with contextlib.suppress(Exception):  # a read opens the WAL (a new database's too)
+                            cur.execute("SELECT count(*) FROM sqlite_master").fetchall()
+                        self._wal_files[id(dbapi_conn)] = _file_key(wal_path)  # the file it opened
+                    _record.info["wal_generation"] = self._wal_generation
                 cur.close()
+
+            @event.listens_for(self.engine, "checkin")
+            def _checked_in(dbapi_conn, record):
+                # a connection that was checked out when check_wal found the WAL gone: closed as it comes
+                # back, so no connection of this process shares SQLite's state of the lost WAL with a new one
+                if dbapi_conn is not None and record.info.get("wal_generation", self._wal_generation) \
+                        != self._wal_generation:
+                    self._wal_files.pop(id(dbapi_conn), None)
+                    record.invalidate()
+
+            @event.listens_for(self.engine, "close")
+            def _closed(dbapi_conn, _record):
+                self._wal_files.pop(id(dbapi_conn), None)
+
+            @event.listens_for(self.engine, "close_detached")
+            def _closed_detached(dbapi_conn):
+                self._wal_files.pop(id(dbapi_conn), None)
         from .migrations import SchemaError, check, prepare
 
         try:
@@ -508,6 +549,39 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def check_wal(self) -> str | None:
+        """Whether this process's SQLite connections still write into the database's WAL file: None
+        when they do (or the store is no SQLite file in WAL mode), else what is wrong, in words
+        without the path — and the store has recovered: its pool is disposed, so the next
+        connection opens the database and its WAL again.
+
+        The WAL (``<database>-wal``) is never deleted while a connection of this process is open on
+        it, unless something outside SQLite did it: ``rm``, a restore, or another process's SQLite
+        that believed it was the last connection because this process had lost its locks (issue 34).
+        Its connections would then go on committing into a file nobody else sees, and lose it all
+        at a restart.  Only ``os.stat``: the database file is never opened here.  What they
+        committed since the WAL was lost is not seen by other processes; SQLite may still write it
+        into the database when the last of them closes (it checkpoints on close when no other
+        process has the database open).  Cheap (a ``stat``): ``shangrao serve`` calls it at start-up
+        and every :data:`shangrao.web.app.WAL_CHECK_SECONDS`."""
+        if self._wal_path is None:
+            return None
+        open_on = {k for k in list(self._wal_files.values()) if k is not None}
+        if not open_on:
+            return None
+        now = _file_key(self._wal_path)
+        if now is not None and open_on == {now}:
+            return None
+        what = ("the database's WAL file (<database>-wal) was deleted" if now is None else
+                "the database's WAL file (<database>-wal) was replaced by another file")
+        self.wal_losses += 1
+        self.wal_problem = (f"{what} while this process had it open: commits since then were not seen by other "
+                            "processes; the connections are reopened (did a process outside shangrao delete it?)")
+        self._wal_files.clear()
+        self._wal_generation += 1
+        self.engine.dispose()  # the next connection opens the database and its (new) WAL
+        return self.wal_problem
 
     def __enter__(self) -> Store:
         return self

@@ -45,8 +45,10 @@ def router(ctx: AppState) -> APIRouter:
     @r.get("/api/server")
     async def server_state():
         """What the lobby says about this server: ``read_only`` — why no table can be played here
-        (read-only storage; history and replays still work), or null."""
-        return {"read_only": manager.read_only}
+        (read-only storage; history and replays still work), or null; ``records_problem`` — the last
+        fault found in the records database's files (the SQLite WAL deleted under the server,
+        :meth:`~shangrao.records.Store.check_wal`), or null."""
+        return {"read_only": manager.read_only, "records_problem": getattr(manager.store, "wal_problem", None)}
 
     @r.get("/api/rules")
     async def rules():

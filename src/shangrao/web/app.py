@@ -56,6 +56,8 @@ from .settings import Settings
 __all__ = ["STATIC_DIR", "create_app", "replay_frames"]
 
 log = logging.getLogger("shangrao.web")
+#: seconds between two looks at the SQLite database's WAL file (:meth:`shangrao.records.Store.check_wal`)
+WAL_CHECK_SECONDS = 5.0
 #: what the lobby and every refusal say once another server has taken this one's tables over
 TOOK_OVER = ("只能回放记录，不能开桌 · another shangrao serve took this database's tables over (this one lost its "
              "database connection for a moment): history and replays work here; play on the other server")
@@ -114,9 +116,12 @@ class _Serving:
             log.warning("%s", manager.read_only)
         elif self.resume:
             await manager.resume_all()
-        watch = None
+        watches = []
         if self.owner is not None and self.owner.watched:
-            watch = asyncio.get_running_loop().create_task(self._watch_owner(), name="owner-watch")
+            watches.append(asyncio.get_running_loop().create_task(self._watch_owner(), name="owner-watch"))
+        if manager.read_only is None and store._sqlite:
+            await self.check_wal()
+            watches.append(asyncio.get_running_loop().create_task(self._watch_wal(), name="wal-watch"))
         # everything loaded so far (the modules, the app, the resumed tables) lives as long as the
         # server: out of the collector's sight, a full collection no longer walks it (it took
         # 120-200 ms with the GIL held, every table and request waiting: issue 34)
@@ -125,7 +130,7 @@ class _Serving:
         try:
             yield
         finally:
-            if watch is not None:
+            for watch in watches:
                 watch.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await watch
@@ -151,6 +156,27 @@ class _Serving:
         except RecordError:
             pass  # the database cannot be reached now: asked again at the next check
 
+    async def check_wal(self) -> None:
+        """SQLite: whether this server's connections still write into the database's WAL file
+        (:meth:`~shangrao.records.Store.check_wal`, in the tables' database thread, between two of its
+        writes).  When it was deleted or replaced under them, an error in the log, ``/api/server``'s
+        ``records_problem`` and ``/metrics``' ``shangrao_wal_losses_total`` say so, and the
+        connections are reopened (the store's pool disposed), so the server does not go on writing
+        into a file nobody sees."""
+        try:
+            problem = await self.manager.read(self.store.check_wal)
+        except Exception as err:  # a check that fails must not stop the server: said, and tried again
+            log.warning("could not check the database's WAL file: %s", type(err).__name__)
+            return
+        if problem is not None:
+            self.manager.metrics.wal_losses.inc()
+            log.error("records database: %s", problem)
+
+    async def _watch_wal(self) -> None:
+        while True:
+            await asyncio.sleep(WAL_CHECK_SECONDS)
+            await self.check_wal()
+
     async def _watch_owner(self) -> None:
         while self.owner is not None:
             await asyncio.sleep(owner_module.OWNER_CHECK_SECONDS)
@@ -172,6 +198,7 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app.router.route_class = StrictJSONRoute  # before any route: a duplicate key in a body is refused
     app.state.store = store
     app.state.check_owner = serving.check_owner  # (tests call it at a moment of their choosing)
+    app.state.check_wal = serving.check_wal
     app.state.manager = manager
     app.add_middleware(BodyLimit, limit=manager.settings.max_body)
     app.add_middleware(HeadAsGet)

@@ -22,6 +22,9 @@ name                                   type       what
                                                   connection guard of ``shangrao serve``; 0 without it
 ``shangrao_dropped_sockets_total``     counter    WebSockets dropped as too slow, label ``reason``:
                                                   ``overflow`` (send queue full) or ``send timeout``
+``shangrao_wal_losses_total``          counter    times the SQLite database's WAL file was found deleted
+                                                  or replaced under the server's connections (they are
+                                                  reopened; ``/api/server`` says what happened)
 =====================================  =========  ======================================================
 """
 
@@ -71,6 +74,8 @@ class ServerMetrics:
         Gauge("shangrao_live_tables", "Tables in memory.", registry=r).set_function(self._live_tables)
         Gauge("shangrao_websockets", "Open WebSocket connections of the tables' seats.",
               registry=r).set_function(self._websockets)
+        self.wal_losses = Counter("shangrao_wal_losses", "Times the SQLite WAL file was found deleted or replaced "
+                                  "under the server's connections.", registry=r)
         Gauge("shangrao_open_connections", "Open connections counted by the connection guard of shangrao serve.",
               registry=r).set_function(self._open_connections)
 
