@@ -12,6 +12,7 @@ the same events, results and deltas, event by event (issue 23).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 import sys
@@ -24,7 +25,7 @@ from shangrao.bots import get_bot
 from shangrao.game import Game
 from shangrao.game.actions import IllegalActionError
 from shangrao.game.match import play_hand as engine_play_hand
-from shangrao.rules import DEFAULT_RULES, RuleSet
+from shangrao.rules import DEFAULT_RULES, MAX_RULE_INT, RuleSet
 from shangrao.sim import core as C
 from shangrao.sim.events import encode_events
 from shangrao.sim.play import decisions_of, play_hand
@@ -52,12 +53,17 @@ def _engine_hand(seed: str, rules: RuleSet, dealer: int, scores: tuple[int, ...]
     return g
 
 
-def _check_random_hands(n: int, rules: RuleSet, tag: str, bot: str = "random") -> dict[str, int]:
-    seen = {"drawn": 0, "wins": 0, "kongs": 0, "robbed": 0, "flown_payers": 0}
-    for h in range(n):
+def _small_scores(h: int) -> tuple[int, ...]:
+    return (h % 7 - 3, 0, 2 * (h % 3), -(h % 5))
+
+
+def _check_random_hands(n: int, rules: RuleSet, tag: str, bot: str = "random",
+                        scores_of=_small_scores, hands=None) -> dict[str, int]:
+    seen = {"drawn": 0, "wins": 0, "kongs": 0, "robbed": 0, "flown_payers": 0, "max_transfer": 0, "max_score": 0}
+    for h in (range(n) if hands is None else hands):
         seed = f"{tag}:{h}"
         dealer = h % 4
-        scores = (h % 7 - 3, 0, 2 * (h % 3), -(h % 5))
+        scores = scores_of(h)
         g = _engine_hand(seed, rules, dealer, scores, bot)
         core = play_hand(seed=seed, bots=[bot] * 4, bot_seeds=[f"{seed}:{i}" for i in range(4)], rules=rules,
                          dealer=dealer, scores=scores, hand_no=dealer)
@@ -73,6 +79,8 @@ def _check_random_hands(n: int, rules: RuleSet, tag: str, bot: str = "random") -
         seen["kongs"] += sum(ev["type"] == "kong_stands" for ev in g.events)
         seen["robbed"] += any(w.situation.win_by.value == "robbing_kong" for w in g.result.wins)
         seen["flown_payers"] += any(any(w.situation.payers_flown) for w in g.result.wins)  # 飞宝 doublings
+        seen["max_transfer"] = max([seen["max_transfer"], *(ev["points"] for ev in g.events if ev["type"] == "transfer")])
+        seen["max_score"] = max(seen["max_score"], *(abs(x) for x in g.result.scores))
     return seen
 
 
@@ -247,3 +255,89 @@ def test_bad_arguments_to_the_core_name_the_field_and_the_index():
         list(iter_match_hands([None], [8], ["random"] * 4))  # type: ignore[list-item]
     with pytest.raises(InputError, match="one limit per match"):
         list(iter_match_hands([1, 2], [8], ["random"] * 4))
+
+
+# ---------------------------------------------------------------------------------------------- amounts (issue 34)
+#: every amount option at the largest value a RuleSet takes: one 抢杠 then pays 10**12 points (and
+#: rob_concealed_kong on, for more robbing)
+MAX_AMOUNT_RULES = DEFAULT_RULES.replace(
+    base_points=MAX_RULE_INT, robbing_kong_factor=MAX_RULE_INT, heavenly_points=MAX_RULE_INT,
+    earthly_points=MAX_RULE_INT, pung_kong_bonus=MAX_RULE_INT, concealed_kong_bonus=MAX_RULE_INT,
+    four_bao_bonus=MAX_RULE_INT, caught_bao_bonus=MAX_RULE_INT, rob_concealed_kong=True)
+#: scores around 2**31 and beyond, and at the edge of the core's range (±2**62, SCORE_LIMIT)
+BIG_SCORES = (2**31 - 5, 2**31 + 7, -(2**31) - 3, 10**12, 2**62, -(2**62), 2**31, -(2**31) + 2)
+#: hands per core bot with the largest amounts (the issue asks for >= 200 a bot)
+AMOUNT_HANDS = {"random": 400, "greedy": 200, "ukeire": 200}
+#: random hands the core scans for 抢杠 (about one hand in 1,300 with random bots)
+ROB_SCAN = 12_000
+
+
+def _big_scores(h: int) -> tuple[int, ...]:
+    i = h % len(BIG_SCORES)
+    return tuple(BIG_SCORES[(i + k * 3) % len(BIG_SCORES)] for k in range(4))
+
+
+def test_the_core_keeps_amounts_in_int64_and_rule_amounts_stop_at_a_million():
+    # the premise of the tests below: each amount option's maximum is what they play
+    assert C.SCORE_LIMIT == 2**62 and np.dtype(C.ST_DTYPE) == np.int64
+    with pytest.raises(ValueError, match=r"0\.\.1000000"):
+        RuleSet(base_points=MAX_RULE_INT + 1)
+
+
+@pytest.mark.parametrize("bot", list(AMOUNT_HANDS))
+def test_the_largest_amounts_and_scores_beyond_2_31_play_identical_to_the_engine(bot):
+    seen = _check_random_hands(AMOUNT_HANDS[bot], MAX_AMOUNT_RULES, f"amounts-{bot}", bot, _big_scores)
+    assert seen["wins"] and seen["max_score"] > 2**62  # a hand moved a score past the core's start range
+    assert seen["max_transfer"] >= MAX_RULE_INT  # a bonus or a win of a million points or more
+
+
+@functools.cache
+def _robbed_hands(bot: str = "random") -> list[int]:
+    """The hands ``amounts-{bot}:h`` (h < ROB_SCAN) that the core ends with a 抢杠 (the engine must agree)."""
+    out = []
+    for h in range(ROB_SCAN):
+        seed = f"amounts-{bot}:{h}"
+        core = play_hand(seed=seed, bots=[bot] * 4, bot_seeds=[f"{seed}:{i}" for i in range(4)], rules=MAX_AMOUNT_RULES,
+                         dealer=h % 4, scores=_big_scores(h), hand_no=h % 4)
+        r = core.rows
+        if ((r[:, 0] == C.E_WIN) & (r[:, 2] == C.W_ROBBING_KONG)).any():
+            out.append(h)
+    return out
+
+
+def test_robbing_a_kong_for_10_12_points_plays_identical_to_the_engine():
+    hands = _robbed_hands()
+    assert len(hands) >= 3
+    seen = _check_random_hands(0, MAX_AMOUNT_RULES, "amounts-random", "random", _big_scores, hands)
+    assert seen["robbed"] == len(hands) and seen["max_transfer"] >= MAX_RULE_INT**2  # 10**12 from the robbed seat
+
+
+def test_scores_beyond_the_cores_range_are_refused_by_name():
+    from shangrao.sim.play import AmountRangeError
+
+    play_hand(seed="edge", scores=(2**62, -(2**62), 0, 0))  # the edge itself plays
+    for scores, where in (((0, 2**62 + 1, 0, 0), r"scores\[1\]"), ((0, 0, -(2**62) - 1, 0), r"scores\[2\]"),
+                          ((0, 0, 0, 10**30), r"scores\[3\]")):
+        with pytest.raises(AmountRangeError, match=where + r".*beyond ±2\*\*62.*Python engine"):
+            play_hand(seed="edge", scores=scores)
+
+
+def test_the_engines_log_with_a_transfer_beyond_2_31_encodes_to_int64_rows():
+    h = _robbed_hands()[0]
+    g = _engine_hand(f"amounts-random:{h}", MAX_AMOUNT_RULES, h % 4, _big_scores(h))
+    assert g.result is not None and any(w.situation.win_by.value == "robbing_kong" for w in g.result.wins)
+    rows = encode_events(g.events)
+    transfers = rows[rows[:, 0] == C.E_TRANSFER]
+    assert rows.dtype == np.int64 and transfers[:, 3].max() == max(
+        ev["points"] for ev in g.events if ev["type"] == "transfer") >= 2**31
+
+
+def test_an_amount_beyond_int64_in_a_log_is_refused_by_event():
+    from shangrao.errors import InputError
+
+    g = _engine_hand("big:0", DEFAULT_RULES, 0, (0, 0, 0, 0))
+    events = [dict(ev) for ev in g.events]
+    i = next(i for i, ev in enumerate(events) if ev["type"] == "end")
+    events[i]["deltas"] = [2**63, 0, 0, -(2**63)]
+    with pytest.raises(InputError, match=rf"events\[{i}\] \(end\): 9223372036854775808 does not fit"):
+        encode_events(events)  # type: ignore[arg-type]

@@ -141,3 +141,36 @@ def test_dataset_engine_fast_with_a_labeller_is_refused(tmp_path):
 
     with pytest.raises(DatasetError, match="labeller"):
         write_selfplay(tmp_path / "x", 2, 1, ["greedy"] * 4, label="ukeire", engine="fast")
+
+
+def test_simulate_prints_the_same_summary_with_either_engine_at_the_largest_amounts(cli):
+    """Issue 34: with every point option at its maximum a 抢杠 pays 10**12 points; the fast engine's
+    int64 amounts print what the Python engine prints (they wrapped past 2**31 before)."""
+    from shangrao.rules import MAX_RULE_INT
+
+    rules = [f"--rule={k}={MAX_RULE_INT}" for k in ("base_points", "robbing_kong_factor", "heavenly_points",
+                                                      "earthly_points", "pung_kong_bonus", "concealed_kong_bonus",
+                                                      "four_bao_bonus", "caught_bao_bonus")]
+    outs = []
+    for engine in ("python", "fast"):
+        r = cli("simulate", "--hands", "160", "--seed", "4", "--bots", "random", "--engine", engine, "--no-store",
+                "--json", *rules)
+        assert r.exit_code == 0, r.output
+        s = json.loads(r.stdout)
+        s.pop("timing")
+        outs.append(s)
+    assert outs[0] == outs[1]
+    assert max(abs(x) for x in _ints(outs[1])) >= MAX_RULE_INT**2  # seed 4 holds a 抢杠 of 2·10**12 points
+
+
+def _ints(value) -> list[int]:
+    """Every int in a JSON value."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _ints(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _ints(v)]
+    return []

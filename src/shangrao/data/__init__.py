@@ -15,8 +15,9 @@ Column           dtype, shape    Content
 ``mask``         int8 (N,110)    the legal flat actions (:mod:`shangrao.env` action table)
 ``action``       int16 (N,)      the flat action the bot took
 ``seat``         int8 (N,)       the acting seat (0..3, absolute)
-``hand_points``  int32 (N,)      the seat's points in that hand (``HandResult.deltas[seat]``)
-``match_points`` int32 (N,)      the seat's points in the whole match (final score minus start)
+``hand_points``  int64 (N,)      the seat's points in that hand (``HandResult.deltas[seat]``; int32
+                                 in datasets written before issue 34, read as they are)
+``match_points`` int64 (N,)      the seat's points in the whole match (final score minus start)
 ``hand_id``      int64 (N,)      ``match * hands_per_match + hand_no``: unique in the dataset
 ``deal_id``      int64 (N,)      a 63-bit hash of the hand's seed (the same wall gives the same id)
 ``match_id``     int64 (N,)      the match number in the run (0, 1, …)

@@ -129,6 +129,14 @@ def _core_selfplay_job(run_seed: int, m: int, specs: Sequence[str], rules: RuleS
     return _columns(rows, hand_rows, deltas, (0, 0, 0, 0), final, m, rules, specs)
 
 
+def _points(values: Sequence[int], what: str) -> np.ndarray:
+    """``int64[4]`` of a hand's or a match's points per seat; :class:`DatasetError` for one beyond int64."""
+    try:
+        return np.asarray(values, dtype=np.int64)
+    except OverflowError:
+        raise DatasetError(f"{what} points {list(values)!r} do not fit the dataset's int64 columns") from None
+
+
 def _columns(rows: list, hand_rows: list[tuple[int, int, int]], deltas: list[tuple[int, ...]],
              start_scores: Sequence[int], final: Sequence[int], m: int, rules: RuleSet,
              specs: Sequence[str]) -> dict[str, Any]:
@@ -143,10 +151,10 @@ def _columns(rows: list, hand_rows: list[tuple[int, int, int]], deltas: list[tup
     for h, (first, hand_no, did) in enumerate(hand_rows):
         sl = slice(first, bounds[h + 1])
         seats = out["seat"][sl]
-        out["hand_points"][sl] = np.asarray(deltas[h], dtype=np.int32)[seats]
+        out["hand_points"][sl] = _points(deltas[h], "hand")[seats]
         out["hand_id"][sl] = m * rules.hands_per_match + hand_no
         out["deal_id"][sl] = did
-    out["match_points"][:] = np.asarray([final[i] - start_scores[i] for i in range(4)], dtype=np.int32)[out["seat"]]
+    out["match_points"][:] = _points([final[i] - start_scores[i] for i in range(4)], "match")[out["seat"]]
     out["match_id"][:] = m
     out["policy"][:] = out["seat"]  # seat i's bot is policies[specs index]; remapped by the writer
     return {"columns": out, "hands": len(hand_rows), "specs": list(specs)}
@@ -340,7 +348,7 @@ def write_from_games(out: str | Path, store: Any, game_ids: Sequence[int], shard
             cols = _empty(len(rows))
             for j, (planes, mask, action, seat) in enumerate(rows):
                 cols["planes"][j], cols["mask"][j], cols["action"][j], cols["seat"][j] = planes, mask, action, seat
-            cols["hand_points"][:] = np.asarray(deltas, dtype=np.int32)[cols["seat"]]
+            cols["hand_points"][:] = _points(deltas, "hand")[cols["seat"]]
             cols["hand_id"][:] = gid * 1000 + h.index
             cols["deal_id"][:] = deal_id(hseed)
             cols["match_id"][:] = gid
@@ -348,7 +356,7 @@ def write_from_games(out: str | Path, store: Any, game_ids: Sequence[int], shard
             cols_list.append(cols)
             n_hands += 1
         for cols in cols_list:
-            cols["match_points"][:] = np.asarray(totals, dtype=np.int32)[cols["seat"]]
+            cols["match_points"][:] = _points(totals, "match")[cols["seat"]]
             writer.add(cols)
     writer.finish()
     seconds = time.perf_counter() - t0

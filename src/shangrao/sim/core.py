@@ -5,7 +5,7 @@ transcription of it into ``@njit(cache=True)`` functions over flat NumPy arrays,
 be played without a Python call per decision.  *Same deal (wall, dice) and the same decisions ⇒
 the same events, results and deltas* (``tests/sim/test_identity.py`` compares them event by event).
 
-State of one hand (``st``, int32, layout in the ``_O_*`` offsets below): the live wall (135 ids,
+State of one hand (``st``, int64 — :data:`ST_DTYPE` —, layout in the ``_O_*`` offsets below): the live wall (135 ids,
 head/tail pointers), per seat the concealed tiles as counts and as a bit mask of the four copies of
 each kind (tile id = 4·kind + copy; the engine removes the preferred id, else the lowest), the
 declared melds (type, kind, claimed kind, from-seat, ids), the discards, 飞宝/宝 drawn/接宝/偷机
@@ -15,7 +15,7 @@ Actions are ints ``type * 34 + kind`` with the types in the order of
 :class:`~shangrao.game.actions.ActionType` (discard 0 … catch_bao 8; win/pass/catch_bao carry
 kind 0), so sorting codes sorts as ``Action.sort_key`` does.
 
-Events are rows of :data:`EV_WIDTH` int32 (:func:`shangrao.sim.events.encode_events` gives the same
+Events are rows of :data:`EV_WIDTH` int64 (:func:`shangrao.sim.events.encode_events` gives the same
 rows for a Python event log; :func:`shangrao.sim.events.to_events` gives the engine's typed events
 for a core hand).
 
@@ -36,7 +36,7 @@ from . import kernels as K
 from . import rules as R
 
 __all__ = [
-    "EV_WIDTH", "MAX_EVENTS", "MAX_DECISIONS", "STATE_SIZE", "seed_key",
+    "ST_DTYPE", "SCORE_LIMIT", "EV_WIDTH", "MAX_EVENTS", "MAX_DECISIONS", "STATE_SIZE", "seed_key",
 ]
 
 # ---------------------------------------------------------------------------------------------- codes
@@ -58,6 +58,13 @@ R_PUNG_KONG, R_CONCEALED_KONG, R_FOUR_BAO, R_CAUGHT_BAO, R_WIN = range(5)
 W_SELF_DRAW, W_ROBBING_KONG, W_DEALER_FIRST_DISCARD = 0, 1, 2
 
 EV_WIDTH = 10
+#: the dtype of the hand state and of the event rows: amounts (transfers, deltas, scores, win
+#: payments) are 64-bit, so no rule value or score the core accepts wraps (docs/performance.md
+#: measured the cost against int32)
+ST_DTYPE = np.int64
+#: scores (before a hand, and after each hand of a match) must stay within ±SCORE_LIMIT: one hand moves
+#: a seat by far less than 2**62 even with every rule value at its maximum, so int64 cannot wrap
+SCORE_LIMIT = 2**62
 MAX_EVENTS = 1024
 MAX_DECISIONS = 1024
 
@@ -1337,6 +1344,8 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules):
 (I_DEALER, I_DRAWN, I_NEXT_DEALER, I_NWIN, I_W0, I_W1, I_W2, I_D0, I_D1, I_D2, I_D3, I_S0, I_S1, I_S2, I_S3,
  I_NDEC, I_ERROR) = range(17)
 N_INFO = 17
+#: ``I_ERROR`` of a hand not played: a seat's score before it is beyond ±:data:`SCORE_LIMIT` (it could wrap in int64)
+ERR_SCORE_RANGE = 4
 
 
 @njit(cache=True)
@@ -1349,13 +1358,16 @@ def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand
     Hand ``h`` (matches in order, their hands in order) writes its event rows to
     ``rows_out[row_off[h]:row_off[h + 1]]``, its decisions to ``dec_out[dec_off[h]:dec_off[h + 1]]``,
     its result to ``info[h]`` (``I_*`` columns) and each win's :func:`kernels.score_win` output to
-    ``win_out[h, winner index]``.  Returns the number of hands played (fewer when an output
-    buffer is full: the caller plays the rest in another call)."""
-    st = np.zeros(STATE_SIZE, dtype=np.int32)
-    ev = np.zeros((MAX_EVENTS, EV_WIDTH), dtype=np.int32)
+    ``win_out[h, winner index]``.  ``rows_out`` and ``info`` are int64 (amounts); ``info[h, I_ERROR]``
+    is :data:`ERR_SCORE_RANGE` for a hand whose scores before it are beyond ±:data:`SCORE_LIMIT`: it is
+    not played and its match stops there.
+    Returns the number of hands played (fewer when an output buffer is full: the caller plays the
+    rest in another call)."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    ev = np.zeros((MAX_EVENTS, EV_WIDTH), dtype=np.int64)
     dec = np.zeros(MAX_DECISIONS, dtype=np.int32)
     mts = np.zeros((4, 625), dtype=np.uint32)
-    scores = np.zeros(4, dtype=np.int32)
+    scores = np.zeros(4, dtype=np.int64)
     no_wall = np.full(136, -1, dtype=np.int32)
     no_dice = np.zeros(2, dtype=np.int32)
     script = np.zeros(1, dtype=np.int32)
@@ -1368,6 +1380,16 @@ def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand
         dealer = 0
         scores[:] = 0
         for n in range(limits[m]):
+            out_of_range = False
+            for i in range(4):
+                if abs(scores[i]) > SCORE_LIMIT:
+                    out_of_range = True
+            if out_of_range:  # the next hand could wrap: not played (the caller raises)
+                info[h, I_ERROR] = ERR_SCORE_RANGE
+                row_off[h + 1] = row_off[h]
+                dec_off[h + 1] = dec_off[h]
+                h += 1
+                break
             new_hand(st, ev, rules, tb, hand_keys[m, n, :hand_klen[m, n]], dealer, scores, n, no_wall, no_dice)
             nd = play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
             ne = st[_O_NEV]
@@ -1388,6 +1410,7 @@ def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand
                 info[h, I_S0 + i] = st[_O_SCORES + i]
             info[h, I_NDEC] = nd
             info[h, I_ERROR] = st[_O_ERROR]
+
             for i in range(st[_O_NWIN]):
                 for j in range(K.N_OUT):
                     win_out[h, i, j] = st[_O_WINOUT + i * K.N_OUT + j]

@@ -3,7 +3,7 @@
 * :func:`action_code` / :func:`code_action`: an :class:`~shangrao.game.actions.Action` as the core's
   int (``type * 34 + kind``) and back.
 * :func:`encode_events`: a Python event log (``Game.events``) as the core's event rows
-  (int32, shape ``(n, EV_WIDTH)``), so the two logs compare row by row.
+  (int64, shape ``(n, EV_WIDTH)``), so the two logs compare row by row.
 * :func:`to_events`: the engine's typed events (:mod:`shangrao.game.protocol`) of a hand the core
   played — the Python engine replays the core's decisions on the same wall and dice, and the rows
   of the replay are checked to equal the core's (:class:`CoreMismatchError` otherwise), so a core
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import InternalError
+from ..errors import InputError, InternalError, quote
 from ..game.actions import Action, ActionType
 from ..game.protocol import Event, EventType
 from ..melds import Meld, MeldType
@@ -68,7 +68,11 @@ def _meld_row(ev: Event) -> list[int]:
 
 
 def encode_events(events: Sequence[Event]) -> np.ndarray:
-    """The rows the core writes for these Python events (shape ``(len(events), EV_WIDTH)``, int32)."""
+    """The rows the core writes for these Python events (shape ``(len(events), EV_WIDTH)``, int64).
+
+    Raises :class:`~shangrao.errors.InputError` naming the event for a value beyond int64 (a
+    transfer, a payment or a delta of 2**63 points or more: the Python engine's ints are unbounded,
+    the core's rows are not)."""
     rows = []
     for ev in events:
         t = _EV_INDEX[EventType(ev["type"])]
@@ -107,7 +111,15 @@ def encode_events(events: Sequence[Event]) -> np.ndarray:
                 w = w * 5 + s + 1
             r[1:8] = [int(e["drawn"]), e["next_dealer"], w, *e["deltas"]]
         rows.append(r)
-    return np.array(rows, dtype=np.int32).reshape(-1, C.EV_WIDTH)
+    try:
+        return np.array(rows, dtype=np.int64).reshape(-1, C.EV_WIDTH)
+    except OverflowError:  # a value beyond int64: name the first event that holds one
+        for i, r in enumerate(rows):
+            for v in r:
+                if not -(2**63) <= v < 2**63:
+                    raise InputError(f"events[{i}] ({events[i]['type']}): {quote(v)} does not fit the core's "
+                                     f"64-bit rows") from None
+        raise
 
 
 def replay_game(rules, seed, dealer: int, scores: Sequence[int], hand_no: int, wall: Sequence[int],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from ..game.actions import Action, IllegalActionError
 from ..game.protocol import Event
 from ..rules import DEFAULT_RULES, RuleSet
@@ -26,10 +26,26 @@ from .rules import encode_rules
 
 _BOT_RULES = encode_rules(DEFAULT_RULES)  # GreedyBot scores its 偷机 choices under the default rules
 
-__all__ = ["CORE_BOTS", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
+__all__ = ["AmountRangeError", "check_core_scores",
+           "CORE_BOTS", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
 
 #: the bots the core plays itself: name -> its code in the core
 CORE_BOTS = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE, "external": C.BOT_EXTERNAL}
+
+
+class AmountRangeError(InputError):
+    """A score the compiled core cannot carry: beyond ±:data:`~shangrao.sim.core.SCORE_LIMIT` (2**62).
+
+    The core's amounts are int64 and one hand moves a seat by far less than 2**62, so scores within
+    that range never wrap; beyond it the core refuses (the Python engine takes any int)."""
+
+
+def check_core_scores(scores: Sequence[int], what: str = "scores") -> None:
+    """Raise :class:`AmountRangeError` naming ``what[i]`` for a score beyond ±2**62 (the core's range)."""
+    for i, v in enumerate(scores):
+        if abs(int(v)) > C.SCORE_LIMIT:
+            raise AmountRangeError(f"{what}[{i}]: {quote(v)} is beyond ±2**62, the compiled core's range "
+                                   f"(its amounts are 64-bit); use the Python engine for such scores")
 
 
 @dataclass(frozen=True)
@@ -39,7 +55,7 @@ class CoreHand:
     rules, seed, dealer, scores (before), hand_no: as given to :class:`~shangrao.game.Game`.
     wall (136 ids, head first) and dice: the deal.  decisions: every decision's action code in
     order (forced ones too; :func:`~shangrao.sim.events.code_action` reads one).  rows: the event
-    rows (``(n, EV_WIDTH)`` int32).  deltas / final scores per seat, winners (turn order from the
+    rows (``(n, EV_WIDTH)`` int64).  deltas / final scores per seat, winners (turn order from the
     robbed or discarding seat), drawn (荒牌), next_dealer; over: False when play stopped at an
     ``external`` seat's decision (the last four fields then mean nothing yet).
     """
@@ -153,6 +169,7 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     sc = tuple(check_int(v, "scores: each") for v in scores)
     if len(sc) != 4:
         raise InputError(f"scores must hold 4 ints, got {scores!r}")
+    check_core_scores(sc, "scores")
     codes = _bot_codes(bots)
     if len(bot_seeds) != 4:
         raise InputError(f"bot_seeds: give 4 seeds, got {bot_seeds!r}")
@@ -174,12 +191,12 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     hand_key = _key(seed, "seed")
     scr = np.array([s if isinstance(s, int) else action_code(Action.parse(s) if isinstance(s, str) else s)
                     for s in script], dtype=np.int32)
-    st = np.zeros(C.STATE_SIZE, dtype=np.int32)
-    ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int32)
+    st = np.zeros(C.STATE_SIZE, dtype=C.ST_DTYPE)
+    ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
     dec = np.zeros(C.MAX_DECISIONS, dtype=np.int32)
     rs = encode_rules(rules)
     tb = tables()
-    C.new_hand(st, ev, rs, tb, hand_key, dealer, np.array(sc, dtype=np.int32), hand_no, wall_in, dice_in)
+    C.new_hand(st, ev, rs, tb, hand_key, dealer, np.array(sc, dtype=C.ST_DTYPE), hand_no, wall_in, dice_in)
     nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
     if nd < 0:
         i = -1 - nd
@@ -296,11 +313,11 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
         bot_keys = bk.reshape(nm, 4, -1)
         hand_keys = hk.reshape(nm, per, -1)
         total = int(lims.sum())
-        rows = np.zeros((total * 400 + C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int32)
+        rows = np.zeros((total * 400 + C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
         row_off = np.zeros(total + 1, dtype=np.int64)
         decs = np.zeros(total * 200 + C.MAX_DECISIONS, dtype=np.int32)
         dec_off = np.zeros(total + 1, dtype=np.int64)
-        info = np.zeros((total, C.N_INFO), dtype=np.int32)
+        info = np.zeros((total, C.N_INFO), dtype=np.int64)
         win_out = np.zeros((total, 3, N_OUT), dtype=np.int64)
         C.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims,
                        rows, row_off, decs, dec_off, info, win_out)
@@ -310,6 +327,9 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
             dealer = 0
             for n in range(int(lims[j])):
                 inf = info[h]
+                if inf[C.I_ERROR] == C.ERR_SCORE_RANGE:
+                    raise AmountRangeError(f"match {mseed}, hand {n}: a score before the hand is beyond ±2**62, the "
+                                           f"compiled core's range; play it with the Python engine (--engine python)")
                 if inf[C.I_ERROR]:
                     from ..game.state import EngineError
 

@@ -38,7 +38,9 @@ observation         int8 ``[N, 20, 34]``: the deciding seat's planes, exactly
 legal_action_mask   bool ``[N, 110]``: exactly the deciding seat's legal flat actions (never all False)
 current_player      int32 ``[N]``: the deciding seat, 0..3 (always a learner seat)
 rewards             float32 ``[N, 4]``: per seat, the points of the hand that ended in this step
-                    (``HandResult.deltas``; ``reward="normalized"``: divided by 10), else 0
+                    (``HandResult.deltas``; ``reward="normalized"``: divided by 10), else 0; the core
+                    adds them up in int64 (never wraps), float32 is exact up to 2**24 points and
+                    rounds beyond (huge ``base_points``/``robbing_kong_factor``)
 terminated          bool ``[N]``: a hand of the game ended in this step; the observation is then the
                     next hand's first learner decision (autoreset, ``SAME_STEP``)
 hand_seed, dealer   int64 / int32 ``[N]``: the hand now played; ``Game(rules, seed=hand_seed,
@@ -251,7 +253,7 @@ def _scratch():
     """The work arrays of a batch call: the legal-action buffer, a hand's seed key, "no scripted wall",
     "no dice", four zero scores, an empty script."""
     return (np.zeros(48, dtype=np.int32), np.zeros(2, dtype=np.uint32), np.full(136, -1, dtype=np.int32),
-            np.zeros(2, dtype=np.int32), np.zeros(4, dtype=np.int32), np.zeros(1, dtype=np.int32))
+            np.zeros(2, dtype=np.int32), np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int32))
 
 
 @njit(cache=True)
@@ -386,8 +388,8 @@ class VectorEnv:
         self._rules = encode_rules(rules)
         self._bots = np.array(codes, dtype=np.int32)
         self._tb = K.tables()
-        self._st = np.zeros((n, C.STATE_SIZE), dtype=np.int32)
-        self._ev = np.zeros((n, C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int32)
+        self._st = np.zeros((n, C.STATE_SIZE), dtype=C.ST_DTYPE)
+        self._ev = np.zeros((n, C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
         self._dec = np.zeros((n, C.MAX_DECISIONS), dtype=np.int32)
         self._mts = np.zeros((n, 4, 625), dtype=np.uint32)
         self._hmt = np.zeros((n, 625), dtype=np.uint32)
