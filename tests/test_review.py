@@ -105,3 +105,30 @@ def test_a_log_that_is_not_a_legal_hand_is_refused_naming_the_event():
         review_events(events)
     with pytest.raises(ReplayError, match="starts with a deal"):
         review_events(events[1:])
+
+
+def test_a_stored_games_review_is_computed_once_and_kept_with_the_evaluators_name_and_version(monkeypatch):
+    import shangrao.review as review_mod
+    from shangrao.records import Store
+    from shangrao.records.summary import hand_summary
+    from shangrao.records.reviews import delete_reviews, load_reviews, review_game
+
+    store = Store("sqlite://")
+    g = Game(DEFAULT_RULES, seed="review-store", dealer=0)
+    play_hand(g, [ExpertBot(fast=True) for _ in range(4)])
+    gid = store.create_game("play", ["human", "expert", "expert", "expert"], rules=DEFAULT_RULES)
+    store.append_hand(gid, 0, 0, g.events, hand_summary(g.result, g.events), list(g.scores))
+    seen = []
+    first = review_game(store, gid, progress=lambda n, total: seen.append((n, total)))
+    assert seen == [(1, 1)]
+    kept = load_reviews(store, gid, "expert", ExpertEvaluator.version)
+    assert list(kept) == [0] and kept[0]["decisions"]
+
+    def boom(*a, **k):
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(review_mod, "review_events", boom)
+    again = review_game(store, gid)
+    assert again.to_dict()["summary"] == first.to_dict()["summary"]
+    assert first.for_seats([0]).seats == [0]
+    assert delete_reviews(store, gid) == 1

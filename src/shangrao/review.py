@@ -169,6 +169,16 @@ class GameReview:
         return cls(d["evaluator"], d["version"], list(d["seats"]), [HandReview.from_dict(h) for h in d["hands"]],
                    {k: Summary(**v) for k, v in d["summary"].items()})
 
+    def for_seats(self, seats: Iterable[int] | None) -> GameReview:
+        """The same review narrowed to ``seats`` (None: unchanged).  Raises InputError for a bad seat."""
+        if seats is None:
+            return self
+        keep = _check_seats(seats)
+        hands = [HandReview(h.hand, keep, [d for d in h.decisions if d.seat in keep],
+                            {str(s): h.summary[str(s)] for s in keep if str(s) in h.summary}, h.seconds)
+                 for h in self.hands]
+        return GameReview(self.evaluator, self.version, keep, hands, summarize(hands, keep))
+
     def decisions(self, seat: int | None = None) -> list[Decision]:
         return [d for h in self.hands for d in h.decisions if seat is None or d.seat == seat]
 

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ..errors import InputError
 from ..game.events import ReplayError, events_from_jsonl
-from ..review import BIG_MISTAKE, MISTAKE, Decision, GameReview, HandReview, Summary, review_hands
+from ..review import BIG_MISTAKE, MISTAKE, Decision, GameReview, Summary, review_hands
 from .common import CliError, dump_json, open_store, out_console, parse_json, read_text
 from .simulate import DbOption
 
@@ -123,33 +123,15 @@ def review_cmd(
             if hand > len(hands):
                 raise CliError(f"{file}: has {len(hands)} hand(s); there is no hand {hand}")
             hands = [hands[hand - 1]]
+        try:
+            review = review_hands(hands, seat)
+        except ReplayError as e:
+            raise CliError(f"{file}: not a legal Shangrao game: {e}") from None
+        except InputError as e:
+            raise CliError(str(e)) from None
     else:
         assert game_id is not None
-        store = open_store(db, read_only=True)
-        try:
-            rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
-            players = rec.players
-            if hand is not None and not rec.hands:
-                raise CliError(f"game {game_id} has {rec.hands_played} stored hand(s); there is no hand {hand}")
-            hands = [(h.index, h.events) for h in rec.hands]
-        finally:
-            store.close()
-        if not hands:
-            raise CliError(f"game {game_id} has no finished hand to review")
-    done_note = None
-    if not as_json and sys.stderr.isatty():
-        def done_note(n: int, _hand: HandReview) -> None:
-            sys.stderr.write(f"\rreviewed hand {n}/{len(hands)}")
-            sys.stderr.flush()
-    try:
-        review = review_hands(hands, seat, progress=done_note)
-    except ReplayError as e:
-        where = file if file is not None else f"game {game_id}"
-        raise CliError(f"{where}: not a legal Shangrao game: {e}") from None
-    except InputError as e:
-        raise CliError(str(e)) from None
-    if done_note is not None:
-        sys.stderr.write("\n")
+        review, players = _stored(game_id, hand, seat, db)
     if as_json:
         d = review.to_dict()
         if players:
@@ -157,6 +139,44 @@ def review_cmd(
         sys.stdout.write(dump_json(d) + "\n")
         return
     _print(review, players, all_decisions)
+
+
+def _stored(game_id: int, hand: int | None, seats: list[int] | None, db: str | None
+            ) -> tuple[GameReview, list[str]]:
+    """A stored game's review: read from the database where kept, else computed and kept there."""
+    from ..records import GameNotFound, RecordError
+    from ..records.reviews import review_game
+
+    try:
+        store = open_store(db)
+    except CliError:
+        store = open_store(db, read_only=True)  # a database we may not write: computed, not kept
+    tty = sys.stderr.isatty()
+
+    def note(n: int, total: int) -> None:
+        if tty:
+            sys.stderr.write(f"\rreviewed hand {n}/{total}" + ("\n" if n == total else ""))
+            sys.stderr.flush()
+
+    try:
+        rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
+        if hand is not None and not rec.hands:
+            raise CliError(f"game {game_id} has {rec.hands_played} stored hand(s); there is no hand {hand}")
+        if not rec.hands:
+            raise CliError(f"game {game_id} has no finished hand to review")
+        review = review_game(store, game_id, hand=None if hand is None else hand - 1, progress=note)
+    except ReplayError as e:
+        raise CliError(f"game {game_id}: not a legal Shangrao game: {e}") from None
+    except GameNotFound as e:
+        raise CliError(str(e)) from None
+    except RecordError:
+        raise
+    finally:
+        store.close()
+    try:
+        return review.for_seats(seats), list(rec.players)
+    except InputError as e:
+        raise CliError(str(e)) from None
 
 
 def register(app: typer.Typer) -> None:
