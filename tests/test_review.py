@@ -110,8 +110,8 @@ def test_a_log_that_is_not_a_legal_hand_is_refused_naming_the_event():
 def test_a_stored_games_review_is_computed_once_and_kept_with_the_evaluators_name_and_version(monkeypatch):
     import shangrao.review as review_mod
     from shangrao.records import Store
-    from shangrao.records.summary import hand_summary
     from shangrao.records.reviews import delete_reviews, load_reviews, review_game
+    from shangrao.records.summary import hand_summary
 
     store = Store("sqlite://")
     g = Game(DEFAULT_RULES, seed="review-store", dealer=0)
