@@ -10,7 +10,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "shangrao"
 LAYERS = {
     "errors": 0, "strictjson": 0, "tiles": 1, "melds": 2, "analysis": 3, "scoring": 4, "rules": 4, "game": 5,
     "bots": 6, "sim": 6, "labels": 6, "encoding": 6, "train": 8, "records": 7, "cli": 8, "web": 8, "env": 8, "selfplay": 8, "arena": 8,
-    "data": 8, "__init__": 8,
+    "data": 8, "review": 6, "__init__": 8,
 }
 
 

@@ -160,11 +160,12 @@ app.command("replay")(records_cmds.replay_cmd)
 app.command("abandon")(records_cmds.abandon_cmd)
 app.command("backup")(records_cmds.backup)
 
-from . import advise_cmd, arena_cmd, dataset_cmd, serve_cmd
+from . import advise_cmd, arena_cmd, dataset_cmd, review_cmd, serve_cmd
 
 arena_cmd.register(app)
 dataset_cmd.register(app)
 advise_cmd.register(app)
+review_cmd.register(app)
 
 serve_cmd.register(app)
 

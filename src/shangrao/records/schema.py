@@ -12,6 +12,8 @@
 * ``rooms``, ``room_members``, ``room_games`` (revision 0003, issue 24): a group's room — its
   6-digit code (unique among live rooms), its members with their chosen names and seats, and the
   games (matches) played in it, in order.  A room's 战绩 is computed from its games' stored hands.
+* ``reviews`` (revision 0007, issue 37): a hand's review (牌谱分析, :mod:`shangrao.review`), stored once
+  per hand and evaluator version (:mod:`shangrao.records.reviews`).
 
 The tables change only through a migration (:mod:`shangrao.records.migrations`, Alembic): a change
 here comes with a revision in ``migrations/versions/`` that brings older databases to it.
@@ -36,8 +38,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Base", "GameRow", "HandRow", "EventRow", "RoomRow", "RoomMemberRow", "RoomGameRow", "SCHEMA_VERSION",
-           "utcnow"]
+__all__ = ["Base", "GameRow", "HandRow", "EventRow", "ReviewRow", "RoomRow", "RoomMemberRow", "RoomGameRow",
+           "SCHEMA_VERSION", "utcnow"]
 
 #: the schema a new game is written with (``games.meta['schema']``, informative); what a database holds
 #: is its Alembic revision (``alembic_version``, :mod:`shangrao.records.migrations`), which is read
@@ -113,6 +115,23 @@ class EventRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
     #: the event as JSON text (encoded once; revision 0002 — a JSON column before)
     event: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ReviewRow(Base):
+    """One hand's review by one evaluator version: every seat's decisions (``HandReview.to_dict()``)."""
+
+    __tablename__ = "reviews"
+    __table_args__ = (UniqueConstraint("game_id", "hand_index", "evaluator", "version", name="uq_review_hand"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    hand_index: Mapped[int] = mapped_column(Integer)
+    #: the evaluator's name and version (:class:`shangrao.bots.evaluator.Evaluator`)
+    evaluator: Mapped[str] = mapped_column(String(64))
+    version: Mapped[str] = mapped_column(String(32))
+    #: :meth:`shangrao.review.HandReview.to_dict` (all four seats)
+    review: Mapped[dict] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -1,6 +1,8 @@
 """The games (history) API: ``GET /api/games``, ``GET /api/games/{id}``, ``GET
 /api/games/{id}/hands/{hand}/frames`` — read, and their answers built, in the history threads, each
-costing the client's read budget (one router)."""
+costing the client's read budget (one router) — and ``GET /api/games/{id}/review[?seat=S]``: the game's
+review (牌谱分析, issue 37), 200 when every finished hand's review is stored, else 202 with the
+progress of the background review it starts (:mod:`shangrao.web.reviews`)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from .deps import AppState
 from .http import StrictJSONRoute, cut
 from .lobby import KIND
 from .messages import clean_name
+from .reviews import ReviewJobs
 from .stored import stored_name
 
 __all__ = ["public_game", "router"]
@@ -90,6 +93,31 @@ def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
                         f"stored hand {hand} of game {game_id}")
 
 
+def _review_body(review, players: list, seat: int | None) -> dict:
+    d = review.for_seats(None if seat is None else [seat]).to_dict()
+    d["players"] = players
+    d["status"] = "ready"
+    return d
+
+
+def _review_answer(store: Store, game_id: int, seat: int | None) -> tuple[JSONResponse | None, int]:
+    """``GET /api/games/{id}/review``'s answer when every finished hand's review is stored (run in a
+    history thread), else (None, the number of hands to review).  Raises GameNotFound, RecordError,
+    HTTPException (404: no finished hand)."""
+    from ..bots.evaluator import ExpertEvaluator
+    from ..records.reviews import load_reviews, review_game
+
+    rec = store.load_game(game_id)
+    if not rec.hands:
+        raise HTTPException(404, f"game {game_id} has no finished hand to review")
+    ev = ExpertEvaluator()
+    stored = load_reviews(store, game_id, ev.name, ev.version)
+    if any(h.index not in stored for h in rec.hands):
+        return None, len(rec.hands)
+    review = review_game(store, game_id, evaluator=ev)  # all stored: read, not computed
+    return _stored_json(_review_body(review, rec.players, seat), f"the review of game {game_id}"), len(rec.hands)
+
+
 def router(ctx: AppState) -> APIRouter:
     r = APIRouter(route_class=StrictJSONRoute)  # a key given twice in a body is refused
     manager, store = ctx.manager, ctx.store
@@ -118,5 +146,28 @@ def router(ctx: AppState) -> APIRouter:
         replay runs in the history threads)."""
         ctx.read_budget(request)
         return await manager.history(_frames_answer, store, game_id, hand)
+
+    jobs = ReviewJobs(store)
+
+    @r.get("/api/games/{game_id}/review")
+    async def review(request: Request, game_id: int, seat: int | None = Query(None, ge=0, le=3)):
+        """The game's review (every seat, or ``seat``): 200 ``{"status": "ready", "summary", "hands", …}``
+        when stored; else 202 ``{"status": "running", "done", "total"}`` while the background review
+        runs (started by this request); 422 when it failed (the next request tries again)."""
+        ctx.read_budget(request)
+        job = jobs.progress(game_id)
+        if job is not None:
+            if job["error"] is None:
+                return JSONResponse({"status": "running", **job}, status_code=202)
+            jobs.start(game_id, job["total"])
+            raise HTTPException(422, f"the review of game {game_id} failed: {job['error']}")
+        done = jobs.finished(game_id)
+        if done is not None:
+            players = (await manager.history(store.load_game, game_id)).players
+            return _stored_json(_review_body(done, players, seat), f"the review of game {game_id}")
+        answer, total = await manager.history(_review_answer, store, game_id, seat)
+        if answer is not None:
+            return answer
+        return JSONResponse({"status": "running", **jobs.start(game_id, total)}, status_code=202)
 
     return r

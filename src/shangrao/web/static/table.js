@@ -364,6 +364,7 @@ function matchEnd() {
   if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: next, text: t("new_match_link") + "#" + tb.rematch, onclick: (e) => { e.preventDefault(); rematch(next); } }));
   else if (!WATCH) btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: () => rematch() }));
   if (tb.room && !WATCH) btns.append(el("a", { class: "button", id: "back-room", href: `/room/${tb.room}`, text: label("room", "back_room") }));
+  if (tb.id !== undefined && tb.id !== null) btns.append(el("a", { class: "button", id: "review-game", href: `/replay/${tb.id}?review=1`, text: t("review_game") }));
   btns.append(el("a", { class: "button", id: "back-lobby", href: "/", text: t("back_lobby") }));
   box.append(btns);
   return box;
