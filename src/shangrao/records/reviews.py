@@ -1,5 +1,5 @@
 """Stored game reviews (issue 37): a hand's review is computed once and kept in ``reviews`` beside the
-game (revision 0007), keyed by the evaluator's name and version.
+game (revision 0005), keyed by the evaluator's name and version.
 
 The review itself is computed by :mod:`shangrao.review` (a layer below); this module only stores and
 reads its JSON (``HandReview.to_dict()``, every seat of the hand)::
@@ -27,7 +27,7 @@ __all__ = ["delete_reviews", "load_reviews", "review_game", "save_review"]
 
 
 def _has_reviews(store: Store, s) -> bool:
-    """Whether the database has the reviews table (one opened read-only before 0007 has not)."""
+    """Whether the database has the reviews table (one opened read-only before 0005 has not)."""
     return not store.read_only or inspect(s.connection()).has_table("reviews")
 
 

@@ -12,7 +12,7 @@
 * ``rooms``, ``room_members``, ``room_games`` (revision 0003, issue 24): a group's room — its
   6-digit code (unique among live rooms), its members with their chosen names and seats, and the
   games (matches) played in it, in order.  A room's 战绩 is computed from its games' stored hands.
-* ``reviews`` (revision 0007, issue 37): a hand's review (牌谱分析, :mod:`shangrao.review`), stored once
+* ``reviews`` (revision 0005, issue 37): a hand's review (牌谱分析, :mod:`shangrao.review`), stored once
   per hand and evaluator version (:mod:`shangrao.records.reviews`).
 
 The tables change only through a migration (:mod:`shangrao.records.migrations`, Alembic): a change

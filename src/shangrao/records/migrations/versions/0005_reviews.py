@@ -5,7 +5,7 @@ A hand's review (牌谱分析: every seat's decisions with each option's value i
 version (a newer evaluator's review is a new row).  A new table only: the same on SQLite and
 PostgreSQL; the downgrade drops it (reviews can be computed again).
 
-Revision ID: 0007
+Revision ID: 0005
 Revises: 0004 (re-chained after 0005/0006 when those land)
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
+revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
