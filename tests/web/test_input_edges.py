@@ -336,8 +336,8 @@ def test_a_hand_edited_into_another_shape_is_a_clear_error_never_a_500(make_clie
         with c.websocket_connect(f"/ws/{gid}/{token}") as ws:
             m = ws.receive_json()
         assert m["type"] in ("state", "error"), m
-        if m["type"] == "error":
-            assert "cannot be loaded" in m["message"]
+        if m["type"] == "error":  # a table found damaged says so (issue 34), once, naming what is wrong
+            assert "cannot be loaded" in m["message"] or "is damaged" in m["message"], m
 
 
 # ---------------------------------------------------------------- found by the web tester (second pass)

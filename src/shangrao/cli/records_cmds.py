@@ -33,9 +33,10 @@ def backup(
     dest: Annotated[str, typer.Argument(help="The new file to write the copy to (never overwritten).")],
     db: DbOption = None,
 ) -> None:
-    """Copy the SQLite records database while servers and other commands use it.
+    """Copy a live SQLite records database, beside servers and commands.
 
     SQLite's online backup: one consistent snapshot, checked with PRAGMA integrity_check.
+
     For PostgreSQL use pg_dump.
     """
     from ..records.backup import backup_sqlite
@@ -220,12 +221,13 @@ def abandon_cmd(
     game_id: Annotated[int, typer.Argument(metavar="GAME_ID", help="Id from 'shangrao games' (or the lobby).")],
     db: DbOption = None,
 ) -> None:
-    """End an unfinished game that cannot be played on — a web table the server lists as damaged
-    (its stored rows cannot be loaded; `shangrao replay GAME_ID` shows what is wrong).
+    """End an unfinished game that cannot be played on (a damaged web table).
 
-    The game is marked finished, with `end_reason` "abandoned" in its meta and its scores as stored;
-    its rows are kept as they are (the history still lists it).  A running server stops listing it
-    as damaged at its next look.  Exit 2 if there is no such game or it has finished already.
+    A web table the server lists as damaged; `shangrao replay GAME_ID` shows what is wrong.
+
+    It is marked finished ("abandoned"), its rows kept; a server drops it from its damaged list.
+
+    Exit 2 if there is no such game or it has finished already.
     """
     from ..records import GameNotFound
 
