@@ -108,11 +108,13 @@ def review_cmd(
     all_decisions: Annotated[bool, typer.Option("--all", help="List every decision, not only the mistakes.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Review a game (牌谱分析): each decision's options valued in points, the loss of the choice.
+    """Review a game (牌谱分析): each option's value in points, each choice's loss.
 
-    Every decision of the seat (discard, 吃/碰/杠 or pass, win or decline, 飞宝) is valued by the
-    expert's estimates; the loss is the best option's value minus the chosen one's.  A mistake loses
-    more than 0.5 points, a big one more than 2.  A stored game's review is kept in the database.
+    Every decision of the seat (discard, 吃/碰/杠 or pass, win or decline, 飞宝) is valued by the expert's estimates.
+
+    The loss is the best option's value minus the chosen one's; a mistake loses over 0.5 points, a big one over 2.
+
+    A stored game's review is kept in the database.
     """
     if (game_id is None) == (file is None):
         raise CliError("give a GAME id or --file PATH (one of them)")
