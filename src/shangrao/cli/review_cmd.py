@@ -108,7 +108,7 @@ def review_cmd(
     all_decisions: Annotated[bool, typer.Option("--all", help="List every decision, not only the mistakes.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Review a game (牌谱分析): each option's value in points, each choice's loss.
+    """Review a game (牌谱分析): each option's value, each choice's loss.
 
     Every decision of the seat (discard, 吃/碰/杠 or pass, win or decline, 飞宝) is valued by the expert's estimates.
 
