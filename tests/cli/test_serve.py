@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import webbrowser
 
+import pytest
+
 from shangrao.cli import serve_cmd
 
 
@@ -133,6 +135,46 @@ def test_a_bad_setting_is_one_line_naming_the_option_or_the_variable(shangrao_cm
     one_line_error(run(SHANGRAO_CLAIM_TIMEOUT="0"), "--claim-timeout", "SHANGRAO_CLAIM_TIMEOUT", "greater than 0")
     one_line_error(run("--bot-delay", "inf"), "--bot-delay")
     one_line_error(run(SHANGRAO_MAX_NAME="500"), "--max-name")
+
+
+@pytest.mark.parametrize("value,words", [
+    ("我的=ext:{py} -V", "a label is 1-32 ASCII letters"),  # non-ASCII
+    ("=ext:{py} -V", "the label ''"),  # empty
+    ("mine=", "has no bot after '='"),
+    ("a=ext:{py} -V;a=ext:{py} -V", "given twice"),
+    ("Greedy=ext:{py} -V", "names a registered bot"),
+    ("human=ext:{py} -V", "names a registered bot"),
+    ("mine=ext:/no/such/bot", "not found"),
+], ids=["non-ascii", "empty", "no-spec", "twice", "registered", "human", "missing"])
+def test_bad_offered_bot_labels_are_refused_naming_the_variable(value, words):
+    import sys
+
+    from shangrao.bots import UnknownBotError, _web_bot_labels
+
+    with pytest.raises(UnknownBotError, match="SHANGRAO_WEB_BOTS") as err:
+        _web_bot_labels(value.format(py=sys.executable))
+    assert words in str(err.value)
+
+
+def test_an_equals_sign_inside_a_spec_is_part_of_its_command():
+    import sys
+
+    from shangrao.bots import _web_bot_labels
+
+    assert _web_bot_labels(f"b=ext:{sys.executable} -c x=1;ext:{sys.executable} -c y=2") == (
+        ("b", f"ext:{sys.executable} -c x=1"), ("bot1", f"ext:{sys.executable} -c y=2"))
+
+
+def test_serve_refuses_bad_offered_bots_in_one_line_before_listening(shangrao_cmd, tmp_path, one_line_error):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SHANGRAO_DB": str(tmp_path / "d.sqlite3"), "SHANGRAO_WEB_BOTS": f"我的=ext:{sys.executable} -V"}
+    proc = subprocess.run([*shangrao_cmd, "serve", "--no-browser", "--port", "1"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    one_line_error(proc, "SHANGRAO_WEB_BOTS", "a label is 1-32 ASCII letters")
+    assert not (tmp_path / "d.sqlite3").exists()  # refused before the database was opened
 
 
 def test_settings_made_by_a_program_read_the_environment_and_check_their_bounds(monkeypatch):

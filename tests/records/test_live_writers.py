@@ -355,3 +355,42 @@ def test_backup_refuses_an_existing_file_postgresql_and_a_missing_database(tmp_p
     with pytest.raises(RecordError, match="no database"):
         backup_sqlite(str(tmp_path / "none.sqlite3"), tmp_path / "n.sqlite3")
     assert sorted(p.name for p in tmp_path.iterdir() if "copy" in p.name or "partial" in p.name) == ["copy.sqlite3"]
+
+
+def test_backup_of_a_path_with_odd_characters_and_its_bad_destinations_are_one_line_each(tmp_path):
+    """``shangrao backup`` as an operator may call it: a database and a copy whose paths hold a space,
+    ``#``, ``?``, ``%20`` and CJK (once read as a URL: ``?`` cut the path and ``%20`` became a space,
+    so another file was used); a directory, the database itself (by another spelling too), an empty
+    name, a missing directory and an unwritable one are refused in one line, exit 2, nothing left."""
+    import os
+    import stat
+
+    from typer.testing import CliRunner
+
+    from shangrao.cli import app
+
+    odd = tmp_path / "odd dir #?%20&"
+    odd.mkdir()
+    db = odd / "db 中 #1?.sqlite3"
+    with Store(str(db)) as st:
+        st.create_game("play", ["human"] * 4, seed=3, rules={})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [odd.name]  # no file named by a cut path
+    runner = CliRunner()
+    copy = tmp_path / "copy ?%41 中.sqlite3"
+    res = runner.invoke(app, ["backup", str(copy), "--db", str(db)])
+    assert res.exit_code == 0 and "backed up 1 game(s)" in res.output, res.output
+    with Store(str(copy)) as st:
+        assert len(st.list_games()) == 1
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    bad = {str(tmp_path): "is a directory", str(db): "is the database itself",
+           str(odd / ".." / odd.name / db.name): "is the database itself", "": "give the backup's file name",
+           str(tmp_path / "nodir" / "x.sqlite3"): "is not a directory"}
+    if os.geteuid() != 0:  # root writes anywhere
+        bad[str(locked / "x.sqlite3")] = "cannot write in"
+    for dest, words in bad.items():
+        res = runner.invoke(app, ["backup", dest, "--db", str(db)])
+        assert res.exit_code == 2 and words in res.output and len(res.output.strip().splitlines()) == 1, (dest, res.output)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([odd.name, copy.name, "locked"])
+    assert list(locked.iterdir()) == []

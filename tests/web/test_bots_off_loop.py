@@ -123,3 +123,40 @@ def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_
     for seat in (1, 2, 3):  # each bad bot's seat was played by the stand-in
         assert any(f"table {bad} seat {seat}:" in f for f in faults), faults
     wait_until(lambda: all(_group_members(g) == [] for g in pgids), 10, "the bots' process groups to end")
+
+
+def test_a_standin_that_misses_its_deadline_is_replaced_by_the_fallback_greedy(make_client, monkeypatch, caplog):
+    """A person's stand-in is asked like a bot, in a worker thread with the same deadline: one that
+    thinks past it (here 1 s against 0.3 s) gets the fallback ``greedy`` for that decision (and for
+    those that come while it is still busy), and the match is played to its end."""
+    from shangrao.web import tables as web_tables
+
+    real_get_bot = web_tables.get_bot
+    asked: list[float] = []
+
+    class SlowStandin:
+        name = "slow-standin"
+
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def choose(self, obs, legal):
+            asked.append(time.monotonic())
+            time.sleep(1.0)
+            return self.inner.choose(obs, legal)
+
+    def get_bot(spec, seed=None):
+        bot = real_get_bot(spec, seed=seed)
+        return SlowStandin(bot) if str(seed).endswith(":standin:0") else bot
+
+    monkeypatch.setattr(web_tables, "get_bot", get_bot)
+    caplog.set_level(logging.WARNING, logger="shangrao.web")
+    client = make_client(bot_deadline=0.3, absent_timeout=0.0, claim_pause=0.02, bot_delay=0.01)
+    table, _ = new_table(client, seats=("greedy", "greedy", "greedy"))  # seat 0's person never comes
+    wait_until(lambda: client.get(f"/api/tables?ids={table}&status=finished").json()["tables"], 60,
+               "the match played by the stand-in and its fallback to end")
+    faults = [r.getMessage() for r in caplog.records if f"table {table} seat 0:" in r.getMessage()]
+    assert asked, "the stand-in was never asked"
+    assert any("the stand-in slow-standin gave no answer within 0.3 s; greedy plays this decision" in f
+               for f in faults), faults
+    assert all("stand-in" in f for f in faults), faults

@@ -215,3 +215,33 @@ def test_a_group_reopening_silent_connections_is_refused_at_accept_until_its_bac
     wait_until(lambda: guard.backoff_left("127.0.2.1") == 0, 5, "the back-off to end")
     assert _get("127.0.2.9", port, "/api/labels").startswith(b"HTTP/1.1 200 ")
     assert "127.0.2.0/24" not in guard.silences
+
+
+@linux_only
+def test_a_phone_on_a_bad_network_reconnecting_often_is_never_backed_off(split_server):
+    """A legitimate player whose network drops (issue 34, tried as a hostile client would not): 100
+    short completed connections, connections it drops before sending anything, a kept-alive one that
+    idles past the header deadline after its request, and now and then a few silent ones (fewer than
+    the back-off's allowance between two completed requests) — every request is answered, and the
+    group is never backed off."""
+    port, guard = split_server
+    answers = []
+    for rnd in range(3):
+        silent = [_connect_from(f"127.0.4.{n}", port) for n in (1, 2)]  # 2 < silent_allowed (3)
+        for n in range(5):  # opened and dropped at once by the phone: not silent (closed by the client)
+            s = _connect_from(f"127.0.4.{10 + n}", port)
+            assert s is not None
+            s.close()
+        idle = _connect_from("127.0.4.20", port)  # keep-alive: one request, then quiet past the deadline
+        assert idle is not None
+        idle.sendall(b"GET /api/labels HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert idle.recv(12).startswith(b"HTTP/1.1 200")
+        wait_until(lambda r=rnd: guard.timed_out >= 3 * (r + 1), 5, "the silent connections' deadline")
+        for s in [*silent, idle]:
+            if s is not None:
+                s.close()
+        for n in range(34):
+            answers.append(_get(f"127.0.4.{30 + n}", port, "/api/labels")[:12])
+        assert guard.backoff_left("127.0.4.1") == 0
+    assert len(answers) == 102 and all(a == b"HTTP/1.1 200" for a in answers), set(answers)
+    assert guard.backed_off == 0 and "127.0.4.0/24" not in guard.silences

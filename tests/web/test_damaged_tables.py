@@ -18,6 +18,8 @@ from shangrao.records import Store
 from shangrao.rules import RuleSet
 from shangrao.web.tables import KIND, hash_token
 
+from .conftest import new_table
+
 #: stored live events that no server can load again, by what is wrong with them
 DAMAGES = {  # (the event stored, words of the error)
     "an event that is not JSON": ("not json {", "the stored record is damaged"),  # the store's DamagedRecordError
@@ -116,3 +118,23 @@ def test_shangrao_abandon_ends_a_damaged_table(make_client, db_url, tmp_path):
     assert again.exit_code == 2 and "has finished already" in again.output
     none = runner.invoke(app, ["abandon", "999999", "--db", db])
     assert none.exit_code == 2 and "no game 999999" in none.output
+
+
+def test_shangrao_abandon_refuses_a_table_the_running_server_can_play_and_its_game_goes_on(make_client, db_url):
+    """The server owns its live tables: abandon ends only a damaged one while a server holds the
+    database; a healthy live table is refused (exit 2) and stays live, its rows untouched."""
+    from typer.testing import CliRunner
+
+    from shangrao.cli import app
+
+    c = make_client()
+    gid, _tokens = new_table(c, seats=("random", "random", "random"), hands=2)
+    db = db_url.removeprefix("sqlite:///")
+    res = CliRunner().invoke(app, ["abandon", str(gid), "--db", db])
+    assert res.exit_code == 2, res.output
+    assert f"game {gid} is a live table of the server" in res.output and "解散" in res.output
+    with Store(db_url) as st:
+        head = st.game_head(gid)
+    assert head.status != "finished" and "end_reason" not in head.meta
+    listed = c.get(f"/api/tables?ids={gid}").json()
+    assert gid in [t["id"] for t in listed["open"] + listed["live"]]

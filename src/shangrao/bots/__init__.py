@@ -206,6 +206,13 @@ def _web_bot_labels(raw: str) -> tuple[tuple[str, str], ...]:  # cached: the tab
             continue
         m = _LABEL.match(part)
         label, text = (m.group(1), m.group(2)) if m else (None, part)
+        eq, colon = part.find("="), part.find(":")
+        if m is None and eq >= 0 and (colon < 0 or eq < colon):  # meant as LABEL=SPEC, but not one
+            bad = part[:eq].strip()
+            if not bad or not _LABEL.match(f"{bad}=x"):
+                raise UnknownBotError(f"${WEB_BOTS_ENV}: the label {bad!r} in {part.strip()[:80]!r}: a label is 1-32 "
+                                      "ASCII letters, digits, _ or - (the browser sends it back)")
+            raise UnknownBotError(f"${WEB_BOTS_ENV}: the label {bad!r} has no bot after '=' (write {bad}=SPEC)")
         try:
             spec = check_bot_spec(text)
         except UnknownBotError as err:

@@ -17,6 +17,7 @@ import errno
 import json
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,6 +54,9 @@ class ShangraoGroup(TyperGroup):
         return code
 
     def _run(self, args, prog_name, complete_var, **extra) -> int:
+        # an outside bot's fault is logged (one line on stderr); its ExternalBotWarning would print it
+        # a second time with a source line (issue 34)
+        warnings.filterwarnings("ignore", message="outside bot ", category=UserWarning)
         try:
             rv = super().main(args=args, prog_name=prog_name or "shangrao", complete_var=complete_var,
                               standalone_mode=False, **extra)

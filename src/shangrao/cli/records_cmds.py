@@ -241,6 +241,9 @@ def abandon_cmd(
             status = "unfinished"
         if status == "finished":
             raise CliError(f"game {game_id} has finished already: nothing to end")
+        if _served(store) and _loads(store, game_id):
+            raise CliError(f"game {game_id} is a live table of the server running on this database (it loads and "
+                           "can be played on): end it at the table (解散) or stop the server first")
         try:
             store.finish_game(game_id, meta={"end_reason": "abandoned"})
         except RecordError as err:
@@ -248,3 +251,35 @@ def abandon_cmd(
     finally:
         store.close()
     typer.echo(f"game {game_id} ended (abandoned); its records stay in the history")
+
+
+def _served(store) -> bool:
+    """A ``shangrao serve`` owns ``store``'s live tables now (records/owner.py's locks, taken and given
+    back at once; nothing opens the database file outside SQLite)."""
+    from ..records.owner import StoreBusy, check_free
+
+    try:
+        check_free(store)
+    except StoreBusy:
+        return True
+    return False
+
+
+def _loads(store, game_id: int) -> bool:
+    """The game loads as a server loads a table: its record, a web table's ``meta.web`` and every
+    hand's events replay (False: damaged, what ``shangrao serve`` lists as damaged)."""
+    from ..game import replay
+    from ..web.stored import web_meta
+
+    try:
+        rec = store.load_game(game_id)
+        if rec.mode == "web":
+            web_meta(rec.meta, rec.id)
+        for h in rec.hands:
+            replay(h.events)
+        pending = rec.pending.get(len(rec.hands))
+        if pending:
+            replay(pending)
+    except Exception:
+        return False
+    return True

@@ -121,6 +121,12 @@ def serve(**options) -> None:
         from ..web.guard import ConnectionGuard, capacity, guarded_protocols, raise_file_limit
     except ImportError as err:
         raise CliError(f"shangrao serve needs fastapi and uvicorn: pip install . ({err})") from None
+    from ..bots import UnknownBotError, web_bot_labels
+
+    try:  # the offered bots, checked before anything listens (else the lobby's /api/rules fails later)
+        web_bot_labels()
+    except UnknownBotError as err:
+        raise CliError(str(err)) from None
     app = create_app(db, settings)
     _check_owner(app)  # like a busy port: another server plays this database's tables
     file_limit = raise_file_limit()  # the soft limit up to the hard one: as many connections as allowed

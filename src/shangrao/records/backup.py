@@ -46,16 +46,29 @@ def backup_sqlite(db: str | os.PathLike | None, dest: str | os.PathLike) -> int:
     source = Path(database).expanduser().resolve()
     if not source.is_file():
         raise RecordError(f"no database at {quote(str(source))}")
+    if not str(dest).strip():
+        raise RecordError("give the backup's file name (a new file, e.g. shangrao-copy.sqlite3)")
     target = Path(dest).expanduser().resolve()
+    if target == source or (target.exists() and target.samefile(source)):
+        raise RecordError(f"{quote(str(dest))} is the database itself; give a new file name")
+    if target.is_dir():
+        raise RecordError(f"{quote(str(dest))} is a directory; give a new file name in it, e.g. "
+                          f"{quote(str(target / 'shangrao-copy.sqlite3'))}")
     if target.exists():
         raise RecordError(f"{quote(str(dest))} exists; give a new file name (the backup never overwrites)")
     if not target.parent.is_dir():
         raise RecordError(f"{quote(str(target.parent))} is not a directory")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise RecordError(f"cannot write in {quote(str(target.parent))} (permission denied)")
     tmp = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
         src = sqlite3.connect(f"file:{url_quote(str(source))}?mode=ro", uri=True, timeout=30)
         try:
-            out = sqlite3.connect(str(tmp))
+            try:
+                out = sqlite3.connect(str(tmp))
+                out.execute("PRAGMA user_version").fetchone()  # opens (creates) the file now
+            except sqlite3.Error as err:
+                raise RecordError(f"cannot write {quote(str(dest))}: {err}") from None
             try:
                 src.backup(out)  # all pages in one step: one consistent snapshot
                 ok = out.execute("PRAGMA integrity_check").fetchone()[0]

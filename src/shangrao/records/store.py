@@ -105,7 +105,9 @@ def resolve_db(db: str | os.PathLike | None) -> str:
     path = Path(text).expanduser().resolve()
     if path.is_dir():
         raise RecordError(f"{quote(text)} is a directory; give a database file, e.g. {quote(str(path / 'shangrao.sqlite3'))}")
-    return "sqlite:///" + str(path)
+    # a URL's database part is percent-decoded and ends at "?": escape both, so a file named
+    # "a%20b" or "x?.sqlite3" is that file, not "a b" or "x" (issue 34, tried with odd paths)
+    return "sqlite:///" + str(path).replace("%", "%25").replace("?", "%3F")
 
 
 def _read_only_creator(path: str):

@@ -35,6 +35,7 @@ const I18N = {
     review_note: "数值：从这一步起本局的期望得分（专家评估）", review_game: "复盘这场",
     too_many_tables: "开桌太频繁了，请一分钟后再试", server_busy: "服务器现在太忙或记录库写不了，请稍后再试",
     bad_input: "填写有误：{0}", failed: "没有成功（{0}），请稍后再试",
+    records_problem: "记录库出了问题，请告诉管理员（最近的对局可能没有存好）：{0}",
   },
   en: {
     title: "Shangrao Mahjong", lobby: "Lobby", history: "History", lang: "中文", create: "Create table",
@@ -71,6 +72,7 @@ const I18N = {
     review_note: "Values: expected points of the hand from this decision (the expert's estimate)", review_game: "Review this game",
     too_many_tables: "Too many new tables from here: try again in a minute", server_busy: "The server is busy or cannot store games now; try again later",
     bad_input: "Please check: {0}", failed: "That did not work ({0}); try again later",
+    records_problem: "The records database has a problem; please tell the operator (recent games may not be stored): {0}",
   },
 };
 let LANG = localStorage.getItem("shangrao-lang") || "zh";
@@ -152,11 +154,19 @@ function zhSeq(text) { // engine strings -> Chinese: "discard 4z" -> "打 北", 
   if (type === "chow") { const suit = arg.slice(-1); return name + " " + arg.slice(0, -1).split("").map(d => tileLabel(kindOf(d + suit))).join(""); }
   return name + " " + tileLabel(kindOf(arg));
 }
+// a seat's player in words: "human" and the registry's bots by their words; an outside bot the
+// operator offers (SHANGRAO_WEB_BOTS) by its label as written, never looked up as a UI word
+function kindWord(kind, short = false) {
+  const known = kind === "human" || kind in (LABELS.bots || {});
+  if (known) return t(short ? kind + "_s" : kind);
+  const text = String(kind);  // a label: up to 32 characters; a seat's chip shows 8
+  return short && text.length > 8 ? text.slice(0, 8) + "…" : text;
+}
 function seatName(players, s, me) {
   const kind = players && players[s] ? (players[s].kind || players[s]) : "";
   // at a room's match, the name the member chose (issue 24), cut short to fit a seat's chip
   const name = players && players[s] && typeof players[s].name === "string" ? players[s].name : "";
-  const who = s === me ? t("you") : name ? (name.length > 5 ? name.slice(0, 5) + "…" : name) : t(kind + "_s");
+  const who = s === me ? t("you") : name ? (name.length > 5 ? name.slice(0, 5) + "…" : name) : kindWord(kind, true);
   return LANG === "zh" ? `${s}号·${who}` : `${s}·${who}`;
 }
 function fmtPoints(x) { return (x > 0 ? "+" : "") + x; }

@@ -18,7 +18,7 @@ fetch("/api/rules").then(r => r.json()).then(info => {
   // every bot of the registry, the strongest preselected
   for (let i = 1; i <= 3; i++) {
     const kinds = [...info.bots].reverse().concat(["human"]);
-    const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...kinds.map(k => el("option", { value: k, text: t(k), title: label("bots", k, "label"), selected: k === info.default_bot })));
+    const sel = el("select", { name: `seat${i}`, id: `seat${i}` }, ...kinds.map(k => el("option", { value: k, text: kindWord(k), title: label("bots", k, "label"), selected: k === info.default_bot })));
     seats.append(el("label", {}, `${t("seat")} ${i} `, sel));
   }
   const box = document.getElementById("rules");
@@ -46,7 +46,7 @@ document.getElementById("create").addEventListener("submit", async (e) => {
   location.href = d.url;
 });
 function tableItem(tb, joinable) {
-  const kinds = tb.players.map(p => t(p.kind)).join(" / ");
+  const kinds = tb.players.map(p => kindWord(p.kind)).join(" / ");
   const li = el("li", {}, `#${tb.id} ${tb.name} · ${t(tb.status)} · ${t("hand", tb.hands_played, tb.hands_total)} · ${kinds} `);
   if (joinable) li.append(el("a", { class: "button", href: `/join/${tb.id}`, text: t("join") }));
   else li.append(el("a", { class: "button watch", href: `/watch/${tb.id}`, text: label("manners", "watch") })); // spectators: only what is public
@@ -89,7 +89,12 @@ async function loadMine() {
 function refresh() { loadMine(); loadList("open"); loadList("live"); }
 refresh(); setInterval(refresh, 5000);
 // a server on read-only storage serves history and replays; it says here why no table can be played
+// and a fault found in the records database's files (the SQLite WAL deleted under it: issue 34)
 fetch("/api/server").then(r => r.json()).then(info => {
+  if (info.records_problem) {
+    document.querySelector("main").prepend(el("section", { class: "card notice", id: "records-problem", role: "alert" },
+      t("records_problem", info.records_problem)));
+  }
   if (!info.read_only) return;
   const banner = el("section", { class: "card notice", id: "read-only", role: "status" }, info.read_only);
   document.querySelector("main").prepend(banner);
