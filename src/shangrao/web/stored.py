@@ -28,7 +28,7 @@ from ..errors import InputError
 from .clock import ClockRecord
 from .errors import BadLink, hash_token
 
-__all__ = ["DamagedRecord", "WebMeta", "read_web_meta", "stored_name", "web_meta"]
+__all__ = ["DamagedRecord", "WebMeta", "read_web_meta", "stored_name", "stored_names", "web_meta"]
 
 Four = msgspec.Meta(min_length=4, max_length=4)
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]  # SHA-256 of a seat link's token
@@ -159,3 +159,15 @@ def stored_name(meta: Any) -> str:
     web = meta.get("web") if isinstance(meta, dict) else None
     name = web.get("name", "") if isinstance(web, dict) else ""
     return name if isinstance(name, str) else ""
+
+
+def stored_names(meta: Any) -> list[str | None] | None:
+    """A room's match's members' names by seat as stored (cleaned; None for a seat of no member or a
+    name that is not a string), or None when the record holds no four names (the history's)."""
+    from .messages import clean_name
+
+    web = meta.get("web") if isinstance(meta, dict) else None
+    names = web.get("names") if isinstance(web, dict) else None
+    if not isinstance(names, list) or len(names) != 4:
+        return None
+    return [clean_name(n) if isinstance(n, str) else None for n in names]
