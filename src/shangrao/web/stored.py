@@ -19,7 +19,7 @@ from __future__ import annotations
 import hmac
 import math
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -60,6 +60,8 @@ class WebMeta(msgspec.Struct, kw_only=True):
     #: and the wall time (seconds since the epoch) they were written; unreadable ones count as none
     manners: dict[str, Any] | None = None
     manners_wall: float | None = None
+    #: the table's pace (issue 38, :data:`~shangrao.web.settings.PACES`); "normal" is not written
+    pace: Literal["slow", "normal", "fast"] = "normal"
 
     def to_meta(self) -> dict[str, Any]:
         """The ``meta`` patch that stores it (``{"web": {...}}``, JSON values; ``room`` and ``names``
@@ -69,6 +71,8 @@ class WebMeta(msgspec.Struct, kw_only=True):
         if self.room is None:
             web.pop("room", None)
             web.pop("names", None)
+        if self.pace == "normal":
+            web.pop("pace", None)
         if web.get("manners") is None:
             web.pop("manners", None)
             web.pop("manners_wall", None)
@@ -98,6 +102,7 @@ _WHAT = {
     "hints": "meta.web.hints is not true or false",
     "room": "meta.web.room is not a room code",
     "names": "meta.web.names is not four names or nulls",
+    "pace": 'meta.web.pace is not "slow", "normal" or "fast"',
 }
 _FIELD = re.compile(r"at `\$\.(\w+)|required field `(\w+)`")
 
