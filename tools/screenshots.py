@@ -5,10 +5,11 @@ around the table on a phone: the history, a replay's last frame and a replay's s
 payer, and a room's page (issue 24: four members, two matches, the 战绩) — in Debian's chromium through
 Playwright (no CJK font needed).  Rerun:
 
-    PYTHONPATH=src python tools/screenshots.py [room|stored|manners]
+    PYTHONPATH=src python tools/screenshots.py [room|stored|history|manners]
 
-(``room``: only the room page, ``docs/web-room-phone.png``; ``stored``: only the history, the replay's
-end and the 飞宝 settlement, ``docs/web-history-phone.png``, ``docs/web-replay-end-phone.png``,
+(``room``: only the room page, ``docs/web-room-phone.png``; ``history``: only the filtered history on a
+phone and a desktop, ``docs/web-history-phone.png``, ``docs/web-history-desktop.png``; ``stored``: only
+the replay's end and the 飞宝 settlement, ``docs/web-replay-end-phone.png``,
 ``docs/web-feibao-settlement-phone.png``; ``manners``: only the phone table with a
 托管 badge and its spectator view, ``docs/web-tuoguan-phone.png`` and ``docs/web-watch-phone.png``.)
 """
@@ -92,9 +93,6 @@ def stored_pages(br, url: str, tmp: str) -> None:
     feibao, _ = _play_and_store(store, FEIBAO_SEED, hands=FEIBAO_HAND + 1)
     store.close()
     page = br.new_page(viewport={"width": 390, "height": 844})
-    page.goto(url + "/history")
-    page.wait_for_selector("#games tr[data-game]")
-    page.screenshot(path=str(DOCS / "web-history-phone.png"))
     page.goto(f"{url}/replay/{plain}")
     page.wait_for_selector("#slider")
     last = "() => { const s = document.getElementById('slider'); s.value = s.max; s.dispatchEvent(new Event('input')); }"
@@ -132,6 +130,49 @@ def room_page(br, tmp: str) -> None:
     page.screenshot(path=str(DOCS / "web-room-phone.png"), full_page=True)
     for ctx in ctxs:
         ctx.close()
+    srv.should_exit = True
+
+
+def history_pages(br, tmp: str) -> None:
+    """对局记录 filtered (issue 38) on a phone and a desktop: a ``shangrao simulate --engine python --hands
+    16`` run (hidden by default), terminal games, the browser's own web table (first, 我的) and a room's
+    two matches under their room with the members' names: ``docs/web-history-phone.png``,
+    ``docs/web-history-desktop.png``."""
+    from typer.testing import CliRunner
+
+    from shangrao.cli import app
+    from shangrao.records import Store
+
+    db = f"sqlite:///{tmp}/history.sqlite3"
+    store = Store(db)
+    for i in range(3):
+        store.create_game("play", ["human", "greedy", "greedy", "greedy"], seed=i, rules={})
+    store.close()
+    CliRunner().invoke(app, ["simulate", "--engine", "python", "--hands", "16", "--db", db])
+    srv, url = serve(db, bot_delay=0.0, claim_pause=0.0, absent_timeout=0.0, next_hand_timeout=0.0,
+                     standin_bot="greedy")
+    ctxs = [br.new_context(viewport={"width": 390, "height": 844}) for _ in range(3)]
+    code = ctxs[0].request.post(url + "/api/rooms", data={"player": "老王", "name": "周三老友局", "hands": 1}).json()["code"]
+    for ctx, name in zip(ctxs[1:], ("小李", "阿芳")):
+        ctx.request.post(f"{url}/api/rooms/{code}/join", data={"player": name})
+    for _ in range(2):
+        ctxs[0].request.post(f"{url}/api/rooms/{code}/matches")
+        while (ctxs[0].request.get(f"{url}/api/rooms/{code}").json()["current"] or {}).get("status") != "finished":
+            time.sleep(0.2)
+    for ctx in ctxs[1:]:
+        ctx.close()
+    for name, vw, vh in (("web-history-phone.png", 390, 844), ("web-history-desktop.png", 1280, 800)):
+        ctx = br.new_context(viewport={"width": vw, "height": vh})
+        page = ctx.new_page()
+        made = page.request.post(url + "/api/tables", data={"name": "周末练手", "hands": 1, "seats": ["greedy"] * 3}).json()
+        page.goto(url + made["url"])  # the table page remembers the seat
+        page.wait_for_selector("#hand .tile")
+        page.goto(url + "/history")
+        page.wait_for_selector("#games tr.room-head")
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(DOCS / name), full_page=vw < 700)
+        ctx.close()
+    ctxs[0].close()
     srv.should_exit = True
 
 
@@ -181,8 +222,14 @@ def main() -> None:
             stored_pages(br, url, tmp)
             br.close()
             srv.should_exit = True
-        print("wrote docs/web-history-phone.png, docs/web-replay-end-phone.png, "
-              "docs/web-feibao-settlement-phone.png", file=sys.stderr)
+        print("wrote docs/web-replay-end-phone.png, docs/web-feibao-settlement-phone.png", file=sys.stderr)
+        return
+    if sys.argv[1:] == ["history"]:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            br = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            history_pages(br, tmp)
+            br.close()
+        print("wrote docs/web-history-phone.png, docs/web-history-desktop.png", file=sys.stderr)
         return
     if sys.argv[1:] == ["room"]:
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
@@ -221,12 +268,13 @@ def main() -> None:
                     page.screenshot(path=str(DOCS / "web-settlement.png"))
                 page.close()
             stored_pages(br, url, tmp)
+            history_pages(br, tmp)
             room_page(br, tmp)
             manners_pages(br, tmp)
             br.close()
         srv.should_exit = True
     print("wrote docs/web-phone.png, docs/web-desktop.png, docs/web-settlement.png, docs/web-hint-phone.png, "
-          "docs/web-history-phone.png, docs/web-replay-end-phone.png, docs/web-feibao-settlement-phone.png, "
+          "docs/web-history-phone.png, docs/web-history-desktop.png, docs/web-replay-end-phone.png, docs/web-feibao-settlement-phone.png, "
           "docs/web-room-phone.png "
           "(and build/web-hint-landscape.png)", file=sys.stderr)
 

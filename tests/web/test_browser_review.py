@@ -125,7 +125,7 @@ def test_the_review_shows_the_summary_and_steps_through_the_mistakes(site, brows
 
 def test_the_history_links_each_game_to_its_review(site, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto(f"{site['url']}/history")
+    page.goto(f"{site['url']}/history?kinds=simulate")
     link = page.locator(f"tr[data-game='{site['game']}'] a.review-link")
     assert link.get_attribute("href") == f"/replay/{site['game']}?review=1"
     page.close()

@@ -13,14 +13,15 @@ from ..game import ReplayError
 from ..game.frames import replay_frames
 from ..records import Store
 from ..records.compact import CompactHandError
+from ..records.history import HISTORY_KINDS, MAX_MINE, HistoryRow, list_history
 from .deps import AppState
 from .http import StrictJSONRoute, cut
 from .lobby import KIND
 from .messages import clean_name
 from .reviews import ReviewJobs
-from .stored import stored_name
+from .stored import stored_name, stored_names
 
-__all__ = ["public_game", "router"]
+__all__ = ["history_game", "public_game", "router"]
 
 
 def public_game(summary: dict) -> dict:
@@ -34,6 +35,45 @@ def public_game(summary: dict) -> dict:
     if d.get("status") != "finished":
         d["seed"] = None
     return d
+
+
+def history_game(row: HistoryRow) -> dict:
+    """A game of the history's filtered list (:func:`~shangrao.records.history.list_history`):
+    :func:`public_game` with ``mine`` (one of the browser's games), ``room`` (at a room's match:
+    ``{"id", "name", "match"}``, never its code, which lets people in) and ``names`` (the members'
+    names by seat at a room's match — null for a seat of no member —, else null)."""
+    d = public_game(row.game.to_dict())
+    d["mine"] = row.mine
+    d["room"] = None if row.room_id is None else {"id": row.room_id, "name": clean_name(row.room_name or ""),
+                                                  "match": row.match_no}
+    d["names"] = stored_names(row.game.meta) if row.room_id is not None else None
+    return d
+
+
+def _kinds(text: str | None) -> list[str] | None:
+    """The ``kinds`` of ``GET /api/games`` as a list (None: the history's default); 422 naming a bad one."""
+    if text is None:
+        return None
+    out = [k.strip() for k in text.split(",") if k.strip()]
+    for k in out:
+        if k not in HISTORY_KINDS:
+            raise HTTPException(422, f"kinds: unknown kind of game {cut(k, 20)!r}; the kinds are {', '.join(HISTORY_KINDS)}")
+    return out
+
+
+def _ids(text: str | None) -> list[int]:
+    """The ``mine`` of ``GET /api/games`` (comma-separated game ids); 422 naming a bad one."""
+    out = []
+    for x in (text or "").split(","):
+        x = x.strip()
+        if not x:
+            continue
+        if not (x.isascii() and x.isdigit() and len(x) <= 18):
+            raise HTTPException(422, f"mine: {cut(x, 20)!r} is not a game id")
+        out.append(int(x))
+    if len(set(out)) > MAX_MINE:
+        raise HTTPException(422, f"mine: at most {MAX_MINE} game ids, got {len(set(out))}")
+    return out
 
 
 def _public_hand_events(events: list, finished: bool) -> list:
@@ -124,14 +164,26 @@ def router(ctx: AppState) -> APIRouter:
 
     @r.get("/api/games")
     async def games(request: Request, limit: int = Query(100, ge=1, le=500),
-                    offset: int = Query(0, ge=0, le=10**9)):
+                    offset: int = Query(0, ge=0, le=10**9), kinds: str | None = Query(None, max_length=200),
+                    mine: str | None = Query(None, max_length=1000), mine_only: bool | None = None):
         """A page of stored games, newest first.  Read, and its answer built, in the history threads;
-        costs 1 + limit/100 of the client's read budget (429 past it)."""
+        costs 1 + limit/100 of the client's read budget (429 past it).
+
+        With ``kinds`` (comma-separated: web, room, play, simulate, arena — :mod:`shangrao.records.history`),
+        ``mine`` (comma-separated ids: the games of a browser's seats, listed first) or ``mine_only``:
+        the history's filtered list (its kinds by default: every kind but the bot runs).  Without
+        any: every stored game, as before.  A bad value is a 422 naming it."""
         ctx.read_budget(request, 1 + limit / 100)
+        filtered = kinds is not None or mine is not None or mine_only is not None
+        chosen = _kinds(kinds)
+        own = _ids(mine)
 
         def work() -> JSONResponse:
-            rows = store.list_games(limit=limit, offset=offset)
-            return _stored_json([public_game(g.to_dict()) for g in rows], "the list of games")
+            if not filtered:
+                rows = store.list_games(limit=limit, offset=offset)
+                return _stored_json([public_game(g.to_dict()) for g in rows], "the list of games")
+            found = list_history(store, kinds=chosen, mine=own, mine_only=bool(mine_only), limit=limit, offset=offset)
+            return _stored_json([history_game(h) for h in found], "the list of games")
 
         return await manager.history(work)
 

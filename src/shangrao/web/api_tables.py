@@ -73,7 +73,7 @@ def router(ctx: AppState) -> APIRouter:
         ctx.new_table_allowed(addr)
         try:
             table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules, hints=req.hints,
-                                                origin=addr)
+                                                origin=addr, pace=req.pace)
         except TableError:
             raise  # a refusal of the server's (ServerFull, TooManyWaiting: answered by its handler)
         except ValueError as err:  # bad rules

@@ -73,6 +73,14 @@ class SeatMessages:
             self._seat_info = (info, {**info, "room": self.room, "players": players})
         return self._seat_info[1]
 
+    def watch_info(self) -> dict:
+        """What a spectator is shown of the table: :meth:`public_info` and, at a room's match, the
+        members' names by seat (issue 38) — not the room's code, which lets people into the room."""
+        info = self.public_info()
+        if self.room is None:
+            return info
+        return {**info, "players": [{**p, "name": n} for p, n in zip(info["players"], self.names)]}
+
     def touch(self, listing: bool = False) -> None:  # pragma: no cover - the table's
         raise NotImplementedError
 

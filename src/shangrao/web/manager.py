@@ -35,7 +35,7 @@ from .manners import manners_from_meta
 from .messages import clean_name
 from .metrics import ServerMetrics
 from .outgoing import NoticeMessage, encode_text
-from .settings import Settings
+from .settings import Pace, Settings
 from .stored import DamagedRecord, WebMeta, read_web_meta, web_meta
 from .tables import Seat, Table
 from .writer import DatabaseWriter
@@ -84,7 +84,7 @@ class TableManager(DatabaseWriter, LobbyLists):
     async def create(self, name: str, hands: int, seats: list[str], rules: dict,
                      hints: bool = True, token: str | None = None, origin: str | None = None,
                      seat_tokens: Callable[[int], dict[int, str]] | None = None,
-                     room: tuple[str, list[str | None]] | None = None) -> tuple[Table, str]:
+                     room: tuple[str, list[str | None]] | None = None, pace: Pace = "normal") -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
         hints: whether its players may ask for the expert's advice (stored with the table).
         token: seat 0's token (default: a new random one; a rematch's is :func:`rematch_token`).
@@ -93,6 +93,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         seat_tokens(game_id): tokens of human seats claimed before anyone can see the table (a room's
         members, :mod:`shangrao.web.rooms`: seat -> token; seat 0's replaces ``token``).
         room: (code, the members' names by seat) of the room the match is played in (stored).
+        pace: "slow", "normal" or "fast" (:data:`~shangrao.web.settings.PACES`, stored).
 
         Raises ValueError (bad rules), ServerFull, TooManyWaiting or SaveError."""
         rs = RuleSet.from_dict({**rules, "hands_per_match": hands})
@@ -107,9 +108,9 @@ class TableManager(DatabaseWriter, LobbyLists):
         name = name.strip() or "上饶麻将"
         st = [Seat(player=k) for k in kinds]
         meta = WebMeta(name=name, seats=kinds, claimed=[False] * 4, token_hashes=[None] * 4, hints=hints,
-                       clock=self.clock.record()).to_meta()
+                       clock=self.clock.record(), pace=pace).to_meta()
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
-        table = Table(self, gid, name, rs, seed, st, hints=hints)
+        table = Table(self, gid, name, rs, seed, st, hints=hints, pace=pace)
         table.origin = origin
         if room is not None:
             table.room, table.names = room[0], list(room[1])
@@ -134,7 +135,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         the live events the engine added after the stored ones (to be stored by the caller)."""
         seats = [Seat(player=k, claimed=c, token_hash=h) for k, c, h in zip(web.seats, web.claimed, web.token_hashes)]
         table = Table(self, rec.id, clean_name(web.name), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
-                      hints=web.hints)
+                      hints=web.hints, pace=web.pace)
         table.rematch = web.rematch
         if web.room is not None:  # a room's match (issue 24)
             table.room, table.names = web.room, [None if n is None else clean_name(n) for n in (web.names or [None] * 4)]
@@ -307,7 +308,8 @@ class TableManager(DatabaseWriter, LobbyLists):
                 try:
                     new, seat_token = await self.create(t.name, t.rules.hands_per_match,
                                                         [s.player for s in t.seats[1:]], rules, hints=t.hints,
-                                                        token=rematch_token(token, table_id), origin=origin)
+                                                        token=rematch_token(token, table_id), origin=origin,
+                                                        pace=t.pace)
                 except TableError:
                     raise
                 except ValueError as err:  # a stored rule set this server refuses

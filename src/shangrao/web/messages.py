@@ -265,3 +265,5 @@ class CreateTable(BaseModel):
     # RuleSet.from_dict range-checks the values and names unknown options; the number of hands is `hands`
     rules: Annotated[dict[str, StrictBool | StrictInt], AfterValidator(_no_hands_rule)] = Field(default_factory=dict)
     hints: StrictBool = True
+    #: the table's pace (issue 38): the bots' delay and the windows' pause, × 2, 1 or 0.35
+    pace: Literal["slow", "normal", "fast"] = "normal"

@@ -74,7 +74,7 @@ def spectator_state(table: Table) -> WatchMessage:
     (:func:`public_view`, None before the first hand), ``log`` (the last events of :func:`public_log`),
     ``settlement`` and ``reveal`` (only once the hand is over, as the seats get them)."""
     g = table.game
-    info = msgspec.convert(table.public_info(), TableInfo)
+    info = msgspec.convert(table.watch_info(), TableInfo)  # a room's members' names, not its code
     if g is None:
         return WatchMessage(hand_no=table.hand_no, table=info, view=None, log=[], settlement=table.last_settlement,
                             reveal=None)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hmac
 import math
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -28,7 +28,7 @@ from ..errors import InputError
 from .clock import ClockRecord
 from .errors import BadLink, hash_token
 
-__all__ = ["DamagedRecord", "WebMeta", "read_web_meta", "stored_name", "web_meta"]
+__all__ = ["DamagedRecord", "WebMeta", "read_web_meta", "stored_name", "stored_names", "web_meta"]
 
 Four = msgspec.Meta(min_length=4, max_length=4)
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]  # SHA-256 of a seat link's token
@@ -60,6 +60,8 @@ class WebMeta(msgspec.Struct, kw_only=True):
     #: and the wall time (seconds since the epoch) they were written; unreadable ones count as none
     manners: dict[str, Any] | None = None
     manners_wall: float | None = None
+    #: the table's pace (issue 38, :data:`~shangrao.web.settings.PACES`); "normal" is not written
+    pace: Literal["slow", "normal", "fast"] = "normal"
 
     def to_meta(self) -> dict[str, Any]:
         """The ``meta`` patch that stores it (``{"web": {...}}``, JSON values; ``room`` and ``names``
@@ -69,6 +71,8 @@ class WebMeta(msgspec.Struct, kw_only=True):
         if self.room is None:
             web.pop("room", None)
             web.pop("names", None)
+        if self.pace == "normal":
+            web.pop("pace", None)
         if web.get("manners") is None:
             web.pop("manners", None)
             web.pop("manners_wall", None)
@@ -98,6 +102,7 @@ _WHAT = {
     "hints": "meta.web.hints is not true or false",
     "room": "meta.web.room is not a room code",
     "names": "meta.web.names is not four names or nulls",
+    "pace": 'meta.web.pace is not "slow", "normal" or "fast"',
 }
 _FIELD = re.compile(r"at `\$\.(\w+)|required field `(\w+)`")
 
@@ -159,3 +164,15 @@ def stored_name(meta: Any) -> str:
     web = meta.get("web") if isinstance(meta, dict) else None
     name = web.get("name", "") if isinstance(web, dict) else ""
     return name if isinstance(name, str) else ""
+
+
+def stored_names(meta: Any) -> list[str | None] | None:
+    """A room's match's members' names by seat as stored (cleaned; None for a seat of no member or a
+    name that is not a string), or None when the record holds no four names (the history's)."""
+    from .messages import clean_name
+
+    web = meta.get("web") if isinstance(meta, dict) else None
+    names = web.get("names") if isinstance(web, dict) else None
+    if not isinstance(names, list) or len(names) != 4:
+        return None
+    return [clean_name(n) if isinstance(n, str) else None for n in names]

@@ -69,7 +69,7 @@ from .hints import hint_choices, hint_note
 from .lobby import KIND
 from .manners import TableManners
 from .outgoing import HintMessage, PongMessage
-from .settings import Settings
+from .settings import Pace, Settings, paced
 from .stored import WebMeta
 from .views import LogCache
 
@@ -106,7 +106,7 @@ log = logging.getLogger("shangrao.web")
 
 class Table(SeatMessages, TableManners):
     def __init__(self, manager: TableManager, game_id: int, name: str, rules: RuleSet, seed: int,
-                 seats: list[Seat], hints: bool = True) -> None:
+                 seats: list[Seat], hints: bool = True, pace: Pace = "normal") -> None:
         self.manager = manager
         self.settings = manager.settings
         self.store = manager.store
@@ -119,8 +119,10 @@ class Table(SeatMessages, TableManners):
         self.hints = hints  # the host's table option: may the players ask for the expert's advice (提示)
         self.match = Match(rules, seed=seed)
         st = self.settings
-        self.timing = Timing(bot_delay=st.bot_delay, claim_timeout=st.claim_timeout, turn_timeout=st.turn_timeout,
-                             absent_timeout=st.absent_timeout, claim_pause=st.claim_pause,
+        self.pace = pace  # the creator's choice (issue 38): the bots' delay and the windows' pause
+        bot_delay, claim_pause = paced(st, pace)
+        self.timing = Timing(bot_delay=bot_delay, claim_timeout=st.claim_timeout, turn_timeout=st.turn_timeout,
+                             absent_timeout=st.absent_timeout, claim_pause=claim_pause,
                              dissolve_timeout=st.dissolve_timeout, phrase_interval=st.phrase_interval)
         self._init_manners(st)  # 托管, 解散, 快捷语, spectators (issue 24; web/manners.py)
         #: the hand being played (or the last one, its settlement shown) with its seats' countdowns
@@ -290,7 +292,8 @@ class Table(SeatMessages, TableManners):
                        token_hashes=[s.token_hash for s in self.seats], rematch=self.rematch, hints=self.hints,
                        clock=self.manager.clock.record(), room=self.room,
                        names=self.names if self.room is not None else None,
-                       manners=self.manners.stored(time.monotonic()), manners_wall=time.time()).to_meta()
+                       manners=self.manners.stored(time.monotonic()), manners_wall=time.time(),
+                       pace=self.pace).to_meta()
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded

@@ -12,6 +12,15 @@ const RULE_NAMES = {
   jiuyao_melds: ["九幺可有副露", "九幺 with declared melds"], win_on_bao_tile: ["宝牌可地糊/抢杠", "地糊/抢杠 on a 宝 tile"],
   baodiao_bao_needs_touji: ["宝吊宝须偷机", "宝吊宝/宝吊无宝 only after 偷机"],
 };
+// the table's pace (issue 38): how soon the bots play and how long each discard stays open; the
+// browser remembers the last choice
+const PACE_WORDS = { zh: { label: "机器人节奏", slow: "慢", normal: "标准", fast: "快" },
+  en: { label: "Bot pace", slow: "slow", normal: "normal", fast: "fast" } }[LANG];
+const pace = document.getElementById("pace");
+document.getElementById("pace-label").textContent = PACE_WORDS.label;
+for (const o of pace.options) o.textContent = PACE_WORDS[o.value];
+if (["slow", "normal", "fast"].includes(localStorage.getItem("shangrao-pace"))) pace.value = localStorage.getItem("shangrao-pace");
+pace.addEventListener("change", () => localStorage.setItem("shangrao-pace", pace.value));
 const seats = document.getElementById("seats");
 seats.append(el("p", { text: `${t("seat")} 0: ${t("you")}` }));
 fetch("/api/rules").then(r => r.json()).then(info => {
@@ -36,7 +45,7 @@ document.getElementById("create").addEventListener("submit", async (e) => {
   const rules = {};
   document.querySelectorAll("input.rule").forEach(i => { rules[i.name] = i.dataset.type === "bool" ? i.checked : parseInt(i.value, 10); });
   const body = { name: fd.get("name") || "", hands: parseInt(fd.get("hands"), 10), seats: [1, 2, 3].map(i => fd.get(`seat${i}`)), rules,
-    hints: document.getElementById("hints").checked };
+    hints: document.getElementById("hints").checked, pace: pace.value };
   const msg = document.getElementById("create-error");
   msg.textContent = "";
   let r = null, d = {};
