@@ -7,7 +7,7 @@ import math
 import random
 import sys
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console, JustifyMethod
@@ -24,12 +24,14 @@ from rich.text import Text
 
 from ..bots import BOT_NAMES, UnknownBotError, check_bot_spec
 from ..errors import quote
-from ..records import Store
-from ..records.summary import Stats
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import WinBy
 from ..scoring.items import PATTERNS
 from .common import CliError, check_engine, check_run_options, dump_json, err_console, open_store, out_console
+
+if TYPE_CHECKING:  # the records layer (SQLAlchemy) is imported only by the commands that store
+    from ..records import Store
+    from ..records.summary import Stats
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
@@ -97,6 +99,7 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     the Python engine's records hold), whole games at a time.  Raises
     :class:`~shangrao.records.RecordError` when the store refuses a write.
     """
+    from ..records.summary import Stats
     from ..selfplay import iter_hands, resolve_engine
 
     engine = resolve_engine(engine, bots, hands)  # once: the summary names the engine that played
