@@ -143,3 +143,20 @@ def test_the_english_settlement_names_items_in_english_with_the_chinese_beside(s
     _shot(page, "settlement-english-desktop.png")
     assert w.problems == []
     page.close()
+
+
+def test_a_note_beside_the_win_button_says_the_win_may_be_declined(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    w = Watch(page, aborted_ok=True)
+    page.goto(server + "/")
+    page.evaluate("localStorage.setItem('shangrao-lang', 'zh')")
+    create_table(page, server, bot="greedy", hands=1)
+    page.evaluate("""() => { ws.onclose = () => {}; ws.close(); S.view.phase = "act";
+        S.legal = [{ type: "win", action: "win", tile: null }, { type: "pass", action: "pass", tile: null, declines_win: true }];
+        render(); }""")
+    note = page.locator("#touji-note").inner_text()
+    assert note.startswith("偷机") and "过（偷机）" in note
+    page.evaluate("() => { S.legal = [{ type: 'win', action: 'win', tile: null }]; render(); }")
+    assert page.locator("#touji-note").count() == 0  # no way to decline: no note
+    assert w.problems == []
+    page.close()
