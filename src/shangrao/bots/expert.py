@@ -168,13 +168,13 @@ FORM_NAMES = {
     "basic": (PATTERNS["basic"].name, "plain win with 宝"),
     "pinghu": (PATTERNS["pinghu_zimo"].name, "plain self-draw (no 宝 acting)"),
     "qidui": (PATTERNS["qidui"].name, "seven pairs"),
-    "qing_qidui": (PATTERNS["qing_qidui"].name, "pure seven pairs"),
+    "qing_qidui": (PATTERNS["qing_qidui"].name, PATTERNS["qing_qidui"].english),
     "shisanlang": (Form.SHISANLANG.chinese, "shisanlang"),
     "qing_shisanlang": (PATTERNS["qing_shisanlang"].name, "shisanlang without 宝"),
     "jiuyao": (Form.JIUYAO.chinese, "jiuyao"),
     "qing_jiuyao": (PATTERNS["qing_jiuyao"].name, "jiuyao without 宝"),
     "pengpenghu": (PATTERNS["pengpenghu"].name, "all pungs"),
-    "qing_pengpenghu": (PATTERNS["qing_pengpenghu"].name, "all pungs without 宝"),
+    "qing_pengpenghu": (PATTERNS["qing_pengpenghu"].name, PATTERNS["qing_pengpenghu"].english),
     "baodiao": (PATTERNS["baodiao"].name, "baodiao (宝 alone, any draw wins)"),
 }
 

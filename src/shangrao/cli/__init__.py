@@ -104,6 +104,9 @@ def _fit_help_to_80_columns() -> None:
     * An option's help is laid out as a rich ``Columns`` of one item, which crops a line it
       measures too wide (with CJK text: ``'none' fo…``); it is printed as plain wrapped lines.
     * A flag (``--json``) takes no value, so it shows no ``<bool>`` type as if it took one.
+    * A number range shows as ``<int> [1..10000000]`` or ``<int> [>=0]``, not
+      ``<int range> [1<=x<=10000000]``: that wide type column squeezed the help beside it into a
+      column a few words wide at 80 columns (issue 38).
 
     Both patch typer internals; if typer changes them the help is only less tidy.
     """
@@ -131,10 +134,25 @@ def _fit_help_to_80_columns() -> None:
         def _display_type(self: Any, ctx: Any) -> Any:
             if getattr(self, "is_flag", False) and not getattr(self, "count", False):
                 return None
-            return original_type(self, ctx)
+            shown = original_type(self, ctx)
+            return shown.replace(" range>", ">") if isinstance(shown, str) and self.metavar is None else shown
 
         _display_type._shangrao = True  # type: ignore[attr-defined]
         option.display_type_rich = _display_type
+    original_range = getattr(option, "_get_number_range_help_str", None)
+    if option is not None and original_range is not None and not getattr(original_range, "_shangrao", False):
+        def _range(self: Any) -> Any:
+            shown = original_range(self)
+            if not shown or getattr(self, "count", False):
+                return shown
+            lo, hi = getattr(self, "min", None), getattr(self, "max", None)
+            if lo is not None and hi is not None and not getattr(self, "min_open", False) \
+                    and not getattr(self, "max_open", False):
+                return f"{lo}..{hi}"
+            return shown.replace("x>=", ">=").replace("x<=", "<=").replace("x>", ">").replace("x<", "<")
+
+        _range._shangrao = True  # type: ignore[attr-defined]
+        option._get_number_range_help_str = _range
 
 
 _fit_help_to_80_columns()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -21,10 +21,12 @@ from rich.text import Text
 
 from ..arena import MAX_DEALS, lineup_from_bots, run_arena
 from ..bots import UnknownBotError, check_bot_spec
-from ..records import Store
 from ..rules import DEFAULT_RULES
 from ..scoring.items import BONUSES, DOUBLINGS
 from .common import CliError, check_engine, check_run_options, dump_json, err_console, open_store, out_console
+
+if TYPE_CHECKING:  # the records layer (SQLAlchemy) is imported only when a command stores
+    from ..records import Store
 
 __all__ = ["arena", "register"]
 

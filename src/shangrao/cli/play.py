@@ -20,7 +20,6 @@ from ..game import (
     Match,
     redact,
 )
-from ..records.summary import hand_summary
 from ..rules import DEFAULT_RULES
 from .advise_cmd import hint_line
 from .common import open_store, out_console
@@ -236,6 +235,8 @@ def play(
             for line in event_lines(view, shown, game.bao, label):
                 console.print(line)
             rec = match.finish_hand(game)
+            from ..records.summary import hand_summary
+
             store.append_hand(gid, rec.hand_no, rec.dealer, rec.events, hand_summary(rec.result, rec.events),
                               scores_after=list(rec.result.scores))
             stored = len(game.events)

@@ -74,8 +74,10 @@ CONFIRM_TYPES = frozenset({ActionType.CHOW, ActionType.PUNG, ActionType.KONG, Ac
 HELP_LINES = (
     "怎么输入 how to type (the numbered list shows what is legal now):",
     "  1-N           the number of a choice",
-    "  南 / 一万 / 5m / 🀇     discard that tile (打 南, 打南, discard 5m too)",
-    "  碰 吃 杠 糊 过  pung, chow, kong, win, pass (English words too);",
+    # 🀇 is one column in some terminals and two in others: it stays out of the aligned column
+    "  南 一万 5m    discard that tile (🀇 too; 打 南, 打南, discard 5m)",
+    "  碰 吃 杠      pung, chow, kong,",
+    "  糊 过         win, pass (English words too);",
     "                add a tile when several fit: 吃 345m, 杠 南",
     "  接宝          catch the 宝 (a player who drew three 宝)",
     "  撤销 / undo   take back a claim before it is sent (claims ask Enter to confirm)",

@@ -18,7 +18,6 @@ from ..game import (
     ReplayError,
     replay,
 )
-from ..records import RecordError
 from .common import CliError, dump_json, open_store, out_console
 from .narrate import event_lines, render_settlement, seat_label, tile_words
 from .render import (
@@ -39,6 +38,7 @@ def backup(
 
     For PostgreSQL use pg_dump.
     """
+    from ..records import RecordError
     from ..records.backup import backup_sqlite
 
     try:
@@ -137,6 +137,8 @@ def replay_cmd(
 
     A hand left unfinished in 'play' is shown up to where it stopped, without a settlement.
     """
+    from ..records import RecordError
+
     store = open_store(db, read_only=True)
     try:
         rec = store.load_game(game_id, hand=None if hand is None else hand - 1)
@@ -229,7 +231,7 @@ def abandon_cmd(
 
     Exit 2 if there is no such game or it has finished already.
     """
-    from ..records import GameNotFound
+    from ..records import GameNotFound, RecordError
 
     store = open_store(db)
     try:

@@ -213,7 +213,8 @@ def render_analysis(a: Analysis, indicator: int | None = None) -> RenderableType
             for k, forms in a.waits.items():
                 name = tile_name(k) + ("(宝)" if k == a.bao else "")
                 t.add_row(format_tile(k), name, ", ".join(FORM_NAMES[f] for f in forms))
-            parts.append(Text(f"听牌 waits ({len(a.waits)} kinds)", style="bold"))
+            n = len(a.waits)
+            parts.append(Text(f"听牌 waits ({n} {'kind' if n == 1 else 'kinds'})", style="bold"))
             parts.append(t)
         else:
             parts.append(Text.assemble(("听牌 waits  ", "bold"), ("none", "dim")))
@@ -261,7 +262,7 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
             items.add_row(f"加倍 {d.name}{count}", f"×{d.factor}", "注 2" if d.id != "qianggang" else "计分方法 (2)")
     items.add_row(Text("手牌分 hand value", style="bold"), Text(str(result.hand_value), style="bold"), "")
     for b in result.bonuses:
-        items.add_row(f"奖励分 {b.name} ×{b.count}", f"+{b.points} each", "奖励分")
+        items.add_row(f"奖励分 {b.name} ×{b.count}", f"+{b.points} from each payer", "奖励分")
     if result.reading is not None:
         parts.append(Text.assemble(("读法 reading  ", "bold"), reading_text(result.reading),
                                    "   ", substitution_text(result.reading)))

@@ -7,7 +7,7 @@ import math
 import random
 import sys
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console, JustifyMethod
@@ -24,12 +24,14 @@ from rich.text import Text
 
 from ..bots import BOT_NAMES, UnknownBotError, check_bot_spec
 from ..errors import quote
-from ..records import Store
-from ..records.summary import Stats
 from ..rules import DEFAULT_RULES, RuleSet
 from ..scoring import WinBy
-from ..scoring.items import PATTERNS
+from ..scoring.items import DOUBLINGS, PATTERNS
 from .common import CliError, check_engine, check_run_options, dump_json, err_console, open_store, out_console
+
+if TYPE_CHECKING:  # the records layer (SQLAlchemy) is imported only by the commands that store
+    from ..records import Store
+    from ..records.summary import Stats
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
@@ -97,6 +99,7 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     the Python engine's records hold), whole games at a time.  Raises
     :class:`~shangrao.records.RecordError` when the store refuses a write.
     """
+    from ..records.summary import Stats
     from ..selfplay import iter_hands, resolve_engine
 
     engine = resolve_engine(engine, bots, hands)  # once: the summary names the engine that played
@@ -117,7 +120,8 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
                                events=store is not None), store, seed, bots, rules, stats, game_ids, progress, task)
     elapsed = time.perf_counter() - t0
     played = stats.hands
-    out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict()}
+    out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict(),
+           "doubling_factors": doubling_factors(rules)}
     out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None,
                      "workers": workers if ray_address is None else None, "ray": ray_address,
                      "engine": engine}
@@ -207,15 +211,23 @@ def _store_compact(records, store: Store, seed: int, bots: list[str], rules: Rul
     flush()
 
 
-def _count_table(title: str, counts: dict, hands: int, key_name: str) -> Table:
+def doubling_factors(rules: RuleSet) -> dict[str, int]:
+    """Each doubling's multiplier by its Chinese name: ×2 each time (注 2), 抢杠 the rules' factor (×6)."""
+    return {d.name: rules.robbing_kong_factor if k == "qianggang" else 2 for k, d in DOUBLINGS.items()}
+
+
+def _count_table(title: str, counts: dict, hands: int, key_name: str, factors: dict | None = None) -> Table:
     t = Table(title=title, title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     t.add_column(key_name)
+    if factors is not None:
+        t.add_column("×", justify="right")
     t.add_column("count", justify="right")
     t.add_column("per 100 hands", justify="right")
     for k, v in counts.items():
-        t.add_row(str(k), str(v), f"{100 * v / max(hands, 1):.1f}")
+        factor = [] if factors is None else [f"×{factors[k]}" if k in factors else ""]
+        t.add_row(str(k), *factor, str(v), f"{100 * v / max(hands, 1):.1f}")
     if not counts:
-        t.add_row("—", "0", "0.0")
+        t.add_row("—", *([] if factors is None else [""]), "0", "0.0")
     return t
 
 
@@ -250,7 +262,8 @@ def render_summary(s: dict, console: Console) -> None:
     console.print(_count_table("how wins came", {_WIN_BY_NAMES.get(k, k): v for k, v in s["win_by"].items()},
                                h, "win by"))
     console.print(_count_table("patterns 牌型", s["patterns"], h, "pattern"))
-    console.print(_count_table("doublings 加倍 (×2 each)", s["doublings"], h, "doubling"))
+    console.print(_count_table("doublings 加倍 (each time)", s["doublings"], h, "doubling",
+                               s.get("doubling_factors") or doubling_factors(DEFAULT_RULES)))
     console.print(_count_table("bonuses 奖励分", s["bonuses"], h, "bonus"))
     if s.get("biggest_win"):
         b = s["biggest_win"]
@@ -273,7 +286,7 @@ def simulate(
                                        help=f"Number of hands to play (1..{MAX_HANDS}).")] = 200,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed; the same seed gives the same results. "
                                                 "Default: a random seed (printed).")] = None,
-    bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B",
+    bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B", show_default="greedy in every seat",
                                       help="Bots for seats 0-3 (" + ", ".join(BOT_NAMES) + "); one name fills all seats.")]
     = "greedy,greedy,greedy,greedy",
     db: DbOption = None,

@@ -15,11 +15,18 @@ from .state import Game, WinRecord
 __all__ = ["payer_factors", "replay_frames"]
 
 
-def payer_factors(win: WinRecord) -> dict[str, list[int]]:
+def payer_factors(win: WinRecord) -> dict[str, Any]:
     """Why a payer pays more (飞宝, 注 1): ``payer_factors`` (×2**n per payer, seat order after the
-    winner, as ``payers``) and ``payers_flown`` (the 宝 each payer discarded).  ``win``: a
+    winner, as ``payers``), ``payers_flown`` (the 宝 each payer discarded) and ``flown_not_counted``:
+    why payers' 飞宝 did not count (``"never_held"``: the winner never held a 宝 this hand;
+    ``"flat"``: 天糊/地糊 are paid flat), else None — the words of the score's note.  ``win``: a
     :class:`shangrao.game.WinRecord`."""
-    return {"payer_factors": list(win.score.payer_factors), "payers_flown": list(win.situation.payers_flown)}
+    flown = list(win.situation.payers_flown)
+    pattern = win.score.pattern
+    lost = None
+    if any(flown) and all(f == 1 for f in win.score.payer_factors):
+        lost = "flat" if pattern is not None and pattern.flat else "never_held"
+    return {"payer_factors": list(win.score.payer_factors), "payers_flown": flown, "flown_not_counted": lost}
 
 
 def _snapshot(g: Game, ev: dict[str, Any] | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["seed_clause", "PatternDef", "PATTERNS", "ItemName", "DOUBLINGS", "BONUSES", "DOUBLING_NAMES", "BONUS_NAMES"]
+__all__ = ["seed_clause", "clause_english", "PatternDef", "PATTERNS", "ItemName", "DOUBLINGS", "BONUSES", "DOUBLING_NAMES", "BONUS_NAMES"]
 
 
 _DECISION = re.compile(r"\s*\(D\d+\)|,\s*D\d+")
@@ -24,6 +24,22 @@ def seed_clause(clause: str) -> str:
     ('基本分 1 分', '计分方法 (12)', '计分方法 (1)')
     """
     return _DECISION.sub("", clause)
+
+
+_SCORING_ITEM = re.compile(r"计分方法 \((\d+)\)")
+
+
+def clause_english(clause: str) -> str:
+    """A clause (as :func:`seed_clause` shows it) in English, for the English settlement, which
+    prints it with the Chinese beside.  清 in the patterns' names means no 宝 acting, not one suit.
+
+    >>> clause_english("计分方法 (14)"), clause_english("基本分 1 分 (D3)"), clause_english("注 1")
+    ('scoring item (14)', 'base score 1 point', 'note 1')
+    """
+    shown = seed_clause(clause)
+    if shown == "基本分 1 分":
+        return "base score 1 point"
+    return _SCORING_ITEM.sub(r"scoring item (\1)", shown).replace("注 ", "note ")
 
 
 @dataclass(frozen=True)
@@ -53,14 +69,14 @@ PATTERNS: dict[str, PatternDef] = {p.id: p for p in [
     _P("heavenly", "天糊", 10, "计分方法 (6)", flat=True, english="heavenly win"),
     _P("earthly", "地糊", 10, "计分方法 (7)", flat=True, english="earthly win"),
     _P("pengpenghu", "碰碰糊", 4, "计分方法 (9)", english="all pungs"),
-    _P("qing_pengpenghu", "清碰碰糊", 10, "计分方法 (10)", english="pure all pungs"),
+    _P("qing_pengpenghu", "清碰碰糊", 10, "计分方法 (10)", english="all pungs, no 宝 acting"),
     _P("pengpenghu_baodiao", "碰碰糊宝吊头", 8, "计分方法 (11)", english="all pungs baodiao"),
     _P("pengpenghu_baodiao_wubao", "碰碰糊宝吊无宝", 16, "计分方法 (12)", english="all pungs baodiao, no 宝 used"),
     _P("pengpenghu_baodiao_bao", "碰碰糊宝吊宝", 16, "计分方法 (12), D5", english="all pungs baodiao on a 宝"),
     _P("qidui", "七对", 4, "计分方法 (13)", english="seven pairs"),
-    _P("qing_qidui", "清七对", 10, "计分方法 (14)", english="pure seven pairs"),
+    _P("qing_qidui", "清七对", 10, "计分方法 (14)", english="seven pairs, no 宝 acting"),
     _P("haohua_qidui", "豪华七对", 4, "计分方法 (15)", per_quad=True, english="luxury seven pairs"),
-    _P("qing_haohua_qidui", "清豪华七对", 10, "计分方法 (16)", per_quad=True, english="pure luxury seven pairs"),
+    _P("qing_haohua_qidui", "清豪华七对", 10, "计分方法 (16)", per_quad=True, english="luxury seven pairs, no 宝 acting"),
     _P("shisanlang", "有宝十三浪", 2, "计分方法 (17)", english="shisanlang with 宝"),
     _P("qing_shisanlang", "无宝十三浪", 4, "计分方法 (17)", english="shisanlang without 宝"),
     _P("jiuyao", "有宝九幺", 2, "计分方法 (17)", english="jiuyao with 宝"),

@@ -25,7 +25,7 @@ from ..game import ActionType, Event, EventType, Game, Observation, redact
 from ..game.frames import payer_factors
 from ..game.phase import Phase
 from ..melds import Meld
-from ..scoring.items import seed_clause
+from ..scoring.items import clause_english, seed_clause
 from ..tiles import format_tile
 from .outgoing import LegalAction, MeldView, SeatView, StateMessage, TableInfo, Wait, encode
 
@@ -159,7 +159,8 @@ def reveal(game: Game) -> dict | None:
             "seat": w.seat, "win_tile": sit.win_tile, "win_by": sit.win_by.value, "heavenly": sit.heavenly,
             "kong_chain": sit.kong_chain, "from": ev.get("from"), "form": sc.reading.form.value if sc.reading else None,
             "groups": groups, "mark": mark, "melds": [meld_info(m) for m in sit.melds],
-            "pattern": {"name": pat.name, "factor": pat.factor, "clause": seed_clause(pat.clause)},
+            "pattern": {"id": pat.id, "name": pat.name, "factor": pat.factor, "flat": pat.flat,
+                        "clause": seed_clause(pat.clause), "clause_en": clause_english(pat.clause)},
             "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in sc.doublings],
             "hand_value": sc.hand_value, "payers": list(w.payers), "win_payments": list(sc.win_payments),
             **payer_factors(w),

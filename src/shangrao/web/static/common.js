@@ -25,7 +25,10 @@ const I18N = {
     seats_kept: "你的座位", rejoin_hint: "关掉的牌桌可以从这里回去", reveal_drawn: "荒牌：亮出所有手牌",
     next_in: "下一局", new_match_link: "新的一场已开：", bots: "机器人",
     human_s: "玩家", hint: "提示", allow_hints: "允许提示",
-    flown_pays: "{0}打出过{1}张宝（{3}），付分×{2}", kind_web: "网页对局", kind_play: "终端对局",
+    flown_pays: "{0}打出过{1}张宝（{3}），付分×{2}",
+    flown_not_held: "{0}打出过{1}张宝（{2}），但糊牌的人这局从没拿到过宝：不加倍（注 1）",
+    flown_flat: "{0}打出过{1}张宝（{2}），但{3}按固定分付：不加倍（注 1）",
+    touji_note: "偷机：也可以先不糊，按「{0}」接着摸牌，等更大的糊（如{1}）", kind_web: "网页对局", kind_play: "终端对局",
     kind_simulate: "机器人模拟", kind_arena: "擂台", no_game: "没有第{0}号对局", cannot_read: "对局记录暂时读不到，请稍后再试",
     back_history: "回到对局记录", error_word: "出错了",
     review: "复盘", review_title: "复盘（牌谱分析）", reviewing: "分析中 {0}/{1} 局…", review_failed: "分析没有成功：{0}",
@@ -56,13 +59,16 @@ const I18N = {
     bot_name: "{0} bot", rules_page: "Rules", back_seat: "Back to my seat",
     waiting_claims: "Waiting for claims…", claim_prompt: "{0} discards {1}: claim it?", rob_prompt: "{0} konged {1}: rob the kong?",
     your_discard: "Your discard (tap a tile twice)", tap_again: "tap again to discard", no_win_note: "Shangrao wins are self-drawn only (except {0} and {1}): you cannot win on another player's discard.",
-    from_seat: "robbed from {0}", win_tile: "winning tile", stands_for: "宝 as {0}", all_hands: "Hands laid down", ranking: "Ranking",
+    from_seat: "robbed from {0}", win_tile: "win tile", stands_for: "宝 as {0}", all_hands: "Hands laid down", ranking: "Ranking",
     per_hand: "Points per hand", new_match: "New match, same players", back_lobby: "Back to lobby", hand_no: "Hand", running: "Total",
     delta: "This hand", hand_value: "Hand value", payments: "Payments", clause: "Clause", left: "left", turn_of: "{0} to play",
     seats_kept: "Your seats", rejoin_hint: "tables you closed can be reopened here", reveal_drawn: "Drawn hand: all hands shown",
     next_in: "Next hand", new_match_link: "A new match is open: ", bots: "bots",
     human_s: "player", hint: "Hint", allow_hints: "Allow hints (the expert's advice)",
-    flown_pays: "{0} discarded {1} 宝 ({3}): pays ×{2}", kind_web: "web", kind_play: "terminal",
+    flown_pays: "{0} discarded {1} 宝 ({3}): pays ×{2}",
+    flown_not_held: "{0} discarded {1} 宝 ({2}), but the winner never held a 宝 this hand: not doubled (注 1)",
+    flown_flat: "{0} discarded {1} 宝 ({2}), but {3} is paid flat: not doubled (注 1)",
+    touji_note: "偷机: you may decline this win — press \u201c{0}\u201d and play on for a bigger one (e.g. {1})", kind_web: "web", kind_play: "terminal",
     kind_simulate: "bot simulation", kind_arena: "arena", no_game: "There is no game #{0}", cannot_read: "The records cannot be read now; try again later",
     back_history: "Back to the history", error_word: "Error",
     review: "Review", review_title: "Review (牌谱分析)", reviewing: "Reviewing hand {0}/{1}…", review_failed: "The review failed: {0}",
@@ -81,8 +87,18 @@ let LANG = localStorage.getItem("shangrao-lang") || "zh";
 // <script id="labels" type="application/json"> and the I18N entries below are built from it.
 const LABELS = JSON.parse(document.getElementById("labels").textContent);
 function label(section, id, lang = LANG) { const x = (LABELS[section] || {})[id]; return x ? (x[lang] ?? x.zh) : id; }
+function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+// a pattern, doubling or bonus by its id: the Chinese name, or in English its English name with the
+// Chinese beside ("Seven pairs, no 宝 acting (清七对)"); ``zh``: the name the server sent, if the id is unknown
+function itemName(section, id, zh) {
+  const x = (LABELS[section] || {})[id];
+  if (!x) return zh ?? id;
+  return LANG === "zh" ? x.zh : `${cap(x.en)} (${x.zh})`;
+}
+// a label's colon and a list's comma: full-width in Chinese, half-width in English
+function colon() { return LANG === "zh" ? "：" : ": "; }
+function listSep() { return LANG === "zh" ? "，" : ", "; }
 (() => {
-  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   // I18N key -> [section, id, English shows the Chinese name too]
   const named = { self_draw: ["win_by", "self_draw", true], robbing_kong: ["win_by", "robbing_kong", true],
     dealer_first_discard: ["win_by", "dealer_first_discard", true], heavenly: ["patterns", "heavenly", true],
@@ -179,9 +195,15 @@ function meldTiles(m, bao) {
   return box;
 }
 // 飞宝 (注 1): why a payer pays more, in words — "2号·贪心打出过1张宝（飞宝），付分×2"
+// and why a payer's 飞宝 did not count (the winner never held a 宝; 天糊/地糊 are paid flat), as the CLI says
 function flownWords(w, name) {
   const feibao = label("doublings", "feibao", "zh");
-  return (w.payer_factors || []).map((f, i) => f > 1 ? t("flown_pays", name(w.payers[i]), w.payers_flown[i], f, feibao) : null).filter(x => x);
+  const flat = `${itemName("patterns", "heavenly")}/${itemName("patterns", "earthly")}`;
+  return (w.payer_factors || []).map((f, i) => {
+    if (f > 1) return t("flown_pays", name(w.payers[i]), w.payers_flown[i], f, feibao);
+    if (!w.flown_not_counted || !w.payers_flown[i]) return null;
+    return t(w.flown_not_counted === "flat" ? "flown_flat" : "flown_not_held", name(w.payers[i]), w.payers_flown[i], feibao, flat);
+  }).filter(x => x);
 }
 // A refused request in the page's language (never the server's raw JSON): 429, 503, 422 and the rest
 function refusal(status, detail) {
@@ -197,15 +219,21 @@ function pageError(box, text, href = "/", back = "back_lobby") {
   box.replaceChildren(el("div", { class: "errpage card", "data-error": "page" }, el("h2", { text: t("error_word") }),
     el("p", { text }), el("a", { class: "button", href, text: t(back) })));
 }
+// a payment's item in a settlement ``s`` (hands.result): a win's pattern, or a bonus, by its id
+function transferName(s, x) {
+  if (x.reason !== "win") return itemName("bonuses", x.reason, x.name);
+  const w = (s.wins || []).find(v => v.seat === x.payee);
+  return itemName("patterns", w ? w.pattern_id : null, x.name);
+}
 // the replay's settlement: part of the page (the table's is an overlay), so the controls stay usable
 function settlementView(s, players, me, wins = []) {
   const box = el("div", { class: "card-s replay-settlement", id: "settlement" }, el("h2", { text: t("settlement") }));
   if (s.drawn) box.append(el("p", { class: "drawn", text: t("drawn") }));
   for (const w of s.wins || []) {
     const win = el("div", { class: "win" });
-    win.append(el("h3", { text: `${t("winner")}: ${seatName(players, w.seat, me)} — ${w.pattern} ×${w.factor}` }));
+    win.append(el("h3", { text: `${t("winner")}${colon()}${seatName(players, w.seat, me)} — ${itemName("patterns", w.pattern_id, w.pattern)} ×${w.factor}` }));
     if ((w.doublings || []).length) {
-      win.append(el("p", { text: `${t("doublings")}: ` + w.doublings.map(d => `${d.name}${d.count > 1 ? "×" + d.count : ""} (×${d.factor})`).join("，") }));
+      win.append(el("p", { text: `${t("doublings")}${colon()}` + w.doublings.map(d => `${itemName("doublings", d.id, d.name)}${d.count > 1 ? "×" + d.count : ""} (×${d.factor})`).join(listSep()) }));
     }
     win.append(el("p", { class: "breakdown", text: w.breakdown }));
     win.append(el("p", { text: w.payers.map((p, i) => `${seatName(players, p, me)} ${t("payer")} ${w.win_payments[i]}`).join("；") }));
@@ -214,10 +242,10 @@ function settlementView(s, players, me, wins = []) {
     box.append(win);
   }
   if ((s.bonuses || []).length) {
-    box.append(el("p", { text: `${t("bonuses")}: ` + s.bonuses.map(b => `${seatName(players, b.seat, me)} ${b.name}`).join("，") }));
+    box.append(el("p", { text: `${t("bonuses")}${colon()}` + s.bonuses.map(b => `${seatName(players, b.seat, me)} ${itemName("bonuses", b.reason, b.name)}`).join(listSep()) }));
   }
   const tb = el("table", { class: "transfers" }, el("tr", {}, el("th", { text: t("payer") }), el("th", { text: t("payee") }), el("th", { text: t("points") }), el("th", { text: "" })));
-  for (const x of s.transfers || []) tb.append(el("tr", {}, el("td", { text: seatName(players, x.payer, me) }), el("td", { text: seatName(players, x.payee, me) }), el("td", { text: x.points }), el("td", { text: x.name })));
+  for (const x of s.transfers || []) tb.append(el("tr", {}, el("td", { text: seatName(players, x.payer, me) }), el("td", { text: seatName(players, x.payee, me) }), el("td", { text: x.points }), el("td", { text: transferName(s, x) })));
   box.append(el("h3", { text: t("transfers") }), tb);
   const dl = el("table", { class: "deltas" });
   dl.append(el("tr", {}, el("th", { text: "" }), ...[0, 1, 2, 3].map(i => el("th", { text: seatName(players, i, me) }))));

@@ -235,6 +235,10 @@ function mySide() {
     bar.append(el("button", { class: "hint-btn" + (hint ? " on" : ""), id: "hint-btn", disabled: hintPending, onclick: askHint, text: hintPending ? "…" : t("hint") }));
   if (v.phase === "claim" && ld && ld[0] !== me && S.waits && S.waits.some(w => w.kind === ld[1]))
     bar.append(el("span", { class: "note", id: "no-win-note", text: t("no_win_note", label("win_by", "dealer_first_discard"), label("win_by", "robbing_kong")) }));
+  // 偷机 (issue 38): where the win may be declined, say so beside 糊
+  const decline = legal.find(a => a.type === "pass" && a.declines_win);
+  if (decline && legal.some(a => a.type === "win"))
+    bar.append(el("span", { class: "note", id: "touji-note", text: t("touji_note", actionLabel(decline), label("patterns", "baodiao_bao", "zh")) }));
   box.append(bar);
   const tiles = el("div", { class: "hand", id: "hand" });
   const hand = [...v.hand];
@@ -308,13 +312,15 @@ function settlement() {
   if (s.drawn) card.append(el("p", { class: "drawn", text: t("reveal_drawn") }));
   for (const w of (r ? r.wins : [])) {
     const win = el("div", { class: "win", "data-winner": w.seat });
-    win.append(el("h3", {}, `${t("winner")}：${who(w.seat)} · `, el("b", { text: winHow(w) })));
+    win.append(el("h3", {}, `${t("winner")}${colon()}${who(w.seat)} · `, el("b", { text: winHow(w) })));
     win.append(groupTiles(w, v ? v.bao : null));
     const items = el("ul", { class: "items" });
-    items.append(el("li", {}, el("b", { text: `${w.pattern.name} ×${w.pattern.factor}` }), el("small", { text: ` （${w.pattern.clause}）` })));
-    for (const d of w.doublings) items.append(el("li", { text: `${d.name} ×${d.factor}${d.count > 1 ? ` (${d.count})` : ""}` }));
+    // English: the pattern's and the clause's English names with the Chinese beside (issue 38)
+    const clause = LANG === "zh" || !w.pattern.clause_en ? ` （${w.pattern.clause}）` : ` (${w.pattern.clause_en}: ${w.pattern.clause})`;
+    items.append(el("li", {}, el("b", { text: `${itemName("patterns", w.pattern.id, w.pattern.name)} ×${w.pattern.factor}` }), el("small", { class: "clause", text: clause })));
+    for (const d of w.doublings) items.append(el("li", { text: `${itemName("doublings", d.id, d.name)} ×${d.factor}${d.count > 1 ? ` (${d.count})` : ""}` }));
     items.append(el("li", { text: `${t("hand_value")} ${w.hand_value}` }));
-    items.append(el("li", { text: `${t("payments")}：` + w.payers.map((p, i) => `${who(p)} ${w.win_payments[i]}`).join("，") }));
+    items.append(el("li", { text: `${t("payments")}${colon()}` + w.payers.map((p, i) => `${who(p)} ${w.win_payments[i]}`).join(listSep()) }));
     for (const why of flownWords(w, who)) items.append(el("li", { class: "flown-why", text: why }));
     win.append(items);
     card.append(win);
@@ -328,9 +334,9 @@ function settlement() {
     }
     card.append(all);
   }
-  if ((s.bonuses || []).length) card.append(el("p", { text: `${t("bonuses")}：` + s.bonuses.map(b => `${who(b.seat)} ${b.name}`).join("，") }));
+  if ((s.bonuses || []).length) card.append(el("p", { text: `${t("bonuses")}${colon()}` + s.bonuses.map(b => `${who(b.seat)} ${itemName("bonuses", b.reason, b.name)}`).join(listSep()) }));
   const tr = el("table", { class: "transfers" }, el("tr", {}, el("th", { text: t("payer") }), el("th", { text: t("payee") }), el("th", { text: t("points") }), el("th", { text: t("clause") })));
-  for (const x of s.transfers || []) tr.append(el("tr", {}, el("td", { text: who(x.payer) }), el("td", { text: who(x.payee) }), el("td", { text: x.points }), el("td", { text: x.name })));
+  for (const x of s.transfers || []) tr.append(el("tr", {}, el("td", { text: who(x.payer) }), el("td", { text: who(x.payee) }), el("td", { text: x.points }), el("td", { text: transferName(s, x) })));
   card.append(el("h3", { text: t("transfers") }), tr);
   if (s.deltas) {
     const dl = el("table", { class: "deltas" });
