@@ -135,7 +135,7 @@ RULE_LABELS: dict[str, tuple[str, str]] = {
     "base_points": ("基本分", "base points"), "heavenly_points": ("天糊分", "天糊 points"),
     "earthly_points": ("地糊分", "地糊 points"), "robbing_kong_factor": ("抢杠倍数", "抢杠 factor"),
     "rob_concealed_kong": ("可抢暗杠", "rob a concealed kong"), "rob_exposed_kong": ("可抢明杠", "rob a kong on a discard"),
-    "earthly_win": ("地糊", "地糊 allowed"), "pung_kong_bonus": ("碰杠奖励", "碰杠 bonus"),
+    "earthly_win": ("可地糊", "地糊 allowed"), "pung_kong_bonus": ("碰杠奖励", "碰杠 bonus"),
     "concealed_kong_bonus": ("自摸杠奖励", "自摸杠 bonus"), "four_bao_bonus": ("四个宝奖励", "四个宝 bonus"),
     "caught_bao_bonus": ("接宝奖励", "接宝 bonus"), "hands_per_match": ("局数", "hands per match"),
     "kong_after_pung": ("碰后可杠", "kong right after 碰"),
