@@ -1,4 +1,4 @@
-"""A table whose people have all left pauses and goes on where it stood when one is back (issue 38;
+"""A table whose only player has left pauses and goes on where it stood when one is back (issue 38;
 ``shangrao.game.table``, docs/web.md "The table waits for its only player")."""
 
 from __future__ import annotations
@@ -68,3 +68,22 @@ def test_a_seat_nobody_ever_took_up_does_not_make_the_table_wait():
     st[0].present, st[0].was_here = False, False  # a script's table: its person never came
     t = TableState(Game(seed=7, dealer=0), st, TIMING, 0.0)
     assert not t.deserted() and t.step(100.0)
+
+
+def test_where_two_people_played_and_both_left_the_stand_ins_play_on():
+    st = seats(2)
+    t = TableState(Game(seed=7, dealer=0), st, TIMING, 0.0)
+    now = run_until_turn(t, 0, 0.0)
+    for s in st[:2]:
+        s.present, s.gone_since = False, now
+    assert not t.deserted()
+    assert t.step(now + TIMING.absent_timeout + TIMING.bot_delay + 0.01)  # friends: the stand-in plays
+
+
+def test_a_person_who_never_came_beside_the_one_who_left_does_not_keep_the_table_going():
+    st = seats(2)
+    st[1].was_here, st[1].present = False, False  # a room member who never opened their seat
+    t = TableState(Game(seed=7, dealer=0), st, TIMING, 0.0)
+    now = run_until_turn(t, 0, 0.0)
+    st[0].present, st[0].gone_since = False, now
+    assert t.deserted() and t.step(now + 100.0) == [] and t.paused

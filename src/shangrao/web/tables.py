@@ -266,14 +266,14 @@ class Table(SeatMessages, TableManners):
         return info
 
     def _deserted(self) -> bool:
-        """Every person's seat is empty and one of them had been taken up: the table waits for them
-        (issue 38; a hand in play: :meth:`TableState.sync_pause`)."""
+        """The table's only player has left (:meth:`TableState.deserted`: one person's seat ever
+        connected, none connected now): the table waits for them (issue 38)."""
         people = [s for s in self.seats if s.player == "human"]
-        return bool(people) and not any(s.conns for s in people) and any(s.was_here for s in people)
+        return not any(s.conns for s in people) and sum(s.was_here for s in people) == 1
 
     @property
     def paused(self) -> bool:
-        """The table waits for its people to come back (issue 38)."""
+        """The table waits for its only player to come back (issue 38)."""
         return not self.finished and self.status in ("playing", "between") and self._deserted()
 
     def _absent(self, seat: Seat, now: float) -> bool:
@@ -629,7 +629,7 @@ class Table(SeatMessages, TableManners):
             p = self.play
             if p is None or p.game.is_over:
                 humans = [s for s in self.seats if s.player == "human"]
-                if self._deserted():  # its people have all left: the next hand waits for them (issue 38)
+                if self._deserted():  # its only player has left: the next hand waits for them (issue 38)
                     self.between_since = None
                     return None
                 if self.between_since is None and p is not None:  # one came back: 继续's countdown anew
