@@ -97,6 +97,9 @@ def test_a_room_with_house_rules_no_hints_and_greedy_shows_them_plays_by_them_an
     page.wait_for_selector("#match-setups li[data-match='1']")
     line = page.locator("#match-setups li[data-match='1']").inner_text()
     assert "碰后可杠" in line and "抢杠倍数：3" in line and "不许提示" in line and "贪心" in line, line
+    totals = [int(x) for x in page.locator("#standings-total td").evaluate_all("els => els.map(e => e.dataset.total)")]
+    ranks = [int(x) for x in page.locator("#standings-rank td").evaluate_all("els => els.map(e => e.dataset.rank)")]
+    assert ranks == [1 + sum(y > x for y in totals) for x in totals]  # tied totals share a rank
     assert w.problems == []
     page.close()
 
