@@ -32,13 +32,13 @@ whole match, passed to each hand's table) holds the seats in 托管 — played b
 ``bot_delay`` as an absent player's, until :meth:`TableState.set_managed` gives the next decision
 back —, the 解散 vote with its countdown (:meth:`TableState.vote_due`) and the quick phrases' rate.
 
-A table whose only player has left pauses (issue 38, :meth:`TableState.paused`): when exactly one
-person's seat has ever had its player (``SeatLike.was_here``: the other seats are bots, or people who
-never came) and nobody is present now, nothing is due — no bot moves, no stand-in, no countdown
+A table whose only player has left pauses (issue 38, :meth:`TableState.paused`): when one seat is a
+person's and the other three are bots, and that person has been there (``SeatLike.was_here``) and is
+not now, nothing is due — no bot moves, no stand-in, no countdown
 runs, the window's pause neither — until the player is back; then every countdown goes on from
-where it stood (:meth:`TableState.sync_pause` shifts them by the pause).  At a table where two or
-more people have played (friends), the stand-in plays for whoever left, as before, even when all of
-them have left.  A table nobody has ever taken up (a table driven by a script) does not wait either.
+where it stood (:meth:`TableState.sync_pause` shifts them by the pause).  Where other people are
+seated (friends, a room's members, whether they came or not), the stand-in plays for whoever is
+away, as before.  A seat nobody has ever taken up (a table driven by a script) does not wait either.
 
 Restart (:meth:`TableState.resume`): a table rebuilt from its log in a window or a turn gets its
 countdown back from the time its last event was stored, not from full length.
@@ -249,11 +249,11 @@ class TableState:
 
     # ------------------------------------------------------------------ the pause (issue 38)
     def deserted(self) -> bool:
-        """The table's only player has left: exactly one person's seat has ever been taken up
-        (``was_here``) and no person's seat has its player now.  The table waits for them; where
-        two or more people have played (friends), the stand-in plays for whoever left, as before."""
+        """The table's only player has left: one seat is a person's (the other three bots), its player
+        has been there (``was_here``) and is not now.  The table waits for them; where other people
+        are seated (friends), the stand-in plays for whoever left, as before."""
         people = [s for s in self.seats if not s.is_bot]
-        return not any(s.present for s in people) and sum(bool(getattr(s, "was_here", False)) for s in people) == 1
+        return len(people) == 1 and not people[0].present and bool(getattr(people[0], "was_here", False))
 
     def sync_pause(self, now: float) -> bool:
         """Pause a table whose people have all left, or take it up again when one is back (every

@@ -266,10 +266,10 @@ class Table(SeatMessages, TableManners):
         return info
 
     def _deserted(self) -> bool:
-        """The table's only player has left (:meth:`TableState.deserted`: one person's seat ever
-        connected, none connected now): the table waits for them (issue 38)."""
+        """The table's only player has left (:meth:`TableState.deserted`: one person's seat, three
+        bots; it was connected and is not now): the table waits for them (issue 38)."""
         people = [s for s in self.seats if s.player == "human"]
-        return not any(s.conns for s in people) and sum(s.was_here for s in people) == 1
+        return len(people) == 1 and not people[0].conns and people[0].was_here
 
     @property
     def paused(self) -> bool:
