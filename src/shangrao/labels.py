@@ -42,6 +42,18 @@ _ROOM = {
     "not_member": ("只有房间成员才能开局", "Only the room's members can start a match"),
     "bad_name": ("请填写名字（最多40个字）", "Please give a name (at most 40 characters)"),
     "busy": ("服务器现在太忙，请稍后再试", "The server is busy; try again later"),
+    # a room's settings (issue 38): its rules, 提示 and the empty seats' bot, changed by its creator
+    "room_rules": ("本房规则", "The room's rules"), "rules_default": ("全部按原文", "all as the text reads"),
+    "hints_on": ("允许提示", "hints allowed"), "hints_off": ("不许提示", "no hints"),
+    "empty_bot": ("空位机器人", "Bots in empty seats"), "strongest": ("最强", "the strongest"),
+    "change_rules": ("修改规则", "Change the rules"), "save_rules": ("保存规则", "Save the rules"),
+    "rules_note": ("开局前由房主修改；每一场的规则记在战绩里",
+                   "The creator changes them between matches; each match's rules are in the standings"),
+    "not_creator": ("只有房主能修改规则", "Only the room's creator can change its rules"),
+    "bad_rules": ("规则填写有误", "A rule's value is not valid"), "bad_bot": ("没有这个机器人", "No such bot"),
+    "next_match": ("再来一场（房间第{0}场）", "Next match (the room's match {0})"),
+    "next_match_room": ("再来一场（房间下一场）", "Next match of the room"),
+    "rank": ("名次", "Rank"), "match_rules": ("规则", "Rules"),
 }
 
 
@@ -51,7 +63,8 @@ def labels_table() -> dict[str, Any]:
     the registry's whole line), ``phases``, ``room`` (the rooms' words, and their refusals by the
     ``code`` of :mod:`shangrao.web.rooms`' answers), and (issue 24) ``phrases`` (the quick phrases,
     快捷语) and ``manners`` (托管, 解散, the spectator's words, 任意牌（宝吊）), of
-    :mod:`shangrao.game.manners`.  Ids are the wire names (action types, meld kinds,
+    :mod:`shangrao.game.manners`, and (issue 38) ``rules`` (every rule option's words,
+    :data:`shangrao.rules.RULE_LABELS`).  Ids are the wire names (action types, meld kinds,
     pattern/doubling/bonus ids, bot names).  A bot's words are read off its registry label
     ``"<Chinese name> <name>: <what it plays>"``: ``zh`` the Chinese name, ``en`` the bot's name.
     """
@@ -59,6 +72,7 @@ def labels_table() -> dict[str, Any]:
     from .game import ActionType, Phase
     from .game.manners import MANNER_WORDS, PHRASES
     from .melds import MeldType
+    from .rules import RULE_LABELS
     from .scoring import WinBy
     from .scoring.items import BONUSES, DOUBLINGS, PATTERNS
 
@@ -74,4 +88,5 @@ def labels_table() -> dict[str, Any]:
         "room": {k: {"zh": zh, "en": en} for k, (zh, en) in _ROOM.items()},
         "phrases": {k: {"zh": zh, "en": en} for k, (zh, en) in PHRASES.items()},
         "manners": {k: {"zh": zh, "en": en} for k, (zh, en) in MANNER_WORDS.items()},
+        "rules": {k: {"zh": zh, "en": en} for k, (zh, en) in RULE_LABELS.items()},
     }

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import InputError, quote
 
-__all__ = ["RuleSet", "DEFAULT_RULES", "RuleSetError"]
+__all__ = ["RuleSet", "DEFAULT_RULES", "RULE_LABELS", "RuleSetError"]
 
 
 def _printable(name: str, limit: int = 60) -> str:
@@ -127,3 +127,19 @@ _HOUSE_RULE_DEFAULTS: dict[str, Any] = {
 }
 
 DEFAULT_RULES = RuleSet()
+
+
+#: every rule option's words (Chinese, English), as the 开桌 card and a room's rules show them
+#: (``GET /api/labels``' section ``rules``)
+RULE_LABELS: dict[str, tuple[str, str]] = {
+    "base_points": ("基本分", "base points"), "heavenly_points": ("天糊分", "天糊 points"),
+    "earthly_points": ("地糊分", "地糊 points"), "robbing_kong_factor": ("抢杠倍数", "抢杠 factor"),
+    "rob_concealed_kong": ("可抢暗杠", "rob a concealed kong"), "rob_exposed_kong": ("可抢明杠", "rob a kong on a discard"),
+    "earthly_win": ("可地糊", "地糊 allowed"), "pung_kong_bonus": ("碰杠奖励", "碰杠 bonus"),
+    "concealed_kong_bonus": ("自摸杠奖励", "自摸杠 bonus"), "four_bao_bonus": ("四个宝奖励", "四个宝 bonus"),
+    "caught_bao_bonus": ("接宝奖励", "接宝 bonus"), "hands_per_match": ("局数", "hands per match"),
+    "kong_after_pung": ("碰后可杠", "kong right after 碰"),
+    "added_kong_drawn_only": ("碰杠只用新摸的牌", "added kong only with the tile drawn"),
+    "jiuyao_melds": ("九幺可有副露", "九幺 with declared melds"), "win_on_bao_tile": ("宝牌可地糊/抢杠", "地糊/抢杠 on a 宝 tile"),
+    "baodiao_bao_needs_touji": ("宝吊宝须偷机", "宝吊宝/宝吊无宝 only after 偷机"),
+}

@@ -117,6 +117,24 @@ def test_dissolve_vote_fails_once_a_majority_cannot_be_reached():
     assert m.answer(2, False, 2.0) == "failed" and m.result == "failed" and m.vote is None
 
 
+def test_a_failed_vote_says_whether_it_was_refused_or_timed_out_with_its_tally_and_survives_storage():
+    m = Manners(dissolve_timeout=10.0)
+    m.propose(0, (0, 1, 2), 0.0)
+    m.answer(1, False, 1.0)
+    assert m.answer(2, False, 2.0) == "failed"
+    pub = m.public(2.0)
+    assert (pub["why"], pub["tally"], pub["closed"]) == ("refused", [1, 2, 3], 1)
+    back = Manners.from_data(m.to_data(2.0), 5.0)
+    assert (back.why, back.tally, back.closed) == ("refused", (1, 2, 3), 1)
+    m.propose(1, (0, 1, 2), 20.0)  # a new vote clears the last result
+    assert m.public(20.0)["why"] is None and m.public(20.0)["tally"] is None
+    assert m.answer(0, True, 21.0) == "passed" and m.public(21.0)["why"] is None  # 2 of 3 agreed
+    m.propose(2, (0, 1, 2), 40.0)
+    assert m.settle(50.0) == "failed"  # nobody else answered: its countdown ran out
+    pub = m.public(50.0)
+    assert (pub["why"], pub["tally"], pub["closed"]) == ("timeout", [1, 0, 3], 3)
+
+
 def test_dissolve_vote_tie_fails():
     m = Manners()
     m.propose(0, (0, 1, 2, 3), 0.0)

@@ -50,6 +50,9 @@ MANNER_WORDS: dict[str, tuple[str, str]] = {
     "refuse": ("拒绝", "refuse"),
     "dissolved": ("本场已解散", "the match was dissolved"),
     "dissolve_failed": ("解散未通过", "the vote to dissolve failed"),
+    "failed_refused": ("解散未通过：{0}人拒绝", "the vote to dissolve failed: {0} refused"),
+    "failed_timeout": ("解散未通过：投票超时", "the vote to dissolve failed: time ran out"),
+    "paused": ("牌桌已暂停，等玩家回来", "The table is paused until a player is back"),
     "phrases": ("快捷语", "quick phrases"),
     "watch": ("观战", "watch"),
     "spectator": ("观战中", "watching"),
@@ -106,6 +109,9 @@ class Manners:
     said: dict[int, float] = field(default_factory=dict)
     vote: Vote | None = None
     result: str | None = None
+    why: str | None = None  # a failed vote: "refused" (a majority can no longer agree) or "timeout"
+    tally: tuple[int, int, int] | None = None  # the closed vote's (agreed, refused, voters)
+    closed: int = 0  # votes closed in this match (a client tells a new outcome from one it has shown)
     version: int = 0  # bumped on every change shown
 
     # ------------------------------------------------------------------ 托管
@@ -148,7 +154,7 @@ class Manners:
         if self.vote is not None:
             raise MannersError("a vote to dissolve is open already; answer it")
         self.vote = Vote(seat, tuple(sorted(voters)), {seat: True}, now + self.dissolve_timeout)
-        self.result = None
+        self.result = self.why = self.tally = None
         self.version += 1
         return self.settle(now)
 
@@ -174,8 +180,16 @@ class Manners:
             return None
         out = v.outcome(now)
         if out is not None:
+            agreed = sum(1 for a in v.answers.values() if a)
+            refused = len(v.answers) - agreed
             self.vote = None
             self.result = out
+            self.tally = (agreed, refused, len(v.voters))
+            self.closed += 1
+            # failed: refused when the 拒绝 made a majority impossible, else its countdown ran out
+            still = len(v.voters) - len(v.answers)
+            self.why = None if out == "passed" else ("refused" if not majority(agreed + still, len(v.voters))
+                                                     else "timeout")
             self.version += 1
         return out
 
@@ -185,18 +199,21 @@ class Manners:
 
     def public(self, now: float) -> dict[str, Any]:
         """What every seat (and a spectator) is shown: ``managed`` (seats), ``vote`` (``proposer``,
-        ``voters``, ``answers`` as {seat: bool}, ``left`` seconds) or None, ``result``."""
+        ``voters``, ``answers`` as {seat: bool}, ``left`` seconds) or None, ``result``, and (issue 38)
+        ``why`` a failed vote failed ("refused"/"timeout") and its ``tally`` [agreed, refused, voters]."""
         v = self.vote
         vote = None if v is None else {"proposer": v.proposer, "voters": list(v.voters),
                                        "answers": {str(k): a for k, a in sorted(v.answers.items())},
                                        "left": round(max(0.0, v.deadline - now), 1)}
-        return {"managed": sorted(self.managed), "vote": vote, "result": self.result}
+        return {"managed": sorted(self.managed), "vote": vote, "result": self.result, "why": self.why,
+                "tally": None if self.tally is None else list(self.tally), "closed": self.closed}
 
     # ------------------------------------------------------------------ storage
     def to_data(self, now: float) -> dict[str, Any]:
         """As JSON-able data (times as seconds ago / left), for :meth:`from_data`."""
         v = self.vote
-        return {"managed": sorted(self.managed), "result": self.result,
+        return {"managed": sorted(self.managed), "result": self.result, "why": self.why,
+                "tally": None if self.tally is None else list(self.tally), "closed": self.closed,
                 "vote": None if v is None else {"proposer": v.proposer, "voters": list(v.voters),
                                                 "answers": [[k, a] for k, a in sorted(v.answers.items())],
                                                 "left": max(0.0, v.deadline - now)}}
@@ -221,6 +238,13 @@ class Manners:
             m.managed = {s: now for s in seats if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < 4}
         if data.get("result") in ("passed", "failed"):
             m.result = data["result"]
+        if data.get("why") in ("refused", "timeout"):
+            m.why = data["why"]
+        tally, closed = data.get("tally"), data.get("closed")
+        if isinstance(tally, list) and len(tally) == 3 and all(type(x) is int and 0 <= x <= 4 for x in tally):
+            m.tally = (tally[0], tally[1], tally[2])
+        if type(closed) is int and closed >= 0:
+            m.closed = closed
         v = data.get("vote")
         try:
             if isinstance(v, dict):

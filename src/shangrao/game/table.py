@@ -32,6 +32,14 @@ whole match, passed to each hand's table) holds the seats in 托管 — played b
 ``bot_delay`` as an absent player's, until :meth:`TableState.set_managed` gives the next decision
 back —, the 解散 vote with its countdown (:meth:`TableState.vote_due`) and the quick phrases' rate.
 
+A table whose only player has left pauses (issue 38, :meth:`TableState.paused`): when one seat is a
+person's and the other three are bots, and that person has been there (``SeatLike.was_here``) and is
+not now, nothing is due — no bot moves, no stand-in, no countdown
+runs, the window's pause neither — until the player is back; then every countdown goes on from
+where it stood (:meth:`TableState.sync_pause` shifts them by the pause).  Where other people are
+seated (friends, a room's members, whether they came or not), the stand-in plays for whoever is
+away, as before.  A seat nobody has ever taken up (a table driven by a script) does not wait either.
+
 Restart (:meth:`TableState.resume`): a table rebuilt from its log in a window or a turn gets its
 countdown back from the time its last event was stored, not from full length.
 """
@@ -75,7 +83,8 @@ class Timing:
 class SeatLike(Protocol):
     """What the table reads of a seat: ``player`` ("human" or a bot's name), ``is_bot``, the seat's
     ``bot`` and ``standin`` (:class:`~shangrao.game.Bot`), ``present`` (its player is there) and
-    ``gone_since`` (the clock time since when it is not)."""
+    ``gone_since`` (the clock time since when it is not); optionally ``was_here`` (its player has been
+    present at some time: a table whose people have all left pauses, issue 38; missing: false)."""
 
     player: str
     bot: object | None
@@ -99,6 +108,7 @@ class Player:
     standin: Bot | None = None
     present: bool = True
     gone_since: float = 0.0
+    was_here: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -173,6 +183,7 @@ class TableState:
         self.version = 0  # bumped whenever a countdown shown changes
         self.asked: set[tuple[int, int, int]] = set()  # BotRequest keys handed out, not answered yet
         self.decided: dict[tuple[int, int, int], Action] = {}  # a turn's bot answer, by key
+        self.paused_since: float | None = None  # every person has left (issue 38): nothing runs
         self.arm(now)
 
     # ------------------------------------------------------------------ restart
@@ -235,6 +246,44 @@ class TableState:
             self.decision_started = now
             self.decision_deadline += d
         self.version += 1
+
+    # ------------------------------------------------------------------ the pause (issue 38)
+    def deserted(self) -> bool:
+        """The table's only player has left: one seat is a person's (the other three bots), its player
+        has been there (``was_here``) and is not now.  The table waits for them; where other people
+        are seated (friends), the stand-in plays for whoever left, as before."""
+        people = [s for s in self.seats if not s.is_bot]
+        return len(people) == 1 and not people[0].present and bool(getattr(people[0], "was_here", False))
+
+    def sync_pause(self, now: float) -> bool:
+        """Pause a table whose people have all left, or take it up again when one is back (every
+        countdown, the window's pause and the other absent people's clocks shifted by the pause, so
+        each goes on where it stood).  Returns whether it is paused now."""
+        if self.deserted():
+            if self.paused_since is None:
+                self.paused_since = now
+                self.version += 1
+            return True
+        if self.paused_since is not None:
+            d = max(0.0, now - self.paused_since)
+            self.paused_since = None
+            self.window_started += d
+            self.pause_until += d
+            if self.window_deadline is not None:
+                self.window_deadline += d
+            self.decision_started += d
+            if self.decision_deadline is not None:
+                self.decision_deadline += d
+            for seat in self.seats:
+                if not seat.is_bot and not seat.present:
+                    seat.gone_since += d
+            self.version += 1
+        return False
+
+    @property
+    def paused(self) -> bool:
+        """The table waits for its people (as of the last :meth:`sync_pause`)."""
+        return self.paused_since is not None
 
     # ------------------------------------------------------------------ facts
     def pausing(self, now: float) -> bool:
@@ -366,6 +415,7 @@ class TableState:
         g = self.game
         if g.is_over:
             raise IllegalActionError("no hand is being played at this table now")
+        self.sync_pause(now)  # a person acts: the table's clocks go on where they stood
         if g.phase in _WINDOW:
             self.hold(seat, action, now)
             return self.step(now)
@@ -374,14 +424,15 @@ class TableState:
         return self.apply(seat, action, now)
 
     def release_due(self, now: float) -> bool:
-        """A held window's pause is over: :meth:`apply` (None, None) releases it."""
-        return self.game.held and not self.pausing(now)
+        """A held window's pause is over: :meth:`apply` (None, None) releases it (never while the
+        table waits for its people)."""
+        return self.game.held and not self.sync_pause(now) and not self.pausing(now)
 
     def collect(self, now: float) -> bool:
         """In a window: a person whose countdown ran out says 过 (bots and stand-ins answer through
         :meth:`requests` / :meth:`answer`).  True when a person's prompt went (its view changed)."""
         g = self.game
-        if g.phase not in _WINDOW or g.held:
+        if g.phase not in _WINDOW or g.held or self.sync_pause(now):
             return False
         t = self.timing
         if self.window_deadline is None:  # a window taken up without resume(): its countdown from now
@@ -407,9 +458,9 @@ class TableState:
         window's release is :meth:`release_due`).  In a window: the held answer of the seat the
         engine asks (an answer an earlier declaration made illegal becomes 过), once the pause is over.
         In a turn: a bot's choice after its delay, the stand-in's for an absent person, the
-        stand-in's when the person's countdown ran out."""
+        stand-in's when the person's countdown ran out.  Nothing while the table waits for its people."""
         g = self.game
-        if g.is_over or g.held:
+        if g.is_over or g.held or self.sync_pause(now):
             return []
         if g.phase in _WINDOW:
             self.collect(now)
@@ -437,9 +488,9 @@ class TableState:
         """The bots' and stand-ins' decisions due now and not handed out yet (each key once): in a
         window every bot seat at once and an absent person's stand-in after ``bot_delay``; in a turn
         a bot after its delay, the stand-in of an absent person or of one whose countdown ran out.
-        Answer each with :meth:`answer`."""
+        Answer each with :meth:`answer`.  None while the table waits for its people."""
         g = self.game
-        if g.is_over or g.held:
+        if g.is_over or g.held or self.sync_pause(now):
             return []
         out: list[BotRequest] = []
         if g.phase in _WINDOW:
@@ -512,8 +563,10 @@ class TableState:
 
     def next_wakeup(self, now: float) -> float | None:
         """The clock time at which something may become due without anyone acting (None: never —
-        the hand is over or waits for a person with no countdown — and no 解散 vote is open)."""
-        times = [x for x in (self._next_move(now), self.manners.next_wakeup()) if x is not None]
+        the hand is over or waits for a person with no countdown, or the table waits for its people —
+        and no 解散 vote is open)."""
+        move = None if self.sync_pause(now) else self._next_move(now)
+        times = [x for x in (move, self.manners.next_wakeup()) if x is not None]
         return min(times) if times else None
 
     def _next_move(self, now: float) -> float | None:

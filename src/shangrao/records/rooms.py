@@ -34,7 +34,8 @@ from .schema import GameRow, HandRow, RoomGameRow, RoomMemberRow, RoomRow, utcno
 from .store import RecordError, Store, _aware
 
 __all__ = ["CodeTaken", "Room", "RoomError", "RoomFull", "RoomMember", "RoomNotFound", "SEATS", "add_member",
-           "add_room_game", "create_room", "is_code", "load_room", "room_of_game", "standings"]
+           "add_room_game", "create_room", "is_code", "load_room", "match_setup", "room_of_game", "room_setup", "set_room_setup",
+           "standings", "stored_setup"]
 
 #: the seats of a room: one member each
 SEATS = 4
@@ -92,6 +93,35 @@ class Room:
     def member(self, seat: int) -> RoomMember | None:
         return next((m for m in self.members if m.seat == seat), None)
 
+    @property
+    def setup(self) -> dict[str, Any]:
+        """The room's match settings (issue 38): :func:`room_setup` of its stored ``rules``."""
+        return room_setup(self.rules)
+
+
+def room_setup(stored: object) -> dict[str, Any]:
+    """A room's match settings from its ``rooms.rules`` JSON (issue 38): ``{"rules": rule options
+    (``RuleSet.to_dict`` names, without ``hands_per_match``), "hints": 允许提示, "bot": the bot of the
+    empty seats (None: the strongest)}``.  Stored as that object; a room written before issue 38 stored
+    its rule options alone (``{}``): read as those rules, 提示 on, the strongest bot.
+
+    >>> room_setup({})
+    {'rules': {}, 'hints': True, 'bot': None}
+    >>> room_setup({"rules": {"kong_after_pung": True}, "hints": False, "bot": "greedy"})
+    {'rules': {'kong_after_pung': True}, 'hints': False, 'bot': 'greedy'}
+    """
+    data = stored if isinstance(stored, dict) else {}
+    if isinstance(data.get("rules"), dict):
+        bot = data.get("bot")
+        return {"rules": dict(data["rules"]), "hints": data.get("hints") is not False,
+                "bot": bot if isinstance(bot, str) else None}
+    return {"rules": dict(data), "hints": True, "bot": None}
+
+
+def stored_setup(rules: dict, hints: bool, bot: str | None) -> dict[str, Any]:
+    """The ``rooms.rules`` JSON of a room's settings (read back by :func:`room_setup`)."""
+    return {"rules": dict(rules), "hints": bool(hints), "bot": bot}
+
 
 def _has_rooms(store: Store, s) -> bool:
     """Whether the database has the room tables (a database opened read-only before 0003 has not)."""
@@ -119,7 +149,8 @@ def _live(s, code: str) -> RoomRow:
 def create_room(store: Store, code: str, name: str, hands: int, rules: dict, member_name: str,
                 token_hash: str) -> Room:
     """A new live room ``code`` whose first member (seat 0) is ``member_name``; one transaction.
-    hands: hands per match (1..32); rules: the matches' rule options.  Raises :class:`CodeTaken`
+    hands: hands per match (1..32); rules: the matches' settings as stored (:func:`stored_setup`; a
+    plain dict of rule options is read as those rules).  Raises :class:`CodeTaken`
     when a live room has the code (the caller draws another), RecordError else."""
     if not is_code(code):
         raise RoomError(f"a room code is six digits, got {code!r:.12}")
@@ -166,6 +197,17 @@ def add_member(store: Store, code: str, name: str, token_hash: str) -> RoomMembe
     raise RoomFull(f"room {code} has {SEATS} members")
 
 
+def set_room_setup(store: Store, code: str, setup: dict) -> Room:
+    """Store new match settings (:func:`stored_setup`) for room ``code``; the room as it is then.
+    Raises :class:`RoomNotFound`."""
+    with store._write() as s:
+        row = _live(s, code)
+        row.rules = dict(setup)
+        row.updated = utcnow()
+        s.flush()
+        return _room(s, row)
+
+
 def add_room_game(store: Store, room_id: int, game_id: int) -> int:
     """Record game ``game_id`` as the room's next match; returns its number (1, 2, …)."""
     with store._write() as s:
@@ -187,19 +229,45 @@ def room_of_game(store: Store, game_id: int) -> Room | None:
         return None if row is None else _room(s, row)
 
 
+def match_setup(rules: object, players: object, meta: object) -> dict[str, Any]:
+    """What a room's match was played with, from its stored game row (issue 38): ``{"rules": the rule
+    options that differ from the defaults (``hands_per_match`` aside), "hints": 允许提示, "bots": the
+    bots of its seats by seat (None: a person's seat)}``.
+
+    >>> match_setup({"kong_after_pung": True, "base_points": 1, "hands_per_match": 4},
+    ...             ["human", "human", "greedy", "greedy"], {"web": {"hints": False}})
+    {'rules': {'kong_after_pung': True}, 'hints': False, 'bots': [None, None, 'greedy', 'greedy']}
+    """
+    from ..rules import DEFAULT_RULES
+
+    defaults = DEFAULT_RULES.to_dict()
+    changed = {k: v for k, v in (rules if isinstance(rules, dict) else {}).items()
+               if k != "hands_per_match" and k in defaults and defaults[k] != v}
+    web = meta.get("web") if isinstance(meta, dict) else None
+    hints = not (isinstance(web, dict) and web.get("hints") is False)
+    seats = web.get("seats") if isinstance(web, dict) else None  # the seats' kinds (players may hold names)
+    kinds = next((list(x) for x in (seats, players) if isinstance(x, list) and len(x) == SEATS), ["human"] * SEATS)
+    return {"rules": changed, "hints": hints,
+            "bots": [None if k == "human" or not isinstance(k, str) else k for k in kinds]}
+
+
 def standings(store: Store, room: Room) -> dict[str, Any]:
     """The room's 战绩, from the stored hands of its matches (a hand still being played counts once
     it is stored).  Returns ``{"players": [{"seat", "name"}] (name None: no member, a bot played),
     "matches": [{"match", "game", "status", "hands": [{"hand" (1-based), "deltas" [4], "at" (ISO
-    time, UTC)}], "totals" [4]}], "totals" [4] (points per seat over every match), "hands" (count)}``.
+    time, UTC)}], "totals" [4], "setup": (:func:`match_setup`)}], "totals" [4] (points per seat over every match), "hands" (count)}``.
     Points are the engine's (``hands.result['deltas']``).  Two queries, the hands' results only (not
     their event logs).  Raises RecordError when a stored result has no four integer deltas."""
     by_game: dict[int, list[tuple[int, dict, datetime | None]]] = {gid: [] for gid in room.games}
     status: dict[int, str] = {}
+    setups: dict[int, dict[str, Any]] = {}
     with store._read(f"the standings of room {room.code}") as s:
         if room.games:
-            for gid, st in s.execute(select(GameRow.id, GameRow.status).where(GameRow.id.in_(room.games))):
+            for gid, st, rules, players, meta in s.execute(
+                    select(GameRow.id, GameRow.status, GameRow.rules, GameRow.players, GameRow.meta)
+                    .where(GameRow.id.in_(room.games))):
                 status[gid] = st
+                setups[gid] = match_setup(rules, players, meta)
             q = (select(HandRow.game_id, HandRow.hand_index, HandRow.result, HandRow.created)
                  .where(HandRow.game_id.in_(room.games)).order_by(HandRow.game_id, HandRow.hand_index))
             for gid, index, result, created in s.execute(q):
@@ -220,6 +288,6 @@ def standings(store: Store, room: Room) -> dict[str, Any]:
         count += len(hands)
         totals = [a + b for a, b in zip(totals, m_tot)]
         out_matches.append({"match": n, "game": gid, "status": status.get(gid, "unfinished"), "hands": hands,
-                            "totals": m_tot})
+                            "totals": m_tot, "setup": setups.get(gid, match_setup({}, [], {}))})
     players = [{"seat": i, "name": (m.name if (m := room.member(i)) is not None else None)} for i in range(SEATS)]
     return {"players": players, "matches": out_matches, "totals": totals, "hands": count}

@@ -11,13 +11,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..records import RecordError
 from ..records.rooms import Room, standings
 from .deps import AppState
 from .http import RateWindow, StrictJSONRoute, client_group
-from .messages import TableName
+from .messages import RuleOptions, SeatKind, TableName
 from .pages import error_page, page
 from .rooms import RoomRefused, RoomService, seat_token
 
@@ -62,6 +62,20 @@ class NewRoom(BaseModel):
     player: TableName
     name: TableName = ""
     hands: Annotated[StrictInt, Field(ge=1, le=32)] = 8
+    # the matches' settings (issue 38): the 开桌 card's rule options, 允许提示, the empty seats' bot
+    rules: RuleOptions = Field(default_factory=dict)
+    hints: StrictBool = True
+    bot: SeatKind | None = None
+
+
+class RoomSetup(BaseModel):
+    """POST /api/rooms/{code}/setup: the creator's new settings for the next matches (each optional:
+    left out, it stays; ``"bot": null`` is the strongest bot)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    rules: RuleOptions | None = None
+    hints: StrictBool | None = None
+    bot: SeatKind | None = None
 
 
 class JoinRoom(BaseModel):
@@ -100,7 +114,7 @@ def standings_csv(table: dict) -> str:
 
 def router(ctx: AppState) -> APIRouter:
     """``POST /api/rooms``, ``POST /api/rooms/{code}/join``, ``GET /api/rooms/{code}``, ``POST
-    /api/rooms/{code}/matches``, ``GET /room/{code}``, ``/room/{code}/play``, ``/room/{code}/standings.csv``
+    /api/rooms/{code}/matches``, ``POST /api/rooms/{code}/setup``, ``GET /room/{code}``, ``/room/{code}/play``, ``/room/{code}/standings.csv``
     (docs/web.md, "Rooms / 房间")."""
     r = APIRouter(route_class=StrictJSONRoute)
     rooms = RoomService(ctx.manager)
@@ -138,7 +152,10 @@ def router(ctx: AppState) -> APIRouter:
     @r.post("/api/rooms")
     async def new_room(req: NewRoom, request: Request):
         try:
-            room, token = await rooms.create(req.player, req.name, req.hands, count_room(client_group(request)))
+            if req.bot == "human":
+                raise RoomRefused(422, "bad_bot", "bot: the empty seats' player is a bot, not 'human'")
+            room, token = await rooms.create(req.player, req.name, req.hands, count_room(client_group(request)),
+                                             rules=req.rules, hints=req.hints, bot=req.bot)
         except RoomRefused as err:
             return _refused(err)
         return _with_cookie(JSONResponse({"code": room.code, "seat": 0, "url": f"/room/{room.code}"}), room.code, token)
@@ -162,7 +179,7 @@ def router(ctx: AppState) -> APIRouter:
         ctx.read_budget(request, 1.0 + len(room.games) / 10)
         me = rooms.member(room, token_of(room, request))
         table = await ctx.manager.history(standings, ctx.store, room)
-        return {"code": room.code, "name": room.name, "hands": room.hands,
+        return {"code": room.code, "name": room.name, "hands": room.hands, "setup": room.setup,
                 "members": [{"seat": m.seat, "name": m.name} for m in room.members],
                 "me": None if me is None else me.seat, "current": await rooms.current(room), "standings": table}
 
@@ -177,6 +194,22 @@ def router(ctx: AppState) -> APIRouter:
         except RoomRefused as err:
             return _refused(err)
         return {"id": gid, "seat": me.seat, "token": token, "url": f"/t/{gid}/{token}"}
+
+    @r.post("/api/rooms/{code}/setup")
+    async def change_setup(code: str, req: RoomSetup, request: Request):
+        """The creator's new rules, 提示 and bot for the room's next matches (issue 38)."""
+        try:
+            if req.bot == "human":
+                raise RoomRefused(422, "bad_bot", "bot: the empty seats' player is a bot, not 'human'")
+            room = await find(code, request)
+            me = rooms.member(room, token_of(room, request))
+            if me is None:
+                raise RoomRefused(403, "not_creator", "only the room's creator (seat 0) may change its rules")
+            room = await rooms.change_setup(room, me, req.rules, req.hints, req.bot,
+                                            default_bot="bot" in req.model_fields_set and req.bot is None)
+        except RoomRefused as err:
+            return _refused(err)
+        return {"code": room.code, "setup": room.setup}
 
     @r.get("/room/{code}", include_in_schema=False)
     async def room_page(code: str, request: Request):

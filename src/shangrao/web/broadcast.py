@@ -173,6 +173,7 @@ class SeatMessages:
             conn = Connection(ws, queue_size=self.settings.send_queue, send_timeout=self.settings.send_timeout,
                               on_drop=functools.partial(self._dropped, seat))
             self.seats[seat].conns.add(conn)
+            self.seats[seat].was_here = True
             self.touch(listing=True)
             self.broadcast(also=conn)
             return conn

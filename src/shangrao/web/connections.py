@@ -154,6 +154,7 @@ class Seat:
     bot: object | None = None  # a shangrao.bots bot (choose(observation, legal))
     standin: object | None = None
     ready: bool = False
+    was_here: bool = False  # a connection was open at some time (a table whose people all left pauses: issue 38)
 
     @property
     def is_bot(self) -> bool:

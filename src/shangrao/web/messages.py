@@ -97,6 +97,8 @@ __all__ = [
     "PhraseMsg",
     "PingMsg",
     "ReadyMsg",
+    "RuleOptions",
+    "SeatKind",
     "TableName",
     "VoteMsg",
     "check_name",
@@ -215,6 +217,11 @@ def _no_hands_rule(rules: dict) -> dict:
         raise ValueError("hands_per_match is not a rule option here: the number of hands is the field "
                          "'hands' (an integer 1..32)")
     return rules
+
+
+#: a table's (or room's) rule options: strict booleans and ints, range-checked by RuleSet; never
+#: ``hands_per_match`` (that is the field ``hands``)
+RuleOptions = Annotated[dict[str, StrictBool | StrictInt], AfterValidator(_no_hands_rule)]
 
 
 def _seat_kind(v: str) -> str:

@@ -101,6 +101,10 @@ class MannersInfo(_Strict):
     managed: Annotated[Sequence[int], D(description="the seats in 托管")]
     vote: VoteInfo | None
     result: Annotated[Literal["passed", "failed"] | None, D(description="the last vote's outcome")]
+    why: Annotated[Literal["refused", "timeout"] | None,
+                   D(description="why the last vote failed: too many 拒绝, or its countdown ran out (issue 38)")] = None
+    tally: Annotated[Sequence[int] | None, D(description="the last vote's [agreed, refused, voters]")] = None
+    closed: Annotated[int, D(description="votes closed in this match (a new outcome raises it)")] = 0
 
 
 class TableInfo(_Strict, kw_only=True):
@@ -121,6 +125,7 @@ class TableInfo(_Strict, kw_only=True):
     room: Annotated[str | None, D(description="the code of the room this match is played in (issue 24), or null")] = None
     manners: MannersInfo | None = None
     end_reason: Annotated[Literal["dissolved"] | None, D(description='"dissolved": ended by a 解散 vote')] = None
+    paused: Annotated[bool, D(description="every person has left: nothing is played until one is back (issue 38)")] = False
 
 
 class LegalAction(_Strict, omit_defaults=True):

@@ -4,11 +4,16 @@ matches one after another, and the room's 战绩 (:mod:`shangrao.records.rooms` 
 This module is the rooms' core (:class:`RoomService`, over the table manager);
 :mod:`shangrao.web.api_rooms` is their pages and API:
 
-* ``POST /api/rooms`` ``{"player": name, "name": room name, "hands": 1..32}``: a new room, the asker its
-  first member (seat 0).  ``POST /api/rooms/{code}/join`` ``{"player": name}``: a member at the lowest
+* ``POST /api/rooms`` ``{"player": name, "name": room name, "hands": 1..32, "rules": {option: value},
+  "hints": bool, "bot": an offered bot or null}``: a new room, the asker its first member (seat 0); its
+  matches are played with those rules (the 开桌 card's house rules, checked as a table's), 提示 allowed
+  or not, and ``bot`` in its empty seats (null: the strongest).  ``POST /api/rooms/{code}/setup`` (the
+  same three, each optional): the creator changes them between matches (403 ``not_creator``, 409
+  ``match_running``).  ``POST /api/rooms/{code}/join`` ``{"player": name}``: a member at the lowest
   free seat (409 ``room_full`` when four are in).  Both set the member cookie ``shangrao_room_<code>``
   (the member token; only its hash is stored) and answer ``{"code", "seat", "url"}``.
-* ``GET /api/rooms/{code}``: the room — ``{"code", "name", "hands", "members": [{"seat", "name"}],
+* ``GET /api/rooms/{code}``: the room — ``{"code", "name", "hands", "setup": {"rules", "hints", "bot"},
+  "members": [{"seat", "name"}],
   "me": seat or null, "current": {"id", "match", "status", "hands_played", "hands_total", "end_reason"} or null,
   "standings": (records.rooms.standings)}``.
 * ``POST /api/rooms/{code}/matches``: a member starts the room's next match (409 ``match_running``
@@ -49,12 +54,22 @@ from ..records.rooms import (
     is_code,
     load_room,
     room_of_game,
+    set_room_setup,
+    stored_setup,
 )
+from ..rules import RuleSet
 from .errors import BadLink, NotFinished, ReadOnlyStore, SaveError, TableError, hash_token
 from .manager import TableManager
 from .messages import default_bot
 
-__all__ = ["RoomRefused", "RoomService", "seat_token"]
+__all__ = ["RoomRefused", "RoomService", "offered_bot", "seat_token"]
+
+
+def offered_bot(name: object) -> bool:
+    """Whether ``name`` is a bot this server offers (the registry's, or an outside bot's label)."""
+    from ..bots import BOT_NAMES, web_bot_labels
+
+    return isinstance(name, str) and (name in BOT_NAMES or name in web_bot_labels())
 
 
 def seat_token(member_hash: str, game_id: int) -> str:
@@ -121,10 +136,24 @@ class RoomService:
         return name
 
     # -- changing ---------------------------------------------------------------------------
-    async def create(self, player: str, name: str, hands: int, count_new: Callable[[], None]) -> tuple[Room, str]:
+    @staticmethod
+    def _setup(hands: int, rules: dict, hints: bool, bot: str | None) -> dict:
+        """The stored settings (:func:`~shangrao.records.rooms.stored_setup`) after checking the rule
+        options as a table's (``RoomRefused(422, "bad_rules")`` naming the bad one)."""
+        try:
+            RuleSet.from_dict({**rules, "hands_per_match": hands})
+        except ValueError as err:
+            raise RoomRefused(422, "bad_rules", str(err)[:300]) from None
+        return stored_setup(rules, hints, bot)
+
+    async def create(self, player: str, name: str, hands: int, count_new: Callable[[], None], rules: dict | None = None,
+                     hints: bool = True, bot: str | None = None) -> tuple[Room, str]:
         """A new room with the asker (``player``, the name they chose) as its first member, ``hands``
-        hands per match: (room, member token).  count_new(): the new-rooms limit (raises)."""
+        hands per match, its matches' ``rules`` (rule options), ``hints`` (允许提示) and ``bot`` for
+        the empty seats (None: the strongest): (room, member token).  count_new(): the new-rooms
+        limit (raises)."""
         self._writable()
+        setup = self._setup(hands, rules or {}, hints, bot)
         player = self._name(player, "player")
         name = name.strip()
         if len(name) > self.settings.max_name:
@@ -134,12 +163,31 @@ class RoomService:
         for _ in range(20):
             code = f"{secrets.randbelow(10**6):06d}"
             try:
-                room = await self.manager.read(create_room, self.store, code, name or player, hands, {}, player,
+                room = await self.manager.read(create_room, self.store, code, name or player, hands, setup, player,
                                                hash_token(token))
                 return room, token
             except CodeTaken:
                 continue
         raise RoomRefused(503, "busy", "no free room code was found; try again")
+
+    async def change_setup(self, room: Room, me: RoomMember, rules: dict | None, hints: bool | None,
+                           bot: str | None, default_bot: bool = False) -> Room:
+        """The room's creator (seat 0) changes its matches' settings between matches (what is None
+        stays; ``default_bot``: the empty seats get the strongest bot again).  Refused: another member
+        (403 ``not_creator``), while a match is being played (409 ``match_running``), bad rules (422)."""
+        self._writable()
+        if me.seat != 0:
+            raise RoomRefused(403, "not_creator", "only the room's creator (seat 0) may change its rules")
+        async with self.lock(room.code):
+            room = await self.manager.read(load_room, self.store, room.code)
+            cur = await self.current(room)
+            if cur is not None and cur["status"] != "finished":
+                raise RoomRefused(409, "match_running", "the room's match is still being played")
+            old = room.setup
+            setup = self._setup(room.hands, old["rules"] if rules is None else rules,
+                                old["hints"] if hints is None else hints,
+                                None if default_bot else (old["bot"] if bot is None else bot))
+            return await self.manager.read(set_room_setup, self.store, room.code, setup)
 
     async def join(self, room: Room, player: str, token: str | None) -> tuple[RoomMember, str | None]:
         """The asker (member token ``token`` if any) as a member of ``room`` at its lowest free seat:
@@ -177,7 +225,7 @@ class RoomService:
 
     async def start_match(self, room: Room, me: RoomMember, count_new: Callable[[], None]) -> tuple[int, str]:
         """The room's next match, every member at their seat, claimed at once (:func:`seat_token`;
-        empty seats: the strongest bot): (game id, the asker's seat token).  Refused
+        empty seats: the room's bot, else the strongest; the room's rules and 提示): (game id, the asker's seat token).  Refused
         (``match_running``) while the latest match is being played.  count_new(): the new-tables
         limit (a match is a new table)."""
         self._writable()
@@ -188,9 +236,11 @@ class RoomService:
                 raise RoomRefused(409, "match_running", "the room's match is still being played")
             count_new()
             members = {m.seat: m for m in room.members}
-            kinds = ["human" if i in members else default_bot() for i in range(1, SEATS)]
+            setup = room.setup  # the rules, 提示 and empty seats' bot the room plays with (issue 38)
+            bot = setup["bot"] if offered_bot(setup["bot"]) else default_bot()  # one no longer offered: the strongest
+            kinds = ["human" if i in members else bot for i in range(1, SEATS)]
             table, _ = await self.manager.create(
-                room.name, room.hands, kinds, room.rules,
+                room.name, room.hands, kinds, setup["rules"], hints=setup["hints"],
                 seat_tokens=lambda gid: {i: seat_token(m.token_hash, gid) for i, m in members.items()},
                 room=(room.code, [members[i].name if i in members else None for i in range(SEATS)]))
             await self.manager.read(add_room_game, self.store, room.id, table.id)

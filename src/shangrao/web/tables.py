@@ -262,9 +262,21 @@ class Table(SeatMessages, TableManners):
                          "ready": s.ready, "managed": self.manners.is_managed(i)} for i, s in enumerate(self.seats)],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
             "hints": self.hints, "manners": self.manners_info(), "end_reason": self.end_reason,
+            "paused": self.paused,
         }
         self._info = (self.version, info)
         return info
+
+    def _deserted(self) -> bool:
+        """The table's only player has left (:meth:`TableState.deserted`: one person's seat, three
+        bots; it was connected and is not now): the table waits for them (issue 38)."""
+        people = [s for s in self.seats if s.player == "human"]
+        return len(people) == 1 and not people[0].conns and people[0].was_here
+
+    @property
+    def paused(self) -> bool:
+        """The table waits for its only player to come back (issue 38)."""
+        return not self.finished and self.status in ("playing", "between") and self._deserted()
 
     def _absent(self, seat: Seat, now: float) -> bool:
         return not seat.conns and now - seat.gone_since >= self.settings.absent_timeout
@@ -620,6 +632,11 @@ class Table(SeatMessages, TableManners):
             p = self.play
             if p is None or p.game.is_over:
                 humans = [s for s in self.seats if s.player == "human"]
+                if self._deserted():  # its only player has left: the next hand waits for them (issue 38)
+                    self.between_since = None
+                    return None
+                if self.between_since is None and p is not None:  # one came back: 继续's countdown anew
+                    self.between_since = now
                 all_ready = all(s.ready or not s.conns for s in humans)
                 since = self.between_since if self.between_since is not None else now - st.next_hand_timeout
                 if p is None or all_ready or now - since >= st.next_hand_timeout:

@@ -2,16 +2,6 @@
 document.getElementById("nav").append(navBar("lobby"));
 document.querySelectorAll("[data-t]").forEach(e => { e.textContent = t(e.dataset.t); });
 document.getElementById("h-create").textContent = t("create");
-const RULE_NAMES = {
-  base_points: ["基本分", "base points"], heavenly_points: ["天糊分", "天糊 points"], earthly_points: ["地糊分", "地糊 points"],
-  robbing_kong_factor: ["抢杠倍数", "抢杠 factor"], rob_concealed_kong: ["可抢暗杠", "rob a concealed kong"],
-  rob_exposed_kong: ["可抢明杠", "rob a kong on a discard"], earthly_win: ["地糊", "地糊 allowed"],
-  pung_kong_bonus: ["碰杠奖励", "碰杠 bonus"], concealed_kong_bonus: ["自摸杠奖励", "自摸杠 bonus"],
-  four_bao_bonus: ["四个宝奖励", "四个宝 bonus"], caught_bao_bonus: ["接宝奖励", "接宝 bonus"],
-  kong_after_pung: ["碰后可杠", "kong right after 碰"], added_kong_drawn_only: ["碰杠只用新摸的牌", "added kong only with the tile drawn"],
-  jiuyao_melds: ["九幺可有副露", "九幺 with declared melds"], win_on_bao_tile: ["宝牌可地糊/抢杠", "地糊/抢杠 on a 宝 tile"],
-  baodiao_bao_needs_touji: ["宝吊宝须偷机", "宝吊宝/宝吊无宝 only after 偷机"],
-};
 // the table's pace (issue 38): how soon the bots play and how long each discard stays open; the
 // browser remembers the last choice
 const PACE_WORDS = { zh: { label: "机器人节奏", slow: "慢", normal: "标准", fast: "快" },
@@ -32,11 +22,11 @@ fetch("/api/rules").then(r => r.json()).then(info => {
   }
   const box = document.getElementById("rules");
   for (const f of info.fields) {
-    const label = (RULE_NAMES[f.name] || [f.name, f.name])[LANG === "zh" ? 0 : 1];
+    const name = label("rules", f.name); // the rule's words: shangrao.rules.RULE_LABELS
     const input = f.type === "bool" ? el("input", { type: "checkbox", name: f.name, checked: f.default })
       : el("input", { type: "number", min: 0, name: f.name, value: f.default });
     input.dataset.type = f.type; input.classList.add("rule");
-    box.append(el("label", {}, label + " ", input));
+    box.append(el("label", {}, name + " ", input));
   }
 });
 document.getElementById("create").addEventListener("submit", async (e) => {

@@ -36,6 +36,9 @@
  * @property {Array<number>} managed
  * @property {VoteInfo | null} vote
  * @property {"failed" | "passed" | null} result
+ * @property {"refused" | "timeout" | null} [why]
+ * @property {Array<number> | null} [tally]
+ * @property {number} [closed]
  */
 
 /**
@@ -158,6 +161,7 @@
  * @property {string | null} [room]
  * @property {MannersInfo | null} [manners]
  * @property {"dissolved" | null} [end_reason]
+ * @property {boolean} [paused]
  */
 
 /**

@@ -13,6 +13,7 @@ const TEXT = {
     jie_h: "接宝与四个宝", jie: "摸到三个宝后，别人打出第四个宝时可以接宝（每家付 10 分）；自己摸到第四个宝，四个宝奖励每家 10 分。碰杠每家 1 分，自摸杠每家 2 分。",
     pat_h: "牌型与倍数", pat: "牌值 = 基本分 × 牌型倍数 × 各项翻倍（杠开、单吊、飞宝、九幺每次 ×2，抢杠 ×6）。",
     name: "牌型", factor: "倍数", clause: "条款", dbl_h: "翻倍",
+    away_h: "离开牌桌", away: "和朋友同桌时，你离开后由机器人代打。如果桌上只有你一个真人（其余都是机器人），你离开后牌桌暂停：机器人不出牌，倒计时停止；你回来后从原来的位置接着打。",
   },
   en: {
     h: "Shangrao Mahjong rules (short)",
@@ -23,6 +24,7 @@ const TEXT = {
     jie_h: "接宝 and 四个宝", jie: "With three 宝 drawn you may catch the fourth when it is discarded (接宝, 10 from each player); drawing the fourth yourself is 四个宝 (10 from each). A kong on a discard or added kong pays 1 from each, a concealed kong 2.",
     pat_h: "Patterns and factors", pat: "Hand value = base points × pattern factor × doublings (杠开, 单吊, 飞宝, 九幺 ×2 each; 抢杠 ×6).",
     name: "Pattern", factor: "Factor", clause: "Clause", dbl_h: "Doublings",
+    away_h: "Leaving the table", away: "At a table with other people, a bot plays your seat once you have left. If you are the only person at the table (every other seat a bot), the table pauses when you leave: the bots do not play and the countdowns stop; when you are back it goes on from the same position.",
   },
 };
 const X = TEXT[LANG] || TEXT.zh;
@@ -33,6 +35,7 @@ body.append(el("h1", { text: X.h }),
   el("h2", { text: X.touji_h }), el("p", { text: X.touji }),
   el("h2", { text: X.fei_h }), el("p", {}, B("5p"), " ", X.fei),
   el("h2", { text: X.jie_h }), el("p", {}, B("5p"), B("5p"), B("5p"), B("5p"), " ", X.jie),
+  el("h2", { text: X.away_h }), el("p", { id: "away-rule", text: X.away }),
   el("h2", { text: X.pat_h }), el("p", { text: X.pat }));
 fetch("/api/patterns").then(r => r.json()).then(d => {
   const tb = el("table", { id: "patterns" }, el("tr", {}, el("th", { text: X.name }), el("th", { text: X.factor }), el("th", { text: X.clause })));

@@ -154,6 +154,7 @@ function render() {
       el("p", {}, t("invite"), ": ", el("code", { id: "invite", text: link })),
       el("button", { onclick: () => send({ type: "fill_bots" }), text: t("fill_bots") })));
   }
+  if (tb.paused) app.append(el("div", { class: "vote-box paused", id: "paused", role: "status", text: M("paused") })); // (issue 38)
   const vb = voteBox();
   if (vb) app.append(vb);
   if (!v) { if (S.settlement) app.append(settlement()); return; }
@@ -184,9 +185,23 @@ function mannersBar() {
   return bar;
 }
 // an open 解散 vote: who asked, the answers so far, 同意/拒绝 for a seat still to answer, the seconds left
+// a closed vote that failed is said to every seat and spectator for RESULT_MS (issue 38): 解散未通过
+// with how many refused, or that its time ran out (a passed one ends the match: 本场已解散)
+const RESULT_MS = 20000;
+let resultSeen = { closed: 0, until: 0 };
+function voteResult(mn) {
+  if (!mn || mn.result !== "failed" || !mn.closed) return null;
+  if (mn.closed > resultSeen.closed) {
+    resultSeen = { closed: mn.closed, until: Date.now() + RESULT_MS };
+    setTimeout(render, RESULT_MS + 50);
+  }
+  if (Date.now() >= resultSeen.until) return null;
+  const text = mn.why === "refused" && mn.tally ? M("failed_refused").replace("{0}", mn.tally[1]) : mn.why === "timeout" ? M("failed_timeout") : M("dissolve_failed");
+  return el("div", { class: "vote-box vote-result", id: "vote-result", role: "status", "data-why": mn.why || "", text });
+}
 function voteBox() {
   const mn = S.table.manners, vote = mn && mn.vote;
-  if (!vote) return null;
+  if (!vote) return voteResult(mn);
   const agreed = Object.values(vote.answers).filter(x => x).length;
   const box = el("div", { class: "vote-box", id: "vote" }, el("b", { text: M("dissolve_asked").replace("{0}", who(vote.proposer)) }),
     el("span", { text: ` ${M("agree")} ${agreed}/${vote.voters.length} · ${Math.ceil(vote.left)}s` }));
@@ -358,7 +373,9 @@ function matchEnd() {
   const tb = S.table;
   const box = el("div", { class: "match-end", id: "match-end" }, el("h2", { text: t("match_over") }));
   const order = [0, 1, 2, 3].sort((a, b) => tb.scores[b] - tb.scores[a]);
-  box.append(el("ol", { class: "ranking" }, ...order.map(s => el("li", { text: `${who(s)}  ${tb.scores[s]}` }))));
+  // tied players share a rank (1, 1, 3, 4: the list's number is the rank)
+  const rank = (s) => 1 + tb.scores.filter(x => x > tb.scores[s]).length;
+  box.append(el("ol", { class: "ranking" }, ...order.map(s => el("li", { value: rank(s), "data-rank": rank(s), text: `${who(s)}  ${tb.scores[s]}` }))));
   const ph = el("table", { class: "per-hand" }, el("tr", {}, el("th", { text: t("hand_no") }), ...[0, 1, 2, 3].map(i => el("th", { text: who(i) }))));
   (tb.history || []).forEach((d, i) => ph.append(el("tr", {}, el("th", { text: i + 1 }), ...d.map(x => el("td", { text: fmtPoints(x) })))));
   ph.append(el("tr", {}, el("th", { text: t("running") }), ...tb.scores.map(x => el("td", { text: x }))));
@@ -367,8 +384,9 @@ function matchEnd() {
   // asked again: the one who asked first gets their seat link back (a first answer lost), the others the join link
   // a room's match (issue 24): the next one is the room's, each member at their own seat
   const next = tb.room ? `/room/${tb.room}/play` : `/join/${tb.rematch}`;
-  if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: next, text: t("new_match_link") + "#" + tb.rematch, onclick: (e) => { e.preventDefault(); rematch(next); } }));
-  else if (!WATCH) btns.append(el("button", { class: "act primary", id: "rematch", text: t("new_match"), onclick: () => rematch() }));
+  // at a room's table the next match is the room's next 场 (issue 38)
+  if (tb.rematch) btns.append(el("a", { class: "button primary", id: "rematch-join", href: next, text: tb.room ? label("room", "next_match_room") : t("new_match_link") + "#" + tb.rematch, onclick: (e) => { e.preventDefault(); rematch(next); } }));
+  else if (!WATCH) btns.append(el("button", { class: "act primary", id: "rematch", text: tb.room ? label("room", "next_match_room") : t("new_match"), onclick: () => rematch() }));
   if (tb.room && !WATCH) btns.append(el("a", { class: "button", id: "back-room", href: `/room/${tb.room}`, text: label("room", "back_room") }));
   if (tb.id !== undefined && tb.id !== null) btns.append(el("a", { class: "button", id: "review-game", href: `/replay/${tb.id}?review=1`, text: t("review_game") }));
   btns.append(el("a", { class: "button", id: "back-lobby", href: "/", text: t("back_lobby") }));
