@@ -51,7 +51,7 @@ def site(tmp_path_factory):
     store = Store(f"sqlite:///{db}")
     gid = _play_and_store(store, 37, hands=2)
     store.close()
-    with app_served(f"sqlite:///{db}", bot_delay=0.01, claim_pause=0.02) as url:
+    with app_served(f"sqlite:///{db}", bot_delay=0.01, claim_pause=0.02, review_workers=1) as url:
         yield {"url": url, "game": gid}
 
 
