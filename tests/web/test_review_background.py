@@ -87,3 +87,34 @@ def _version() -> str:
     from shangrao.bots.evaluator import ExpertEvaluator
 
     return ExpertEvaluator().version
+
+
+def test_a_killed_review_worker_is_a_failure_said_in_a_line_and_the_next_review_starts_a_new_one(db_url):
+    import os
+    import signal
+
+    from shangrao.records import Store
+    from shangrao.web.reviews import ReviewJobs
+
+    from .test_browser_review import _play_and_store
+
+    store = Store(db_url)
+    gid = _play_and_store(store, 3, hands=1)
+    jobs = ReviewJobs(store, workers=1, scrub=lambda text: text.replace(db_url, "<database>"))
+    try:
+        jobs.start(10**6, 1)  # no such game: the failure is said without the database's URL
+        failed = wait_until(lambda: (p := jobs.progress(10**6)) and p["error"], 30, "the review to fail")
+        assert "no game with id" in failed and db_url not in failed, failed
+        jobs.start(gid, 1)
+        wait_until(lambda: jobs._pool._processes, 30, "the worker")
+        for p in list(jobs._pool._processes.values()):
+            os.kill(p.pid, signal.SIGKILL)
+        failed = wait_until(lambda: (p := jobs.progress(gid)) and p["error"], 30, "the review to fail")
+        assert "ended abruptly" in failed, failed
+        jobs.start(gid, 1)  # asked again: a new worker reviews it
+        wait_until(lambda: jobs.progress(gid) is None, 60, "the review in a new worker")
+        from shangrao.records.reviews import load_reviews
+        assert list(load_reviews(store, gid, "expert", _version())) == [0]
+    finally:
+        jobs.close()
+        store.close()

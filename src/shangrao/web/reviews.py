@@ -23,7 +23,9 @@ import logging
 import multiprocessing
 import queue
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..records import Store
@@ -76,8 +78,10 @@ class ReviewJobs:
     """The background reviews of one server (see the module doc).  ``workers``: processes (0: one
     thread of this process)."""
 
-    def __init__(self, store: Store, workers: int = 1, keep: int = 32) -> None:
+    def __init__(self, store: Store, workers: int = 1, keep: int = 32,
+                 scrub: Callable[[str], str] = lambda text: text) -> None:
         self.store = store
+        self._scrub = scrub  # a failure's words without the database's URL (the page and the log see them)
         self.workers = workers if _shared(store.url) else 0
         self._pool: Executor | None = None
         self._queue: Any = None
@@ -177,8 +181,13 @@ class ReviewJobs:
             if fut.cancelled() or isinstance(err, _Stopped):
                 self._jobs.pop(game_id, None)
                 return
+            if isinstance(err, BrokenProcessPool) and self._pool is not None and not self._closed:
+                # the worker died (killed, out of memory): the next review starts a new one
+                broken, self._pool = self._pool, None
+                broken.shutdown(wait=False, cancel_futures=True)
+                err = RuntimeError("the review's worker process ended abruptly; ask again to retry")
             if err is not None:  # any failure is said to the page (one line), never a dead job
-                what = " ".join(str(err).split())[:300] or type(err).__name__
+                what = self._scrub(" ".join(str(err).split()))[:300] or type(err).__name__
                 self._jobs[game_id]["error"] = what
                 if not self._closed:
                     log.warning("the review of game %s failed: %s", game_id, what)

@@ -37,7 +37,7 @@ class DatabaseWriter:
     def __init__(self, store: Store, db_threads: int, read_threads: int, review_workers: int = 0) -> None:
         self.store = store
         #: the game reviews (issue 37): in their own process, a web match's as soon as it ends
-        self.reviews = ReviewJobs(store, review_workers)
+        self.reviews = ReviewJobs(store, review_workers, scrub=self.scrub)
         self._review_finished = review_workers > 0
         n = db_threads or (1 if store.url.startswith("sqlite") else 4)
         self._pool = ThreadPoolExecutor(n, thread_name_prefix="shangrao-db")
