@@ -137,6 +137,35 @@ def test_the_history_links_each_game_to_its_review(site, browser):
     page.close()
 
 
+def test_the_history_shows_a_running_reviews_progress_until_it_is_done(site, browser):
+    """GET /api/games says a review runs (``review``: done/total): the game's button reads 复盘中 1/2,
+    and 复盘 once a later answer says it is done (the answers are the server's, the progress set here)."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{site['url']}/api/games") as r:
+        rows = json.loads(r.read())
+    answers = iter([1, None])
+
+    def games(route):
+        step = next(answers, None)
+        body = [{**g, "review": {"done": step, "total": 2} if step and g["id"] == site["game"] else None} for g in rows]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    w = Watch(page)
+    page.route("**/api/games", games)
+    page.goto(f"{site['url']}/history")
+    link = page.locator(f"tr[data-game='{site['game']}'] a.review-link")
+    page.wait_for_function("(sel) => document.querySelector(sel) && document.querySelector(sel).textContent === '复盘中 1/2'",
+                           arg=f"tr[data-game='{site['game']}'] a.review-link")
+    page.wait_for_function("(sel) => document.querySelector(sel).textContent === '复盘'",
+                           arg=f"tr[data-game='{site['game']}'] a.review-link", timeout=10_000)
+    assert link.get_attribute("href") == f"/replay/{site['game']}?review=1"
+    assert not w.problems, w.problems
+    page.close()
+
+
 def test_after_a_match_the_review_link_opens_the_review_made_when_it_ended(site, browser):
     """复盘这场 on the match's end screen: a one-hand match played by tapping at 390×844; the link opens
     the replay's review mode, whose summary comes (the review started when the match ended)."""
