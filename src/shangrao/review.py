@@ -360,7 +360,7 @@ def _reason(obs, legal: list[Action], chosen: Action, best: Action, values: Mapp
         pc_zh = f"（糊牌机会 {100 * cc.p_win:.0f}%）" if cc is not None else ""
         pb_zh = f"（糊牌机会 {100 * cb.p_win:.0f}%）" if cb is not None else ""
         en.append(f"{best} is valued at {vb:+.1f}{pb}, {chosen} at {vc:+.1f}{pc}")
-        zh.append(f"{_zh(best)}估值 {vb:+.1f} 分{pb_zh}，{_zh(chosen)} {vc:+.1f} 分{pc_zh}")
+        zh.append(f"{_zh(best)}：估值 {vb:+.1f} 分{pb_zh}；{_zh(chosen)}：{vc:+.1f} 分{pc_zh}")
     return "; ".join(en), "；".join(zh)
 
 
