@@ -49,6 +49,8 @@ def test_discarding_from_a_ready_hand_so_it_is_no_longer_ready_is_a_mistake_with
     assert d.loss > MISTAKE
     assert d.best in ("discard 9p", "discard 5m")
     assert "向听 1" in d.reason and "听牌" in d.reason
+    print(d.reason, "|", d.reason_zh)
+    assert "打 东风后离听牌差 1 张（1 向听）" in d.reason_zh and "保持听牌" in d.reason_zh  # the Chinese UI's words
     assert r.summary["0"].mistakes == 1 and r.summary["0"].match_rate == 0.0
 
 
@@ -69,6 +71,8 @@ def test_declining_a_win_when_an_opponent_is_one_tile_from_winning_is_a_mistake_
     assert d.best == "win"
     assert d.loss > MISTAKE
     assert "the win now" in d.reason and "下家 shows 碰" in d.reason
+    print(d.reason, "|", d.reason_zh)
+    assert "现在糊" in d.reason_zh and "下家亮出 碰 一筒" in d.reason_zh  # the Chinese UI's words
     assert d.options[0].action == "win"
 
 

@@ -8,7 +8,8 @@ each legal action in points.  A decision's **loss** is the best option's value m
 one's (points, >= 0); a **mistake** is a loss over :data:`MISTAKE` (0.5) points, a **big** one over
 :data:`BIG_MISTAKE` (2).  Where a rule explains the choice the decision carries a ``reason`` in words,
 made only from what the evaluator knows (its values, the forms it aims at, the hand's shanten) and
-what the seat saw (the others' melds and discards).
+what the seat saw (the others' melds and discards); in English (``reason``: ``--json``, the CLI, the
+English web UI) and in Chinese (``reason_zh``: the Chinese web UI).
 
 Everything here is JSON-able (``to_dict``/``from_dict``): a review is stored once in the records
 database (``reviews``) and served to the replay page.
@@ -35,7 +36,7 @@ from .game.events import ReplayError, replay
 from .game.state import Game
 from .rules import RuleSet
 from .scoring.items import DOUBLINGS, PATTERNS
-from .tiles import format_tile
+from .tiles import format_tile, tile_name
 
 __all__ = ["BIG_MISTAKE", "MISTAKE", "Decision", "GameReview", "HandReview", "Option", "Summary",
            "review_events", "review_hands"]
@@ -64,7 +65,8 @@ class Decision:
     choice; ``step``: index of the replay page's frame after it (1-based: frame 0 is the deal);
     ``phase`` (act, discard, claim, rob); ``tiles``: the seat's concealed kinds before it; ``drawn``;
     ``options``: every legal action, best first; ``chosen``/``best``: action strings; ``loss``
-    (points, >= 0); ``stderr`` of the loss or None; ``reason``: words, or "".
+    (points, >= 0); ``stderr`` of the loss or None; ``reason``: words (English, the Chinese names
+    kept), or ""; ``reason_zh``: the same in Chinese (the Chinese web UI), or "".
     """
 
     hand: int
@@ -80,6 +82,7 @@ class Decision:
     loss: float
     stderr: float | None = None
     reason: str = ""
+    reason_zh: str = ""
 
     @property
     def matched(self) -> bool:
@@ -269,66 +272,96 @@ def _decide(g: Game, seat: int, legal: list[Action], chosen: Action, ev: Evaluat
         best = chosen if values[chosen][0] >= vb - 1e-9 else best
     opts = [Option(str(a), round(values[a][0], 3), _r(values[a][1])) for a in order]
     cands = getattr(ev, "last", None) or []
-    reason = _reason(obs, legal, chosen, best, values, {c.action: c for c in cands}) if loss > MISTAKE else ""
+    reason, reason_zh = (_reason(obs, legal, chosen, best, values, {c.action: c for c in cands}) if loss > MISTAKE
+                         else ("", ""))
     return Decision(hand, seat, i, step, str(getattr(obs.phase, "value", obs.phase)), list(obs.hand), obs.drawn, opts,
-                    str(chosen), str(best), round(loss, 3), _r(err), reason)
+                    str(chosen), str(best), round(loss, 3), _r(err), reason, reason_zh)
 
 
 def _r(x: float | None) -> float | None:
     return None if x is None else round(x, 3)
 
 
-def _opponents(obs) -> str:
-    """What the seat saw of the others: their melds and discards, in words (only where they show melds)."""
-    parts = []
+def _zh(a: Action) -> str:
+    """An action in Chinese, as the web shows it: 打 五筒, 吃 三万四万五万, 碰 东风, 糊, 过."""
+    if a.tile is None:
+        return a.type.chinese
+    if a.type is A.CHOW:
+        return f"{a.type.chinese} {''.join(tile_name(a.tile + i) for i in range(3))}"
+    return f"{a.type.chinese} {tile_name(a.tile)}"
+
+
+def _opponents(obs) -> tuple[str, str]:
+    """What the seat saw of the others: their melds and discards, in words (only where they show
+    melds), in English and in Chinese."""
+    en, zh = [], []
     for off in (1, 2, 3):
         s = (obs.seat + off) % 4
         ms = obs.melds[s]
         if ms:
-            shown = "、".join(f"{m.type.chinese} {format_tile(m.tiles[0]) if m.type.value != 'chow' else format_tile(m.tiles[0]) + '…'}"
-                             for m in ms)
-            parts.append(f"{_SEAT_WORDS[off]} shows {shown} and has discarded {len(obs.discards[s])}")
-    return "; ".join(parts)
+            chow = [m.type.value == "chow" for m in ms]
+            shown = "、".join(f"{m.type.chinese} {format_tile(m.tiles[0])}{'…' if c else ''}" for m, c in zip(ms, chow))
+            shown_zh = "、".join(f"{m.type.chinese} {tile_name(m.tiles[0])}{'…' if c else ''}" for m, c in zip(ms, chow))
+            n = len(obs.discards[s])
+            en.append(f"{_SEAT_WORDS[off]} shows {shown} and has discarded {n}")
+            zh.append(f"{_SEAT_WORDS[off]}亮出 {shown_zh}，已打出 {n} 张")
+    return "; ".join(en), "；".join(zh)
 
 
 def _reason(obs, legal: list[Action], chosen: Action, best: Action, values: Mapping[Action, tuple[float, float | None]],
-            cands: Mapping[Action, Candidate]) -> str:
-    """The rule that explains the loss, in words, from the evaluator's candidates (modest: only what it knows)."""
+            cands: Mapping[Action, Candidate]) -> tuple[str, str]:
+    """The rule that explains the loss, in words, from the evaluator's candidates (modest: only what it
+    knows): (English, Chinese)."""
     vb, vc = values[best][0], values[chosen][0]
     cb, cc = cands.get(best), cands.get(chosen)
-    words: list[str] = []
+    en: list[str] = []
+    zh: list[str] = []
     has_win = any(a.type is A.WIN for a in legal)
     if best.type is A.WIN and chosen.type is not A.WIN:
-        name = f" ({cb.aim_name})" if cb is not None and cb.aim_name and cb.aim_name != A.WIN.chinese else ""
-        win = f"the win now{name} is worth {vb:+.1f}; declining it is valued at {vc:+.1f}"
+        aim = cb.aim_name if cb is not None and cb.aim_name and cb.aim_name != A.WIN.chinese else ""
+        win = f"the win now{f' ({aim})' if aim else ''} is worth {vb:+.1f}; declining it is valued at {vc:+.1f}"
+        win_zh = f"现在糊{f'（{aim}）' if aim else ''}值 {vb:+.1f} 分，不糊估值 {vc:+.1f} 分"
         if cc is not None and cc.p_win < 1:
             win += f" (the hand still wins {100 * cc.p_win:.0f}% of the time, by the estimate)"
-        words.append(win)
-        opp = _opponents(obs)
+            win_zh += f"（按估计，之后糊牌的机会 {100 * cc.p_win:.0f}%）"
+        en.append(win)
+        zh.append(win_zh)
+        opp, opp_zh = _opponents(obs)
         if opp:
-            words.append(opp)
+            en.append(opp)
+            zh.append(opp_zh)
     elif has_win and chosen.type is A.WIN and best.type is not A.WIN:
         if cb is not None and cb.aim == "baodiao":
-            words.append(f"declining the win for {PATTERNS['baodiao'].name} (宝 alone: any draw wins) is valued at "
-                         f"{vb:+.1f} against {vc:+.1f} now (偷机)")
+            name = PATTERNS["baodiao"].name
+            en.append(f"declining the win for {name} (宝 alone: any draw wins) is valued at "
+                      f"{vb:+.1f} against {vc:+.1f} now (偷机)")
+            zh.append(f"不糊、等{name}（单吊宝：摸到什么都能糊）估值 {vb:+.1f} 分，现在糊 {vc:+.1f} 分（偷机）")
         else:
-            words.append(f"declining the win is valued at {vb:+.1f} against {vc:+.1f} now")
+            en.append(f"declining the win is valued at {vb:+.1f} against {vc:+.1f} now")
+            zh.append(f"不糊估值 {vb:+.1f} 分，现在糊 {vc:+.1f} 分")
     elif chosen.type is A.DISCARD and best.type is A.DISCARD:
         sh_c = _shanten_after(obs, chosen)
         sh_b = _shanten_after(obs, best)
         if sh_c is not None and sh_b is not None and sh_c > sh_b:
             ready = "keeps the hand ready (听牌)" if sh_b == 0 else f"keeps it {sh_b} from ready (向听 {sh_b})"
-            words.append(f"{chosen} leaves the hand {sh_c} from ready (向听 {sh_c}); {best} {ready}")
+            ready_zh = "保持听牌" if sh_b == 0 else f"离听牌只差 {sh_b} 张（{sh_b} 向听）"
+            en.append(f"{chosen} leaves the hand {sh_c} from ready (向听 {sh_c}); {best} {ready}")
+            zh.append(f"{_zh(chosen)}后离听牌差 {sh_c} 张（{sh_c} 向听）；{_zh(best)}{ready_zh}")
         if chosen.tile == obs.bao:
-            words.append(f"{DOUBLINGS['feibao'].name} doubles what the hand wins and what it pays; the expert flies a 宝 "
-                         "only into a ready hand")
+            name = DOUBLINGS["feibao"].name
+            en.append(f"{name} doubles what the hand wins and what it pays; the expert flies a 宝 only into a ready hand")
+            zh.append(f"{name}让这手牌赢的和输的都翻倍；专家只在听牌时飞宝")
         if cc is not None and cb is not None and cb.aim != cc.aim and cb.aim_name:
-            words.append(f"{best} aims at {cb.aim_name}")
+            en.append(f"{best} aims at {cb.aim_name}")
+            zh.append(f"{_zh(best)}是冲着{cb.aim_name}去的")
     elif chosen.type in (A.CHOW, A.PUNG, A.KONG) or best.type in (A.CHOW, A.PUNG, A.KONG):
         pc = f" (win chance {100 * cc.p_win:.0f}%)" if cc is not None else ""
         pb = f" (win chance {100 * cb.p_win:.0f}%)" if cb is not None else ""
-        words.append(f"{best} is valued at {vb:+.1f}{pb}, {chosen} at {vc:+.1f}{pc}")
-    return "; ".join(words)
+        pc_zh = f"（糊牌机会 {100 * cc.p_win:.0f}%）" if cc is not None else ""
+        pb_zh = f"（糊牌机会 {100 * cb.p_win:.0f}%）" if cb is not None else ""
+        en.append(f"{best} is valued at {vb:+.1f}{pb}, {chosen} at {vc:+.1f}{pc}")
+        zh.append(f"{_zh(best)}：估值 {vb:+.1f} 分{pb_zh}；{_zh(chosen)}：{vc:+.1f} 分{pc_zh}")
+    return "; ".join(en), "；".join(zh)
 
 
 def _shanten_after(obs, a: Action) -> int | None:

@@ -23,7 +23,9 @@ from shangrao.web.app import create_app
 SLOW_PEOPLE = dict(bot_delay=0.0, claim_timeout=600, turn_timeout=600, absent_timeout=600,
                    next_hand_timeout=600, standin_bot="random", claim_pause=0.0, retry_delay=0.05,
                    # the limits are tested in test_limits.py; elsewhere tests play fast
-                   messages_per_second=10_000, tables_per_minute=10_000, reads_per_second=10_000)
+                   messages_per_second=10_000, tables_per_minute=10_000, reads_per_second=10_000,
+                   # no review process per test: a finished match is reviewed only where a test asks
+                   review_workers=0)
 
 
 def key(m: dict) -> tuple[int, int]:

@@ -49,9 +49,12 @@ def served(app: Any, port: int | None = None, **config: Any) -> Iterator[tuple[i
 
 @contextmanager
 def app_served(db_url: str, **settings: Any) -> Iterator[str]:
-    """``create_app(db_url, Settings(**settings))`` served as by :func:`served`; yields its base URL."""
+    """``create_app(db_url, Settings(**settings))`` served as by :func:`served`; yields its base URL.
+    No review process (``review_workers=0``) unless the test asks for one."""
     from shangrao.web import Settings
     from shangrao.web.app import create_app
+
+    settings.setdefault("review_workers", 0)
 
     with served(create_app(db_url, Settings(**settings))) as (port, _srv):
         yield f"http://127.0.0.1:{port}"

@@ -51,7 +51,7 @@ def site(tmp_path_factory):
     store = Store(f"sqlite:///{db}")
     gid = _play_and_store(store, 37, hands=2)
     store.close()
-    with app_served(f"sqlite:///{db}", bot_delay=0.01, claim_pause=0.02) as url:
+    with app_served(f"sqlite:///{db}", bot_delay=0.01, claim_pause=0.02, review_workers=1) as url:
         yield {"url": url, "game": gid}
 
 
@@ -119,6 +119,12 @@ def test_the_review_shows_the_summary_and_steps_through_the_mistakes(site, brows
         assert "big" in d["cls"], d
         if os.environ.get("SHANGRAO_SCREENSHOTS"):
             page.screenshot(path=os.path.join(os.environ["SHANGRAO_SCREENSHOTS"], f"review-{IDS[SIZES.index((vw, vh))]}.png"))
+        reason = page.locator("#review-decision .reason")
+        if reason.count():  # the reason in words, in the page's language (Chinese here)
+            assert not any("a" <= ch <= "z" for ch in reason.inner_text()), reason.inner_text()
+            if os.environ.get("SHANGRAO_SCREENSHOTS") and vw < 500:
+                page.evaluate("document.getElementById('review-decision').scrollIntoView()")
+                page.screenshot(path=os.path.join(os.environ["SHANGRAO_SCREENSHOTS"], "review-reason-phone.png"))
     assert not w.problems, w.problems
     page.close()
 
@@ -129,3 +135,57 @@ def test_the_history_links_each_game_to_its_review(site, browser):
     link = page.locator(f"tr[data-game='{site['game']}'] a.review-link")
     assert link.get_attribute("href") == f"/replay/{site['game']}?review=1"
     page.close()
+
+
+def test_the_history_shows_a_running_reviews_progress_until_it_is_done(site, browser):
+    """GET /api/games says a review runs (``review``: done/total): the game's button reads 复盘中 1/2,
+    and 复盘 once a later answer says it is done (the answers are the server's, the progress set here)."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{site['url']}/api/games") as r:
+        rows = json.loads(r.read())
+    answers = iter([1, None])
+
+    def games(route):
+        step = next(answers, None)
+        body = [{**g, "review": {"done": step, "total": 2} if step and g["id"] == site["game"] else None} for g in rows]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    w = Watch(page)
+    page.route("**/api/games", games)
+    page.goto(f"{site['url']}/history")
+    link = page.locator(f"tr[data-game='{site['game']}'] a.review-link")
+    page.wait_for_function("(sel) => document.querySelector(sel) && document.querySelector(sel).textContent === '复盘中 1/2'",
+                           arg=f"tr[data-game='{site['game']}'] a.review-link")
+    page.wait_for_function("(sel) => document.querySelector(sel).textContent === '复盘'",
+                           arg=f"tr[data-game='{site['game']}'] a.review-link", timeout=10_000)
+    assert link.get_attribute("href") == f"/replay/{site['game']}?review=1"
+    assert not w.problems, w.problems
+    page.close()
+
+
+def test_after_a_match_the_review_link_opens_the_review_made_when_it_ended(site, browser):
+    """复盘这场 on the match's end screen: a one-hand match played by tapping at 390×844; the link opens
+    the replay's review mode, whose summary comes (the review started when the match ended)."""
+    from .test_browser import create_table, play_until_settlement
+
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = ctx.new_page()
+    w = Watch(page)
+    create_table(page, site["url"], hands=1)
+    tid = page.url.split("/t/")[1].split("/")[0]
+    play_until_settlement(page, 390, 844)
+    link = page.wait_for_selector("#match-end #review-game", timeout=20_000)
+    assert link.inner_text() == "复盘这场" and link.get_attribute("href") == f"/replay/{tid}?review=1"
+    if os.environ.get("SHANGRAO_SCREENSHOTS"):
+        link.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(os.environ["SHANGRAO_SCREENSHOTS"], "review-link-phone.png"))
+    link.click()
+    page.wait_for_url(f"**/replay/{tid}?review=1")
+    page.wait_for_selector("#review-stats", timeout=60_000)
+    assert "一致率" in page.locator("#review-stats").inner_text()
+    assert page.evaluate(NO_SIDEWAYS)
+    assert not w.problems, w.problems
+    ctx.close()

@@ -1,4 +1,5 @@
-"""The games (history) API: ``GET /api/games``, ``GET /api/games/{id}``, ``GET
+"""The games (history) API: ``GET /api/games`` (with each game's ``review`` progress while one runs,
+else null), ``GET /api/games/{id}``, ``GET
 /api/games/{id}/hands/{hand}/frames`` — read, and their answers built, in the history threads, each
 costing the client's read budget (one router) — and ``GET /api/games/{id}/review[?seat=S]``: the game's
 review (牌谱分析, issue 37), 200 when every finished hand's review is stored, else 202 with the
@@ -18,7 +19,6 @@ from .deps import AppState
 from .http import StrictJSONRoute, cut
 from .lobby import KIND
 from .messages import clean_name
-from .reviews import ReviewJobs
 from .stored import stored_name, stored_names
 
 __all__ = ["history_game", "public_game", "router"]
@@ -179,11 +179,14 @@ def router(ctx: AppState) -> APIRouter:
         own = _ids(mine)
 
         def work() -> JSONResponse:
+            running = ctx.manager.reviews.running()  # a review under way: its progress (复盘中 3/8)
             if not filtered:
                 rows = store.list_games(limit=limit, offset=offset)
-                return _stored_json([public_game(g.to_dict()) for g in rows], "the list of games")
+                return _stored_json([{**public_game(g.to_dict()), "review": running.get(g.id)} for g in rows],
+                                    "the list of games")
             found = list_history(store, kinds=chosen, mine=own, mine_only=bool(mine_only), limit=limit, offset=offset)
-            return _stored_json([history_game(h) for h in found], "the list of games")
+            return _stored_json([{**history_game(h), "review": running.get(h.game.id)} for h in found],
+                                "the list of games")
 
         return await manager.history(work)
 
@@ -199,13 +202,14 @@ def router(ctx: AppState) -> APIRouter:
         ctx.read_budget(request)
         return await manager.history(_frames_answer, store, game_id, hand)
 
-    jobs = ReviewJobs(store)
+    jobs = ctx.manager.reviews  # web/reviews.py: in their own process, ended with the app
 
     @r.get("/api/games/{game_id}/review")
     async def review(request: Request, game_id: int, seat: int | None = Query(None, ge=0, le=3)):
         """The game's review (every seat, or ``seat``): 200 ``{"status": "ready", "summary", "hands", …}``
         when stored; else 202 ``{"status": "running", "done", "total"}`` while the background review
-        runs (started by this request); 422 when it failed (the next request tries again)."""
+        runs (started when a web match ends, else by this request); 422 when it failed (the next
+        request tries again)."""
         ctx.read_budget(request)
         job = jobs.progress(game_id)
         if job is not None:

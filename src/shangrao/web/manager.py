@@ -56,7 +56,7 @@ class TableManager(DatabaseWriter, LobbyLists):
 
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
-        super().__init__(store, self.settings.db_threads, self.settings.read_threads)
+        super().__init__(store, self.settings.db_threads, self.settings.read_threads, self.settings.review_workers)
         self.tables: dict[int, Table] = {}
         #: unfinished tables found damaged (their stored rows cannot be loaded): id -> what is wrong.
         #: Listed as ``damaged`` (``/api/tables?status=damaged``), never as live; kept until the server

@@ -198,6 +198,7 @@ class TableManners:
         except SaveError:
             self.finished, self.end_reason = False, None
             raise
+        self.manager.review_later(self.id, len(self.match.hands))  # issue 37: its hands reviewed in the background
         self.manager.listing_changed()
 
     def _scores(self) -> list[int]:

@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     Limits (docs/web.md) — tables_per_minute, max_live_tables, messages_per_second, max_body, max_name,
     send_queue, send_timeout, idle_timeout.  Floods and reads (issue 25) — waiting_per_address and
     tables_per_minute count per address group (an IPv4 /24, an IPv6 /64); reads_per_second, read_threads.
-    db_threads.  Rooms (issue 24) — rooms_per_minute, room_guesses (code guessing), per
+    db_threads.  review_workers (issue 37).  Rooms (issue 24) — rooms_per_minute, room_guesses (code guessing), per
     address group.  Connections (:mod:`shangrao.web.guard`, applied by ``shangrao serve``) —
     header_timeout, max_connections_per_address, max_connections.  Each field's description says
     what it is; bounds are checked (``ValidationError``).
@@ -105,6 +105,10 @@ class Settings(BaseSettings):
                                                           "tables' database threads).")
     db_threads: int = Field(0, ge=0, le=64, description="Database worker threads of the tables (0: 1 for "
                                                         "SQLite, 4 else).")
+    # game reviews (issue 37)
+    review_workers: int = Field(1, ge=0, le=16, description="Processes that review games (复盘) in the background; "
+                                                            "a web match is reviewed when it ends (0: reviews only "
+                                                            "when asked for, in a thread of the server).")
     # rooms (issue 24)
     rooms_per_minute: int = Field(5, ge=1, description="Rooms one client address (network) may open per minute.")
     room_guesses: int = Field(5, ge=1, description="Unknown room codes one client address (network) may "

@@ -388,6 +388,7 @@ class Table(SeatMessages, TableManners):
                 self.finished = True  # a restart sees the same from the number of stored hands
                 with contextlib.suppress(SaveError):  # the next write retries; the table is finished anyway
                     await self.manager.write(self.store.finish_game, self.id, list(self.match.scores))
+                self.manager.review_later(self.id, len(self.match.hands))  # issue 37: reviewed in the background
             self.manager.listing_changed()
         else:
             await self.manager.write_events(self.id, g.hand_no, n_before, g.events[n_before:])

@@ -18,6 +18,7 @@ from ..records import Store
 from ..records.live import insert_event_batches
 from .clock import ServerClock
 from .errors import SaveError
+from .reviews import ReviewJobs
 
 if TYPE_CHECKING:
     from .metrics import ServerMetrics
@@ -33,8 +34,11 @@ class DatabaseWriter:
 
     metrics: ServerMetrics  # the manager's (web/metrics.py): write latency and failures
 
-    def __init__(self, store: Store, db_threads: int, read_threads: int) -> None:
+    def __init__(self, store: Store, db_threads: int, read_threads: int, review_workers: int = 0) -> None:
         self.store = store
+        #: the game reviews (issue 37): in their own process, a web match's as soon as it ends
+        self.reviews = ReviewJobs(store, review_workers, scrub=self.scrub)
+        self._review_finished = review_workers > 0
         n = db_threads or (1 if store.url.startswith("sqlite") else 4)
         self._pool = ThreadPoolExecutor(n, thread_name_prefix="shangrao-db")
         self.clock = ServerClock()  # the times this server stores (countdowns survive wall-clock steps)
@@ -128,6 +132,13 @@ class DatabaseWriter:
         if self._events_queued:
             self._write_event_batch()
 
+    def review_later(self, game_id: int, hands: int) -> None:
+        """A match just ended with ``hands`` stored hands: start its review (牌谱分析) in the background,
+        so that it is ready when asked for (the replay page and the history show its progress).
+        Nothing with ``review_workers=0``, on a read-only server, or without a hand."""
+        if self._review_finished and self.read_only is None and hands > 0:
+            self.reviews.start(game_id, hands)
+
     def _written(self) -> None:
         """A write succeeded: say so once after failures (at most once a minute: a flapping disk logs little)."""
         if self._failing:
@@ -167,6 +178,7 @@ class DatabaseWriter:
                   f" ({suppressed} more like it in the last minute)" if suppressed else "")
 
     def shutdown(self) -> None:
+        self.reviews.close()
         self._pool.shutdown(wait=True)
         if self._history_pool is not None:
             self._history_pool.shutdown(wait=True)

@@ -56,7 +56,8 @@ function row(g) {
   if (g.mine) tds[0].append(" ", el("span", { class: "badge mine-badge", text: hw("mine") }));
   return el("tr", { "data-game": g.id, "data-kind": g.room ? "room" : g.kind, class: g.room ? "in-room" : "" }, ...tds,
     el("td", { class: "go" }, el("a", { class: "button", href: `/replay/${g.id}`, text: t("replay") }), " ",
-      g.hands_played ? el("a", { class: "button review-link", href: `/replay/${g.id}?review=1`, text: t("review") }) : null));
+      g.hands_played ? el("a", { class: "button review-link", href: `/replay/${g.id}?review=1`,
+        text: g.review ? t("reviewing_s", g.review.done, g.review.total) : t("review") }) : null));
 }
 function roomHead(g) { // a room's matches under their room: its name and its members
   const names = (g.names || []).filter(n => n).join("、");
@@ -91,5 +92,19 @@ async function load() {
     el("button", { class: "button", id: "prev-page", disabled: state.page === 0, onclick: go(-1), text: hw("prev_page") }),
     el("span", { id: "page-no", text: hw("page", state.page + 1) }),
     el("button", { class: "button", id: "next-page", disabled: !more, onclick: go(1), text: hw("next_page") }));
+  clearTimeout(progressTimer);
+  if (rows.some(g => g.review)) progressTimer = setTimeout(reviewProgress, 2000);
+}
+// a game under review (a web match is reviewed when it ends): its 复盘 button counts the hands done
+let progressTimer = null;
+async function reviewProgress() {
+  let rows = null;
+  try { const r = await fetch("/api/games"); rows = r.ok ? await r.json() : null; } catch (e) { rows = null; }
+  if (!rows) return;
+  for (const g of rows) {
+    const a = document.querySelector(`tr[data-game="${g.id}"] a.review-link`);
+    if (a) a.textContent = g.review ? t("reviewing_s", g.review.done, g.review.total) : t("review");
+  }
+  if (rows.some(g => g.review)) progressTimer = setTimeout(reviewProgress, 2000);
 }
 load();

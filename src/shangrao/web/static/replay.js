@@ -101,7 +101,8 @@ function reviewPanel() {
       el("span", { class: "val", text: (o.value >= 0 ? "+" : "") + o.value.toFixed(2) })));
   }
   if (d.options.length > shown.length) box.append(el("p", { class: "note", text: `… ${d.options.length - shown.length}` }));
-  if (d.reason) box.append(el("p", { class: "reason", text: d.reason }));
+  const reason = LANG === "zh" ? (d.reason_zh || d.reason) : d.reason;  // in the page's language (a review stored before reason_zh: English)
+  if (reason) box.append(el("p", { class: "reason", text: reason }));
   return box;
 }
 async function loadHand(h) {
