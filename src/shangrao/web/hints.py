@@ -6,26 +6,36 @@ tiles, the wall or the seed can reach the answer.  The lines are :func:`shangrao
 — the words of ``shangrao advise`` and of ``play``'s 提示.
 
 Cost: one :func:`~shangrao.bots.expert.advise` call (an expert decision: ~7 ms median, ~20 ms p99 of
-CPU, docs/performance.md).  Like the bots' choices it runs on the event loop, under the table's lock
-(so the answer is about the decision still on the table); the answers are cached per (observation,
+CPU, docs/performance.md).  Like the bots' choices it runs in the server's bot threads, never on the
+event loop (issue 34), under the table's lock (so the answer is about the decision still on the
+table); the answers are cached per (observation,
 legal actions), so a seat pressing 提示 again — or a client sending ``hint`` in a loop — costs one
 computation per decision, and each message counts against the connection's rate limit anyway.
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..bots.advice import choice_text, order_words
 from ..bots.expert import ExpertBot, advise
-from ..game import Action, Observation
+from ..game import Action, IllegalActionError, Observation
+from .errors import HintsOff
+from .outgoing import HintMessage
 
-__all__ = ["HINT_TOP", "hint_choices", "hint_note"]
+if TYPE_CHECKING:
+    from .connections import Connection
+    from .tables import Table
+
+__all__ = ["HINT_TOP", "hint_choices", "hint_note", "send_hint"]
 
 #: how many choices the 提示 button shows
 HINT_TOP = 3
 
-_BOT = ExpertBot()  # its scoring memo is bounded (50,000 entries); used on the event loop only
+_BOT = ExpertBot()  # its scoring memo is bounded (50,000 entries); its caches take threads
 
 
 @lru_cache(maxsize=512)
@@ -49,3 +59,23 @@ def hint_note(choices: tuple[dict, ...]) -> dict | None:
     by_speed = any(c["action"].startswith("discard ") and c.get("useful") is not None for c in choices)
     zh = order_words(evs, by_speed, "zh")
     return {"zh": zh, "en": order_words(evs, by_speed, "en")} if zh else None
+
+
+async def send_hint(table: Table, seat: int, conn: Connection, hand: int, seq: int) -> None:
+    """Queue on ``conn`` the expert's top choices for ``seat``'s decision at (``hand``, ``seq``) of
+    ``table`` (:func:`hint_choices`, from the seat's own observation and the legal actions its state
+    shows), computed in the bot threads.  Raises HintsOff, StaleActionError (not the seat's current
+    position) or IllegalActionError (no decision of the seat there); nothing is sent then."""
+    async with table.lock:
+        if not table.hints:
+            raise HintsOff("hints are switched off at this table (the host's choice)")
+        g = table._at_position(seat, hand, seq)
+        assert table.play is not None
+        legal = table.play.options(seat)
+        if len(legal) < 2:
+            raise IllegalActionError("no decision of yours now: nothing to advise on")
+        # the seat's own view; in a window it is named as deciding, as its state shows it
+        obs = dataclasses.replace(g.observation(seat), current_seat=seat)
+        choices = await asyncio.get_running_loop().run_in_executor(table.manager.bot_pool, hint_choices, obs,
+                                                                   tuple(legal))  # off the loop
+        conn.send_message(HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))

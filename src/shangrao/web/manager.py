@@ -65,7 +65,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         self._load_lock = asyncio.Lock()
         self.listing_version = 0
         self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
-        #: the bots decide here, never on the event loop (issue 34; Table._ask_bot)
+        #: the bots decide here, never on the event loop (issue 34; web/table_bots.py)
         self.bot_pool = ThreadPoolExecutor(self.settings.bot_threads, thread_name_prefix="shangrao-bot")
 
     def listing_changed(self) -> None:
@@ -326,7 +326,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         table.evicted = True
-        table.close_bots()
+        table.bots.close(table.seats)
         table.play = None
         table.match.hands.clear()
         table._texts.clear()
@@ -380,7 +380,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         ends = []
         for t in list(self.tables.values()):
             await t.stop()
-            ends += t.close_bots()
+            ends += t.bots.close(t.seats)
         self.tables.clear()
         if ends:
             await asyncio.wait([asyncio.wrap_future(f) for f in ends], timeout=30)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hmac
 import logging
 import secrets
@@ -35,10 +34,10 @@ from typing import TYPE_CHECKING
 
 from msgspec import Raw
 
-from ..bots import close_bot, get_bot, web_bot_spec
+from ..bots import get_bot
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
-from ..game.table import BotRequest, TableState, Timing, decide
+from ..game.table import BotRequest, TableState, Timing
 from ..records.live import set_players, update_meta
 from ..records.summary import hand_summary
 from ..rules import RuleSet
@@ -65,12 +64,13 @@ from .errors import (
     read_only_message,
     rematch_token,
 )
-from .hints import hint_choices, hint_note
+from .hints import send_hint
 from .lobby import KIND
 from .manners import TableManners
-from .outgoing import HintMessage, PongMessage
+from .outgoing import PongMessage
 from .settings import Pace, Settings, paced
 from .stored import WebMeta
+from .table_bots import TableBots
 from .views import LogCache
 
 if TYPE_CHECKING:
@@ -148,80 +148,22 @@ class Table(SeatMessages, TableManners):
         self._seat_info: tuple[dict, dict] | None = None  # (public_info(), seat_info()) of the last change
         now = time.monotonic()
         self.idle_since = now
-        self._busy: set[int] = set()  # id() of the bots deciding in a worker thread now
-        self._bot_tasks: set[asyncio.Task] = set()
-        #: plays, on the loop, a decision whose bot was late, failed or still busy (quick: greedy)
-        self.fallback = get_bot("greedy", seed=f"{seed}:fallback")
-        self.bot_faults = 0
+        #: the bots, asked in worker threads with a deadline (issue 34; web/table_bots.py)
+        self.bots = TableBots(self.id, self.manager.bot_pool, self.settings.bot_deadline, seed, self._bot_answer)
         for i, s in enumerate(seats):
             s.gone_since = now
             if s.is_bot:
-                s.bot = self._make_bot(s.player, f"{seed}:{i}")
+                s.bot = self.bots.make(s.player, f"{seed}:{i}")
             s.standin = get_bot(self.settings.standin_bot, seed=f"{seed}:standin:{i}")
 
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.status} hand={self.hand_no}>"
 
     # ------------------------------------------------------------------ bots, off the loop (issue 34)
-    def _make_bot(self, spec: str, seed: str) -> object:
-        bot = get_bot(web_bot_spec(spec), seed=seed)  # an offered bot's label: its spec
-        if isinstance(getattr(bot, "timeout", None), float):  # an outside bot: free its worker by the deadline
-            bot.timeout = min(bot.timeout, self.settings.bot_deadline)  # type: ignore[attr-defined]
-        return bot
-
-    def _ask_bot(self, req: BotRequest) -> None:
-        """Ask ``req``'s bot in a worker thread (:func:`~shangrao.game.table.decide`); its answer, or
-        the fallback's after ``bot_deadline`` seconds, goes back through :meth:`TableState.answer`.
-        A bot still busy with an earlier decision gets the fallback at once."""
-        loop = asyncio.get_running_loop()
-        bid = id(req.bot)
-        if bid in self._busy:
-            self._bot_fallback(req, "is still busy with an earlier decision")
-            return
-        self._busy.add(bid)
-        fut = self.manager.bot_pool.submit(decide, req)
-        fut.add_done_callback(lambda _f: loop.call_soon_threadsafe(self._busy.discard, bid))
-        task = loop.create_task(self._await_bot(req, fut), name=f"table-{self.id}-bot")
-        self._bot_tasks.add(task)
-        task.add_done_callback(self._bot_tasks.discard)
-
-    async def _await_bot(self, req: BotRequest, fut) -> None:
-        try:
-            action = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)), self.settings.bot_deadline)
-        except TimeoutError:
-            self._bot_fallback(req, f"gave no answer within {self.settings.bot_deadline:g} s")
-            return
-        except Exception as err:  # a bot's own failure: the fallback plays, the table goes on
-            self._bot_fallback(req, f"failed ({type(err).__name__}: {str(err)[:200]})")
-            return
-        self._bot_answer(req, action)
-
-    def _bot_fallback(self, req: BotRequest, why: str) -> None:
-        self.bot_faults += 1
-        who = "stand-in" if req.standin else "bot"
-        log.warning("table %s seat %s: the %s %s %s; greedy plays this decision", self.id, req.seat, who,
-                    getattr(req.bot, "name", type(req.bot).__name__), why)
-        self._bot_answer(req, self.fallback.choose(req.observation, list(req.legal)))
-
     def _bot_answer(self, req: BotRequest, action: Action) -> None:
         p = self.play
         if p is not None and p.answer(req.key, action):
             self.changed.set()  # the runner applies it (in the engine's order)
-
-    def close_bots(self) -> list:
-        """End the seats' bots that hold something (outside bots' processes) in the bots' threads,
-        never on the loop; returns the futures.  Pending decisions are dropped."""
-        for task in list(self._bot_tasks):
-            task.cancel()
-        ends = []
-        for s in self.seats:
-            bot = s.bot
-            if bot is not None and callable(getattr(bot, "close", None)):
-                try:
-                    ends.append(self.manager.bot_pool.submit(close_bot, bot))
-                except RuntimeError:  # the pool is shut down (the server is ending): end it here
-                    close_bot(bot)
-        return ends
 
     # ------------------------------------------------------------------ facts
     def _take_up(self, game: Game) -> None:
@@ -363,7 +305,7 @@ class Table(SeatMessages, TableManners):
                     s.player = k
                 raise
             for i in free:
-                self.seats[i].bot = self._make_bot(kind, f"{self.seed}:{i}")
+                self.seats[i].bot = self.bots.make(kind, f"{self.seed}:{i}")
             self.touch(listing=True)
             self.broadcast()
             return True
@@ -525,23 +467,8 @@ class Table(SeatMessages, TableManners):
             await self._apply(action, seat, actor=actor)
 
     async def hint(self, seat: int, conn: Connection, hand: int, seq: int) -> None:
-        """Queue on ``conn`` the expert's top choices for ``seat``'s decision at (``hand``, ``seq``)
-        (:func:`~shangrao.web.hints.hint_choices`, from the seat's own observation and the legal
-        actions its state shows).  Raises HintsOff, StaleActionError (not the seat's current
-        position) or IllegalActionError (no decision of the seat there); nothing is sent then."""
-        async with self.lock:
-            if not self.hints:
-                raise HintsOff("hints are switched off at this table (the host's choice)")
-            g = self._at_position(seat, hand, seq)
-            assert self.play is not None
-            legal = self.play.options(seat)
-            if len(legal) < 2:
-                raise IllegalActionError("no decision of yours now: nothing to advise on")
-            # the seat's own view; in a window it is named as deciding, as its state shows it
-            obs = dataclasses.replace(g.observation(seat), current_seat=seat)
-            choices = await asyncio.get_running_loop().run_in_executor(self.manager.bot_pool, hint_choices, obs,
-                                                                       tuple(legal))  # off the loop
-            conn.send_message(HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))
+        """Queue on ``conn`` the expert's top choices for ``seat``'s decision (:func:`.hints.send_hint`)."""
+        await send_hint(self, seat, conn, hand, seq)
 
     async def pong(self, conn: Connection) -> None:
         """Answer a ping after every state change in progress has been queued (a barrier for
@@ -569,8 +496,7 @@ class Table(SeatMessages, TableManners):
             self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
 
     async def stop(self) -> None:
-        for task in list(self._bot_tasks):
-            task.cancel()
+        self.bots.cancel()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping: its end is all we want
@@ -603,7 +529,7 @@ class Table(SeatMessages, TableManners):
                 timeout = 1.0
             if timeout == "done":
                 async with self.lock:
-                    self.close_bots()  # the match is over: outside bots end now
+                    self.bots.close(self.seats)  # the match is over: outside bots end now
                     self.task = None
                     self._maybe_evict()
                 return
@@ -653,7 +579,7 @@ class Table(SeatMessages, TableManners):
             if prompt_gone:
                 self.touch()
             for req in p.requests(now):  # bots and stand-ins decide in worker threads (issue 34)
-                self._ask_bot(req)
+                self.bots.ask(req)
             moves = p.due(now)
             if moves:
                 seat, action = moves[0]
