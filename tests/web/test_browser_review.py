@@ -154,8 +154,9 @@ def test_the_history_shows_a_running_reviews_progress_until_it_is_done(site, bro
 
     page = browser.new_page(viewport={"width": 390, "height": 844})
     w = Watch(page)
+    page.route("**/api/games?*", games)  # the history's filtered page and its progress polls alike
     page.route("**/api/games", games)
-    page.goto(f"{site['url']}/history")
+    page.goto(f"{site['url']}/history?kinds=web,room,play,simulate,arena")
     link = page.locator(f"tr[data-game='{site['game']}'] a.review-link")
     page.wait_for_function("(sel) => document.querySelector(sel) && document.querySelector(sel).textContent === '复盘中 1/2'",
                            arg=f"tr[data-game='{site['game']}'] a.review-link")
