@@ -32,9 +32,9 @@ from .bots.evaluator import Evaluator, ExpertEvaluator
 from .bots.expert import Candidate
 from .errors import InputError
 from .game.actions import Action, ActionType, parse_action
-from .game.events import ReplayError, replay
+from .game.events import ReplayError
+from .game.frames import replayed_start
 from .game.state import Game
-from .rules import RuleSet
 from .scoring.items import DOUBLINGS, PATTERNS
 from .tiles import format_tile, tile_name
 
@@ -226,15 +226,7 @@ def review_events(events: Sequence[Mapping[str, Any]], seats: Iterable[int] | No
     seats_l = _check_seats(seats)
     ev = evaluator or ExpertEvaluator()
     t0 = time.process_time()
-    try:
-        log: list[dict[str, Any]] = [dict(e) for e in replay(events).events[:len(events)]]
-    except ReplayError:
-        raise
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as err:
-        raise ReplayError(f"the log is damaged ({type(err).__name__}: {err})") from None
-    d = log[0]
-    g = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
-             wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    log, g = replayed_start(events)
     out: list[Decision] = []
     step = 0
     for i, e in enumerate(log):

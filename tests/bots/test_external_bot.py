@@ -13,7 +13,7 @@ import pytest
 
 from shangrao.arena import run_arena
 from shangrao.bots import get_bot
-from shangrao.bots.external import ExternalBot, ExternalBotError, ExternalBotWarning
+from shangrao.bots.external import ExternalBot, ExternalBotError, ExternalBotWarning, group_members
 from shangrao.game import Game, play_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,22 +194,6 @@ def test_outside_bots_are_gymnasium_opponents(tmp_path):
 
 # ---------------------------------------------------------------- size, writes and lifetime (issue 34)
 
-def _group_members(pgid: int) -> list[int]:
-    """Live (not zombie) processes of process group ``pgid``, from /proc."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            stat = (d / "stat").read_bytes()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if fields[0] != b"Z" and int(fields[2]) == pgid:
-            out.append(int(d.name))
-    return out
-
-
 def _request(bot):
     g = Game(seed=2)
     while g.current_seat != 0 or len(g.legal_actions()) < 2:
@@ -284,7 +268,7 @@ def test_a_bot_that_stops_reading_its_stdin_does_not_block_a_write_past_the_time
     assert _time.monotonic() - t0 < 5.0 and bot.dead
     obs, legal = _request(bot)
     assert bot.choose(obs, legal) in legal  # the stand-in plays
-    assert pgid is not None and _group_members(pgid) == []  # ended with its group
+    assert pgid is not None and group_members(pgid) == []  # ended with its group
 
 
 def test_closing_a_bot_ends_its_whole_process_group_children_included(tmp_path):
@@ -302,8 +286,8 @@ def test_closing_a_bot_ends_its_whole_process_group_children_included(tmp_path):
     import time as _time
 
     deadline = _time.monotonic() + 10
-    while len(_group_members(pgid)) < 2:  # the bot and its child
+    while len(group_members(pgid)) < 2:  # the bot and its child
         assert _time.monotonic() < deadline, "the bot's child did not start"
         _time.sleep(0.02)
     bot.close()
-    assert _group_members(pgid) == []
+    assert group_members(pgid) == []

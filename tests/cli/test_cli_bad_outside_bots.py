@@ -12,6 +12,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from shangrao.bots.external import group_members
+
 BOTS = {
     "deaf": "import time\ntime.sleep(120)\n",  # never reads its stdin
     "slow": """
@@ -56,20 +58,6 @@ def _specs(tmp_path: Path, *names: str) -> list[str]:
     return out
 
 
-def _group_members(pgid: int) -> list[int]:
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_bytes()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(b")") + 2:].split()
-            if fields[0] != b"Z" and int(fields[2]) == pgid:
-                out.append(int(d.name))
-    return out
-
-
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "SHANGRAO_EXT_TIMEOUT": "0.1", "COLUMNS": "120"}
     exe = [sys.executable, "-c", "from shangrao.cli import main; main()"]
@@ -80,8 +68,8 @@ def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 def _no_process_left(tmp_path: Path, names) -> None:
     pgids = [int((tmp_path / f"{n}.pid").read_text()) for n in names]
     deadline = time.monotonic() + 5
-    while any(_group_members(g) for g in pgids):
-        assert time.monotonic() < deadline, {g: _group_members(g) for g in pgids}
+    while any(group_members(g) for g in pgids):
+        assert time.monotonic() < deadline, {g: group_members(g) for g in pgids}
         time.sleep(0.1)
 
 

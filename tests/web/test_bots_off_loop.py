@@ -9,28 +9,15 @@ import logging
 import random
 import sys
 import textwrap
-import threading
 import time
 from pathlib import Path
 
+from shangrao.bots.external import group_members
+
 from .conftest import SeatClient, key, new_table
-from .waiting import wait_until
+from .waiting import round_trips, wait_until
 
 PY = sys.executable
-
-
-def _group_members(pgid: int) -> list[int]:
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_bytes()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(b")") + 2:].split()
-            if fields[0] != b"Z" and int(fields[2]) == pgid:
-                out.append(int(d.name))
-    return out
 
 
 def _bot(tmp_path: Path, name: str, body: str) -> str:
@@ -76,23 +63,11 @@ def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_
                "the three outside bots to start")
     pgids = [int((tmp_path / f"{n}.pid").read_text()) for n in ("deaf", "slow", "forker")]
 
-    stop = threading.Event()
-    rules_times: list[float] = []
-
-    def ask_rules() -> None:
-        while not stop.is_set():
-            t0 = time.monotonic()
-            assert client.get("/api/rules").status_code == 200
-            rules_times.append(time.monotonic() - t0)
-            time.sleep(0.05)
-
     # the good table, played by a person meanwhile (made first: its first imports are not timed)
     good, tokens = new_table(client, seats=("greedy", "greedy", "greedy"))
     me = SeatClient(client, good, tokens[0], 0)
     me.until(lambda m: m["type"] == "state" and m["view"] is not None)
-    asker = threading.Thread(target=ask_rules, daemon=True)
-    asker.start()
-    try:
+    with round_trips(client) as rules_times:
         rng = random.Random(5)
         deadline = time.monotonic() + 40
         actions = 0
@@ -112,9 +87,6 @@ def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_
         assert actions >= 5
         wait_until(lambda: client.get(f"/api/tables?ids={bad}&status=finished").json()["tables"], 40,
                    "the bad bots' match to end")
-    finally:
-        stop.set()
-        asker.join(5)
     print(f"GET /api/rules: {len(rules_times)} answers, max {max(rules_times) * 1000:.0f} ms; "
           f"the other table: {len(slow_answers)} actions, max {max(slow_answers) * 1000:.0f} ms")
     assert rules_times and max(rules_times) < 0.2, max(rules_times)
@@ -122,7 +94,7 @@ def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_
     faults = [r.getMessage() for r in caplog.records if "greedy plays this decision" in r.getMessage()]
     for seat in (1, 2, 3):  # each bad bot's seat was played by the stand-in
         assert any(f"table {bad} seat {seat}:" in f for f in faults), faults
-    wait_until(lambda: all(_group_members(g) == [] for g in pgids), 10, "the bots' process groups to end")
+    wait_until(lambda: all(group_members(g) == [] for g in pgids), 10, "the bots' process groups to end")
 
 
 def test_a_standin_that_misses_its_deadline_is_replaced_by_the_fallback_greedy(make_client, monkeypatch, caplog):

@@ -5,11 +5,10 @@ docs/performance.md) — with its progress in the history's list, and the proces
 
 from __future__ import annotations
 
-import threading
 import time
 
 from .conftest import new_table
-from .waiting import wait_until
+from .waiting import round_trips, wait_until
 
 
 def test_a_web_match_is_reviewed_in_its_own_process_when_it_ends_while_other_requests_answer_promptly(make_client):
@@ -20,29 +19,14 @@ def test_a_web_match_is_reviewed_in_its_own_process_when_it_ends_while_other_req
     wait_until(lambda: client.get(f"/api/tables?ids={tid}&status=finished").json()["tables"], 60,
                "the match (two hands, played by bots and the stand-in) to end")
 
-    stop = threading.Event()
-    rules_times: list[float] = []
-
-    def ask_rules() -> None:
-        while not stop.is_set():
-            t0 = time.monotonic()
-            assert client.get("/api/rules").status_code == 200
-            rules_times.append(time.monotonic() - t0)
-            time.sleep(0.05)
-
-    asker = threading.Thread(target=ask_rules, daemon=True)
-    asker.start()
     seen: list[dict] = []
-    try:
+    with round_trips(client) as rules_times:
         def reviewed() -> bool:  # the history's row says how far the review is, until it is done
             row = next(g for g in client.get("/api/games").json() if g["id"] == tid)
             if row["review"] is not None:
                 seen.append(row["review"])
             return row["review"] is None and bool(seen)
         wait_until(reviewed, 120, "the background review of the match's two hands")
-    finally:
-        stop.set()
-        asker.join(5)
     assert all(r["total"] == 2 and 0 <= r["done"] <= 2 for r in seen), seen
     # nobody asked for the review: it was started by the match's end, and is stored
     r = client.get(f"/api/games/{tid}/review?seat=0")

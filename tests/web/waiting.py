@@ -6,8 +6,10 @@ The table's rules themselves are tested on a fake clock (``tests/game/test_table
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -45,3 +47,26 @@ def elapse(seconds: float) -> None:
     runs, a rate budget refills, a flood goes on for its time).  Never to wait for the server to
     have done something: that is :func:`wait_until`."""
     time.sleep(seconds)
+
+
+@contextlib.contextmanager
+def round_trips(client, path: str = "/api/rules", every: float = 0.05) -> Iterator[list[float]]:
+    """While the block runs, ``GET path`` every ``every`` seconds in a thread (each must answer 200);
+    yields the list of round trips (seconds), filled as they come (issue 34: the loop never waits)."""
+    stop = threading.Event()
+    times: list[float] = []
+
+    def ask() -> None:
+        while not stop.is_set():
+            t0 = time.monotonic()
+            assert client.get(path).status_code == 200
+            times.append(time.monotonic() - t0)
+            time.sleep(every)
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    try:
+        yield times
+    finally:
+        stop.set()
+        asker.join(5)

@@ -49,7 +49,7 @@ from ..game import Action, Observation, parse_action, redact
 from . import UnknownBotError
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "MAX_QUEUED", "ExternalBot", "ExternalBotError", "ExternalBotWarning",
-           "check_command", "kill_group"]
+           "check_command", "group_members", "kill_group"]
 
 log = logging.getLogger(__name__)
 
@@ -201,12 +201,14 @@ def kill_group(proc: subprocess.Popen, grace: float = GRACE) -> None:
         proc.wait(timeout=grace)
 
 
-def _group_alive(pgid: int) -> bool:
-    """Some process of group ``pgid`` is alive and not a zombie (Linux /proc; elsewhere: it exists)."""
+def group_members(pgid: int) -> list[int] | None:
+    """The live (not zombie) processes of process group ``pgid``, by pid (Linux /proc; None where
+    /proc cannot be read)."""
     try:
         pids = [d for d in os.listdir("/proc") if d.isdigit()]
     except OSError:
-        return True
+        return None
+    out = []
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
@@ -215,8 +217,14 @@ def _group_alive(pgid: int) -> bool:
             continue
         fields = stat[stat.rfind(b")") + 2:].split()
         if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == pgid:
-            return True
-    return False
+            out.append(int(pid))
+    return out
+
+
+def _group_alive(pgid: int) -> bool:
+    """Some process of group ``pgid`` is alive and not a zombie (elsewhere than Linux: it exists)."""
+    members = group_members(pgid)
+    return members is None or bool(members)
 
 
 class ExternalBot:

@@ -12,7 +12,7 @@ from .events import ReplayError, replay
 from .protocol import EventType
 from .state import Game, WinRecord
 
-__all__ = ["payer_factors", "replay_frames"]
+__all__ = ["payer_factors", "replay_frames", "replayed_start"]
 
 
 def payer_factors(win: WinRecord) -> dict[str, Any]:
@@ -40,6 +40,23 @@ def _snapshot(g: Game, ev: dict[str, Any] | None) -> dict[str, Any]:
             "dealer": o.dealer, "last_discard": None if o.last_discard is None else list(o.last_discard)}
 
 
+def replayed_start(events: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], Game]:
+    """A stored hand's log as the engine replays it (each event a dict, equal to the log's) and a
+    :class:`Game` at the hand's start, to step through it again.  A log edited into another shape (a
+    field of another type, a seat of 10**30, a missing key) raises :class:`~shangrao.game.ReplayError`,
+    never another error."""
+    try:
+        log: list[dict[str, Any]] = [dict(e) for e in replay(events).events[:len(events)]]
+    except ReplayError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as err:
+        raise ReplayError(f"the log is damaged ({type(err).__name__}: {err})") from None
+    d = log[0]
+    g = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
+             wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    return log, g
+
+
 def replay_frames(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One frame per decision of a stored hand (the engine replays the log).
 
@@ -51,15 +68,7 @@ def replay_frames(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ``tiles_left``, ``scores``, ``current_seat``, ``phase``, ``bao``, ``indicator``, ``dealer``,
     ``last_discard``; the last frame of a won hand also ``wins`` (:func:`payer_factors`).  Raises
     ReplayError."""
-    try:
-        log: list[dict[str, Any]] = [dict(e) for e in replay(events).events[:len(events)]]  # the engine's, equal to the log's
-    except ReplayError:
-        raise
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as err:
-        raise ReplayError(f"the log is damaged ({type(err).__name__}: {err})") from None
-    d = log[0]
-    g = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
-             wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    log, g = replayed_start(events)
     frames = [_snapshot(g, None)]
     for ev in log:
         if "action" in ev:
