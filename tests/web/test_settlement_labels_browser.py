@@ -44,21 +44,12 @@ SHOW = """([reveal, settlement, bao]) => { ws.onclose = () => {}; ws.close();
 
 
 def _hand():
-    from shangrao.bots import get_bot
-    from shangrao.game.match import Match
     from shangrao.records.summary import hand_summary
-    from shangrao.rules import DEFAULT_RULES
     from shangrao.web.views import reveal
 
-    m = Match(DEFAULT_RULES, seed=SEED)
-    bots = [get_bot("greedy", seed=f"{SEED}:{i}") for i in range(4)]
-    for _ in range(HAND + 1):
-        g = m.new_hand()
-        while not g.is_over:
-            s = g.current_seat
-            legal = g.legal_actions()
-            g.apply(legal[0] if len(legal) == 1 else bots[s].choose(g.observation(s), legal))
-        m.finish_hand(g)
+    from .sample import greedy_hand
+
+    g = greedy_hand(SEED, HAND)
     return reveal(g), hand_summary(g.result, g.events), g.bao
 
 

@@ -5,29 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from shangrao.bots import get_bot
 from shangrao.game.frames import replay_frames
-from shangrao.game.match import Match
-from shangrao.rules import DEFAULT_RULES
 from shangrao.web.hints import hint_note
 from shangrao.web.views import reveal
 
+from .sample import greedy_hand
 from .test_pages_phone import FEIBAO_HAND, FEIBAO_SEED
 
 
 @pytest.fixture(scope="module")
 def feibao_hand():
     """The finished Game of the scripted match's hand won with a payer's 飞宝."""
-    m = Match(DEFAULT_RULES, seed=FEIBAO_SEED)
-    bots = [get_bot("greedy", seed=f"{FEIBAO_SEED}:{i}") for i in range(4)]
-    for _ in range(FEIBAO_HAND + 1):
-        g = m.new_hand()
-        while not g.is_over:
-            s = g.current_seat
-            legal = g.legal_actions()
-            g.apply(legal[0] if len(legal) == 1 else bots[s].choose(g.observation(s), legal))
-        m.finish_hand(g)
-    return g
+    return greedy_hand(FEIBAO_SEED, FEIBAO_HAND)
 
 
 def test_the_table_settlement_gives_each_payers_feibao_factor_and_count(feibao_hand):
