@@ -145,16 +145,21 @@ def _review_answer(store: Store, game_id: int, seat: int | None) -> tuple[JSONRe
     history thread), else (None, the number of hands to review).  Raises GameNotFound, RecordError,
     HTTPException (404: no finished hand)."""
     from ..bots.evaluator import ExpertEvaluator
-    from ..records.reviews import load_reviews, review_game
+    from ..records.reviews import stored_hand_reviews
+    from ..review import GameReview, summarize
 
     rec = store.load_game(game_id)
     if not rec.hands:
         raise HTTPException(404, f"game {game_id} has no finished hand to review")
     ev = ExpertEvaluator()
-    stored = load_reviews(store, game_id, ev.name, ev.version)
+    # a hand whose stored review is missing or damaged is reviewed in the background (never here, in
+    # a history thread: a review is seconds of CPU), which stores it in the damaged one's place
+    stored = stored_hand_reviews(store, game_id, ev.name, ev.version)
     if any(h.index not in stored for h in rec.hands):
         return None, len(rec.hands)
-    review = review_game(store, game_id, evaluator=ev)  # all stored: read, not computed
+    seats = [0, 1, 2, 3]
+    hands = [stored[h.index] for h in rec.hands]
+    review = GameReview(ev.name, ev.version, seats, hands, summarize(hands, seats))
     return _stored_json(_review_body(review, rec.players, seat), f"the review of game {game_id}"), len(rec.hands)
 
 

@@ -1,0 +1,99 @@
+"""The review, rooms, history and pace APIs of issues 37 and 38 tried as a hostile client: what broke,
+each answered now with a 4xx naming it or mended — a stored review damaged by hand, and a client asking
+for the review of every stored game (the background queue stays bounded)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from .waiting import wait_until
+
+
+def _stored_hands(db_url: str, games: int) -> list[int]:
+    """``games`` stored games of one played hand each (the same hand: enough for a review)."""
+    from shangrao.bots import get_bot
+    from shangrao.game import Game
+    from shangrao.game.match import play_hand
+    from shangrao.records import Store
+    from shangrao.records.summary import hand_summary
+    from shangrao.rules import DEFAULT_RULES
+
+    g = Game(DEFAULT_RULES, seed="breaking", dealer=0)
+    play_hand(g, [get_bot("greedy") for _ in range(4)])
+    store = Store(db_url)
+    try:
+        ids = []
+        for _ in range(games):
+            gid = store.create_game("play", ["human", "greedy", "greedy", "greedy"], rules=DEFAULT_RULES)
+            store.append_hand(gid, 0, 0, g.events, hand_summary(g.result, g.events), list(g.scores))
+            ids.append(gid)
+        return ids
+    finally:
+        store.close()
+
+
+def _ready(client, gid: int) -> dict:
+    def done():
+        r = client.get(f"/api/games/{gid}/review")
+        assert r.status_code in (200, 202), r.text
+        return r.json() if r.status_code == 200 else None
+    return wait_until(done, 60, f"the review of game {gid}")
+
+
+@pytest.mark.parametrize("damage", ['"x"', '{"hand": 0, "seats": [0], "decisions": [], "summary": []}'],
+                         ids=["not-an-object", "summary-a-list"])
+def test_a_stored_review_damaged_by_hand_is_reviewed_again_and_mended_never_a_503(make_client, db_url, damage):
+    """Before: a review row that is not an object made every GET of the game's review a 503 "the
+    records database cannot be read now; try again" (forever), and one of another shape an
+    AttributeError (the CLI's internal error)."""
+    from shangrao.records import Store
+    from shangrao.records.reviews import load_reviews
+
+    (gid,) = _stored_hands(db_url, 1)
+    client = make_client()
+    good = _ready(client, gid)
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as con:
+        assert con.execute("UPDATE reviews SET review = ?", (damage,)).rowcount == 1
+    first = client.get(f"/api/games/{gid}/review")
+    assert first.status_code in (200, 202), first.text  # reviewed again in the background, not in the request
+    again = _ready(client, gid)
+    assert again["summary"] == good["summary"]
+    assert [h["decisions"] for h in again["hands"]] == [h["decisions"] for h in good["hands"]]
+    store = Store(db_url)
+    try:
+        kept = load_reviews(store, gid, good["evaluator"], good["version"])
+        assert list(kept) == [0] and kept[0]["summary"] == good["hands"][0]["summary"]  # mended in place
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("body", [
+    {"player": "a", "rules": "x"}, {"player": "a", "rules": {"zzz": 1}}, {"player": "a", "rules": {"base_points": -1}},
+    {"player": "a", "rules": {"base_points": 10**30}}, {"player": "a", "rules": {"base_points": {"a": 1}}},
+    {"player": "a", "rules": {"rob_concealed_kong": 1}}, {"player": "a", "rules": {"hands_per_match": 3}},
+    {"player": "a", "hints": "yes"}, {"player": "a", "hints": None}, {"player": "a", "bot": "human"},
+    {"player": "a", "bot": "cmd:/bin/sh -c id"}, {"player": "a", "bot": 3}, {"player": "a", "bot": ""},
+])
+def test_a_room_with_bad_settings_is_refused_with_a_422_naming_them(make_client, body):
+    client = make_client(rooms_per_minute=1000)
+    r = client.post("/api/rooms", json=body)
+    assert r.status_code == 422, r.text
+    assert json.dumps(r.json()["detail"])
+    assert client.get("/api/games").json() == []
+
+
+def test_history_filters_and_review_ids_that_are_not_there_are_4xx(make_client):
+    client = make_client()
+    for q, status in (("kinds=zzz", 422), ("kinds=" + "web," * 60, 422), ("mine=abc", 422), ("mine=-1", 422),
+                      ("mine=99999999999999999999", 422), ("offset=-1", 422), ("mine_only=maybe", 422),
+                      ("kinds=web,web&offset=999999999", 200), ("kinds=", 200)):
+        assert client.get(f"/api/games?{q}").status_code == status, q
+    for gid in ("0", "-1", "9223372036854775808", "99999999999999999999999"):
+        assert client.get(f"/api/games/{gid}/review").status_code == 404, gid
+    for seat in ("-1", "4", "x"):
+        assert client.get(f"/api/games/1/review?seat={seat}").status_code == 422, seat
+    for pace in ("zzz", 1, None, "FAST"):
+        assert client.post("/api/tables", json={"hands": 1, "seats": ["greedy"] * 3, "pace": pace}).status_code == 422
