@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 
 import pytest
 
@@ -68,6 +69,48 @@ def test_a_stored_review_damaged_by_hand_is_reviewed_again_and_mended_never_a_50
         assert list(kept) == [0] and kept[0]["summary"] == good["hands"][0]["summary"]  # mended in place
     finally:
         store.close()
+
+
+def test_reviews_asked_for_by_requests_are_bounded_the_one_past_the_limit_is_a_503_with_retry_after(make_client, db_url):
+    """Before: every GET of an unreviewed game's review queued its review (seconds of CPU a hand) with
+    no bound, so a client walking the history queued hours of work."""
+    gids = _stored_hands(db_url, 4)
+    client = make_client()
+    jobs = client.app.state.manager.reviews
+    jobs.most = 3
+    release = threading.Event()
+
+    def held(game_id):  # the review thread is busy until the test lets it go
+        release.wait(30)
+
+    jobs._run_here = held
+    try:
+        for gid in gids[:3]:
+            r = client.get(f"/api/games/{gid}/review")
+            assert r.status_code == 202 and r.json()["status"] == "running", r.text
+        again = client.get(f"/api/games/{gids[0]}/review")  # one already queued: its progress, not a refusal
+        assert again.status_code == 202, again.text
+        r = client.get(f"/api/games/{gids[3]}/review")
+        assert r.status_code == 503 and r.headers["Retry-After"] == "60", r.text
+        assert r.json() == {"detail": "the server is reviewing 3 games now; ask again in a minute"}
+        assert len(jobs.running()) == 3
+    finally:
+        release.set()
+    wait_until(lambda: not jobs.running(), 30, "the held reviews to end")
+    del jobs._run_here  # the real review again: the refused game is reviewed when asked again
+    assert _ready(client, gids[3])["status"] == "ready"
+
+
+def test_the_review_page_waits_its_turn_when_the_server_answers_503():
+    from pathlib import Path
+
+    import shangrao.web
+
+    static = Path(shangrao.web.__file__).parent / "static"
+    js = (static / "replay.js").read_text(encoding="utf-8")
+    assert 'r.status === 503' in js and 't("review_busy")' in js
+    common = (static / "common.js").read_text(encoding="utf-8")
+    assert common.count("review_busy:") == 2  # Chinese and English
 
 
 @pytest.mark.parametrize("body", [

@@ -7,6 +7,8 @@ progress of the background review it starts (:mod:`shangrao.web.reviews`)."""
 
 from __future__ import annotations
 
+import contextlib
+
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 
@@ -19,6 +21,7 @@ from .deps import AppState
 from .http import StrictJSONRoute, cut
 from .lobby import KIND
 from .messages import clean_name
+from .reviews import ReviewsBusy
 from .stored import stored_name, stored_names
 
 __all__ = ["history_game", "public_game", "router"]
@@ -220,7 +223,8 @@ def router(ctx: AppState) -> APIRouter:
         if job is not None:
             if job["error"] is None:
                 return JSONResponse({"status": "running", **job}, status_code=202)
-            jobs.start(game_id, job["total"])
+            with contextlib.suppress(ReviewsBusy):  # tried again on the next request, when there is room
+                jobs.start(game_id, job["total"], asked=True)
             raise HTTPException(422, f"the review of game {game_id} failed: {job['error']}")
         done = jobs.finished(game_id)
         if done is not None:
@@ -229,6 +233,10 @@ def router(ctx: AppState) -> APIRouter:
         answer, total = await manager.history(_review_answer, store, game_id, seat)
         if answer is not None:
             return answer
-        return JSONResponse({"status": "running", **jobs.start(game_id, total)}, status_code=202)
+        try:
+            started = jobs.start(game_id, total, asked=True)
+        except ReviewsBusy as err:  # a bounded queue: a client asking for every game's review waits its turn
+            raise HTTPException(503, str(err), headers={"Retry-After": "60"}) from None
+        return JSONResponse({"status": "running", **started}, status_code=202)
 
     return r

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..records import Store
 
-__all__ = ["ReviewJobs"]
+__all__ = ["MAX_WAITING", "ReviewJobs", "ReviewsBusy"]
 
 log = logging.getLogger("shangrao.web")
 
@@ -39,6 +39,16 @@ def _shared(url: str) -> bool:
     """Whether another process can open the database at ``url`` (not SQLite in memory)."""
     u = url.rstrip("/")
     return not (u.startswith("sqlite") and (u in ("sqlite:", "sqlite:/") or ":memory:" in u or "mode=memory" in u))
+
+
+#: reviews asked for by requests that may wait or run at once (each is seconds of CPU a hand): one more
+#: is refused (:class:`ReviewsBusy`, answered 503 with Retry-After) until one ends, so a client asking
+#: for the review of every stored game cannot queue hours of work
+MAX_WAITING = 16
+
+
+class ReviewsBusy(RuntimeError):
+    """As many reviews wait or run as the server takes (:data:`MAX_WAITING`); ask again later."""
 
 
 class _Stopped(Exception):
@@ -79,8 +89,9 @@ class ReviewJobs:
     thread of this process)."""
 
     def __init__(self, store: Store, workers: int = 1, keep: int = 32,
-                 scrub: Callable[[str], str] = lambda text: text) -> None:
+                 scrub: Callable[[str], str] = lambda text: text, most: int = MAX_WAITING) -> None:
         self.store = store
+        self.most = most  # reviews asked for (start(asked=True)) that may wait or run at once
         self._scrub = scrub  # a failure's words without the database's URL (the page and the log see them)
         self.workers = workers if _shared(store.url) else 0
         self._pool: Executor | None = None
@@ -141,13 +152,16 @@ class ReviewJobs:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
         return self._pool
 
-    def start(self, game_id: int, total: int) -> dict[str, Any]:
+    def start(self, game_id: int, total: int, *, asked: bool = False) -> dict[str, Any]:
         """Start reviewing ``game_id`` unless it already runs (or the server is stopping); returns its
-        progress."""
+        progress.  ``asked``: by a request, refused (:class:`ReviewsBusy`) while :attr:`most` reviews
+        wait or run (a match's own review, started when it ends, is never refused)."""
         with self._lock:
             job = self._jobs.get(game_id)
             if job is not None and job.get("error") is None:
                 return dict(job)
+            if asked and sum(j["error"] is None for j in self._jobs.values()) >= self.most:
+                raise ReviewsBusy(f"the server is reviewing {self.most} games now; ask again in a minute")
             job = {"done": 0, "total": total, "error": None}
             if self._closed:
                 return dict(job)

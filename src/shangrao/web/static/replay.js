@@ -44,6 +44,11 @@ async function loadReview() {
     setTimeout(loadReview, 1000);
     return;
   }
+  if (r.status === 503) {  // the server's review queue is full: waits its turn
+    box.replaceChildren(el("p", { id: "review-progress", text: t("review_busy") }));
+    setTimeout(loadReview, 10000);
+    return;
+  }
   if (!r.ok) { box.replaceChildren(el("p", { class: "error", text: t("review_failed", String(d.detail)) })); return; }
   RV = d; summary(); if (F) show();
 }
