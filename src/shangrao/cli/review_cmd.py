@@ -35,7 +35,8 @@ def split_hands(events: list[Any], where: str) -> list[tuple[int, list[dict]]]:
         if e.get("type") == "deal":
             hands.append((len(hands), []))
         elif not hands:
-            raise CliError(f"{where}: the log must start with a deal event, event 1 is {str(e.get('type'))[:40]!r}")
+            first = f"of type {str(e['type'])[:40]!r}" if "type" in e else "without a type"
+            raise CliError(f"{where}: the log must start with a deal event, event 1 is {first}")
         hands[-1][1].append(e)
     if not hands:
         raise CliError(f"{where}: no events")
@@ -55,6 +56,16 @@ def _read_file(path: str) -> list[tuple[int, list[dict]]]:
         except ReplayError as err:
             raise CliError(f"{name}: {err}") from None
     return split_hands(events, name)
+
+
+def _whole(hands: list[tuple[int, list[dict]]], where: str) -> None:
+    """Refuse a hand that stops before its ``end`` event (a log cut off, or of a hand still being
+    played): its review would count only the decisions before the cut, as if the hand were whole
+    (a stored game's unfinished hand is not reviewed either)."""
+    for index, events in hands:
+        if events[-1].get("type") != "end":
+            raise CliError(f"{where}: hand {index + 1} stops after event {len(events) - 1} without its end event "
+                           "(a log cut off, or a hand still being played): only finished hands are reviewed")
 
 
 def _seat_words(s: int, players: list[str] | None) -> str:
@@ -125,6 +136,7 @@ def review_cmd(
             if hand > len(hands):
                 raise CliError(f"{file}: has {len(hands)} hand(s); there is no hand {hand}")
             hands = [hands[hand - 1]]
+        _whole(hands, file)
         try:
             review = review_hands(hands, seat)
         except ReplayError as e:
