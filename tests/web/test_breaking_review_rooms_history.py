@@ -140,3 +140,71 @@ def test_history_filters_and_review_ids_that_are_not_there_are_4xx(make_client):
         assert client.get(f"/api/games/1/review?seat={seat}").status_code == 422, seat
     for pace in ("zzz", 1, None, "FAST"):
         assert client.post("/api/tables", json={"hands": 1, "seats": ["greedy"] * 3, "pace": pace}).status_code == 422
+
+
+def _pg_schema_url():
+    """A PostgreSQL URL (``SHANGRAO_TEST_PG_URL``) in a new schema of its own, and a function dropping it."""
+    import os
+    import uuid
+
+    url = os.environ.get("SHANGRAO_TEST_PG_URL")
+    if not url:
+        pytest.skip("SHANGRAO_TEST_PG_URL is not set")
+    pytest.importorskip("psycopg")
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    schema = f"shangrao_ids_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+
+    def drop() -> None:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+    return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+        hide_password=False), drop
+
+
+def test_ids_beyond_postgresqls_32_bit_id_column_are_no_game_404_not_a_503():
+    """Before: on PostgreSQL (``Integer`` ids are 32-bit) a game id, hand or ``mine`` id from 2**31
+    to 2**63-1 reached the database: "integer out of range", answered 503 "the records database
+    cannot be read now" on the web and "cannot read the records database (… damaged)" by the CLI."""
+    from shangrao.records import GameNotFound, Store
+    from shangrao.records.history import list_history
+    from shangrao.records.owner import StoreBusy
+    from shangrao.web import Settings
+    from shangrao.web.app import create_app
+
+    from .conftest import SLOW_PEOPLE, TestClient
+
+    db, drop = _pg_schema_url()
+    try:
+        (gid,) = _stored_hands(db, 1)
+        store = Store(db)
+        try:
+            for big in (2**31, 2**63 - 1, -(2**31) - 1):
+                with pytest.raises(GameNotFound, match=f"no game with id {big}"):
+                    store.load_game(big)
+            assert store.load_game(gid, hand=2**31).hands == []
+            assert [r.game.id for r in list_history(store, kinds=["play"], mine=[2**31, gid])] == [gid]
+            assert list_history(store, kinds=["play"], mine=[2**31], mine_only=True) == []
+        finally:
+            store.close()
+        try:
+            client = TestClient(create_app(db, Settings(**SLOW_PEOPLE))).__enter__()
+        except StoreBusy:
+            pytest.skip("another test run's server holds this PostgreSQL database now")
+        try:
+            for path in ("/api/games/2147483648", "/api/games/2147483648/review",
+                         f"/api/games/{gid}/hands/2147483648/frames"):
+                r = client.get(path)
+                assert r.status_code == 404, (path, r.text)
+            r = client.get(f"/api/games?mine=2147483648,{gid}&kinds=play")
+            assert r.status_code == 200 and [g["id"] for g in r.json()] == [gid], r.text
+        finally:
+            client.__exit__(None, None, None)
+    finally:
+        drop()

@@ -76,7 +76,7 @@ def list_history(store: Store, *, kinds: Iterable[str] | None = None, mine: Sequ
     bad = [k for k in chosen if k not in HISTORY_KINDS]
     if bad:
         raise RecordError(f"unknown kind of game {bad[0]!r}; the kinds are {', '.join(HISTORY_KINDS)}")
-    own = sorted({int(i) for i in mine})
+    own = sorted({int(i) for i in mine})  # an id beyond the id column names no game (and would overflow it)
     if len(own) > MAX_MINE:
         raise RecordError(f"at most {MAX_MINE} games of one's own are named, got {len(own)}")
     with store._read("the list of games") as s:
@@ -96,9 +96,10 @@ def list_history(store: Store, *, kinds: Iterable[str] | None = None, mine: Sequ
             elif k != "room":
                 conds.append(GameRow.kind == k)
         q = q.where(or_(*conds)) if conds else q.where(GameRow.id.is_(None))
+        fit = [i for i in own if store.fits_id(i)]
         if mine_only:
-            q = q.where(GameRow.id.in_(own))
-        order = [case((GameRow.id.in_(own), 0), else_=1)] if own and not mine_only else []
+            q = q.where(GameRow.id.in_(fit))
+        order = [case((GameRow.id.in_(fit), 0), else_=1)] if fit and not mine_only else []
         q = q.order_by(*order, GameRow.id.desc()).offset(min(offset, 2**62)).limit(min(limit, 2**62))
         out = []
         for row in s.execute(q):

@@ -530,10 +530,17 @@ class Store:
         except (TypeError, ValueError, KeyError, AttributeError) as err:  # a row edited by hand
             raise DamagedRecordError(f"{what}: the stored record is damaged ({type(err).__name__}: {err})") from None
 
+    def fits_id(self, n: int) -> bool:
+        """Whether ``n`` fits the database's id and hand-index columns (``Integer``: 64 bits in SQLite,
+        32 in PostgreSQL): a larger one names no row, and sent to the database it is an "integer
+        out of range" error (a 503 on the web, "cannot read the records database" in the CLI)."""
+        bits = 63 if self.engine.dialect.name == "sqlite" else 31
+        return -(2**bits) <= n < 2**bits
+
     def _game(self, s: Session, game_id: int) -> GameRow:
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise GameNotFound(f"game id must be an integer, got {game_id!r}")
-        if not -_MAX_SEED - 1 <= game_id <= _MAX_SEED:  # beyond a 64-bit column: the driver overflows
+        if not self.fits_id(game_id):  # beyond the id column: the driver or the database overflows
             raise GameNotFound(f"no game with id {game_id} in {self._safe_url()}")
         row = s.get(GameRow, game_id)
         if row is None:
@@ -921,7 +928,7 @@ class Store:
             game = self._game(s, game_id)
             q = select(HandRow).where(HandRow.game_id == game_id).order_by(HandRow.hand_index)
             if hand is not None:
-                q = q.where(HandRow.hand_index == (hand if 0 <= hand <= _MAX_SEED else -1))
+                q = q.where(HandRow.hand_index == (hand if hand >= 0 and self.fits_id(hand) else -1))
             if not self._has_decisions(s):  # a database before revision 0004 opened read-only
                 q = q.options(defer(HandRow.decisions, raiseload=True))
             hands = [_hand(h, game) for h in s.scalars(q)]
