@@ -36,6 +36,18 @@ def test_the_replays_last_frame_gives_the_payer_factors(feibao_hand):
     assert [w["seat"] for w in wins] == list(feibao_hand.result.winners)
 
 
+def test_the_replays_last_frame_shows_the_winners_whole_hand_with_the_tile_won_on(feibao_hand):
+    """The engine takes the tile won on out of the winner's hand; the replay's last frame puts it back
+    (a newcomer saw the winner's last frame one tile short) and names it ``win_tile``."""
+    frames = replay_frames(feibao_hand.events)
+    win = next(e for e in feibao_hand.events if e["type"] == "win")
+    (w,) = frames[-1]["wins"]
+    assert w["seat"] == win["seat"] and w["win_tile"] == win["tile"] // 4
+    melds = sum(3 for _ in frames[-1]["melds"][w["seat"]])
+    assert len(frames[-1]["hands"][w["seat"]]) + melds == 14
+    assert sorted(frames[-1]["hands"][w["seat"]]) == sorted([*win["hand"], win["tile"] // 4])
+
+
 def test_no_decision_code_in_a_shown_clause():
     from shangrao.scoring.items import PATTERNS, seed_clause
 

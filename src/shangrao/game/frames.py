@@ -66,7 +66,8 @@ def replay_frames(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     another error.  A frame: ``event`` (None first, then the seat, its action and the events it led
     to, without hidden passes), per seat ``hands`` (kinds) and ``melds``, ``discards``,
     ``tiles_left``, ``scores``, ``current_seat``, ``phase``, ``bao``, ``indicator``, ``dealer``,
-    ``last_discard``; the last frame of a won hand also ``wins`` (:func:`payer_factors`).  Raises
+    ``last_discard``; the last frame of a won hand also ``wins`` (:func:`payer_factors`, and
+    ``win_tile``: the kind won on, which that frame shows back in the winner's hand).  Raises
     ReplayError."""
     log, g = replayed_start(events)
     frames = [_snapshot(g, None)]
@@ -78,4 +79,11 @@ def replay_frames(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             frames.append(_snapshot(g, {"seat": ev["seat"], "action": ev["action"], "events": shown}))
     if g.result is not None:  # the last frame says why a payer pays more (飞宝): the stored summary does not
         frames[-1]["wins"] = [{"seat": w.seat, **payer_factors(w)} for w in g.result.wins]
+        # the winner's whole hand: the engine takes the tile won on out of the hand (the win event's
+        # ``tile``); the last frame shows it back in, and names it (``win_tile``, a kind)
+        won = {e["seat"]: int(e["tile"]) // 4 for e in log if e.get("type") == EventType.WIN}
+        for w in frames[-1]["wins"]:
+            if w["seat"] in won:
+                w["win_tile"] = won[w["seat"]]
+                frames[-1]["hands"][w["seat"]] = sorted([*frames[-1]["hands"][w["seat"]], won[w["seat"]]])
     return frames

@@ -46,7 +46,9 @@ document.getElementById("create").addEventListener("submit", async (e) => {
 });
 function tableItem(tb, joinable) {
   const kinds = tb.players.map(p => kindWord(p.kind)).join(" / ");
-  const li = el("li", {}, `#${tb.id} ${tb.name} · ${t(tb.status)} · ${t("hand", tb.hands_played, tb.hands_total)} · ${kinds} `);
+  // the hand being played, as the table shows it (第2/8局 while hand 2 is played); a waiting or finished table: the hands played
+  const shown = tb.status === "playing" ? Math.min(tb.hands_played + 1, tb.hands_total) : tb.hands_played;
+  const li = el("li", {}, `#${tb.id} ${tb.name} · ${t(tb.status)} · ${t("hand", shown, tb.hands_total)} · ${kinds} `);
   if (joinable) li.append(el("a", { class: "button", href: `/join/${tb.id}`, text: t("join") }));
   else li.append(el("a", { class: "button watch", href: `/watch/${tb.id}`, text: label("manners", "watch") })); // spectators: only what is public
   return li;

@@ -101,11 +101,11 @@ function reviewPanel() {
     const w = Math.max(2, Math.round(100 * (o.value - lo) / (hi - lo)));
     const mark = o.action === d.chosen ? "chosen" : (o.action === d.best ? "best" : "");
     box.append(el("div", { class: `opt ${mark}`, "data-action": o.action },
-      el("span", { class: "opt-name", text: actionWords(o.action) + (o.action === d.chosen ? ` ◀ ${t("chosen")}` : (o.action === d.best ? ` ★ ${t("best_choice")}` : "")) }),
+      el("span", { class: "opt-name", text: actionWords(o.action) + (o.action === d.chosen ? ` ◀ ${t("chosen")}` : "") + (o.action === d.best ? ` ★ ${t("best_choice")}` : "") }),
       el("span", { class: "bar" }, el("span", { class: "fill", style: `width:${w}%` })),
       el("span", { class: "val", text: (o.value >= 0 ? "+" : "") + o.value.toFixed(2) })));
   }
-  if (d.options.length > shown.length) box.append(el("p", { class: "note", text: `… ${d.options.length - shown.length}` }));
+  if (d.options.length > shown.length) box.append(el("p", { class: "note", text: t("more_options", d.options.length - shown.length) }));
   const reason = LANG === "zh" ? (d.reason_zh || d.reason) : d.reason;  // in the page's language (a review stored before reason_zh: English)
   if (reason) box.append(el("p", { class: "reason", text: reason }));
   return box;
