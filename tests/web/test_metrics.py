@@ -34,14 +34,16 @@ def test_metrics_answer_in_the_prometheus_text_format_and_move_when_a_table_play
     c = make_client()
     before = _read(c)
     assert _total(before, "shangrao_actions_total") == 0 and _total(before, "shangrao_live_tables") == 0
-    tid, tokens = new_table(c)
+    tid, tokens = new_table(c, hands=2)  # live still if the first hand ends early
     seats = connect_all(c, tid, tokens)
     rng = random.Random(3)
-    for _ in range(8):
-        assert step(seats, rng)
+    acted = 0
+    while acted < 8 and step(seats, rng):  # a random deal can end sooner (a 天糊, an early win): the hand's actions then
+        acted += 1
+    assert acted >= 1
     m = _read(c)
     people = m["shangrao_actions_total"][(("by", "person"),)]
-    assert people >= 8
+    assert people >= acted
     assert m["shangrao_live_tables"][()] == 1 and m["shangrao_websockets"][()] == 4
     assert _total(m, "shangrao_action_update_seconds_count") >= people
     events = m["shangrao_db_write_seconds_count"][(("kind", "events"),)]
