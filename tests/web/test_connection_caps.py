@@ -245,3 +245,42 @@ def test_a_phone_on_a_bad_network_reconnecting_often_is_never_backed_off(split_s
         assert guard.backoff_left("127.0.4.1") == 0
     assert len(answers) == 102 and all(a == b"HTTP/1.1 200" for a in answers), set(answers)
     assert guard.backed_off == 0 and "127.0.4.0/24" not in guard.silences
+
+
+@linux_only
+def test_requests_over_a_kept_alive_connection_keep_a_group_with_silent_preconnects_served(split_server):
+    """A browser polls over one kept-alive connection while its speculative preconnects close silent
+    at the header deadline: every completed request, not only a connection's first, clears the group's
+    silent count, so the group is never backed off (it was, and a room's page then answered 503 for
+    seconds at a time in the browser tests)."""
+    import threading
+
+    port, guard = split_server
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def poll() -> None:  # one kept-alive connection (httpx keeps it), a request every 0.2 s
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.5.1"), timeout=5) as c:
+            while not stop.is_set():
+                answers.append(c.get(f"http://127.0.0.1:{port}/api/labels").status_code)
+                time.sleep(0.2)
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    try:
+        wait_until(lambda: answers, 5, "the first poll")
+        for rnd in range(3):  # 2 silent preconnects a round (< 3 allowed), 6 in all
+            silent = [_connect_from(f"127.0.5.{10 + 2 * rnd + n}", port) for n in (0, 1)]
+            assert all(s is not None for s in silent)
+            wait_until(lambda r=rnd: guard.timed_out >= 2 * (r + 1), 5, "the preconnects' deadline")
+            for s in silent:
+                if s is not None:
+                    s.close()
+            n = len(answers)
+            wait_until(lambda n=n: len(answers) > n, 5, "a poll after the silent ones")
+    finally:
+        stop.set()
+        poller.join(10)
+    assert guard.backoff_left("127.0.5.99") == 0
+    assert set(answers) == {200}, answers
+    assert _get("127.0.5.99", port, "/api/labels").startswith(b"HTTP/1.1 200 ")

@@ -306,8 +306,11 @@ class GuardedHttp(HttpToolsProtocol):
             self._arm()
 
     def _request_done(self) -> None:
-        if not self._completed and self._addr is not None:
-            self._completed = True
+        """Every completed request clears its group's silent count, not only a connection's first: a
+        browser polls over kept-alive connections while its speculative preconnects close silent, and
+        a group of players doing that was backed off (refused 503 for seconds at a time)."""
+        self._completed = True
+        if self._addr is not None:
             self.guard.served(self._addr)
 
     def handle_websocket_upgrade(self) -> None:
