@@ -244,7 +244,7 @@ function settlementView(s, players, me, wins = []) {
   if ((s.bonuses || []).length) {
     box.append(el("p", { text: `${t("bonuses")}${colon()}` + s.bonuses.map(b => `${seatName(players, b.seat, me)} ${itemName("bonuses", b.reason, b.name)}`).join(listSep()) }));
   }
-  const tb = el("table", { class: "transfers" }, el("tr", {}, el("th", { text: t("payer") }), el("th", { text: t("payee") }), el("th", { text: t("points") }), el("th", { text: "" })));
+  const tb = el("table", { class: "transfers" }, el("tr", {}, el("th", { text: t("payer") }), el("th", { text: t("payee") }), el("th", { text: t("points") }), el("th", { text: t("clause") })));
   for (const x of s.transfers || []) tb.append(el("tr", {}, el("td", { text: seatName(players, x.payer, me) }), el("td", { text: seatName(players, x.payee, me) }), el("td", { text: x.points }), el("td", { text: transferName(s, x) })));
   box.append(el("h3", { text: t("transfers") }), tb);
   const dl = el("table", { class: "deltas" });
