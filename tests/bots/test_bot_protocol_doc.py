@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shutil
@@ -72,7 +73,7 @@ def test_the_example_is_one_whole_hand_with_an_answer_per_request() -> None:
     requests = [m["id"] for d, m in msgs if d == "> " and m.get("type") == "request"]
     answers = [m for d, m in msgs if d == "< "]
     assert [a["id"] for a in answers] == requests
-    for (d, m), (_, nxt) in zip(msgs, msgs[1:]):
+    for (d, m), (_, nxt) in itertools.pairwise(msgs):
         if d == "> " and m.get("type") == "request":
             assert nxt["action"] in m["legal"]
 
