@@ -22,9 +22,9 @@ moments, update count, the config), written to a temporary file and renamed, so 
 leaves the previous state.  ``train_ppo`` resumes from ``state.npz`` when it is there and its config
 matches (else it raises :class:`PPOConfigError`).
 
-Threads: NumPy's BLAS threads make these small matrices 4–14× slower on a 2-core machine;
-:func:`train_ppo` caps them at one (threadpoolctl when installed, else the ``OMP_NUM_THREADS``
-family set before NumPy loads — set them yourself in a program that imported NumPy first).
+Threads: NumPy's BLAS threads make these small matrices 4–14× slower on a 2-core machine; they
+can only be capped before NumPy loads: ``OMP_NUM_THREADS=1`` (``examples/ppo_vector.py`` sets it
+first thing; :func:`train_ppo` logs a note when it is not set).
 
 The command: ``python examples/ppo_vector.py`` (docs/rl.md, "PPO on the batched environment").
 """
@@ -267,7 +267,7 @@ def _rollout(env: Any, net: ActorCritic, cfg: PPOConfig, u: int, rng: np.random.
         seats[t] = cur
         last[np.arange(n), cur] = t
         batch = env.step(a)
-        for i in np.flatnonzero(batch.terminated):
+        for i in np.flatnonzero(batch.terminated).tolist():
             hands += 1
             for s in learners:
                 j = last[i, s]
@@ -394,14 +394,12 @@ def _load_state(path: Path, net: ActorCritic, opt: _Adam, cfg: PPOConfig) -> tup
         return int(z["update"]), list(json.loads(str(z["history"])))
 
 
-def _cap_threads() -> None:
-    try:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(1)
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn/numba setups
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ.setdefault(var, "1")
+def _threads_note() -> str | None:
+    """A warning when NumPy's BLAS may run many threads (they must be capped before NumPy loads)."""
+    if os.environ.get("OMP_NUM_THREADS") or os.environ.get("OPENBLAS_NUM_THREADS"):
+        return None
+    return ("note: OMP_NUM_THREADS is not set: NumPy's BLAS threads make these small matrices 4-14x slower "
+            "on a small machine; run with OMP_NUM_THREADS=1 (examples/ppo_vector.py sets it)")
 
 
 def train_ppo(cfg: PPOConfig, out_dir: str | Path, stop_after: int | None = None,
@@ -414,7 +412,9 @@ def train_ppo(cfg: PPOConfig, out_dir: str | Path, stop_after: int | None = None
     Raises :class:`PPOConfigError` for a bad config or a state file of another run.
     """
     cfg.check()
-    _cap_threads()
+    note = _threads_note()
+    if note and log:
+        log(note)
     from .sim.vector import VectorEnv  # the compiled core: imported only to train
 
     out = Path(out_dir)
@@ -424,7 +424,7 @@ def train_ppo(cfg: PPOConfig, out_dir: str | Path, stop_after: int | None = None
     net = ActorCritic.from_policy(anchor, init_rng) if anchor is not None else ActorCritic.fresh(cfg.hidden, init_rng)
     opt = _Adam(net.params(), cfg.lr)
     state = out / "state.npz"
-    u0, history = (0, [])
+    u0, history = 0, list[dict[str, Any]]()
     if state.exists():
         u0, history = _load_state(state, net, opt, cfg)
         if log:
