@@ -120,7 +120,7 @@ def test_a_bot_answers_inside_the_pause_and_a_bots_turn_waits_its_delay():
     t.act(0, parse_action("discard 5m"), 0.0)
     assert t.step(0.1) == [] and 2 in t.answers  # answered at once, applied after the pause
     assert "pung" in _kinds(t.step(1.0))
-    assert t.due(1.2) == [] and t.next_wakeup(1.2) == 1.5  # the bot's own turn: after bot_delay
+    assert t.advance_clock(1.2) == [] and t.next_wakeup(1.2) == 1.5  # the bot's own turn: after bot_delay
     assert _kinds(t.step(1.5))[0] == "discard"
 
 

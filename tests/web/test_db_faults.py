@@ -218,7 +218,7 @@ def test_the_actions_of_several_tables_share_one_commit_and_a_refused_one_fails_
     an action the database refuses (its position is taken) is a SaveError for that table alone."""
     import asyncio
 
-    from shangrao.web import tables, writer
+    from shangrao.web import manager, tables, writer
 
     store = Store(tmp_path / "group.sqlite3")
     gids = [store.create_game("web", ["human"] * 4) for _ in range(4)]
@@ -232,7 +232,7 @@ def test_the_actions_of_several_tables_share_one_commit_and_a_refused_one_fails_
     monkeypatch.setattr(writer, "insert_event_batches", recording)
 
     async def play() -> list:
-        m = tables.TableManager(store)
+        m = manager.TableManager(store)
         try:
             await asyncio.gather(*(m.write_events(g, 0, 0, [{"type": "deal", "g": g}]) for g in gids))
             return await asyncio.gather(m.write_events(gids[0], 0, 0, [{"type": "deal"}]),  # taken

@@ -8,7 +8,9 @@ the CLI or a test with a fake clock drive the same rules:
 - :meth:`TableState.act` — a person's action: applied in the seat's turn, held in a claim or rob
   window until the engine asks that seat (answers are applied in the engine's priority order,
   :meth:`Game.window_options`), refused while a window nobody can claim is held open.
-- :meth:`TableState.due` — what the clock makes happen now, one move at a time: a bot's choice
+- :meth:`TableState.advance_clock` — moves the table's clock to ``now`` (writes 过 for a person whose
+  claim countdown ran out, starts the countdown of a turn that has just begun) and returns what the
+  clock makes happen now, one move at a time, for the caller to apply: a bot's choice
   (after ``bot_delay``), the stand-in's for a seat absent ``absent_timeout`` seconds, 过 when a
   person's claim countdown ran out, the stand-in's when a person's turn countdown ran out, the
   release of a held window (:meth:`release_due`).  :meth:`step` applies them all.
@@ -453,12 +455,17 @@ class TableState:
             self.version += 1
         return changed
 
-    def due(self, now: float) -> list[tuple[int, Action]]:
-        """The next move the clock makes now, as ``[(seat, action)]`` (``[]``: nothing now; a held
+    def advance_clock(self, now: float) -> list[tuple[int, Action]]:
+        """Move the table's clock to ``now`` and return the next move it makes, as ``[(seat, action)]``
+        for the caller to apply (``[]``: nothing now; a held
         window's release is :meth:`release_due`).  In a window: the held answer of the seat the
         engine asks (an answer an earlier declaration made illegal becomes 过), once the pause is over.
         In a turn: a bot's choice after its delay, the stand-in's for an absent person, the
-        stand-in's when the person's countdown ran out.  Nothing while the table waits for its people."""
+        stand-in's when the person's countdown ran out.  Nothing while the table waits for its people.
+
+        Not a query (issue 39: it was ``due``): it writes the 过 of a person whose window countdown
+        ran out (:meth:`collect`) and starts the countdown of a turn that has just begun (:meth:`arm`);
+        asked twice at the same ``now`` it returns the same move."""
         g = self.game
         if g.is_over or g.held or self.sync_pause(now):
             return []
@@ -627,7 +634,7 @@ class TableState:
                 continue
             for req in self.requests(now):  # asked here and now: no deadline outside a server
                 self.answer(req.key, decide(req))
-            moves = self.due(now)
+            moves = self.advance_clock(now)
             if not moves:
                 break
             seat, action = moves[0]

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..game.actions import Action, ActionType
-from .store import RecordError
+from .codec import RecordError
 
 __all__ = ["FORMAT", "CompactHandError", "pack_hand", "unpack_hand", "replay_check", "expand_hand",
            "decode_action", "rules_key"]
@@ -170,7 +170,7 @@ def expand_hand(game_id: int, hand_index: int, dealer: Any, value: Any, game_see
     """The events of a compact hand, as a full record of it stores them (JSON objects, the lines of
     ``hands.events`` read back): :func:`replay_check`, then the replay's summary must equal the
     stored ``result``.  Raises :class:`CompactHandError` naming the game and the hand."""
-    from .store import _dumps, event_to_dict
+    from .codec import _dumps, event_to_dict
     from .summary import hand_summary
 
     try:

@@ -35,7 +35,7 @@ import contextlib
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, is_dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, defer, sessionmaker
 
-from ..errors import InputError, quote
+from ..errors import quote
+from .codec import DamagedRecordError, GameNotFound, RecordError, _dumps, event_to_dict
 from .schema import SCHEMA_VERSION, Base, EventRow, GameRow, HandRow, utcnow
 
 __all__ = [
@@ -67,20 +68,6 @@ __all__ = [
 GAME_MODES = ("simulate", "play")
 GAME_KINDS = GAME_MODES  # the 0.1.0 name
 _MAX_SEED = 2**63 - 1
-
-
-class RecordError(InputError):
-    """A records operation failed: bad argument, duplicate hand, unreadable database."""
-
-
-class GameNotFound(RecordError, LookupError):
-    """No stored game has this id."""
-
-
-class DamagedRecordError(RecordError):
-    """A stored row that was edited or damaged outside this library (a bad dealer, a result that is
-    not JSON, a hand with neither events nor decisions …): the message names the record.  Lasting,
-    unlike a database that cannot be read now."""
 
 
 def default_db_url() -> str:
@@ -136,35 +123,6 @@ def _file_key(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_dev, st.st_ino
-
-
-def event_to_dict(ev: Any) -> dict:
-    """An event as a JSON object: a dict, an object with ``to_dict()``, a dataclass, or JSON text."""
-    if isinstance(ev, dict):
-        out = ev
-    elif hasattr(ev, "to_dict"):
-        out = ev.to_dict()
-    elif is_dataclass(ev) and not isinstance(ev, type):
-        out = asdict(ev)
-    elif isinstance(ev, str):
-        try:
-            out = json.loads(ev)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"event is not JSON: {err}") from None
-    else:
-        raise RecordError(f"cannot store an event of type {type(ev).__name__}")
-    if not isinstance(out, dict):
-        raise RecordError(f"an event must be a JSON object, got {type(out).__name__}")
-    return out
-
-
-def _dumps(obj: Any) -> str:
-    # allow_nan=False: NaN/Infinity are not JSON; SQLite would store them, but PostgreSQL's json
-    # type refuses them with a driver error, so they are refused up front on every backend
-    try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as err:
-        raise RecordError(f"not JSON-serialisable: {err}") from None
 
 
 def _event_text(stored: Any) -> str:

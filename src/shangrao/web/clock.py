@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import msgspec
 
-__all__ = ["ClockRecord", "ServerClock"]
+__all__ = ["ClockRecord", "ServerClock", "Wakeup"]
 
 
 def _wall_now() -> datetime:
@@ -61,7 +63,7 @@ class ServerClock:
         """What ``meta.web.clock`` holds for this server."""
         return ClockRecord(boot=self.boot, wall=self.wall0.isoformat(), mono=self.mono0)
 
-    def to_mono(self, when: datetime | None, record: ClockRecord | dict | None = None) -> float | None:
+    def to_mono(self, when: datetime | None, record: ClockRecord | dict[str, Any] | None = None) -> float | None:
         """A stored time as a ``time.monotonic()`` value of this process, never later than now (None
         stays None).  record: the ``meta.web.clock`` of the server that stored it (a dict is read as a
         ClockRecord; one that is not is no record)."""
@@ -87,3 +89,31 @@ def _mono_from_wall(when: datetime | None) -> float | None:
         return None
     ago = (datetime.now(UTC) - when).total_seconds()
     return time.monotonic() - max(0.0, ago)
+
+
+class Wakeup:
+    """A table runner's one timer (:class:`~shangrao.web.tables.Table`'s ``wakeup``): :meth:`set` when
+    something changed, :meth:`wait` until then or a timeout."""
+
+    def __init__(self) -> None:
+        self.changed = asyncio.Event()
+
+    def set(self) -> None:
+        """Something changed: the runner looks at the table anew."""
+        self.changed.set()
+
+    def clear(self) -> None:
+        """The runner is about to look: a change from now on wakes its next wait."""
+        self.changed.clear()
+
+    async def wait(self, timeout: float | None) -> None:
+        """Until a change, or ``timeout`` seconds (a timer that sets the event: cheaper than
+        ``wait_for``'s task per wait, and the runner looks at everything anew either way)."""
+        if timeout is None:
+            await self.changed.wait()
+            return
+        timer = asyncio.get_running_loop().call_later(max(0.0, timeout), self.changed.set)
+        try:
+            await self.changed.wait()
+        finally:
+            timer.cancel()

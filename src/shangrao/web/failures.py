@@ -5,6 +5,7 @@ and words come from here, never from a hand-written mapping in the route."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
@@ -28,6 +29,7 @@ from .errors import (
     Unloadable,
 )
 from .http import cut
+from .page_html import error_page
 from .stored import DamagedRecord
 
 __all__ = ["NOT_PAGES", "PAGE_ERRORS", "UNREADABLE", "add_handlers", "damaged", "page_error"]
@@ -57,7 +59,7 @@ STATUS: tuple[tuple[type[Exception], int], ...] = (
 
 
 #: the pages whose bad link is answered with an error page of the UI (its code in
-#: :data:`shangrao.web.pages.ERRORS`), by the start of the path; any other page path: ``not-found``
+#: :data:`shangrao.web.page_html.ERRORS`), by the start of the path; any other page path: ``not-found``
 PAGE_ERRORS = (("/t/", "no-table"), ("/join/", "no-table"), ("/watch/", "no-table"),
                ("/replay/", "no-game"), ("/room/", "no-room"))
 #: paths that are not pages: their refusals stay JSON (or the static files' own answer)
@@ -76,7 +78,7 @@ def page_error(request: Request) -> str | None:
 def add_handlers(app: FastAPI) -> None:
     """Register the handlers on ``app``."""
 
-    def own_words(status: int):
+    def own_words(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
         async def handler(request: Request, exc: Exception) -> JSONResponse:
             return _detail(status, str(exc))
         return handler
@@ -118,14 +120,12 @@ def add_handlers(app: FastAPI) -> None:
         code = page_error(request) if exc.status_code == 404 and "endpoint" not in request.scope else None
         if code is None:
             return await http_exception_handler(request, exc)
-        from .pages import error_page  # (pages imports this module)
         return error_page(code)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
         code = page_error(request)
         if code is not None:  # a page's link with a bad parameter (/t/abc/x, /join/x, /watch/x)
-            from .pages import error_page
             return error_page(code)
         # FastAPI's own answer echoes the input (a 50 MB body came back as a 52 MB 422): not this one
         errors = []

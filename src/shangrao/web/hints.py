@@ -78,4 +78,4 @@ async def send_hint(table: Table, seat: int, conn: Connection, hand: int, seq: i
         obs = dataclasses.replace(g.observation(seat), current_seat=seat)
         choices = await asyncio.get_running_loop().run_in_executor(table.manager.bot_pool, hint_choices, obs,
                                                                    tuple(legal))  # off the loop
-        conn.send_message(HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))
+        table.send([conn], HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))

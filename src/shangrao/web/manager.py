@@ -1,6 +1,8 @@
 """All live tables of a server: creating, loading (a replay of the stored log, the countdown in
-progress resumed), leaving memory, resuming after a restart and stopping; the database half is
-:class:`~shangrao.web.writer.DatabaseWriter`, the lobby's lists :class:`~shangrao.web.lobby.LobbyLists`."""
+progress resumed), leaving memory, resuming after a restart and stopping.  It holds its collaborators
+(issue 39: objects, not bases): ``writer`` (:class:`~shangrao.web.writer.DatabaseWriter`, the
+database in worker threads) and ``lobby`` (:class:`~shangrao.web.lobby.LobbyLists`, the lobby's
+lists); its ``read``/``write``/``list_tables`` … hand each call to the one that does it."""
 
 from __future__ import annotations
 
@@ -9,15 +11,16 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar, cast
 
 from ..game import Event, ReplayError, replay
-from ..records import DamagedRecordError, GameNotFound, GameSummary, RecordError, Store
+from ..records import DamagedRecordError, GameNotFound, GameRecord, GameSummary, RecordError, Store
 from ..records.compact import CompactHandError
 from ..records.live import game_head, insert_events, last_event_time, update_meta
 from ..rules import RuleSet
-from .clock import _mono_from_wall
+from .clock import ServerClock, _mono_from_wall
 from .errors import (
     NotFinished,
     ReadOnlyStore,
@@ -35,6 +38,7 @@ from .manners import manners_from_meta
 from .messages import clean_name
 from .metrics import ServerMetrics
 from .outgoing import NoticeMessage, encode_text
+from .reviews import ReviewJobs
 from .settings import Pace, Settings
 from .stored import DamagedRecord, WebMeta, read_web_meta, web_meta
 from .tables import Seat, Table
@@ -44,19 +48,22 @@ __all__ = ["TableManager"]
 
 log = logging.getLogger("shangrao.web")
 
+T = TypeVar("T")
+
 #: what loading a stored table may raise that no retry mends (issue 34): rows damaged or edited
 #: outside the server, a compact hand that does not replay, a log this engine refuses.  The table is
 #: then *damaged* (:attr:`TableManager.damaged`), never "try again later".
 LASTING = (DamagedRecordError, CompactHandError, ReplayError)
 
 
-class TableManager(DatabaseWriter, LobbyLists):
-    """All live tables of a server, over one :class:`Store` (its database calls:
-    :class:`~shangrao.web.writer.DatabaseWriter`; the lobby's lists: :class:`~shangrao.web.lobby.LobbyLists`)."""
+class TableManager:
+    """All live tables of a server, over one :class:`Store`; its collaborators: ``writer`` (the
+    database calls, :class:`~shangrao.web.writer.DatabaseWriter`), ``lobby`` (the lobby's lists,
+    :class:`~shangrao.web.lobby.LobbyLists`) and ``metrics`` (:class:`~shangrao.web.metrics.ServerMetrics`)."""
 
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
-        super().__init__(store, self.settings.db_threads, self.settings.read_threads, self.settings.review_workers)
+        self.store = store
         self.tables: dict[int, Table] = {}
         #: unfinished tables found damaged (their stored rows cannot be loaded): id -> what is wrong.
         #: Listed as ``damaged`` (``/api/tables?status=damaged``), never as live; kept until the server
@@ -65,11 +72,81 @@ class TableManager(DatabaseWriter, LobbyLists):
         self._load_lock = asyncio.Lock()
         self.listing_version = 0
         self.metrics = ServerMetrics(self)  # GET /metrics (web/metrics.py)
+        st = self.settings
+        self.writer = DatabaseWriter(store, self.metrics, st.db_threads, st.read_threads, st.review_workers)
+        self.lobby = LobbyLists(store, self.tables, self.damaged, self.writer.history)
         #: the bots decide here, never on the event loop (issue 34; web/table_bots.py)
         self.bot_pool = ThreadPoolExecutor(self.settings.bot_threads, thread_name_prefix="shangrao-bot")
 
     def listing_changed(self) -> None:
         self.listing_version += 1
+
+    # -- the database (self.writer) ---------------------------------------------------
+    @property
+    def clock(self) -> ServerClock:
+        """The times this server stores (:class:`~shangrao.web.clock.ServerClock`, the writer's)."""
+        return self.writer.clock
+
+    @property
+    def reviews(self) -> ReviewJobs:
+        """The game reviews in the background (the writer's :class:`~shangrao.web.reviews.ReviewJobs`)."""
+        return self.writer.reviews
+
+    @property
+    def read_only(self) -> str | None:
+        """Why no table can be played here (read-only storage, in words), or None: the writer's."""
+        return self.writer.read_only
+
+    @read_only.setter
+    def read_only(self, why: str | None) -> None:
+        self.writer.read_only = why
+
+    async def read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)``, a database read, in a worker thread (:meth:`DatabaseWriter.read`)."""
+        return await self.writer.read(fn, *args, **kwargs)
+
+    async def history(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)``, a history read, in the history threads (:meth:`DatabaseWriter.history`)."""
+        return await self.writer.history(fn, *args, **kwargs)
+
+    async def write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)``, a database write, in a worker thread; raises SaveError
+        (:meth:`DatabaseWriter.write`)."""
+        return await self.writer.write(fn, *args, **kwargs)
+
+    async def write_events(self, game_id: int, hand_index: int, first_seq: int, events: list[Event]) -> None:
+        """Store one action's events through the group commit; raises SaveError
+        (:meth:`DatabaseWriter.write_events`)."""
+        await self.writer.write_events(game_id, hand_index, first_seq, events)
+
+    def review_later(self, game_id: int, hands: int) -> None:
+        """Review a match that just ended in the background (:meth:`DatabaseWriter.review_later`)."""
+        self.writer.review_later(game_id, hands)
+
+    def scrub(self, text: str) -> str:
+        """``text`` without the database's URL, path, host or name."""
+        return self.writer.scrub(text)
+
+    # -- the lobby's lists (self.lobby) -----------------------------------------------
+    async def list_tables(self, status: str, limit: int, offset: int) -> tuple[list[dict[str, Any]], bool]:
+        """A page of the lobby's list ``status`` (:meth:`LobbyLists.list_tables`)."""
+        return await self.lobby.list_tables(status, limit, offset)
+
+    async def tables_by_id(self, ids: list[int], statuses: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+        """The lobby's view of the tables ``ids`` by list (:meth:`LobbyLists.tables_by_id`)."""
+        return await self.lobby.tables_by_id(ids, statuses)
+
+    async def damaged_tables(self) -> list[dict[str, Any]]:
+        """The unfinished tables found damaged (:meth:`LobbyLists.damaged_tables`)."""
+        return await self.lobby.damaged_tables()
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """The live tables with a free seat (:meth:`LobbyLists.open_tables`)."""
+        return self.lobby.open_tables()
+
+    def live_tables(self) -> list[dict[str, Any]]:
+        """The live tables with every seat taken (:meth:`LobbyLists.live_tables`)."""
+        return self.lobby.live_tables()
 
     def _mark_damaged(self, game_id: int, what: str) -> DamagedRecord:
         """Remember table ``game_id`` as damaged (``what``: what is wrong, one line); the error to raise."""
@@ -81,7 +158,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         return DamagedRecord(game_id, what)
 
     # -- creating and loading -------------------------------------------------------
-    async def create(self, name: str, hands: int, seats: list[str], rules: dict,
+    async def create(self, name: str, hands: int, seats: list[str], rules: dict[str, Any],
                      hints: bool = True, token: str | None = None, origin: str | None = None,
                      seat_tokens: Callable[[int], dict[int, str]] | None = None,
                      room: tuple[str, list[str | None]] | None = None, pace: Pace = "normal") -> tuple[Table, str]:
@@ -130,11 +207,11 @@ class TableManager(DatabaseWriter, LobbyLists):
         if len(self.tables) >= n:
             raise ServerFull(f"the server is full ({n} live tables); try again later")
 
-    def _build(self, rec, web: WebMeta) -> tuple[Table, list[Event] | None]:
+    def _build(self, rec: GameRecord, web: WebMeta) -> tuple[Table, list[Event] | None]:
         """A table from its record and its checked ``meta.web`` (no database access); returns it and
         the live events the engine added after the stored ones (to be stored by the caller)."""
         seats = [Seat(player=k, claimed=c, token_hash=h) for k, c, h in zip(web.seats, web.claimed, web.token_hashes)]
-        table = Table(self, rec.id, clean_name(web.name), RuleSet.from_dict(rec.rules), int(rec.seed), seats,
+        table = Table(self, rec.id, clean_name(web.name), RuleSet.from_dict(rec.rules), int(cast(int, rec.seed)), seats,
                       hints=web.hints, pace=web.pace)
         table.rematch = web.rematch
         if web.room is not None:  # a room's match (issue 24)
@@ -151,10 +228,10 @@ class TableManager(DatabaseWriter, LobbyLists):
         pending = rec.pending.get(len(rec.hands))
         if pending:
             g = replay(pending, hold_windows=self.settings.claim_pause > 0)
-            table._take_up(g)
+            table.take_up(g)
             extra = g.events[len(pending):]
         elif rec.hands:
-            table._take_up(replay(rec.hands[-1].events))  # the last settlement stays on the table
+            table.take_up(replay(rec.hands[-1].events))  # the last settlement stays on the table
             table.between_since = _mono_from_wall(rec.hands[-1].created) or time.monotonic()
         table.finished = rec.status == "finished" or table.match.is_over
         return table, extra
@@ -175,11 +252,11 @@ class TableManager(DatabaseWriter, LobbyLists):
             assert table.play is not None
             table.play.resume(started, time.monotonic())  # a window's countdown and pause, or a turn's
         # from now on this server writes the table's rows: its clock is the one to read them by
-        await self.write(update_meta, self.store, rec.id, table._meta())
+        await self.write(update_meta, self.store, rec.id, table.record.meta())
         if g is not None and extra is not None:
             n = len(g.events) - len(extra)
             if g.is_over:  # stored up to the last action, the hand row was not written
-                await table._persist(n)
+                await table.record.persist(n)
             elif extra:
                 await self.write(insert_events, self.store, rec.id, g.hand_no, n, extra, self.clock.stamp())
         return table
@@ -260,7 +337,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         head, _web = await self._stored_web(game_id)
         if head.status == "finished":
             raise TableFinished(f"table {game_id} has finished")
-        if not self._stored_info(head)["free_seats"]:
+        if not self.lobby.stored_info(head)["free_seats"]:
             raise TableError(f"table {game_id} has no free seat")
         return await self.get(game_id)
 
@@ -273,7 +350,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         return await t.claim_seat()
 
     @contextlib.asynccontextmanager
-    async def loading(self, table_id: int):
+    async def loading(self, table_id: int) -> AsyncIterator[None]:
         """Around loading a table: what is not the request's fault (the database, a stored log this
         engine refuses, a write while loading) becomes :class:`Unloadable`."""
         try:
@@ -283,7 +360,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         except (RecordError, ReplayError, ValueError, SaveError):
             raise Unloadable(f"table {table_id} cannot be loaded now") from None
 
-    async def rematch(self, table_id: int, token: str, origin: str, count_new: Callable[[str], None]) -> dict:
+    async def rematch(self, table_id: int, token: str, origin: str, count_new: Callable[[str], None]) -> dict[str, Any]:
         """A new match at table ``table_id``'s seats (kinds) and rules, asked for with seat ``token``;
         the asker takes seat 0 of it, the other players find it on the finished table.  Asked again,
         the asker gets the same seat link (:func:`rematch_token` of theirs) and any other seat the
@@ -318,7 +395,7 @@ class TableManager(DatabaseWriter, LobbyLists):
                                      f"{text if len(text) <= 200 else text[:200] + '…'}") from None
                 await t.set_rematch(new.id)
             finally:
-                t._maybe_evict()  # a finished table loaded just for this leaves memory again
+                t.maybe_evict()  # a finished table loaded just for this leaves memory again
         return {"id": new.id, "seat": 0, "token": seat_token, "url": f"/t/{new.id}/{seat_token}"}
 
     def evict(self, table: Table) -> None:
@@ -329,8 +406,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         table.bots.close(table.seats)
         table.play = None
         table.match.hands.clear()
-        table._texts.clear()
-        table._logs.clear()
+        table.out.clear()
 
     async def resume_all(self) -> list[int]:
         """Load the unfinished web tables from the database and start their runners: every table
@@ -368,9 +444,7 @@ class TableManager(DatabaseWriter, LobbyLists):
         notice = encode_text(NoticeMessage(code="server_problem", message=why))
         for t in list(self.tables.values()):
             await t.stop()
-            for seat in t.seats:
-                for c in list(seat.conns):
-                    c.send(notice)
+            t.send([c for seat in t.seats for c in seat.conns], notice)
             self.evict(t)
         self.listing_changed()
 
@@ -385,4 +459,4 @@ class TableManager(DatabaseWriter, LobbyLists):
         if ends:
             await asyncio.wait([asyncio.wrap_future(f) for f in ends], timeout=30)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
-        self.shutdown()
+        self.writer.shutdown()

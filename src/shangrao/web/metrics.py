@@ -1,6 +1,6 @@
 """The server's metrics in the Prometheus text format (``GET /metrics``; docs/web.md lists them).
 
-Each :class:`~shangrao.web.tables.TableManager` has its own :class:`ServerMetrics` over its own
+Each :class:`~shangrao.web.manager.TableManager` has its own :class:`ServerMetrics` over its own
 ``CollectorRegistry`` (tests make many apps in one process).  The tables call the ``record_*``
 methods at the points they measure; the gauges are read when ``/metrics`` is asked for.
 

@@ -10,7 +10,9 @@ window answer (过/call) left out (:func:`public_log`), and at the end of a hand
 down for everyone (the 倒牌 reveal and the settlement, as the seats get them).  No countdown is sent
 (a window's countdown would tell who may claim), and a spectator is sent a message only when this
 public state changed.  A spectator sends nothing but ``ping``; a table holds at most
-:data:`MAX_WATCHERS` of them.
+:data:`MAX_WATCHERS` of them: :class:`Spectators` is the collaborator of
+:class:`~shangrao.web.tables.Table` (``table.spectators``) that holds their connections and sends them
+the public state through the table's one publish path (:meth:`~shangrao.web.broadcast.Broadcast.send`).
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ from .outgoing import PublicView, TableInfo, WatchMessage, encode_text
 from .views import LOG_TAIL, WINDS, meld_view, reveal
 
 if TYPE_CHECKING:
+    from ..game import Game
     from .tables import Table
 
-__all__ = ["MAX_WATCHERS", "public_log", "public_view", "send_watchers", "spectator_state", "watcher_connection"]
+__all__ = ["MAX_WATCHERS", "Spectators", "public_log", "public_view", "spectator_state"]
 
 #: spectators' connections one table holds at most
 MAX_WATCHERS = 32
@@ -55,7 +58,7 @@ def public_log(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def public_view(game) -> PublicView:
+def public_view(game: Game) -> PublicView:
     """The view every seat shares at this moment (no seat's hand, draw or 宝 count): hand sizes,
     melds, discards, 宝, indicator, tiles left, dealer, scores, flown, the discard or kong on the
     table, who decides (None in a claim/rob window), seat winds."""
@@ -74,7 +77,7 @@ def spectator_state(table: Table) -> WatchMessage:
     (:func:`public_view`, None before the first hand), ``log`` (the last events of :func:`public_log`),
     ``settlement`` and ``reveal`` (only once the hand is over, as the seats get them)."""
     g = table.game
-    info = msgspec.convert(table.watch_info(), TableInfo)  # a room's members' names, not its code
+    info = msgspec.convert(table.out.watch_info(), TableInfo)  # a room's members' names, not its code
     if g is None:
         return WatchMessage(hand_no=table.hand_no, table=info, view=None, log=[], settlement=table.last_settlement,
                             reveal=None)
@@ -83,23 +86,41 @@ def spectator_state(table: Table) -> WatchMessage:
                         settlement=table.last_settlement if over else None, reveal=reveal(g) if over else None)
 
 
-def watcher_connection(table: Table, ws) -> Connection:
-    """A spectator's outgoing connection (dropped when too slow, like a seat's)."""
-    st = table.settings
-    return Connection(ws, queue_size=st.send_queue, send_timeout=st.send_timeout,
-                      on_drop=lambda c, why: table.watchers.discard(c))
+class Spectators:
+    """The spectators of one table: their connections (``conns``, at most :data:`MAX_WATCHERS`) and the
+    public state they were last sent (``sent``, JSON text)."""
 
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.conns: set[Connection] = set()
+        self.sent: str | None = None
 
-def send_watchers(table: Table, also: Connection | None = None) -> None:
-    """Queue the spectators the public state when it changed since they were last sent it (``also``:
-    a new spectator, sent it in any case)."""
-    if not table.watchers:
-        return
-    text = encode_text(spectator_state(table))
-    unchanged = text == table.watch_sent
-    table.watch_sent = text
-    for c in list(table.watchers):
-        if unchanged and c is not also:
-            continue
-        c.send(text)
+    async def watch(self, ws: Any) -> Connection | None:
+        """Attach a spectator's socket (sent the public state at once); None when the table holds
+        :data:`MAX_WATCHERS` already."""
+        t = self.table
+        async with t.lock:
+            if len(self.conns) >= MAX_WATCHERS:
+                return None
+            st = t.settings
+            conn = Connection(ws, queue_size=st.send_queue, send_timeout=st.send_timeout,
+                              on_drop=lambda c, why: self.conns.discard(c))  # dropped when too slow, like a seat's
+            self.conns.add(conn)
+            self.publish(also=conn)
+            return conn
 
+    async def unwatch(self, conn: Connection) -> None:
+        """Close a spectator's socket and forget it."""
+        await conn.aclose()
+        async with self.table.lock:
+            self.conns.discard(conn)
+
+    def publish(self, also: Connection | None = None) -> None:
+        """Queue the spectators the public state when it changed since they were last sent it (``also``:
+        a new spectator, sent it in any case)."""
+        if not self.conns:
+            return
+        text = encode_text(spectator_state(self.table))
+        unchanged = text == self.sent
+        self.sent = text
+        self.table.out.send((c for c in list(self.conns) if not unchanged or c is also), text)

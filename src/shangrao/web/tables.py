@@ -20,35 +20,39 @@ resumes the countdown in progress from the time its last event was stored.
 
 Seat links: ``/t/{table_id}/{token}``; the token is random (``secrets``), only its SHA-256 is stored
 (``meta.web.token_hashes``).
+
+Collaborators (issue 39: objects the table holds and calls, not bases it inherits; the table itself
+holds the facts and dispatches): ``seating`` (:class:`~shangrao.web.seating.SeatConnections`: the seats'
+sockets and links), ``out`` (:class:`~shangrao.web.broadcast.Broadcast`: what is sent; its
+:meth:`~shangrao.web.broadcast.Broadcast.send` is the ONE publish path), ``spectators``
+(:class:`~shangrao.web.spectators.Spectators`), ``conduct`` (:class:`~shangrao.web.manners.TableManners`:
+托管, 解散, 快捷语), ``record`` (:class:`~shangrao.web.table_record.TableRecord`: what is stored, over the
+manager's writer), ``bots`` (:class:`~shangrao.web.table_bots.TableBots`) and ``wakeup``
+(:class:`~shangrao.web.clock.Wakeup`: the runner's one timer).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING
-
-from msgspec import Raw
+from typing import TYPE_CHECKING, Any
 
 from ..bots import get_bot
 from ..game import Action, Game, IllegalActionError, Match, parse_action, replay
 from ..game.actions import ActionParseError
+from ..game.manners import Manners
 from ..game.table import BotRequest, TableState, Timing
-from ..records.live import set_players, update_meta
-from ..records.summary import hand_summary
 from ..rules import RuleSet
-from .broadcast import SeatMessages
-from .clock import ServerClock
+from .broadcast import Broadcast
+from .clock import ServerClock, Wakeup
 from .connections import BOT_PLAYERS, Connection, Seat
 from .errors import (
     MAX_CONNECTIONS_PER_SEAT,
     SAVE_FAILED,
     SERVER_PROBLEM,
-    BadLink,
     HintsOff,
     ReadOnlyStore,
     SaveError,
@@ -66,12 +70,13 @@ from .errors import (
 )
 from .hints import send_hint
 from .lobby import KIND
-from .manners import TableManners
-from .outgoing import PongMessage
+from .manners import TableManners, Wait
+from .outgoing import OutgoingMessage, PongMessage
+from .seating import SeatConnections
 from .settings import Pace, Settings, paced
-from .stored import WebMeta
+from .spectators import Spectators
 from .table_bots import TableBots
-from .views import LogCache
+from .table_record import TableRecord
 
 if TYPE_CHECKING:
     from .manager import TableManager
@@ -104,7 +109,12 @@ __all__ = [
 
 log = logging.getLogger("shangrao.web")
 
-class Table(SeatMessages, TableManners):
+class Table:
+    """One live web table: its facts (the match, the hand being played with its countdowns, the seats,
+    its settings) and its collaborators (see the module doc); every public method takes the table's
+    lock, changes the facts through the table protocol, stores the change (``record``) and only then
+    publishes it (:meth:`publish`)."""
+
     def __init__(self, manager: TableManager, game_id: int, name: str, rules: RuleSet, seed: int,
                  seats: list[Seat], hints: bool = True, pace: Pace = "normal") -> None:
         self.manager = manager
@@ -124,28 +134,27 @@ class Table(SeatMessages, TableManners):
         self.timing = Timing(bot_delay=bot_delay, claim_timeout=st.claim_timeout, turn_timeout=st.turn_timeout,
                              absent_timeout=st.absent_timeout, claim_pause=claim_pause,
                              dissolve_timeout=st.dissolve_timeout, phrase_interval=st.phrase_interval)
-        self._init_manners(st)  # 托管, 解散, 快捷语, spectators (issue 24; web/manners.py)
         #: the hand being played (or the last one, its settlement shown) with its seats' countdowns
         self.play: TableState | None = None
-        self.last_settlement: dict | None = None
+        self.last_settlement: dict[str, Any] | None = None
         self.finished = False
         self.evicted = False
         self.lock = asyncio.Lock()
-        self.changed = asyncio.Event()
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
         self.between_since: float | None = None
-        self.failing = False  # the last database write failed (the seats were told)
         self.version = 0  # bumped on every change a seat can see
-        self._texts: dict[int, tuple[tuple[int, int], str, bytes]] = {}
-        self._info: tuple[int, dict] | None = None
-        self._info_json: tuple[dict, Raw] | None = None  # public_info() and its TableInfo, encoded
-        self._logs = LogCache()
-        self.last_sent: dict[int, bytes] = {}  # per seat: its last state sent, without the countdown (UTF-8)
+        self._info: tuple[int, dict[str, Any]] | None = None
         self.rematch: int | None = None  # the table of the next match with the same players
         self.origin: str | None = None  # the creator's address group (the waiting-tables limit), in memory only
         self.room: str | None = None  # the room's code when this is a room's match (web/rooms.py), stored
         self.names: list[str | None] = [None] * len(seats)  # the names the room's members chose, by seat
-        self._seat_info: tuple[dict, dict] | None = None  # (public_info(), seat_info()) of the last change
+        # the collaborators (issue 39)
+        self.wakeup = Wakeup()
+        self.seating = SeatConnections(self, seats)
+        self.out = Broadcast(self)
+        self.spectators = Spectators(self)
+        self.conduct = TableManners(self, st.dissolve_timeout, st.phrase_interval)  # 托管, 解散, 快捷语 (issue 24)
+        self.record = TableRecord(self)
         now = time.monotonic()
         self.idle_since = now
         #: the bots, asked in worker threads with a deadline (issue 34; web/table_bots.py)
@@ -159,16 +168,63 @@ class Table(SeatMessages, TableManners):
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.status} hand={self.hand_no}>"
 
+    # ------------------------------------------------------------------ the one publish path
+    def publish(self, also: Connection | None = None) -> None:
+        """Queue each seat its state where its view changed (``also``: a new connection, sent it in any
+        case) and the spectators the public state where it changed.  Callers hold the lock, so nothing
+        unsaved is ever sent.  Every message goes out through :meth:`Broadcast.send`."""
+        self.out.states(also)
+        self.spectators.publish()
+        self.manager.metrics.record_update(self.id)
+
+    def broadcast(self, also: Connection | None = None) -> None:
+        """:meth:`publish` (its name before issue 39)."""
+        self.publish(also)
+
+    def send(self, conns: list[Connection] | set[Connection], message: OutgoingMessage | str) -> None:
+        """Queue one message on ``conns`` (:meth:`Broadcast.send`)."""
+        self.out.send(conns, message)
+
     # ------------------------------------------------------------------ bots, off the loop (issue 34)
     def _bot_answer(self, req: BotRequest, action: Action) -> None:
         p = self.play
         if p is not None and p.answer(req.key, action):
-            self.changed.set()  # the runner applies it (in the engine's order)
+            self.wakeup.set()  # the runner applies it (in the engine's order)
 
     # ------------------------------------------------------------------ facts
-    def _take_up(self, game: Game) -> None:
+    def take_up(self, game: Game) -> None:
         """Play ``game`` from now (its countdowns start now; :meth:`TableState.resume` after a restart)."""
         self.play = TableState(game, self.seats, self.timing, time.monotonic(), manners=self.manners)
+
+    _take_up = take_up
+
+    @property
+    def game(self) -> Game | None:
+        """The hand being played, or the last one (None before the first)."""
+        return self.play.game if self.play is not None else None
+
+    @property
+    def manners(self) -> Manners:
+        """The match's manners (托管, an open 解散 vote, the phrases' rate): ``conduct``'s."""
+        return self.conduct.manners
+
+    @manners.setter
+    def manners(self, value: Manners) -> None:
+        self.conduct.manners = value
+
+    @property
+    def end_reason(self) -> str | None:
+        """"dissolved" when a 解散 vote ended the match, else None: ``conduct``'s."""
+        return self.conduct.end_reason
+
+    @end_reason.setter
+    def end_reason(self, value: str | None) -> None:
+        self.conduct.end_reason = value
+
+    @property
+    def watchers(self) -> set[Connection]:
+        """The spectators' connections (``spectators.conns``)."""
+        return self.spectators.conns
 
     @property
     def hand_no(self) -> int:
@@ -186,83 +242,78 @@ class Table(SeatMessages, TableManners):
 
     @property
     def connected(self) -> bool:
-        return any(s.conns for s in self.seats)
+        return self.seating.connected
 
     def free_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.player == "human" and not s.claimed]
+        return self.seating.free()
 
-    def public_info(self) -> dict:
+    def public_info(self) -> dict[str, Any]:
         if self._info is not None and self._info[0] == self.version:
             return self._info[1]
         now = time.monotonic()
+        manners = self.manners
         info = {
             "id": self.id, "name": self.name, "status": self.status, "hands_total": self.rules.hands_per_match,
             "hands_played": len(self.match.hands), "scores": list(self.match.scores),
             "rules": self.rules_dict, "free_seats": self.free_seats(),
             "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
-                         "standin": s.player == "human" and s.claimed and self._absent(s, now),
-                         "ready": s.ready, "managed": self.manners.is_managed(i)} for i, s in enumerate(self.seats)],
+                         "standin": s.player == "human" and s.claimed and self.seating.absent(s, now),
+                         "ready": s.ready, "managed": manners.is_managed(i)} for i, s in enumerate(self.seats)],
             "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
-            "hints": self.hints, "manners": self.manners_info(), "end_reason": self.end_reason,
+            "hints": self.hints, "manners": self.conduct.info(), "end_reason": self.end_reason,
             "paused": self.paused,
         }
         self._info = (self.version, info)
         return info
 
-    def _deserted(self) -> bool:
-        """The table's only player has left (:meth:`TableState.deserted`: one person's seat, three
-        bots; it was connected and is not now): the table waits for them (issue 38)."""
-        people = [s for s in self.seats if s.player == "human"]
-        return len(people) == 1 and not people[0].conns and people[0].was_here
+    def seat_info(self) -> dict[str, Any]:
+        """:meth:`Broadcast.seat_info`: what the seats' ``state`` messages show of the table."""
+        return self.out.seat_info()
+
+    def watch_info(self) -> dict[str, Any]:
+        """:meth:`Broadcast.watch_info`: what a spectator is shown of the table."""
+        return self.out.watch_info()
 
     @property
     def paused(self) -> bool:
         """The table waits for its only player to come back (issue 38)."""
-        return not self.finished and self.status in ("playing", "between") and self._deserted()
+        return not self.finished and self.status in ("playing", "between") and self.seating.deserted()
 
-    def _absent(self, seat: Seat, now: float) -> bool:
-        return not seat.conns and now - seat.gone_since >= self.settings.absent_timeout
+    def holding(self) -> bool:
+        """A window nobody can claim is held open (:attr:`Game.held`): every seat is shown the open
+        window until its pause ends (so nobody learns that no one could claim)."""
+        return self.game is not None and self.game.held
 
     def check_token(self, token: str) -> int:
-        h = hash_token(token)
-        for i, s in enumerate(self.seats):
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
-                return i
-        raise BadLink()
+        return self.seating.check_token(token)
 
     def touch(self, listing: bool = False) -> None:
         """Something a seat can see changed (``listing``: also what the lobby shows)."""
         self.version += 1
-        self.changed.set()
+        self.wakeup.set()
         if listing:
             self.manager.listing_changed()
 
     # ------------------------------------------------------------------ persistence
-    def _meta(self) -> dict:
-        """The ``meta`` patch that stores the table's seats, name, rematch and settings, a room's
-        match's room and names (:class:`~shangrao.web.stored.WebMeta`), with this server's clock and its
-        manners (issue 24)."""
-        return WebMeta(name=self.name, seats=[s.player for s in self.seats], claimed=[s.claimed for s in self.seats],
-                       token_hashes=[s.token_hash for s in self.seats], rematch=self.rematch, hints=self.hints,
-                       clock=self.manager.clock.record(), room=self.room,
-                       names=self.names if self.room is not None else None,
-                       manners=self.manners.stored(time.monotonic()), manners_wall=time.time(),
-                       pace=self.pace).to_meta()
+    def _meta(self) -> dict[str, Any]:
+        """:meth:`TableRecord.meta` (the stored ``meta`` patch)."""
+        return self.record.meta()
+
+    async def _persist(self, n_before: int) -> None:
+        """:meth:`TableRecord.persist`."""
+        await self.record.persist(n_before)
 
     async def set_rematch(self, table_id: int) -> None:
         """Record the table of the next match (stored: a finished table leaves memory and is loaded
         again when looked at).  Caller holds the lock; raises SaveError (nothing changed)."""
         self.rematch = table_id
         try:
-            await self.manager.write(update_meta, self.store, self.id, self._meta())
+            await self.record.store_meta()
         except SaveError:
             self.rematch = None
             raise
         self.touch(listing=True)
-        self.broadcast()
-
-    def _players(self) -> list[str]:
-        return [s.player for s in self.seats]
+        self.publish()
 
     async def claim_seat(self, seat: int | None = None, token: str | None = None) -> tuple[int, str]:
         """Give a free human seat (or ``seat``) a new token (or ``token``); returns (seat, token).
@@ -280,12 +331,12 @@ class Table(SeatMessages, TableManners):
             s = self.seats[seat]
             s.claimed, s.token_hash = True, hash_token(token)
             try:
-                await self.manager.write(update_meta, self.store, self.id, self._meta())
+                await self.record.store_meta()
             except SaveError:
                 s.claimed, s.token_hash = False, None
                 raise
             self.touch(listing=True)
-            self.broadcast()
+            self.publish()
             return seat, token
 
     async def fill_bots(self) -> bool:
@@ -299,7 +350,7 @@ class Table(SeatMessages, TableManners):
             for i in free:
                 self.seats[i].player = kind
             try:
-                await self.manager.write(set_players, self.store, self.id, self._players(), self._meta())
+                await self.record.store_players()
             except SaveError:
                 for s, k in zip(self.seats, before):
                     s.player = k
@@ -307,38 +358,13 @@ class Table(SeatMessages, TableManners):
             for i in free:
                 self.seats[i].bot = self.bots.make(kind, f"{self.seed}:{i}")
             self.touch(listing=True)
-            self.broadcast()
+            self.publish()
             return True
-
-    async def _persist(self, n_before: int) -> None:
-        """Store the events after ``n_before`` (one transaction), or a finished hand; then update
-        the match.  Raises SaveError with nothing in memory changed but the game itself."""
-        g = self.game
-        assert g is not None
-        if g.is_over:
-            assert g.result is not None
-            summary = hand_summary(g.result, g.events)
-            await self.manager.write(self.store.append_hand, self.id, g.hand_no, g.dealer, g.events, summary,
-                                     scores_after=list(g.result.scores))
-            rec = self.match.finish_hand(g)
-            rec.events = []  # stored; the live game keeps its own log until the next hand
-            self.last_settlement = summary
-            self.between_since = time.monotonic()
-            for s in self.seats:
-                s.ready = False
-            if self.match.is_over:
-                self.finished = True  # a restart sees the same from the number of stored hands
-                with contextlib.suppress(SaveError):  # the next write retries; the table is finished anyway
-                    await self.manager.write(self.store.finish_game, self.id, list(self.match.scores))
-                self.manager.review_later(self.id, len(self.match.hands))  # issue 37: reviewed in the background
-            self.manager.listing_changed()
-        else:
-            await self.manager.write_events(self.id, g.hand_no, n_before, g.events[n_before:])
 
     async def _apply(self, action: Action | str, seat: int | None, actor: int | None = None) -> None:
         """Apply (validated; ``seat`` None and ``action`` "release": the held window goes on), persist,
         or raise (IllegalActionError, SaveError: nothing changed).  ``actor``: the person who sent it
-        (told by the caller, not by the notice).  Caller holds the lock and broadcasts.
+        (told by the caller, not by the notice).  Caller holds the lock and publishes.
 
         The table's rules (:class:`~shangrao.game.table.TableState`): an action that opens a claim/rob
         window starts its pause and its one countdown, a window that closes drops the held answers;
@@ -353,50 +379,33 @@ class Table(SeatMessages, TableManners):
         now = time.monotonic()
         p.apply(seat, move, now)
         try:
-            await self._persist(n)
+            await self.record.persist(n)
         except SaveError:
             # the game as it was before the action (no database read)
             p.restore(saved, replay(g.events[:n], hold_windows=g.hold_windows))
-            self._failed(actor)
+            self.record.failed(actor)
             raise
         p.shift(now, time.monotonic())
-        self._saved()
+        self.record.saved()
         self.manager.metrics.record_action(self.id, actor is not None)
         self.touch()
 
     async def _start_hand(self) -> None:
         g = self.match.new_hand()
-        try:
-            await self.manager.write_events(self.id, g.hand_no, 0, list(g.events))
-        except SaveError:
-            self._failed()
-            raise
-        self._saved()
-        self._take_up(g)
+        await self.record.store_deal(g)
+        self.take_up(g)
         self.last_settlement = None
         self.between_since = None
         self.touch(listing=True)
 
-    def _failed(self, actor: int | None = None) -> None:
-        """A write failed: tell the seats once per episode (the actor is told by its caller)."""
-        if self.failing:
-            return
-        self.failing = True
-        for i in range(len(self.seats)):
-            if i != actor:
-                self._tell(i)
-
-    def _saved(self) -> None:
-        if self.failing:
-            self.failing = False
-            self.touch()
-
-    def _maybe_evict(self) -> None:
+    def maybe_evict(self) -> None:
         """Leave memory once finished and nobody looks (caller holds the lock)."""
         if not self.connected:
             self.idle_since = time.monotonic()
             if self.finished and (self.task is None or self.task.done()):
                 self.manager.evict(self)
+
+    _maybe_evict = maybe_evict
 
     def _at_position(self, seat: int, hand: int | None, seq: int | None) -> Game:
         """The game if (``hand``, ``seq``) is ``seat``'s current position (call with the lock held); an
@@ -410,11 +419,45 @@ class Table(SeatMessages, TableManners):
             raise StaleActionError("no hand is being played at this table now")
         if self.holding():
             raise IllegalActionError("the table is waiting for claims; look again")
-        now_seq = self._logs.seq(g, seat)
+        now_seq = self.out.logs.seq(g, seat)
         if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
             raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
                                    f"now hand {g.hand_no}, seq {now_seq}); look again")
         return g
+
+    # ------------------------------------------------------------------ what the sockets ask (dispatch)
+    async def connect(self, seat: int, ws: Any) -> Connection | None:
+        """:meth:`SeatConnections.connect`."""
+        return await self.seating.connect(seat, ws)
+
+    async def disconnect(self, seat: int, conn: Connection) -> None:
+        """:meth:`SeatConnections.disconnect`."""
+        await self.seating.disconnect(seat, conn)
+
+    async def watch(self, ws: Any) -> Connection | None:
+        """:meth:`Spectators.watch`."""
+        return await self.spectators.watch(ws)
+
+    async def unwatch(self, conn: Connection) -> None:
+        """:meth:`Spectators.unwatch`."""
+        await self.spectators.unwatch(conn)
+
+    async def set_managed(self, seat: int, on: bool) -> bool:
+        """:meth:`TableManners.set_managed` (托管)."""
+        return await self.conduct.set_managed(seat, on)
+
+    async def say(self, seat: int, phrase: str) -> None:
+        """:meth:`TableManners.say` (快捷语)."""
+        await self.conduct.say(seat, phrase)
+
+    async def propose_dissolve(self, seat: int) -> None:
+        """:meth:`TableManners.propose_dissolve` (解散)."""
+        await self.conduct.propose_dissolve(seat)
+
+    async def vote(self, seat: int, agree: bool) -> None:
+        """:meth:`TableManners.vote`."""
+        await self.conduct.vote(seat, agree)
+
     async def human_action(self, seat: int, text: str, seq: int | None, hand: int | None) -> None:
         """Apply a person's action answering the state (``hand``, ``seq``) the seat was sent.
 
@@ -436,7 +479,7 @@ class Table(SeatMessages, TableManners):
                 p.hold(seat, action, time.monotonic())
                 if p.pausing(time.monotonic()):  # held until the pause ends (the runner applies it)
                     self.touch()
-                    self.broadcast()
+                    self.publish()
                     return
                 try:
                     await self._drain(actor=seat)
@@ -444,23 +487,23 @@ class Table(SeatMessages, TableManners):
                     if p.answers.get(seat) is action:  # not stored: as if it had not been sent
                         del p.answers[seat]
                         raise
-                    self._tell(seat)  # stored; another held answer after it was not: told like the others
+                    self.out.server_problem(seat)  # stored; another held answer after it was not: told like the others
                 self.touch()
-                self.broadcast()
+                self.publish()
                 return
             if g.current_seat != seat:
                 raise IllegalActionError("not your turn")
             action = parse_action(text)
             await self._apply(action, seat, actor=seat)
-            self.broadcast()
+            self.publish()
 
     async def _drain(self, actor: int | None = None) -> None:
         """Apply the held window answers while the engine asks a seat that has answered (in the
-        engine's order, :meth:`TableState.due`).  A failed write (SaveError) leaves the answer not
-        applied held."""
+        engine's order, :meth:`TableState.advance_clock`).  A failed write (SaveError) leaves the answer
+        not applied held."""
         p = self.play
         while p is not None and p.game.phase in ("claim", "rob") and not p.game.held:
-            moves = p.due(time.monotonic())
+            moves = p.advance_clock(time.monotonic())
             if not moves:
                 return
             seat, action = moves[0]
@@ -474,7 +517,7 @@ class Table(SeatMessages, TableManners):
         """Answer a ping after every state change in progress has been queued (a barrier for
         clients: the connection's queue is sent in order)."""
         async with self.lock:
-            conn.send_message(PongMessage())
+            self.out.send([conn], PongMessage())
 
     async def set_ready(self, seat: int) -> bool:
         """继续 after a settlement; False (nothing sent) if it changes nothing."""
@@ -484,7 +527,7 @@ class Table(SeatMessages, TableManners):
                 return False
             s.ready = True
             self.touch()
-            self.broadcast()
+            self.publish()
             return True
 
     async def request_fill_bots(self) -> bool:
@@ -503,23 +546,12 @@ class Table(SeatMessages, TableManners):
                 await self.task
             self.task = None
 
-    async def _wait(self, timeout: float | None) -> None:
-        """Until a change, or ``timeout`` seconds (a timer that sets ``changed``: cheaper than
-        ``wait_for``'s task per wait, and the runner looks at everything anew either way)."""
-        if timeout is None:
-            await self.changed.wait()
-            return
-        timer = asyncio.get_running_loop().call_later(max(0.0, timeout), self.changed.set)
-        try:
-            await self.changed.wait()
-        finally:
-            timer.cancel()
-
     async def _run(self) -> None:
         while True:
-            self.changed.clear()  # a change from now on wakes the wait below
+            self.wakeup.clear()  # a change from now on wakes the wait below
+            timeout: Wait
             try:
-                timeout = self._vote_wakeup(await self._step())  # or a 解散 vote's countdown
+                timeout = self.conduct.vote_wakeup(await self._step())  # or a 解散 vote's countdown
             except asyncio.CancelledError:
                 raise
             except SaveError:
@@ -531,20 +563,20 @@ class Table(SeatMessages, TableManners):
                 async with self.lock:
                     self.bots.close(self.seats)  # the match is over: outside bots end now
                     self.task = None
-                    self._maybe_evict()
+                    self.maybe_evict()
                 return
             if timeout == "idle":
                 return
             if timeout == 0:
                 await asyncio.sleep(0)
                 continue
-            await self._wait(timeout)
+            await self.wakeup.wait(None if timeout is None else float(timeout))
 
-    async def _step(self):
+    async def _step(self) -> Wait:
         """Do what is due now; return how long to wait for a change (None: until one), 'done' or 'idle'."""
         st = self.settings
         async with self.lock:
-            await self.settle_vote()  # a 解散 vote whose countdown ran out fails
+            await self.conduct.settle_vote()  # a 解散 vote whose countdown ran out fails
             now = time.monotonic()
             if self.finished:
                 return "done"
@@ -559,7 +591,7 @@ class Table(SeatMessages, TableManners):
             p = self.play
             if p is None or p.game.is_over:
                 humans = [s for s in self.seats if s.player == "human"]
-                if self._deserted():  # its only player has left: the next hand waits for them (issue 38)
+                if self.seating.deserted():  # its only player has left: the next hand waits for them (issue 38)
                     self.between_since = None
                     return None
                 if self.between_since is None and p is not None:  # one came back: 继续's countdown anew
@@ -568,33 +600,25 @@ class Table(SeatMessages, TableManners):
                 since = self.between_since if self.between_since is not None else now - st.next_hand_timeout
                 if p is None or all_ready or now - since >= st.next_hand_timeout:
                     await self._start_hand()
-                    self.broadcast()
+                    self.publish()
                     return 0
                 return max(0.01, since + st.next_hand_timeout - now)
             if p.release_due(now):  # a window nobody could claim was open for its whole pause
                 await self._apply("release", None)
-                self.broadcast()
+                self.publish()
                 return 0
             prompt_gone = p.collect(now)  # a person's window prompt went (its answer is held)
             if prompt_gone:
                 self.touch()
             for req in p.requests(now):  # bots and stand-ins decide in worker threads (issue 34)
                 self.bots.ask(req)
-            moves = p.due(now)
+            moves = p.advance_clock(now)
             if moves:
                 seat, action = moves[0]
                 await self._apply(action, seat)
-                self.broadcast()
+                self.publish()
                 return 0
             if prompt_gone:
-                self.broadcast()
+                self.publish()
             wake = p.next_wakeup(now)
             return None if wake is None else max(0.005, wake - now)
-
-
-def __getattr__(name: str):
-    """``TableManager``'s old home (it is :mod:`shangrao.web.manager`'s now)."""
-    if name == "TableManager":
-        from .manager import TableManager
-        return TableManager
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,8 @@
 """The database off the event loop: worker threads for the tables' writes and reads, apart ones for
 history reads, the group commit of the tables' actions, and failures logged once a minute per kind
-without the database's URL.  :class:`DatabaseWriter` is the half of :class:`~shangrao.web.manager.TableManager`
-that talks to the database."""
+without the database's URL.  :class:`DatabaseWriter` is the collaborator of
+:class:`~shangrao.web.manager.TableManager` (``manager.writer``) that talks to the database; the
+manager's ``read``/``write``/``write_events``/``history`` hand each call to it."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import contextlib
 import functools
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..game import Event
 from ..records import Store
@@ -27,15 +29,18 @@ __all__ = ["DatabaseWriter"]
 
 log = logging.getLogger("shangrao.web")
 
+T = TypeVar("T")
+
 
 class DatabaseWriter:
     """Database calls in worker threads (``settings.db_threads``; one for SQLite, whose writers queue
-    anyway) so that the event loop never waits for a commit."""
+    anyway) so that the event loop never waits for a commit.  ``metrics``: the server's
+    (:mod:`shangrao.web.metrics`), told each write's latency and failure."""
 
-    metrics: ServerMetrics  # the manager's (web/metrics.py): write latency and failures
-
-    def __init__(self, store: Store, db_threads: int, read_threads: int, review_workers: int = 0) -> None:
+    def __init__(self, store: Store, metrics: ServerMetrics, db_threads: int, read_threads: int,
+                 review_workers: int = 0) -> None:
         self.store = store
+        self.metrics = metrics
         #: the game reviews (issue 37): in their own process, a web match's as soon as it ends
         self.reviews = ReviewJobs(store, review_workers, scrub=self.scrub)
         self._review_finished = review_workers > 0
@@ -49,26 +54,26 @@ class DatabaseWriter:
                                                or "mode=memory" in url)
         self._history_pool = None if shared else ThreadPoolExecutor(
             max(1, read_threads), thread_name_prefix="shangrao-history")
-        self._failures: dict[str, list] = {}  # failure kind -> [last logged (monotonic), suppressed]
+        self._failures: dict[str, list[float]] = {}  # failure kind -> [last logged (monotonic), suppressed]
         self._failing = False
         self._recovered_logged = -1e9
         # group commit of the tables' actions (write_events): queued while a batch is being written
-        self._events_queued: list[tuple[tuple, asyncio.Future]] = []
+        self._events_queued: list[tuple[tuple[Any, ...], asyncio.Future[BaseException | None]]] = []
         self._events_writing = False
         #: why no table can be played here (read-only storage, in words for the lobby), or None
         self.read_only: str | None = None
 
-    async def read(self, fn, *args, **kwargs):
+    async def read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a database read in a worker thread."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
 
-    async def history(self, fn, *args, **kwargs):
+    async def history(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a history read (and the building of its answer) in the history threads
         (``settings.read_threads``), apart from the tables' database thread."""
         pool = self._history_pool or self._pool
         return await asyncio.get_running_loop().run_in_executor(pool, functools.partial(fn, *args, **kwargs))
 
-    async def write(self, fn, *args, **kwargs):
+    async def write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a database write in a worker thread; any failure is a :class:`SaveError` (logged once
         a minute per kind, without the database's URL).  A read-only server (:attr:`read_only`: the
         storage refuses writes, or another server took the tables over) writes nothing."""
@@ -120,7 +125,8 @@ class DatabaseWriter:
         self._events_writing = True
         done.add_done_callback(functools.partial(self._event_batch_written, batch))
 
-    def _event_batch_written(self, batch: list[tuple[tuple, asyncio.Future]], done: asyncio.Future) -> None:
+    def _event_batch_written(self, batch: list[tuple[tuple[Any, ...], asyncio.Future[BaseException | None]]],
+                             done: asyncio.Future[list[BaseException | None]]) -> None:
         self._events_writing = False
         try:
             results = done.result()

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..store import RecordError
+from ..codec import RecordError
 
 if TYPE_CHECKING:
     from alembic.config import Config

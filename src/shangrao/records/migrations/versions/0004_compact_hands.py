@@ -29,8 +29,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    from shangrao.records.codec import _dumps
     from shangrao.records.compact import expand_hand
-    from shangrao.records.store import _dumps
 
     conn = op.get_bind()
     hands = sa.table("hands", sa.column("id", sa.Integer), sa.column("game_id", sa.Integer),
