@@ -204,9 +204,6 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 KNOWN_CYCLES = {
     # the compiled core's play <-> vector: issue 39's schema work (helper i39-core) removes it
     frozenset({"shangrao.sim.play", "shangrao.sim.vector"}),
-    # the bot registry (bots/__init__.py) loads its bots by name, and an outside or policy bot names
-    # the registry's UnknownBotError / asks it for its stand-in: not one of issue 39's four
-    frozenset({"shangrao.bots", "shangrao.bots.external", "shangrao.bots.learned", "shangrao.bots.policy"}),
 }
 
 

@@ -38,8 +38,8 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from ..errors import InputError
 from ..game.match import Bot
+from .errors import UnknownBotError
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
@@ -81,10 +81,6 @@ BOTS: dict[str, BotEntry] = {
 STRONGEST = "expert"
 
 BOT_NAMES: tuple[str, ...] = tuple(BOTS)  # kept for callers of the first version; the same names as BOTS
-
-
-class UnknownBotError(InputError):
-    """No bot of that name, or a bad bot spec (``policy:`` file missing, ``ext:`` command not found)."""
 
 
 #: the entry-point group of bot plugins

@@ -46,7 +46,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game import Action, Observation, parse_action, redact
-from . import UnknownBotError
+from .errors import UnknownBotError
+from .greedy import GreedyBot
+from .random_bot import RandomBot
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "MAX_QUEUED", "ExternalBot", "ExternalBotError", "ExternalBotWarning",
            "check_command", "group_members", "kill_group"]
@@ -232,6 +234,8 @@ class ExternalBot:
 
     ExternalBot(command, name=None, seed=None, timeout=None, strict=False, standin="greedy")
 
+    standin: the bot that plays a decision the program fails, ``"greedy"`` or ``"random"``.
+
     timeout: seconds a request waits for its answer and a write to the program's stdin may block
     (default ``$SHANGRAO_EXT_TIMEOUT`` or 10).  Not thread-safe: one decision at a time.
     """
@@ -245,9 +249,11 @@ class ExternalBot:
         self.name = name or f"ext:{command}"
         self.timeout = float(timeout) if timeout is not None else _timeout()
         self.strict = strict
-        from . import get_bot
-
-        self.standin = get_bot(standin, seed=f"{seed}:standin")
+        # the stand-in is made here, not by the registry (which loads this module: no import cycle)
+        standins = {"greedy": GreedyBot, "random": RandomBot}
+        if standin not in standins:
+            raise UnknownBotError(f"standin: one of {', '.join(standins)}, got {standin!r}")
+        self.standin = standins[standin](seed=f"{seed}:standin")
         self.faults: list[str] = []
         self.proc: subprocess.Popen | None = None
         self.dead = False

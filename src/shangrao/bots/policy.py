@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from ..game import Action, Observation
-from . import UnknownBotError
+from .errors import UnknownBotError
 
 __all__ = ["PLANE_SCALE", "MLPPolicy", "OnnxPolicy", "PolicyBot", "PolicyLoadError", "TorchPolicy",
            "encode_decision", "load_policy"]
