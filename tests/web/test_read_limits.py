@@ -138,7 +138,8 @@ def test_eight_concurrent_large_history_reads_keep_a_live_tables_replies_fast(tm
         # … and the table answered each action about as fast as with no reader.  The goal
         # (p99 < 100 ms on an idle machine; 766 ms before the fix) is a benchmark's, not a test's: on a
         # loaded machine the replies with no reader are slow too, so the bound is relative to them
-        # (with a floor of 250 ms, a third of the 766 ms measured before the fix): eight large reads no longer make the table's replies several times slower.
+        # (with a floor of 250 ms, a third of the 766 ms measured before the fix): eight large reads no
+        # longer make the table's replies several times slower.
         alone_p99 = alone[min(len(alone) - 1, int(len(alone) * 0.99))] if alone else 0.0
         assert p99 < max(0.25, 4 * alone_p99), (p99, alone_p99, latencies[len(latencies) // 2], len(latencies),
                                                served.count(200))
