@@ -22,12 +22,19 @@ from typing import Any
 __all__ = ["PACKAGE_DIR", "install", "is_compiled", "sources_stamp"]
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: the Python homes the core derives constants and helpers from at import (issue 39: codes from the
+#: enums, pattern factors, rule indices, the greedy bots' ``_connectivity``): compiled code freezes
+#: them, so an edit of one of these recompiles the core as an edit of ``sim/`` does
+HOMES = tuple(PACKAGE_DIR.parent / p for p in ("bots/greedy.py", "game/actions.py", "game/protocol.py", "melds.py",
+                                                "rules.py", "scoring/items.py", "scoring/situation.py", "tiles.py"))
 
 
 def sources_stamp(directory: Path = PACKAGE_DIR) -> str:
-    """sha256 over the names and contents of the ``*.py`` files of ``directory`` (sorted)."""
+    """sha256 over the names and contents of the ``*.py`` files of ``directory`` (sorted), and for the
+    package's own directory also of :data:`HOMES`."""
     h = hashlib.sha256()
-    for p in sorted(directory.glob("*.py")):
+    extra = [p for p in HOMES if p.exists()] if directory == PACKAGE_DIR else []
+    for p in [*sorted(directory.glob("*.py")), *extra]:
         h.update(p.name.encode())
         h.update(b"\0")
         h.update(p.read_bytes())

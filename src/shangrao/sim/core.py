@@ -5,7 +5,8 @@ transcription of it into ``@njit(cache=True)`` functions over flat NumPy arrays,
 be played without a Python call per decision.  *Same deal (wall, dice) and the same decisions ⇒
 the same events, results and deltas* (``tests/sim/test_identity.py`` compares them event by event).
 
-State of one hand (``st``, int64 — :data:`ST_DTYPE` —, layout in the ``_O_*`` offsets below): the live wall (135 ids,
+State of one hand (``st``, int64 — :data:`ST_DTYPE` —, its fields declared once in :mod:`shangrao.sim.schema`,
+whose offsets the ``_O_*`` names below are): the live wall (135 ids,
 head/tail pointers), per seat the concealed tiles as counts and as a bit mask of the four copies of
 each kind (tile id = 4·kind + copy; the engine removes the preferred id, else the lowest), the
 declared melds (type, kind, claimed kind, from-seat, ids), the discards, 飞宝/宝 drawn/接宝/偷机
@@ -28,40 +29,78 @@ and the ``random`` bot's choices are those of ``Game(seed=...)`` and ``RandomBot
 from __future__ import annotations
 
 import hashlib
+import inspect
+from enum import Enum
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
+from ..bots import greedy as _greedy_bot
+from ..game.actions import ActionType
+from ..game.protocol import EventType
+from ..rules import DEFAULT_RULES
+from ..scoring.items import BONUS_NAMES
 from . import kernels as K
 from . import rules as R
+from . import schema as S
+
+#: the kernels' argument types (numba ignores annotations; these say what each array is)
+State = npt.NDArray[np.int64]  #: one hand's state, int64[STATE_SIZE] (fields: shangrao.sim.schema)
+Rows = npt.NDArray[np.int64]  #: event rows, int64[n, EV_WIDTH]
+Rules = npt.NDArray[np.int32]  #: encoded rules, int32[N_RULES] (shangrao.sim.rules.encode_rules)
+Tables = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]  #: kernels.tables(): (suit, honor)
+Codes = npt.NDArray[np.int32]  #: action codes (or seats, bots), int32[n]
+Stream = npt.NDArray[np.uint32]  #: one MT19937 state, uint32[625]
+Streams = npt.NDArray[np.uint32]  #: one per seat, uint32[4, 625]
+
+
+def _enum_index(enum: type[Enum], member: str) -> int:
+    """The index of ``enum[member]`` in its declaration order (the core's code for it)."""
+    return list(enum).index(enum[member])
+
 
 __all__ = [
-    "ST_DTYPE", "SCORE_LIMIT", "EV_WIDTH", "MAX_EVENTS", "MAX_DECISIONS", "STATE_SIZE", "seed_key",
+    "ST_DTYPE", "SCORE_LIMIT", "EV_WIDTH", "MAX_EVENTS", "MAX_DECISIONS", "STATE_SIZE", "seed_key", "CORE_BOTS",
+    "BOT_RULES", "TRANSFER_REASONS",
 ]
 
 # ---------------------------------------------------------------------------------------------- codes
+# Every code below is derived from its Python home at import (the core's numbers are the engine's:
+# the enums' declaration order), so none is typed twice; numba reads these module ints as constants.
 # phases
 P_ACT, P_DISCARD, P_CLAIM, P_ROB, P_OVER = 0, 1, 2, 3, 4
 # action types (ActionType order)
-T_DISCARD, T_CHOW, T_PUNG, T_KONG, T_ADDED, T_CONCEALED, T_WIN, T_PASS, T_CATCH = range(9)
+(T_DISCARD, T_CHOW, T_PUNG, T_KONG, T_ADDED, T_CONCEALED, T_WIN, T_PASS, T_CATCH) = (
+    _enum_index(ActionType, m) for m in ("DISCARD", "CHOW", "PUNG", "KONG", "ADDED_KONG", "CONCEALED_KONG", "WIN",
+                                         "PASS", "CATCH_BAO"))
 A_WIN = T_WIN * 34
 A_PASS = T_PASS * 34
 A_CATCH = T_CATCH * 34
-# meld types (MeldType order)
-M_CHOW, M_PUNG, M_KONG, M_CONCEALED = 0, 1, 2, 3
+# meld types (MeldType order, as the kernels' MELD_*)
+M_CHOW, M_PUNG, M_KONG, M_CONCEALED = K.MELD_CHOW, K.MELD_PUNG, K.MELD_KONG, K.MELD_CONCEALED_KONG
 # event types (EventType order)
 (E_DEAL, E_DRAW, E_DISCARD, E_CALL, E_PASS, E_CHOW, E_PUNG, E_KONG, E_CONCEALED_KONG, E_ADDED_KONG,
- E_KONG_STANDS, E_CATCH_BAO, E_FOUR_BAO, E_TRANSFER, E_DECLARE_WIN, E_WIN, E_END) = range(17)
-# transfer reasons
-R_PUNG_KONG, R_CONCEALED_KONG, R_FOUR_BAO, R_CAUGHT_BAO, R_WIN = range(5)
-# win_by (WinBy order)
-W_SELF_DRAW, W_ROBBING_KONG, W_DEALER_FIRST_DISCARD = 0, 1, 2
+ E_KONG_STANDS, E_CATCH_BAO, E_FOUR_BAO, E_TRANSFER, E_DECLARE_WIN, E_WIN, E_END) = (
+    _enum_index(EventType, m) for m in ("DEAL", "DRAW", "DISCARD", "CALL", "PASS", "CHOW", "PUNG", "KONG",
+                                        "CONCEALED_KONG", "ADDED_KONG", "KONG_STANDS", "CATCH_BAO", "FOUR_BAO",
+                                        "TRANSFER", "DECLARE_WIN", "WIN", "END"))
+#: transfer reasons in their row code order (the ``reason`` of a transfer event, game/protocol.py: the
+#: bonuses of ``scoring.items.BONUS_NAMES`` and the win; checked against them at import)
+TRANSFER_REASONS: tuple[str, ...] = ("pung_kong", "concealed_kong", "four_bao", "caught_bao", "win")
+if set(TRANSFER_REASONS) != {*BONUS_NAMES, "win"}:  # pragma: no cover (a new bonus needs a code here)
+    raise ImportError(f"sim.core: TRANSFER_REASONS {TRANSFER_REASONS} is not BONUS_NAMES {tuple(BONUS_NAMES)} + win")
+R_PUNG_KONG, R_CONCEALED_KONG, R_FOUR_BAO, R_CAUGHT_BAO, R_WIN = (
+    TRANSFER_REASONS.index(r) for r in ("pung_kong", "concealed_kong", "four_bao", "caught_bao", "win"))
+# win_by (WinBy order, as the kernels' WIN_*)
+W_SELF_DRAW, W_ROBBING_KONG, W_DEALER_FIRST_DISCARD = K.WIN_SELF_DRAW, K.WIN_ROBBING_KONG, K.WIN_DEALER_FIRST_DISCARD
 
 EV_WIDTH = 10
 #: the dtype of the hand state and of the event rows: amounts (transfers, deltas, scores, win
 #: payments) are 64-bit, so no rule value or score the core accepts wraps (docs/performance.md
 #: measured the cost against int32)
-ST_DTYPE = np.int64
+ST_DTYPE = S.ST_DTYPE
 #: scores (before a hand, and after each hand of a match) must stay within ±SCORE_LIMIT: one hand moves
 #: a seat by far less than 2**62 even with every rule value at its maximum, so int64 cannot wrap
 SCORE_LIMIT = 2**62
@@ -83,80 +122,83 @@ RU_JIUYAO_MELDS = R.R_JIUYAO_MELDS
 RU_WIN_ON_BAO = R.R_WIN_ON_BAO_TILE
 
 # ---------------------------------------------------------------------------------------------- state layout
-_O_HEAD = 0
-_O_TAIL = 1
-_O_PHASE = 2
-_O_CUR = 3
-_O_TURN = 4
-_O_DEALER = 5
-_O_BAO = 6
-_O_IND = 7          # indicator id
-_O_ACTIONS = 8      # actions_taken
-_O_CHAIN = 9        # kong_chain
-_O_FIRST = 10       # first_discard
-_O_DACTED = 11      # _dealer_acted
-_O_APUNG = 12       # _after_pung (-1 none)
-_O_WON = 13         # won_tile (-1 none)
-_O_NEV = 14         # events written
-_O_NDEC = 15        # decisions written
-_O_DRAWN = 16       # the hand ended drawn
-_O_NWIN = 17        # winners
-_O_WINNERS = 18     # 3
-_O_NEXT_DEALER = 21
-_O_HAND_NO = 22
-_O_ERROR = 23      # an internal inconsistency (1: scoring refused a win)
+# Every offset comes from the one declaration, :data:`shangrao.sim.schema.FIELDS` (``S.OFS.<field>``);
+# these short private names are what the kernels below index with.
+_O = S.OFS
+_O_HEAD = _O.head
+_O_TAIL = _O.tail
+_O_PHASE = _O.phase
+_O_CUR = _O.cur
+_O_TURN = _O.turn
+_O_DEALER = _O.dealer
+_O_BAO = _O.bao
+_O_IND = _O.indicator
+_O_ACTIONS = _O.actions_taken
+_O_CHAIN = _O.kong_chain
+_O_FIRST = _O.first_discard
+_O_DACTED = _O.dealer_acted
+_O_APUNG = _O.after_pung
+_O_WON = _O.won_tile
+_O_NEV = _O.n_events
+_O_NDEC = _O.n_decisions
+_O_DRAWN = _O.drawn
+_O_NWIN = _O.n_winners
+_O_WINNERS = _O.winners
+_O_NEXT_DEALER = _O.next_dealer
+_O_HAND_NO = _O.hand_no
+_O_ERROR = _O.error
 # claim window
-_O_CL_DISC = 24
-_O_CL_TILE = 25
-_O_CL_KIND = 26
-_O_CL_QH = 27
-_O_CL_QN = 28
-_O_CL_Q = 29        # 3
-_O_CL_BEST = 32
-_O_CL_DSEAT = 33    # declared seat (-1 none)
-_O_CL_DACT = 34
-_O_CL_NOPT = 35     # 4
-_O_CL_OPT = 39      # 4 * 12
+_O_CL_DISC = _O.cl_discarder
+_O_CL_TILE = _O.cl_tile
+_O_CL_KIND = _O.cl_kind
+_O_CL_QH = _O.cl_queue_head
+_O_CL_QN = _O.cl_queue_len
+_O_CL_Q = _O.cl_queue
+_O_CL_BEST = _O.cl_best
+_O_CL_DSEAT = _O.cl_declared_seat
+_O_CL_DACT = _O.cl_declared_action
+_O_CL_NOPT = _O.cl_n_options
+_O_CL_OPT = _O.cl_options
 # rob window
-_O_PK_SEAT = 90
-_O_PK_MTYPE = 91
-_O_PK_KIND = 92
-_O_PK_CLAIMED = 93
-_O_PK_FROM = 94
-_O_PK_IDS = 95      # 4
-_O_PK_TILE = 99
-_O_PK_ADDED = 100
-_O_PK_INDEX = 101
-_O_PK_QH = 102
-_O_PK_QN = 103
-_O_PK_Q = 104       # 3
-_O_PK_NROB = 107
-_O_PK_ROB = 108     # 3
-_O_PK_ACTIVE = 111
+_O_PK_SEAT = _O.pk_seat
+_O_PK_MTYPE = _O.pk_meld_type
+_O_PK_KIND = _O.pk_kind
+_O_PK_CLAIMED = _O.pk_claimed
+_O_PK_FROM = _O.pk_from
+_O_PK_IDS = _O.pk_ids
+_O_PK_TILE = _O.pk_tile
+_O_PK_ADDED = _O.pk_added
+_O_PK_INDEX = _O.pk_index
+_O_PK_QH = _O.pk_queue_head
+_O_PK_QN = _O.pk_queue_len
+_O_PK_Q = _O.pk_queue
+_O_PK_NROB = _O.pk_n_robbers
+_O_PK_ROB = _O.pk_robbers
+_O_PK_ACTIVE = _O.pk_active
 # per seat
-_O_FLOWN = 112      # 4
-_O_BAODRAWN = 116   # 4
-_O_CAUGHT = 120     # 4
-_O_TOUJI = 124      # 4
-_O_LASTDRAW = 128   # 4 (-1 none)
-_O_SCORES = 132     # 4
-_O_START = 136      # 4
-_O_NMELD = 140      # 4
-_O_NDISC = 144      # 4 (every discard, claimed ones too)
-_O_COUNTS = 148     # 4 * 34
-_O_MASK = 284       # 4 * 34
-_O_MELD = 420       # 4 seats * 4 melds * 8 (type, kind, claimed, from, id0..id3)
-_O_DISC = 548       # 4 * 40 discard ids (claimed ones as -1 - id)
-_O_LIVE = 708       # 135
-_O_WALL = 843       # 136 (the full wall, for the deal event / converter)
-_O_DICE = 979       # 2
-_O_WINOUT = 984     # 3 winners * N_OUT: score_win's output of each win (patterns, doublings, notes)
-_O_CODES = 1032     # 4 seats * 5: the hand's codes (man, pin, sou, honors: base 5, 宝 left out) and its 宝 count
-STATE_SIZE = 1052
+_O_FLOWN = _O.flown
+_O_BAODRAWN = _O.bao_drawn
+_O_CAUGHT = _O.caught
+_O_TOUJI = _O.touji
+_O_LASTDRAW = _O.last_draw
+_O_SCORES = _O.scores
+_O_START = _O.start
+_O_NMELD = _O.n_melds
+_O_NDISC = _O.n_discards
+_O_COUNTS = _O.counts
+_O_MASK = _O.mask
+_O_MELD = _O.melds
+_O_DISC = _O.discards
+_O_LIVE = _O.live
+_O_WALL = _O.wall
+_O_DICE = _O.dice
+_O_WINOUT = _O.win_out
+_O_CODES = _O.codes
+STATE_SIZE = S.STATE_SIZE
 
-MELD_W = 8
-DISC_MAX = 40
-OPT_MAX = 12
+MELD_W = S.MELD_W
+DISC_MAX = S.DISC_MAX
+OPT_MAX = S.OPT_MAX
 
 _TH = np.zeros(34, dtype=np.int8)
 for _k in (0, 8, 9, 17, 18, 26, *range(27, 34)):
@@ -200,7 +242,7 @@ def seed_key(seed: int | str | None) -> np.ndarray:
 
 
 @njit(cache=True)
-def mt_seed(mt, key):
+def mt_seed(mt: Stream, key: npt.NDArray[np.uint32]) -> None:
     """CPython's ``init_by_array``: ``mt`` is uint32[625] (624 words, then the index)."""
     mt[0] = 19650218
     for i in range(1, 624):
@@ -240,7 +282,7 @@ def mt_seed(mt, key):
 
 
 @njit(cache=True, inline="always")
-def mt_next(mt):
+def mt_next(mt: Stream) -> int:
     """One ``genrand_uint32`` (as an int64) from the state ``mt``."""
     if mt[624] >= 624:
         for kk in range(624):
@@ -256,11 +298,11 @@ def mt_next(mt):
     y ^= (y << np.uint64(7)) & np.uint64(0x9D2C5680)
     y ^= (y << np.uint64(15)) & np.uint64(0xEFC60000)
     y ^= y >> np.uint64(18)
-    return np.int64(y & np.uint64(0xFFFFFFFF))
+    return np.int64(y & np.uint64(0xFFFFFFFF))  # type: ignore[return-value]  # (an int64 in numba)
 
 
 @njit(cache=True, inline="always")
-def mt_below(mt, n):
+def mt_below(mt: Stream, n: int) -> int:
     """``random.Random._randbelow(n)`` for 1 <= n < 2**32 (``_randbelow_with_getrandbits``)."""
     k = 0
     x = n
@@ -275,7 +317,8 @@ def mt_below(mt, n):
 
 # ---------------------------------------------------------------------------------------------- state helpers
 @njit(cache=True, inline="always")
-def _emit(st, ev, t, a, b, c, d, e, f, g, h, i):
+def _emit(st: State, ev: Rows, t: int, a: int, b: int, c: int, d: int, e: int, f: int, g: int, h: int, i: int) -> None:
+    """Write one event row (type ``t``, fields ``a``..``i``) to ``ev``; a full buffer sets the error 2."""
     n = st[_O_NEV]
     st[_O_NEV] = n + 1
     if n >= ev.shape[0]:
@@ -297,7 +340,7 @@ _POW5 = np.array([5**i for i in range(9)], dtype=np.int32)
 
 
 @njit(cache=True, inline="always")
-def _key_add(st, seat, k, n):
+def _key_add(st: State, seat: int, k: int, n: int) -> None:
     """The incremental hand key (``HandKey.add``): ``n`` tiles of kind ``k`` in (negative: out)."""
     o = _O_CODES + seat * 5
     if k == st[_O_BAO]:
@@ -307,7 +350,8 @@ def _key_add(st, seat, k, n):
 
 
 @njit(cache=True, inline="always")
-def _add(st, seat, tid):
+def _add(st: State, seat: int, tid: int) -> None:
+    """Put tile ``tid`` into the seat's concealed hand (counts, mask, hand codes)."""
     k = tid >> 2
     st[_O_COUNTS + seat * 34 + k] += 1
     st[_O_MASK + seat * 34 + k] |= 1 << (tid & 3)
@@ -315,7 +359,7 @@ def _add(st, seat, tid):
 
 
 @njit(cache=True, inline="always")
-def _remove(st, seat, k, prefer):
+def _remove(st: State, seat: int, k: int, prefer: int) -> int:
     """Take a tile of kind ``k`` out of the hand: ``prefer`` if held, else the lowest id."""
     mi = _O_MASK + seat * 34 + k
     mask = st[mi]
@@ -333,12 +377,14 @@ def _remove(st, seat, k, prefer):
 
 
 @njit(cache=True, inline="always")
-def _tiles_left(st):
+def _tiles_left(st: State) -> int:
+    """Tiles left in the live wall."""
     return st[_O_TAIL] - st[_O_HEAD] + 1
 
 
 @njit(cache=True, inline="always")
-def _jiuyao_ok(st, rules, seat):
+def _jiuyao_ok(st: State, rules: Rules, seat: int) -> bool:
+    """Whether 九幺 may be read for the seat (the rule ``jiuyao_melds`` and its declared melds)."""
     n = st[_O_NMELD + seat]
     if not rules[RU_JIUYAO_MELDS]:
         return n == 0
@@ -350,7 +396,7 @@ def _jiuyao_ok(st, rules, seat):
 
 
 @njit(cache=True, inline="always")
-def _is_win(st, rules, tb, seat, extra):
+def _is_win(st: State, rules: Rules, tb: Tables, seat: int, extra: int) -> bool:
     """``Game._is_win``: the seat's concealed hand (plus the kind ``extra`` when >= 0) wins."""
     bao = st[_O_BAO]
     o = _O_CODES + seat * 5
@@ -374,7 +420,8 @@ def _is_win(st, rules, tb, seat, extra):
 
 
 @njit(cache=True, inline="always")
-def _transfer(st, ev, payer, payee, points, reason, pattern):
+def _transfer(st: State, ev: Rows, payer: int, payee: int, points: int, reason: int, pattern: int) -> None:
+    """Move ``points`` from ``payer`` to ``payee`` and log the transfer (nothing for points <= 0)."""
     if points <= 0:
         return
     st[_O_SCORES + payer] -= points
@@ -383,19 +430,22 @@ def _transfer(st, ev, payer, payee, points, reason, pattern):
 
 
 @njit(cache=True)
-def _bonus_all(st, ev, seat, points, reason):
+def _bonus_all(st: State, ev: Rows, seat: int, points: int, reason: int) -> None:
+    """Each other seat pays ``seat`` a bonus of ``points`` (``reason``: an ``R_*`` code)."""
     for i in range(1, 4):
         _transfer(st, ev, (seat + i) % 4, seat, points, reason, -1)
 
 
 @njit(cache=True)
-def _four_bao(st, ev, rules, tb, seat):
+def _four_bao(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int) -> None:
+    """四个宝: log it and pay its bonus."""
     _emit(st, ev, E_FOUR_BAO, seat, 0, 0, 0, 0, 0, 0, 0, 0)
     _bonus_all(st, ev, seat, rules[RU_FOUR_BAO_BONUS], R_FOUR_BAO)
 
 
 @njit(cache=True, inline="always")
-def _draw(st, ev, rules, tb, seat, from_tail):
+def _draw(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, from_tail: bool) -> None:
+    """``seat`` draws from the head (or the tail, a kong's replacement) and is to act."""
     if from_tail:
         tid = st[_O_LIVE + st[_O_TAIL]]
         st[_O_TAIL] -= 1
@@ -418,7 +468,8 @@ def _draw(st, ev, rules, tb, seat, from_tail):
 
 # ---------------------------------------------------------------------------------------------- new hand
 @njit(cache=True)
-def new_hand(st, ev, rules, tb, key, dealer, scores, hand_no, wall_in, dice_in):
+def new_hand(st: State, ev: Rows, rules: Rules, tb: Tables, key: npt.NDArray[np.uint32], dealer: int,
+             scores: npt.NDArray[np.int64], hand_no: int, wall_in: Codes, dice_in: Codes) -> None:
     """Set up a hand in ``st`` (zeroed here): the wall shuffled and the dice rolled from ``key`` (the
     hand seed's :func:`seed_key`) as ``Game.__init__`` does — or ``wall_in``/``dice_in`` when
     ``wall_in[0] >= 0`` (a scripted wall of 136 ids) — then the deal and the dealer's first draw."""
@@ -482,7 +533,8 @@ def new_hand(st, ev, rules, tb, key, dealer, scores, hand_no, wall_in, dice_in):
 
 # ---------------------------------------------------------------------------------------------- legal actions
 @njit(cache=True, inline="always")
-def _sort_small(buf, n):
+def _sort_small(buf: npt.NDArray[np.integer], n: int) -> None:
+    """Insertion-sort ``buf[:n]`` in place (a handful of codes)."""
     for i in range(1, n):
         x = buf[i]
         j = i - 1
@@ -493,7 +545,7 @@ def _sort_small(buf, n):
 
 
 @njit(cache=True)
-def legal(st, rules, tb, buf):
+def legal(st: State, rules: Rules, tb: Tables, buf: Codes) -> int:
     """Write the current seat's legal actions (codes, in ``Game.legal_actions`` order) into ``buf``
     (length >= 48); return how many (0 when the hand is over)."""
     ph = st[_O_PHASE]
@@ -555,7 +607,8 @@ def legal(st, rules, tb, buf):
 
 
 @njit(cache=True, inline="always")
-def _prio(a):
+def _prio(a: int) -> int:
+    """A claim's priority: win 3, pung/kong 2, chow 1, else 0."""
     t = a // 34
     if t == T_WIN:
         return 3
@@ -567,7 +620,7 @@ def _prio(a):
 
 
 @njit(cache=True, inline="always")
-def _claim_options(st, rules, tb, seat, discarder, k):
+def _claim_options(st: State, rules: Rules, tb: Tables, seat: int, discarder: int, k: int) -> int:
     """The claim options of ``seat`` on the discard of kind ``k``, written into its option slot."""
     co = _O_COUNTS + seat * 34
     oo = _O_CL_OPT + seat * OPT_MAX
@@ -614,7 +667,8 @@ def _claim_options(st, rules, tb, seat, discarder, k):
 
 # ---------------------------------------------------------------------------------------------- the end
 @njit(cache=True)
-def _end(st, ev, drawn, next_dealer):
+def _end(st: State, ev: Rows, drawn: int, next_dealer: int) -> None:
+    """End the hand (drawn or not), name the next dealer and log the end with the deltas."""
     st[_O_DRAWN] = drawn
     st[_O_NEXT_DEALER] = next_dealer
     st[_O_PHASE] = P_OVER
@@ -629,7 +683,8 @@ def _end(st, ev, drawn, next_dealer):
 
 
 @njit(cache=True)
-def _finish_wins(st, ev, rules, tb, winners, nw, k, win_by, source, heavenly):
+def _finish_wins(st: State, ev: Rows, rules: Rules, tb: Tables, winners: Codes, nw: int, k: int, win_by: int,
+                 source: int, heavenly: int) -> None:
     """``Game._finish_wins``: score each winner (:func:`shangrao.sim.kernels.score_win`), log the win
     and its transfers, end the hand."""
     hand = np.zeros(34, dtype=np.int8)
@@ -671,14 +726,16 @@ def _finish_wins(st, ev, rules, tb, winners, nw, k, win_by, source, heavenly):
 
 
 @njit(cache=True)
-def _finish_drawn(st, ev):
+def _finish_drawn(st: State, ev: Rows) -> None:
+    """End the hand drawn (荒牌): the dealer passes to the next seat."""
     st[_O_NWIN] = 0
     _end(st, ev, 1, (st[_O_DEALER] + 1) % 4)
 
 
 # ---------------------------------------------------------------------------------------------- claims
 @njit(cache=True)
-def _advance_claim(st, ev, rules, tb):
+def _advance_claim(st: State, ev: Rows, rules: Rules, tb: Tables) -> None:
+    """Ask the next seat in the claim queue that still has a better option, or resolve the claim."""
     best = st[_O_CL_BEST]
     while st[_O_CL_QH] < st[_O_CL_QN]:
         s = st[_O_CL_Q + st[_O_CL_QH]]
@@ -703,7 +760,9 @@ def _advance_claim(st, ev, rules, tb):
 
 
 @njit(cache=True, inline="always")
-def _push_meld(st, seat, mtype, k, claimed, frm, ids, nids):
+def _push_meld(st: State, seat: int, mtype: int, k: int, claimed: int, frm: int, ids: npt.NDArray[np.integer],
+               nids: int) -> None:
+    """Append a declared meld (type, kind, claimed kind, from-seat, ``nids`` ids) to the seat's melds."""
     i = st[_O_NMELD + seat]
     mo = _O_MELD + (seat * 4 + i) * MELD_W
     st[mo] = mtype
@@ -716,13 +775,15 @@ def _push_meld(st, seat, mtype, k, claimed, frm, ids, nids):
 
 
 @njit(cache=True, inline="always")
-def _mark_claimed(st, discarder):
+def _mark_claimed(st: State, discarder: int) -> None:
+    """Mark the discarder's last discard as claimed (stored as ``-1 - id``)."""
     o = _O_DISC + discarder * DISC_MAX + st[_O_NDISC + discarder] - 1
     st[o] = -1 - st[o]
 
 
 @njit(cache=True)
-def _resolve_claim(st, ev, rules, tb):
+def _resolve_claim(st: State, ev: Rows, rules: Rules, tb: Tables) -> None:
+    """Carry out the best declaration on the discard (win, chow, pung, kong), or let the next seat draw."""
     discarder = st[_O_CL_DISC]
     tid = st[_O_CL_TILE]
     k = st[_O_CL_KIND]
@@ -782,7 +843,8 @@ def _resolve_claim(st, ev, rules, tb):
 
 
 @njit(cache=True)
-def _do_discard(st, ev, rules, tb, seat, k):
+def _do_discard(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, k: int) -> None:
+    """``seat`` discards a tile of kind ``k``; open the claim window, or the next seat draws."""
     st[_O_APUNG] = -1
     tid = _remove(st, seat, k, st[_O_LASTDRAW + seat])
     st[_O_LASTDRAW + seat] = -1
@@ -823,7 +885,8 @@ def _do_discard(st, ev, rules, tb, seat, k):
 
 
 @njit(cache=True)
-def _claim_decision(st, ev, rules, tb, seat, action):
+def _claim_decision(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, action: int) -> None:
+    """A claiming seat's answer (declare, catch the 宝, or pass); on to the next seat."""
     if action == A_PASS:
         _emit(st, ev, E_PASS, seat, action, 0, 0, 0, 0, 0, 0, 0)
     else:
@@ -854,7 +917,9 @@ def _claim_decision(st, ev, rules, tb, seat, action):
 
 # ---------------------------------------------------------------------------------------------- kongs
 @njit(cache=True)
-def _declare_kong(st, ev, rules, tb, seat, k, concealed, action):
+def _declare_kong(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, k: int, concealed: bool,
+                  action: int) -> None:
+    """``seat`` declares a concealed or an added kong of kind ``k``: open the rob window."""
     if not concealed and seat == st[_O_DEALER]:
         st[_O_DACTED] = 1
     st[_O_APUNG] = -1
@@ -880,7 +945,9 @@ def _declare_kong(st, ev, rules, tb, seat, k, concealed, action):
 
 
 @njit(cache=True)
-def _kong_window(st, ev, rules, tb, seat, mtype, k, claimed, frm, ids, robbed_tile, added, index):
+def _kong_window(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, mtype: int, k: int, claimed: int, frm: int,
+                 ids: npt.NDArray[np.integer], robbed_tile: int, added: int, index: int) -> None:
+    """Open the rob window on a kong (the seats that may rob it in turn), or let it stand."""
     concealed = mtype == M_CONCEALED
     if added:
         robbable = True
@@ -912,7 +979,8 @@ def _kong_window(st, ev, rules, tb, seat, mtype, k, claimed, frm, ids, robbed_ti
 
 
 @njit(cache=True)
-def _advance_rob(st, ev, rules, tb):
+def _advance_rob(st: State, ev: Rows, rules: Rules, tb: Tables) -> None:
+    """Ask the next seat that may rob the kong, or carry out the robbing win, or let the kong stand."""
     if st[_O_PK_QH] < st[_O_PK_QN]:
         st[_O_PHASE] = P_ROB
         st[_O_CUR] = st[_O_PK_Q + st[_O_PK_QH]]
@@ -953,7 +1021,8 @@ def _advance_rob(st, ev, rules, tb):
 
 
 @njit(cache=True)
-def _rob_decision(st, ev, rules, tb, seat, action):
+def _rob_decision(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, action: int) -> None:
+    """A seat's answer in the rob window (win or pass); on to the next."""
     if action == A_WIN:
         _emit(st, ev, E_CALL, seat, action, 0, 0, 0, 0, 0, 0, 0)
     else:
@@ -967,7 +1036,8 @@ def _rob_decision(st, ev, rules, tb, seat, action):
 
 # ---------------------------------------------------------------------------------------------- apply
 @njit(cache=True)
-def _count_touji(st, tb, seat):
+def _count_touji(st: State, tb: Tables, seat: int) -> None:
+    """Count a 偷机 of ``seat``: a self-drawn win offered and not taken."""
     drawn = st[_O_LASTDRAW + seat]
     bao = st[_O_BAO]
     co = _O_COUNTS + seat * 34
@@ -980,7 +1050,7 @@ def _count_touji(st, tb, seat):
 
 
 @njit(cache=True)
-def push(st, ev, rules, tb, action, offered_win):
+def push(st: State, ev: Rows, rules: Rules, tb: Tables, action: int, offered_win: bool) -> None:
     """Apply ``action`` (a legal code) for the current seat, as ``Game.push`` does.  ``offered_win``:
     WIN was among the legal actions (the 偷机 count needs it)."""
     seat = st[_O_CUR]
@@ -1015,17 +1085,22 @@ def push(st, ev, rules, tb, action, offered_win):
 
 # ---------------------------------------------------------------------------------------------- policies
 BOT_RANDOM, BOT_GREEDY, BOT_UKEIRE, BOT_EXTERNAL = 0, 1, 2, 3
+#: the bots the core plays itself: name -> its code in the core
+CORE_BOTS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "ukeire": BOT_UKEIRE, "external": BOT_EXTERNAL}
+#: the rules the core's greedy bots score their 偷机 choices with (``GreedyBot`` scores under the default rules)
+BOT_RULES = R.encode_rules(DEFAULT_RULES)
 
 
-_P_BAODIAO = K.PATTERN_IDS.index("baodiao")
-_P_PPH_BAODIAO = K.PATTERN_IDS.index("pengpenghu_baodiao")
-#: GreedyBot's defaults (touji_min_wall, survival)
-GREEDY_TOUJI_MIN_WALL = 16
-GREEDY_SURVIVAL = 0.9
+_P_BAODIAO = K.P_BAODIAO
+_P_PPH_BAODIAO = K.P_PPH_BAODIAO
+#: GreedyBot's defaults (touji_min_wall, survival), read from its signature (their one home)
+_GREEDY_DEFAULTS = inspect.signature(_greedy_bot.GreedyBot.__init__).parameters
+GREEDY_TOUJI_MIN_WALL: int = _GREEDY_DEFAULTS["touji_min_wall"].default
+GREEDY_SURVIVAL: float = _GREEDY_DEFAULTS["survival"].default
 
 
 @njit(cache=True)
-def _unseen(st, seat, out):
+def _unseen(st: State, seat: int, out: npt.NDArray[np.int64]) -> None:
     """``Observation.unseen()`` of ``seat``: 4 less the copies in its sight (its hand, every meld and
     discard still in front of a seat, the indicator), at least 0."""
     for k in range(34):
@@ -1053,7 +1128,8 @@ def _unseen(st, seat, out):
 
 
 @njit(cache=True)
-def _bot_jiuyao_ok(st, seat):
+def _bot_jiuyao_ok(st: State, seat: int) -> bool:
+    """The bots' reading of 九幺: every declared meld of 1/9/honor pungs or kongs (whatever the rule)."""
     # the bot's _Hand: every declared meld of terminals and honors (whatever the rule jiuyao_melds says)
     for i in range(st[_O_NMELD + seat]):
         mo = _O_MELD + (seat * 4 + i) * MELD_W
@@ -1063,7 +1139,7 @@ def _bot_jiuyao_ok(st, seat):
 
 
 @njit(cache=True)
-def _greedy_touji(st, tb, bot_rules, seat, work):
+def _greedy_touji(st: State, tb: Tables, bot_rules: Rules, seat: int, work: npt.NDArray[np.int64]) -> bool:
     """``GreedyBot._touji``: decline this self-drawn win (偷机) for the expected value of drawing on."""
     drawn_id = st[_O_LASTDRAW + seat]
     if drawn_id < 0:
@@ -1128,25 +1204,12 @@ def _greedy_touji(st, tb, bot_rules, seat, work):
     return GREEDY_SURVIVAL * ev > now
 
 
-@njit(cache=True)
-def _connectivity(c, k):
-    if k >= 27:
-        return 3 * c[k]
-    r = k % 9
-    score = 3 * c[k]
-    if r >= 1:
-        score += 2 * c[k - 1]
-    if r <= 7:
-        score += 2 * c[k + 1]
-    if r >= 2:
-        score += c[k - 2]
-    if r <= 6:
-        score += c[k + 2]
-    return score
+#: ``bots/greedy.py``'s ``_connectivity`` (its one source) compiled: how many tiles of the hand work with a kind
+_connectivity: Any = njit(cache=True)(_greedy_bot._connectivity)  # (typed for lists there; arrays here)
 
 
 @njit(cache=True)
-def _greedy(st, tb, bot_rules, seat, buf, n, ukeire):
+def _greedy(st: State, tb: Tables, bot_rules: Rules, seat: int, buf: Codes, n: int, ukeire: bool) -> int:
     """``GreedyBot.choose`` (``ukeire``: ``GreedyBot(ukeire=True)``) on the state, from what the seat's
     observation shows."""
     ph = st[_O_PHASE]
@@ -1286,7 +1349,9 @@ def _greedy(st, tb, bot_rules, seat, buf, n, ukeire):
 
 
 @njit(cache=True)
-def _choose(st, rules, tb, bots, mts, seat, buf, n, bot_rules):
+def _choose(st: State, rules: Rules, tb: Tables, bots: Codes, mts: Streams, seat: int, buf: Codes, n: int,
+            bot_rules: Rules) -> int:
+    """The core bot of ``seat`` picks one of the ``n`` legal codes in ``buf``."""
     b = bots[seat]
     if b == BOT_RANDOM:
         return buf[mt_below(mts[seat], n)]
@@ -1294,7 +1359,8 @@ def _choose(st, rules, tb, bots, mts, seat, buf, n, bot_rules):
 
 
 @njit(cache=True)
-def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules):
+def play_to_end(st: State, ev: Rows, dec: Codes, rules: Rules, tb: Tables, bots: Codes, mts: Streams, script: Codes,
+                nscript: int, bot_rules: Rules) -> int:
     """Play the hand in ``st`` to its end: decision ``i`` is ``script[i]`` while ``i < nscript``, then
     the core bot ``bots[seat]`` (rng ``mts[seat]``, uint32[4, 625]) decides; a seat with a single
     legal action takes it without asking its bot (as ``play_hand`` does).  ``bot_rules``: the rules
@@ -1349,8 +1415,10 @@ ERR_SCORE_RANGE = 4
 
 
 @njit(cache=True)
-def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand_klen, limits,
-                 rows_out, row_off, dec_out, dec_off, info, win_out):
+def play_matches(rules: Rules, tb: Tables, bots: Codes, bot_rules: Rules, bot_keys: npt.NDArray[np.uint32],
+                 bot_klen: npt.NDArray[np.int64], hand_keys: npt.NDArray[np.uint32], hand_klen: npt.NDArray[np.int64],
+                 limits: npt.NDArray[np.int64], rows_out: Rows, row_off: npt.NDArray[np.int64], dec_out: Codes,
+                 dec_off: npt.NDArray[np.int64], info: npt.NDArray[np.int64], win_out: npt.NDArray[np.int64]) -> int:
     """Play matches, each to ``limits[m]`` hands (dealer and scores carried over: ``Match``), with the
     core bots ``bots`` seeded per match from ``bot_keys[m, seat, :bot_klen[m, seat]]`` and hand ``n``
     shuffled from ``hand_keys[m, n, :hand_klen[m, n]]`` (the seeds' :func:`seed_key`).

@@ -33,8 +33,7 @@ _MTYPES = {MeldType.CHOW: C.M_CHOW, MeldType.PUNG: C.M_PUNG, MeldType.KONG: C.M_
            MeldType.CONCEALED_KONG: C.M_CONCEALED}
 _WIN_BY = {w.value: i for i, w in enumerate(WinBy)}
 _PATTERN_INDEX = {pid: i for i, pid in enumerate(PATTERNS)}
-_REASONS = {"pung_kong": C.R_PUNG_KONG, "concealed_kong": C.R_CONCEALED_KONG, "four_bao": C.R_FOUR_BAO,
-            "caught_bao": C.R_CAUGHT_BAO, "win": C.R_WIN}
+_REASONS = {r: i for i, r in enumerate(C.TRANSFER_REASONS)}
 _SOURCE = {"head": 0, "tail": 1}
 
 

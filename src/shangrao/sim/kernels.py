@@ -30,10 +30,15 @@ from __future__ import annotations
 
 import functools
 import itertools
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
+from ..melds import MeldType
+from ..scoring.items import PATTERNS
+from ..scoring.situation import WinBy
 from .rules import (
     R_BAODIAO_BAO_NEEDS_TOUJI,
     R_BASE_POINTS,
@@ -99,6 +104,10 @@ __all__ = [
     "NOTE_NEEDS_TOUJI",
     "NOTE_NOT_HELD_FLOWN",
     "score_win",
+    "Readings",
+    "win_readings",
+    "best_pattern",
+    "win_amounts",
 ]
 
 # ---------------------------------------------------------------- table layout
@@ -119,24 +128,19 @@ NO_BAO = -1
 _NEG = -100
 POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
 
-# melds (meld_type arrays of score_win)
-MELD_CHOW = 0
-MELD_PUNG = 1
-MELD_KONG = 2  #: exposed: on a discard or added to a pung (碰杠)
-MELD_CONCEALED_KONG = 3  #: 自摸杠
+# Every code below is derived at import from its Python home (the enums' declaration order, the
+# PATTERNS table), so none is typed twice; numba reads these module ints as constants.
+# melds (meld_type arrays of score_win: MeldType order)
+MELD_CHOW, MELD_PUNG, MELD_KONG, MELD_CONCEALED_KONG = (
+    list(MeldType).index(t) for t in (MeldType.CHOW, MeldType.PUNG, MeldType.KONG, MeldType.CONCEALED_KONG))
+# MELD_KONG: exposed, on a discard or added to a pung (碰杠); MELD_CONCEALED_KONG: 自摸杠
 
-# how the win came (WinBy)
-WIN_SELF_DRAW = 0
-WIN_ROBBING_KONG = 1
-WIN_DEALER_FIRST_DISCARD = 2
+# how the win came (WinBy order)
+WIN_SELF_DRAW, WIN_ROBBING_KONG, WIN_DEALER_FIRST_DISCARD = (
+    list(WinBy).index(w) for w in (WinBy.SELF_DRAW, WinBy.ROBBING_KONG, WinBy.DEALER_FIRST_DISCARD))
 
 #: pattern ids by the index :func:`score_win` returns (the order of shangrao.scoring.PATTERNS)
-PATTERN_IDS: tuple[str, ...] = (
-    "basic", "pinghu_zimo", "baodiao", "baodiao_wubao", "baodiao_bao", "heavenly", "earthly",
-    "pengpenghu", "qing_pengpenghu", "pengpenghu_baodiao", "pengpenghu_baodiao_wubao", "pengpenghu_baodiao_bao",
-    "qidui", "qing_qidui", "haohua_qidui", "qing_haohua_qidui", "shisanlang", "qing_shisanlang", "jiuyao",
-    "qing_jiuyao", "qixing_shisanlang", "qing_qixing_shisanlang", "qixing_jiuyao", "qing_qixing_jiuyao",
-)
+PATTERN_IDS: tuple[str, ...] = tuple(PATTERNS)
 
 # score_win's output array
 O_PATTERN = 0  #: index into PATTERN_IDS (-1: not a win)
@@ -358,6 +362,7 @@ def hand_codes(counts34: np.ndarray, bao: int) -> tuple[int, int, int, int, int]
 # of the arithmetic itself.
 @njit(cache=True, inline="always")
 def _need_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    """Fewest 宝 completing the hand (codes ``c0..c3``) into melds and one pair (the standard form)."""
     n00 = int(suit[c0, F_NEED0])
     n10 = int(suit[c1, F_NEED0])
     n20 = int(suit[c2, F_NEED0])
@@ -369,6 +374,7 @@ def _need_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: in
 
 @njit(cache=True, inline="always")
 def _seven_pairs(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    """七对: the tiles already in pairs (2 a pair-unit, at most 7 pairs) plus the half pairs that fit."""
     twos = int(suit[c0, F_TWOS]) + int(suit[c1, F_TWOS]) + int(suit[c2, F_TWOS]) + int(honor[c3, F_TWOS])
     ones = int(suit[c0, F_ONES]) + int(suit[c1, F_ONES]) + int(suit[c2, F_ONES]) + int(honor[c3, F_ONES])
     t = twos if twos < 7 else 7
@@ -378,6 +384,7 @@ def _seven_pairs(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int,
 
 @njit(cache=True, inline="always")
 def _shisanlang(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    """十三浪: the most tiles of the hand on a valid rank set (3+3+3+5, 3+3+2+6 … of the suits and honors)."""
     a1 = int(suit[c0, F_SL + 1])
     a2 = int(suit[c0, F_SL + 2])
     a3 = int(suit[c0, F_SL + 3])
@@ -401,11 +408,13 @@ def _shisanlang(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, 
 
 @njit(cache=True, inline="always")
 def _th(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    """The hand's 1s, 9s and honors (the tiles 九幺 keeps)."""
     return int(suit[c0, F_TH]) + int(suit[c1, F_TH]) + int(suit[c2, F_TH]) + int(honor[c3, F_TH])
 
 
 @njit(cache=True, inline="always")
 def _n(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) -> int:
+    """The hand's real tiles (宝 left out)."""
     return int(suit[c0, F_N]) + int(suit[c1, F_N]) + int(suit[c2, F_N]) + int(honor[c3, F_N])
 
 
@@ -696,17 +705,21 @@ def is_baodiao_state(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, 
 
 
 # ---------------------------------------------------------------- scoring
-# pattern indices (PATTERN_IDS) and their factors
-P_BASIC, P_PINGHU_ZIMO, P_BAODIAO, P_BAODIAO_WUBAO, P_BAODIAO_BAO, P_HEAVENLY, P_EARTHLY = 0, 1, 2, 3, 4, 5, 6
-P_PENGPENGHU, P_QING_PENGPENGHU, P_PPH_BAODIAO, P_PPH_BAODIAO_WUBAO, P_PPH_BAODIAO_BAO = 7, 8, 9, 10, 11
-P_QIDUI, P_QING_QIDUI, P_HAOHUA_QIDUI, P_QING_HAOHUA_QIDUI = 12, 13, 14, 15
-P_SHISANLANG, P_QING_SHISANLANG, P_JIUYAO, P_QING_JIUYAO = 16, 17, 18, 19
-P_QIXING_SHISANLANG, P_QING_QIXING_SHISANLANG, P_QIXING_JIUYAO, P_QING_QIXING_JIUYAO = 20, 21, 22, 23
-_FACTORS = np.array([1, 2, 3, 6, 6, 10, 10, 4, 10, 8, 16, 16, 4, 10, 4, 10, 2, 4, 2, 4, 4, 8, 4, 8], dtype=np.int64)
+# pattern indices (PATTERN_IDS) and their factors (PatternDef.factor; the flat ones' points are rules)
+(P_BASIC, P_PINGHU_ZIMO, P_BAODIAO, P_BAODIAO_WUBAO, P_BAODIAO_BAO, P_HEAVENLY, P_EARTHLY, P_PENGPENGHU,
+ P_QING_PENGPENGHU, P_PPH_BAODIAO, P_PPH_BAODIAO_WUBAO, P_PPH_BAODIAO_BAO, P_QIDUI, P_QING_QIDUI, P_HAOHUA_QIDUI,
+ P_QING_HAOHUA_QIDUI, P_SHISANLANG, P_QING_SHISANLANG, P_JIUYAO, P_QING_JIUYAO, P_QIXING_SHISANLANG,
+ P_QING_QIXING_SHISANLANG, P_QIXING_JIUYAO, P_QING_QIXING_JIUYAO) = (PATTERN_IDS.index(pid) for pid in (
+    "basic", "pinghu_zimo", "baodiao", "baodiao_wubao", "baodiao_bao", "heavenly", "earthly", "pengpenghu",
+    "qing_pengpenghu", "pengpenghu_baodiao", "pengpenghu_baodiao_wubao", "pengpenghu_baodiao_bao", "qidui",
+    "qing_qidui", "haohua_qidui", "qing_haohua_qidui", "shisanlang", "qing_shisanlang", "jiuyao", "qing_jiuyao",
+    "qixing_shisanlang", "qing_qixing_shisanlang", "qixing_jiuyao", "qing_qixing_jiuyao"))
+_FACTORS = np.array([PATTERNS[pid].factor for pid in PATTERN_IDS], dtype=np.int64)
 
 
 @njit(cache=True)
 def _record(first: np.ndarray, counter: np.ndarray, f: int) -> None:
+    """Count one reading; note its rank in ``first[f]`` when it is the first with flags ``f``."""
     if first[f] < 0:
         first[f] = counter[0]
     counter[0] += 1
@@ -971,36 +984,34 @@ def _consider(best: np.ndarray, value: int, pattern: int, factor: int, jy: int) 
         best[3] = jy
 
 
-@njit(cache=True)
-def score_win(suit: np.ndarray, honor: np.ndarray, hand34: np.ndarray, win_tile: int, bao: int,
-              meld_type: np.ndarray, meld_kind: np.ndarray, n_melds: int, win_by: int, heavenly: bool,
-              kong_chain: int, winner_flown: int, payers_flown: np.ndarray, held_bao: bool, four_bao: bool,
-              caught_bao: bool, robbed: int, touji: int, rules: np.ndarray, out: np.ndarray) -> bool:
-    """Score one win as ``Game._finish_wins`` does (``shangrao.scoring.score`` of its WinSituation).
+class Readings(NamedTuple):
+    """What :func:`win_readings` finds in a hand (the pattern detection of :func:`score_win`).
 
-    hand34: the concealed hand *before* the winning tile (``13 - 3*n_melds`` tiles, 宝 included);
-    win_tile: the kind won on; meld_type / meld_kind: ``MELD_*`` and the lowest kind of each of the
-    ``n_melds`` declared melds; win_by: ``WIN_*``; heavenly: 天糊; kong_chain: 杠开 n (self-draw only);
-    winner_flown / payers_flown[3]: 飞宝 of the winner / of each payer (seat order after the winner);
-    held_bao: the winner held a 宝 this hand; four_bao: 四个宝; caught_bao: 接宝; robbed: for 抢杠 the
-    payer (0..2) robbed, else -1; touji: 偷机 count; rules: :func:`shangrao.sim.rules.encode_rules`.
-
-    Writes ``out`` (``int64[N_OUT]``, the ``O_*`` fields) and returns whether the hand wins (False:
-    ``out`` is zero with ``O_PATTERN`` -1).  The amounts are points.  Unchecked (the hot path): the
-    caller passes a situation the engine can reach (:class:`shangrao.scoring.WinSituation` validates
-    one; ``score()``'s refusals of 地糊 and of a win on a 宝 tile switched off are the caller's).
+    first: int64[8], the rank of the first standard reading with the flags ``acting*4 + chow*2 +
+    nonth`` (-1: none); n_std: the standard readings; sp_n and sp_act / sp_quads / sp_ath (int64[64]):
+    the 七对 readings (some 宝 acting, quads, every tile 1/9/honor); sl_found (int64[5]): 十三浪 by
+    ``acting*2 + qixing``; jy_found (int64[4]): 九幺 by ``qixing*2 + acting``.  The declared melds:
+    melds_th (all 1/9/honor pungs or kongs), melds_pungs (no chow), exposed / concealed kongs.
     """
-    for i in range(N_OUT):
-        out[i] = 0
-    out[O_PATTERN] = -1
-    real = np.zeros(34, dtype=np.int64)
-    for k in range(34):
-        real[k] = hand34[k]
-    real[win_tile] += 1
-    jokers = 0
-    if bao >= 0:
-        jokers = real[bao]
-        real[bao] = 0
+
+    first: npt.NDArray[np.int64]
+    n_std: int
+    sp_n: int
+    sp_act: npt.NDArray[np.int64]
+    sp_quads: npt.NDArray[np.int64]
+    sp_ath: npt.NDArray[np.int64]
+    sl_found: npt.NDArray[np.int64]
+    jy_found: npt.NDArray[np.int64]
+    melds_th: bool
+    melds_pungs: bool
+    exposed: int
+    concealed: int
+
+
+@njit(cache=True)
+def win_readings(real: npt.NDArray[np.int64], jokers: int, bao: int, meld_type: npt.NDArray[np.int8],
+                 meld_kind: npt.NDArray[np.int8], n_melds: int, jiuyao_melds: bool) -> Readings:
+    """Every reading of the real tiles ``real`` (int64[34], 宝 taken out) with ``jokers`` 宝 and the melds."""
     # the declared melds
     melds_th = True
     melds_pungs = True
@@ -1022,12 +1033,10 @@ def score_win(suit: np.ndarray, honor: np.ndarray, hand34: np.ndarray, win_tile:
                 exposed += 1
             elif t == MELD_CONCEALED_KONG:
                 concealed += 1
-    jiuyao_melds = rules[R_JIUYAO_MELDS] != 0
-    # --- readings, as flags
+    # standard readings, as flags
     first = np.full(8, -1, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
     _std_readings(real, jokers, 4 - n_melds, bao, first, counter)
-    has_std = counter[0] > 0
     # 七对: (acting, quads, all 1/9/honor) of each reading, in the reference's order
     sp_n = 0
     sp_act = np.zeros(64, dtype=np.int64)
@@ -1114,13 +1123,136 @@ def score_win(suit: np.ndarray, honor: np.ndarray, hand34: np.ndarray, win_tile:
         for h in range(7):
             hc[h] = real[27 + h] + meld_honors[h]
         _jy_readings(jokers, hc, bao, jy_found)
-    has_sp = sp_n > 0
-    has_sl = sl_found[0] + sl_found[1] + sl_found[2] + sl_found[3] > 0
-    has_jy = jy_found[0] + jy_found[1] + jy_found[2] + jy_found[3] > 0
-    if not (has_std or has_sp or has_sl or has_jy):
+    return Readings(first, counter[0], sp_n, sp_act, sp_quads, sp_ath, sl_found, jy_found, melds_th, melds_pungs,
+                    exposed, concealed)
+
+
+@njit(cache=True)
+def best_pattern(rd: Readings, common: int, jy_ok: bool, baodiao: bool, drew_bao: bool,
+                 touji_ok: bool) -> tuple[npt.NDArray[np.int64], bool, bool]:
+    """The pattern paying most over the readings ``rd`` (``(pattern, value, factor, 九幺 doubling)``, D2), and
+    whether a standard / any reading uses no 宝 acting; ``common``: base × the doublings every reading shares."""
+    best = np.full(4, -1, dtype=np.int64)  # pattern, value, factor, jiuyao doubling
+    # standard readings, in the order first met
+    any_std_wubao = False
+    any_wubao = False
+    first = rd.first
+    order = np.argsort(first)
+    for oi in range(8):
+        f = order[oi]
+        if first[f] < 0:
+            continue
+        acting = f >> 2
+        all_pungs = rd.melds_pungs and (f >> 1 & 1) == 0
+        ath = rd.melds_th and (f & 1) == 0
+        if not acting:
+            any_std_wubao = True
+            any_wubao = True
+        jy = 1 if (ath and jy_ok) else 0
+        mult = common * (2 if jy else 1)
+        if acting:
+            p = P_PENGPENGHU if all_pungs else P_BASIC
+        else:
+            p = P_QING_PENGPENGHU if all_pungs else P_PINGHU_ZIMO
+        _consider(best, mult * _FACTORS[p], p, _FACTORS[p], jy)
+        if baodiao:
+            if touji_ok and drew_bao:
+                p = P_PPH_BAODIAO_BAO if all_pungs else P_BAODIAO_BAO
+            elif touji_ok and not acting:
+                p = P_PPH_BAODIAO_WUBAO if all_pungs else P_BAODIAO_WUBAO
+            else:
+                p = P_PPH_BAODIAO if all_pungs else P_BAODIAO
+            _consider(best, mult * _FACTORS[p], p, _FACTORS[p], jy)
+    for i in range(rd.sp_n):
+        jy = 1 if (rd.sp_ath[i] and jy_ok) else 0
+        q = rd.sp_quads[i]
+        if rd.sp_act[i]:
+            p = P_HAOHUA_QIDUI if q else P_QIDUI
+        else:
+            any_wubao = True
+            p = P_QING_HAOHUA_QIDUI if q else P_QING_QIDUI
+        factor = _FACTORS[p] * (2**q if q else 1)
+        _consider(best, common * (2 if jy else 1) * factor, p, factor, jy)
+    for act in range(2):
+        for qx in range(2):
+            if rd.sl_found[act * 2 + qx]:
+                if not act:
+                    any_wubao = True
+                if qx:
+                    p = P_QIXING_SHISANLANG if act else P_QING_QIXING_SHISANLANG
+                else:
+                    p = P_SHISANLANG if act else P_QING_SHISANLANG
+                _consider(best, common * _FACTORS[p], p, _FACTORS[p], 0)
+    for qx in range(2):
+        for act in range(2):
+            if rd.jy_found[qx * 2 + act]:
+                if not act:
+                    any_wubao = True
+                if qx:
+                    p = P_QIXING_JIUYAO if act else P_QING_QIXING_JIUYAO
+                else:
+                    p = P_JIUYAO if act else P_QING_JIUYAO
+                _consider(best, common * _FACTORS[p], p, _FACTORS[p], 0)
+    return best, any_std_wubao, any_wubao
+
+
+@njit(cache=True)
+def win_amounts(out: npt.NDArray[np.int64], value: int, payers_flown: npt.NDArray[np.int64], held_bao: bool,
+                robbing: bool, robbed: int) -> bool:
+    """Write each payer's factor (注 1: 2**飞宝 when the winner held a 宝) and win payment into ``out``;
+    return whether payers' 飞宝 went uncounted (the winner never held a 宝)."""
+    any_flown = payers_flown[0] > 0 or payers_flown[1] > 0 or payers_flown[2] > 0
+    for i in range(3):
+        out[O_PAYER_FACTOR + i] = 2 ** payers_flown[i] if held_bao else 1
+    for i in range(3):
+        if not robbing or robbed == i:
+            out[O_WIN + i] = value * out[O_PAYER_FACTOR + i]
+    return any_flown and not held_bao
+
+
+@njit(cache=True)
+def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: npt.NDArray[np.integer],
+              win_tile: int, bao: int, meld_type: npt.NDArray[np.int8], meld_kind: npt.NDArray[np.int8], n_melds: int,
+              win_by: int, heavenly: bool, kong_chain: int, winner_flown: int, payers_flown: npt.NDArray[np.int64],
+              held_bao: bool, four_bao: bool, caught_bao: bool, robbed: int, touji: int,
+              rules: npt.NDArray[np.int32], out: npt.NDArray[np.int64]) -> bool:
+    """Score one win as ``Game._finish_wins`` does (``shangrao.scoring.score`` of its WinSituation).
+
+    hand34: the concealed hand *before* the winning tile (``13 - 3*n_melds`` tiles, 宝 included);
+    win_tile: the kind won on; meld_type / meld_kind: ``MELD_*`` and the lowest kind of each of the
+    ``n_melds`` declared melds; win_by: ``WIN_*``; heavenly: 天糊; kong_chain: 杠开 n (self-draw only);
+    winner_flown / payers_flown[3]: 飞宝 of the winner / of each payer (seat order after the winner);
+    held_bao: the winner held a 宝 this hand; four_bao: 四个宝; caught_bao: 接宝; robbed: for 抢杠 the
+    payer (0..2) robbed, else -1; touji: 偷机 count; rules: :func:`shangrao.sim.rules.encode_rules`.
+
+    Writes ``out`` (``int64[N_OUT]``, the ``O_*`` fields) and returns whether the hand wins (False:
+    ``out`` is zero with ``O_PATTERN`` -1).  The amounts are points.  Unchecked (the hot path): the
+    caller passes a situation the engine can reach (:class:`shangrao.scoring.WinSituation` validates
+    one; ``score()``'s refusals of 地糊 and of a win on a 宝 tile switched off are the caller's).
+
+    Three steps, each its own kernel: :func:`win_readings` (which patterns the tiles read as),
+    :func:`best_pattern` (the factors and doublings: the one paying most), :func:`win_amounts` (what
+    each payer pays).
+    """
+    for i in range(N_OUT):
+        out[i] = 0
+    out[O_PATTERN] = -1
+    real = np.zeros(34, dtype=np.int64)
+    for k in range(34):
+        real[k] = hand34[k]
+    real[win_tile] += 1
+    jokers = 0
+    if bao >= 0:
+        jokers = real[bao]
+        real[bao] = 0
+    jiuyao_melds = rules[R_JIUYAO_MELDS] != 0
+    rd = win_readings(real, jokers, bao, meld_type, meld_kind, n_melds, jiuyao_melds)
+    has_sl = rd.sl_found[0] + rd.sl_found[1] + rd.sl_found[2] + rd.sl_found[3] > 0
+    has_jy = rd.jy_found[0] + rd.jy_found[1] + rd.jy_found[2] + rd.jy_found[3] > 0
+    if not (rd.n_std > 0 or rd.sp_n > 0 or has_sl or has_jy):
         return False
     # --- bonuses (the engine transfers them when they happen; reported here)
-    bonus_each = (exposed * rules[R_PUNG_KONG_BONUS] + concealed * rules[R_CONCEALED_KONG_BONUS]
+    bonus_each = (rd.exposed * rules[R_PUNG_KONG_BONUS] + rd.concealed * rules[R_CONCEALED_KONG_BONUS]
                   + (rules[R_CAUGHT_BAO_BONUS] if caught_bao else 0) + (rules[R_FOUR_BAO_BONUS] if four_bao else 0))
     any_flown = payers_flown[0] > 0 or payers_flown[1] > 0 or payers_flown[2] > 0
     flat = -1
@@ -1158,66 +1290,7 @@ def score_win(suit: np.ndarray, honor: np.ndarray, hand34: np.ndarray, win_tile:
     if robbing:
         common *= rules[R_ROBBING_KONG_FACTOR]
     jy_ok = jiuyao_melds or n_melds == 0
-    best = np.full(4, -1, dtype=np.int64)  # pattern, value, factor, jiuyao doubling
-    # standard readings, in the order first met
-    any_std_wubao = False
-    any_wubao = False
-    order = np.argsort(first)
-    for oi in range(8):
-        f = order[oi]
-        if first[f] < 0:
-            continue
-        acting = f >> 2
-        all_pungs = melds_pungs and (f >> 1 & 1) == 0
-        ath = melds_th and (f & 1) == 0
-        if not acting:
-            any_std_wubao = True
-            any_wubao = True
-        jy = 1 if (ath and jy_ok) else 0
-        mult = common * (2 if jy else 1)
-        if acting:
-            p = P_PENGPENGHU if all_pungs else P_BASIC
-        else:
-            p = P_QING_PENGPENGHU if all_pungs else P_PINGHU_ZIMO
-        _consider(best, mult * _FACTORS[p], p, _FACTORS[p], jy)
-        if baodiao:
-            if touji_ok and drew_bao:
-                p = P_PPH_BAODIAO_BAO if all_pungs else P_BAODIAO_BAO
-            elif touji_ok and not acting:
-                p = P_PPH_BAODIAO_WUBAO if all_pungs else P_BAODIAO_WUBAO
-            else:
-                p = P_PPH_BAODIAO if all_pungs else P_BAODIAO
-            _consider(best, mult * _FACTORS[p], p, _FACTORS[p], jy)
-    for i in range(sp_n):
-        jy = 1 if (sp_ath[i] and jy_ok) else 0
-        q = sp_quads[i]
-        if sp_act[i]:
-            p = P_HAOHUA_QIDUI if q else P_QIDUI
-        else:
-            any_wubao = True
-            p = P_QING_HAOHUA_QIDUI if q else P_QING_QIDUI
-        factor = _FACTORS[p] * (2**q if q else 1)
-        _consider(best, common * (2 if jy else 1) * factor, p, factor, jy)
-    for act in range(2):
-        for qx in range(2):
-            if sl_found[act * 2 + qx]:
-                if not act:
-                    any_wubao = True
-                if qx:
-                    p = P_QIXING_SHISANLANG if act else P_QING_QIXING_SHISANLANG
-                else:
-                    p = P_SHISANLANG if act else P_QING_SHISANLANG
-                _consider(best, common * _FACTORS[p], p, _FACTORS[p], 0)
-    for qx in range(2):
-        for act in range(2):
-            if jy_found[qx * 2 + act]:
-                if not act:
-                    any_wubao = True
-                if qx:
-                    p = P_QIXING_JIUYAO if act else P_QING_QIXING_JIUYAO
-                else:
-                    p = P_JIUYAO if act else P_QING_JIUYAO
-                _consider(best, common * _FACTORS[p], p, _FACTORS[p], 0)
+    best, any_std_wubao, any_wubao = best_pattern(rd, common, jy_ok, baodiao, drew_bao, touji_ok)
     p = best[0]
     value = best[1]
     notes = 0
@@ -1225,17 +1298,8 @@ def score_win(suit: np.ndarray, honor: np.ndarray, hand34: np.ndarray, win_tile:
         notes |= NOTE_BOTH_FIT
     if baodiao and not touji_ok and (drew_bao or any_wubao):
         notes |= NOTE_NEEDS_TOUJI
-    if held_bao:
-        for i in range(3):
-            out[O_PAYER_FACTOR + i] = 2 ** payers_flown[i]
-    else:
-        for i in range(3):
-            out[O_PAYER_FACTOR + i] = 1
-        if any_flown:
-            notes |= NOTE_NOT_HELD_FLOWN
-    for i in range(3):
-        if not robbing or robbed == i:
-            out[O_WIN + i] = value * out[O_PAYER_FACTOR + i]
+    if win_amounts(out, value, payers_flown, held_bao, robbing, robbed):
+        notes |= NOTE_NOT_HELD_FLOWN
     out[O_PATTERN] = p
     out[O_FACTOR] = best[2]
     out[O_HAND_VALUE] = value

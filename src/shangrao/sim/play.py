@@ -23,14 +23,16 @@ from ._cache import is_compiled
 from .events import action_code, code_action, to_events
 from .kernels import N_OUT, tables
 from .rules import encode_rules
+from .schema import HandView
+from .vector import VectorEnv
 
-_BOT_RULES = encode_rules(DEFAULT_RULES)  # GreedyBot scores its 偷机 choices under the default rules
+_BOT_RULES = C.BOT_RULES  # GreedyBot scores its 偷机 choices under the default rules
 
 __all__ = ["AmountRangeError", "check_core_scores",
            "CORE_BOTS", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
 
 #: the bots the core plays itself: name -> its code in the core
-CORE_BOTS = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE, "external": C.BOT_EXTERNAL}
+CORE_BOTS = C.CORE_BOTS
 
 
 class AmountRangeError(InputError):
@@ -113,8 +115,6 @@ def warm_up() -> float:
     hand[0, 27] = 2
     is_winning_many(hand)
     shanten_many(hand)
-    from .vector import VectorEnv
-
     env = VectorEnv(2, ("learner", *(b for b in CORE_BOTS if b != "external")))  # a learner and each core bot
     env.step(env.reset(0).legal_action_mask.argmax(axis=1))
     return time.perf_counter() - t0
@@ -198,25 +198,26 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     tb = tables()
     C.new_hand(st, ev, rs, tb, hand_key, dealer, np.array(sc, dtype=C.ST_DTYPE), hand_no, wall_in, dice_in)
     nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
+    view = HandView(st)
     if nd < 0:
         i = -1 - nd
-        raise IllegalActionError(f"script[{i}]: {code_action(scr[i])} is not legal for seat {st[C._O_CUR]} "
+        raise IllegalActionError(f"script[{i}]: {code_action(scr[i])} is not legal for seat {view.cur} "
                                  f"in that position")
-    if st[C._O_ERROR]:
+    if view.error:
         from ..game.state import EngineError
 
         raise EngineError(f"core hand {seed!r}: analysis says win but scoring says no win")
-    n = st[C._O_NEV]
-    winners = tuple(int(x) for x in st[C._O_WINNERS:C._O_WINNERS + st[C._O_NWIN]])
-    final = tuple(int(x) for x in st[C._O_SCORES:C._O_SCORES + 4])
+    n = view.n_events
+    winners = tuple(int(x) for x in view.winners[:view.n_winners])
+    final = tuple(int(x) for x in view.scores)
     return CoreHand(
         rules=rules, seed=seed, dealer=dealer, scores=sc, hand_no=hand_no,
-        wall=tuple(int(x) for x in st[C._O_WALL:C._O_WALL + 136]),
-        dice=(int(st[C._O_DICE]), int(st[C._O_DICE + 1])),
+        wall=tuple(int(x) for x in view.wall),
+        dice=(int(view.dice[0]), int(view.dice[1])),
         decisions=tuple(int(x) for x in dec[:nd]), rows=ev[:n].copy(),
         deltas=tuple(f - s for f, s in zip(final, sc)),  # type: ignore[arg-type]
         final_scores=final, winners=winners,  # type: ignore[arg-type]
-        drawn=bool(st[C._O_DRAWN]), next_dealer=int(st[C._O_NEXT_DEALER]), over=bool(st[C._O_PHASE] == C.P_OVER),
+        drawn=bool(view.drawn), next_dealer=view.next_dealer, over=view.phase == C.P_OVER,
     )
 
 
@@ -343,7 +344,7 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
                 h += 1
 
 
-_REASON_IDS = ("pung_kong", "concealed_kong", "four_bao", "caught_bao", "win")
+_REASON_IDS = C.TRANSFER_REASONS
 _WIN_BY_IDS = ("self_draw", "robbing_kong", "dealer_first_discard")
 
 

@@ -67,9 +67,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from ..encoding import action_name
@@ -78,10 +79,12 @@ from ..game.state import EngineError
 from ..rules import DEFAULT_RULES, RuleSet
 from . import core as C
 from . import kernels as K
+from . import schema as S
 from .batch import BatchError
+from .core import Codes, Rules, State, Stream, Tables
 from .events import code_action
-from .play import _BOT_RULES, CORE_BOTS
 from .rules import encode_rules
+from .schema import OFS, HandView
 
 __all__ = ["Batch", "MAX_ENVS", "NORMALIZE_POINTS", "VectorEnv"]
 
@@ -99,14 +102,14 @@ _S_DISCARDER, _S_KONG_MAKER, _S_CHAIN, _S_FIRST, _S_SEAT, _S_HANDS_LEFT = 19, 23
 
 
 @njit(cache=True)
-def _flat_of(st, code):
+def _flat_of(st: State, code: int) -> int:
     """The flat index (:mod:`shangrao.encoding`) of a core action code of the deciding seat."""
     t = code // 34
     k = code - t * 34
     if t == C.T_DISCARD:
         return k
     if t == C.T_CHOW:
-        return 34 + st[C._O_CL_KIND] - k
+        return 34 + st[OFS.cl_kind] - k
     if t == C.T_PUNG:
         return 37
     if t == C.T_KONG:
@@ -123,7 +126,8 @@ def _flat_of(st, code):
 
 
 @njit(cache=True)
-def _observe(st, rules, tb, buf, obs, mask, codes):
+def _observe(st: State, rules: Rules, tb: Tables, buf: Codes, obs: npt.NDArray[np.int8], mask: npt.NDArray[np.bool_],
+             codes: Codes) -> int:
     """Planes (``obs``, int8[20, 34], as ``encode_observation``) and mask (bool[110]) of the deciding
     seat; ``codes[f]``: the core code of legal flat action ``f`` (-1: not legal).  Returns the seat."""
     n = C.legal(st, rules, tb, buf)
@@ -134,23 +138,23 @@ def _observe(st, rules, tb, buf, obs, mask, codes):
         f = _flat_of(st, buf[j])
         mask[f] = True
         codes[f] = buf[j]
-    me = st[C._O_CUR]
+    me = st[OFS.cur]
     obs[:, :] = 0
     seen = np.zeros(34, dtype=np.int32)
-    co = C._O_COUNTS + me * 34
+    co = OFS.counts + me * 34
     for k in range(34):
         c = st[co + k]
         obs[0, k] = c
         seen[k] = c
-    ph = st[C._O_PHASE]
+    ph = st[OFS.phase]
     if ph == C.P_ACT:
-        ld = st[C._O_LASTDRAW + me]
+        ld = st[OFS.last_draw + me]
         if ld >= 0:
             obs[1, ld >> 2] = 1
     for s in range(4):
         r = (s - me) % 4
-        for i in range(st[C._O_NMELD + s]):
-            mo = C._O_MELD + (s * 4 + i) * C.MELD_W
+        for i in range(st[OFS.n_melds + s]):
+            mo = OFS.melds + (s * 4 + i) * S.MELD_W
             for j in range(4):
                 tid = st[mo + 4 + j]
                 if tid >= 0:
@@ -161,48 +165,48 @@ def _observe(st, rules, tb, buf, obs, mask, codes):
                 obs[6 + r, st[mo + 1]] = 1
             elif t == C.M_CONCEALED:
                 obs[6 + r, st[mo + 1]] = 2
-        do = C._O_DISC + s * C.DISC_MAX
-        for i in range(st[C._O_NDISC + s]):
+        do = OFS.discards + s * S.DISC_MAX
+        for i in range(st[OFS.n_discards + s]):
             tid = st[do + i]
             if tid >= 0:
                 obs[10 + r, tid >> 2] += 1
                 seen[tid >> 2] += 1
-        fl = st[C._O_FLOWN + s]
+        fl = st[OFS.flown + s]
         obs[_SC, _S_FLOWN + r] = fl if fl < 4 else 4
         size = 0
-        so = C._O_COUNTS + s * 34
+        so = OFS.counts + s * 34
         for k in range(34):
             size += st[so + k]
         obs[_SC, _S_SIZE + r] = size
-    obs[14, st[C._O_BAO]] = 1
-    ind = st[C._O_IND] >> 2
+    obs[14, st[OFS.bao]] = 1
+    ind = st[OFS.indicator] >> 2
     obs[15, ind] = 1
     seen[ind] += 1
     if ph == C.P_CLAIM:
-        obs[16, st[C._O_CL_KIND]] = 1
-        obs[_SC, _S_DISCARDER + (st[C._O_CL_DISC] - me) % 4] = 1
-    if st[C._O_PK_ACTIVE]:
-        kk = st[C._O_PK_KIND]
+        obs[16, st[OFS.cl_kind]] = 1
+        obs[_SC, _S_DISCARDER + (st[OFS.cl_discarder] - me) % 4] = 1
+    if st[OFS.pk_active]:
+        kk = st[OFS.pk_kind]
         obs[17, kk] = 1
-        obs[_SC, _S_KONG_MAKER + (st[C._O_PK_SEAT] - me) % 4] = 1
+        obs[_SC, _S_KONG_MAKER + (st[OFS.pk_seat] - me) % 4] = 1
         seen[kk] = 4
     for k in range(34):
         obs[18, k] = seen[k] if seen[k] < 4 else 4
-    tl = st[C._O_TAIL] - st[C._O_HEAD] + 1
+    tl = st[OFS.tail] - st[OFS.head] + 1
     obs[_SC, _S_TILES_LEFT] = tl if tl < 127 else 127
-    obs[_SC, _S_DEALER + (st[C._O_DEALER] - me) % 4] = 1
-    obs[_SC, _S_BAO_DRAWN] = st[C._O_BAODRAWN + me]
+    obs[_SC, _S_DEALER + (st[OFS.dealer] - me) % 4] = 1
+    obs[_SC, _S_BAO_DRAWN] = st[OFS.bao_drawn + me]
     obs[_SC, _S_PHASE + ph] = 1
-    ch = st[C._O_CHAIN]
+    ch = st[OFS.kong_chain]
     obs[_SC, _S_CHAIN] = ch if ch < 4 else 4
-    obs[_SC, _S_FIRST] = 1 if st[C._O_FIRST] else 0
+    obs[_SC, _S_FIRST] = 1 if st[OFS.first_discard] else 0
     obs[_SC, _S_SEAT + me] = 1
     obs[_SC, _S_HANDS_LEFT] = 1
     return me
 
 
 @njit(cache=True)
-def _hand_key(hmt, key):
+def _hand_key(hmt: Stream, key: npt.NDArray[np.uint32]) -> tuple[int, int]:
     """Draw the next hand's seed (an int < 2**63) from the game's stream; its seed key into ``key``
     (uint32[2]); returns (seed, key length)."""
     lo = C.mt_next(hmt)
@@ -212,78 +216,127 @@ def _hand_key(hmt, key):
     return (hi << 32) | lo, 2 if hi else 1
 
 
-@njit(cache=True)
-def _new_hand(st, ev, rules, tb, hmt, seeds, dealers, i, key, no_wall, no_dice, zero4):
-    s, klen = _hand_key(hmt, key)
-    d = C.mt_below(hmt, 4)
-    seeds[i] = s
-    dealers[i] = d
-    C.new_hand(st, ev, rules, tb, key[:klen], d, zero4, 0, no_wall, no_dice)
+class Setup(NamedTuple):
+    """What every game of a batch plays with: the encoded rules (int32[N_RULES]), the analysis tables
+    (``kernels.tables()``), each seat's core bot code (int32[4]) and the rules the greedy bots score with."""
+
+    rules: npt.NDArray[np.int32]
+    tb: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]
+    bots: npt.NDArray[np.int32]
+    bot_rules: npt.NDArray[np.int32]
 
 
-@njit(cache=True)
-def _play_on(st, ev, dec, rules, tb, bots, mts, hmt, bot_rules, seeds, dealers, asked, i, rewards, term,
-             last_seed, last_dealer, last_dec, last_ndec, skipped, key, no_wall, no_dice, zero4, script):
-    """Play game ``i`` on (core bots) to its next learner decision, starting new hands as hands end.
-    A hand with a learner decision that ends adds its deltas to ``rewards[i]`` and sets ``term[i]``;
-    one that ends before any learner seat decided (a bot's 天糊, say) is counted in ``skipped[i]``."""
-    while True:
-        C.play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
-        if st[C._O_ERROR]:
-            return st[C._O_ERROR]
-        if st[C._O_PHASE] != C.P_OVER:
-            return 0
-        if asked[i]:
-            for s in range(4):
-                rewards[i, s] += st[C._O_SCORES + s] - st[C._O_START + s]
-            term[i] = True
-            last_seed[i] = seeds[i]
-            last_dealer[i] = dealers[i]
-            nd = st[C._O_NDEC]
-            last_ndec[i] = nd
-            last_dec[:nd] = dec[:nd]
-        else:
-            skipped[i] += 1
-        asked[i] = 0
-        _new_hand(st, ev, rules, tb, hmt, seeds, dealers, i, key, no_wall, no_dice, zero4)
+class Games(NamedTuple):
+    """The state of a batch of N games, batch first: each hand's state (``int64[N, STATE_SIZE]``, fields
+    in :mod:`shangrao.sim.schema`), event rows, decisions and random streams, and what the Python
+    side reads after a call (rewards, terminations, the last ended hand's decisions, observations)."""
+
+    st: npt.NDArray[np.int64]            #: [N, STATE_SIZE] the hands
+    ev: npt.NDArray[np.int64]            #: [N, MAX_EVENTS, EV_WIDTH] their event rows
+    dec: npt.NDArray[np.int32]           #: [N, MAX_DECISIONS] their decisions
+    mts: npt.NDArray[np.uint32]          #: [N, 4, 625] each seat's bot stream
+    hmt: npt.NDArray[np.uint32]          #: [N, 625] each game's hand-seed stream
+    seeds: npt.NDArray[np.int64]         #: [N] the hand's seed
+    dealers: npt.NDArray[np.int32]       #: [N] the hand's dealer
+    asked: npt.NDArray[np.int32]         #: [N] learner decisions in the hand
+    rewards: npt.NDArray[np.float32]     #: [N, 4] points of the hand ended in this step
+    term: npt.NDArray[np.bool_]          #: [N] a hand ended in this step
+    last_seed: npt.NDArray[np.int64]     #: [N] the last ended hand's seed
+    last_dealer: npt.NDArray[np.int32]   #: [N] … its dealer
+    last_dec: npt.NDArray[np.int32]      #: [N, MAX_DECISIONS] … its decisions
+    last_ndec: npt.NDArray[np.int32]     #: [N] … how many
+    skipped: npt.NDArray[np.int64]       #: [N] hands ended before a learner decided
+    obs: npt.NDArray[np.int8]            #: [N, 20, 34] the deciding seat's planes
+    mask: npt.NDArray[np.bool_]          #: [N, 110] its legal flat actions
+    codes: npt.NDArray[np.int32]         #: [N, 110] the core code of each legal flat action (-1: none)
+    cur: npt.NDArray[np.int32]           #: [N] the deciding seat
+    err: npt.NDArray[np.int32]           #: [1] the internal error code of the game that failed
 
 
-@njit(cache=True)
-def _scratch():
+class Scratch(NamedTuple):
     """The work arrays of a batch call: the legal-action buffer, a hand's seed key, "no scripted wall",
     "no dice", four zero scores, an empty script."""
-    return (np.zeros(48, dtype=np.int32), np.zeros(2, dtype=np.uint32), np.full(136, -1, dtype=np.int32),
-            np.zeros(2, dtype=np.int32), np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int32))
+
+    buf: npt.NDArray[np.int32]
+    key: npt.NDArray[np.uint32]
+    no_wall: npt.NDArray[np.int32]
+    no_dice: npt.NDArray[np.int32]
+    zero4: npt.NDArray[np.int64]
+    script: npt.NDArray[np.int32]
 
 
 @njit(cache=True)
-def reset_batch(st, ev, dec, rules, tb, bots, mts, hmt, bot_rules, seeds, dealers, asked, rewards, term,
-                last_seed, last_dealer, last_dec, last_ndec, skipped, obs, mask, codes, cur, err):
+def _new_hand(g: Games, cfg: Setup, i: int, sc: Scratch) -> None:
+    """Deal game ``i``'s next hand: its seed and dealer drawn from the game's stream."""
+    hmt = g.hmt[i]
+    s, klen = _hand_key(hmt, sc.key)
+    d = C.mt_below(hmt, 4)
+    g.seeds[i] = s
+    g.dealers[i] = d
+    C.new_hand(g.st[i], g.ev[i], cfg.rules, cfg.tb, sc.key[:klen], d, sc.zero4, 0, sc.no_wall, sc.no_dice)
+
+
+@njit(cache=True)
+def _play_on(g: Games, cfg: Setup, i: int, sc: Scratch) -> int:
+    """Play game ``i`` on (core bots) to its next learner decision, starting new hands as hands end.
+    A hand with a learner decision that ends adds its deltas to ``rewards[i]`` and sets ``term[i]``;
+    one that ends before any learner seat decided (a bot's 天糊, say) is counted in ``skipped[i]``.
+    Returns 0, or the core's internal error code."""
+    st = g.st[i]
+    dec = g.dec[i]
+    while True:
+        C.play_to_end(st, g.ev[i], dec, cfg.rules, cfg.tb, cfg.bots, g.mts[i], sc.script, 0, cfg.bot_rules)
+        if st[OFS.error]:
+            return st[OFS.error]
+        if st[OFS.phase] != C.P_OVER:
+            return 0
+        if g.asked[i]:
+            for s in range(4):
+                g.rewards[i, s] += st[OFS.scores + s] - st[OFS.start + s]
+            g.term[i] = True
+            g.last_seed[i] = g.seeds[i]
+            g.last_dealer[i] = g.dealers[i]
+            nd = st[OFS.n_decisions]
+            g.last_ndec[i] = nd
+            g.last_dec[i, :nd] = dec[:nd]
+        else:
+            g.skipped[i] += 1
+        g.asked[i] = 0
+        _new_hand(g, cfg, i, sc)
+
+
+@njit(cache=True)
+def _scratch() -> Scratch:
+    """A fresh :class:`Scratch`."""
+    return Scratch(np.zeros(48, dtype=np.int32), np.zeros(2, dtype=np.uint32), np.full(136, -1, dtype=np.int32),
+                   np.zeros(2, dtype=np.int32), np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int32))
+
+
+@njit(cache=True)
+def reset_batch(g: Games, cfg: Setup) -> int:
     """Start a hand in every game (the streams ``hmt``/``mts`` already seeded) and play each to its
     first learner decision; write the observations.  Returns 0, or ``1 + i`` for an internal error
     of game ``i`` (its code in ``err``)."""
-    n = st.shape[0]
-    buf, key, no_wall, no_dice, zero4, script = _scratch()
+    n = g.st.shape[0]
+    sc = _scratch()
     for i in range(n):
-        asked[i] = 0
-        skipped[i] = 0
-        term[i] = False
+        g.asked[i] = 0
+        g.skipped[i] = 0
+        g.term[i] = False
         for s in range(4):
-            rewards[i, s] = 0
-        _new_hand(st[i], ev[i], rules, tb, hmt[i], seeds, dealers, i, key, no_wall, no_dice, zero4)
-        e = _play_on(st[i], ev[i], dec[i], rules, tb, bots, mts[i], hmt[i], bot_rules, seeds, dealers, asked, i,
-                     rewards, term, last_seed, last_dealer, last_dec[i], last_ndec, skipped, key, no_wall, no_dice,
-                     zero4, script)
+            g.rewards[i, s] = 0
+        _new_hand(g, cfg, i, sc)
+        e = _play_on(g, cfg, i, sc)
         if e:
-            err[0] = e
+            g.err[0] = e
             return 1 + i
-        cur[i] = _observe(st[i], rules, tb, buf, obs[i], mask[i], codes[i])
-        term[i] = False
+        g.cur[i] = _observe(g.st[i], cfg.rules, cfg.tb, sc.buf, g.obs[i], g.mask[i], g.codes[i])
+        g.term[i] = False
     return 0
 
 
 @njit(cache=True)
-def check_actions(codes, actions):
+def check_actions(codes: npt.NDArray[np.int32], actions: npt.NDArray[np.int64]) -> int:
     """The first game whose action is not legal (``codes[i, a] < 0``), or -1."""
     for i in range(actions.shape[0]):
         if codes[i, actions[i]] < 0:
@@ -292,32 +345,29 @@ def check_actions(codes, actions):
 
 
 @njit(cache=True)
-def step_batch(st, ev, dec, rules, tb, bots, mts, hmt, bot_rules, seeds, dealers, asked, rewards, term,
-               last_seed, last_dealer, last_dec, last_ndec, skipped, obs, mask, codes, cur, actions, err):
+def step_batch(g: Games, cfg: Setup, actions: npt.NDArray[np.int64]) -> int:
     """Apply ``actions[i]`` (a legal flat action, checked by :func:`check_actions`) in every game,
     play on to the next learner decision (autoreset), write rewards, terminations and observations.
     Returns 0, or ``1 + i`` for an internal error of game ``i``."""
-    n = st.shape[0]
-    buf, key, no_wall, no_dice, zero4, script = _scratch()
+    n = g.st.shape[0]
+    sc = _scratch()
     for i in range(n):
-        term[i] = False
+        g.term[i] = False
         for s in range(4):
-            rewards[i, s] = 0
-        g = st[i]
-        code = codes[i, actions[i]]
-        offered = g[C._O_PHASE] == C.P_ACT and codes[i, 107] >= 0
-        nd = g[C._O_NDEC]
-        dec[i, nd] = code
-        g[C._O_NDEC] = nd + 1
-        asked[i] += 1
-        C.push(g, ev[i], rules, tb, code, offered)
-        e = _play_on(g, ev[i], dec[i], rules, tb, bots, mts[i], hmt[i], bot_rules, seeds, dealers, asked, i,
-                     rewards, term, last_seed, last_dealer, last_dec[i], last_ndec, skipped, key, no_wall, no_dice,
-                     zero4, script)
+            g.rewards[i, s] = 0
+        st = g.st[i]
+        code = g.codes[i, actions[i]]
+        offered = st[OFS.phase] == C.P_ACT and g.codes[i, 107] >= 0
+        nd = st[OFS.n_decisions]
+        g.dec[i, nd] = code
+        st[OFS.n_decisions] = nd + 1
+        g.asked[i] += 1
+        C.push(st, g.ev[i], cfg.rules, cfg.tb, code, offered)
+        e = _play_on(g, cfg, i, sc)
         if e:
-            err[0] = e
+            g.err[0] = e
             return 1 + i
-        cur[i] = _observe(g, rules, tb, buf, obs[i], mask[i], codes[i])
+        g.cur[i] = _observe(st, cfg.rules, cfg.tb, sc.buf, g.obs[i], g.mask[i], g.codes[i])
     return 0
 
 
@@ -373,8 +423,8 @@ class VectorEnv:
             key = str(name).strip().lower()
             if key == "learner":
                 codes.append(C.BOT_EXTERNAL)
-            elif key in CORE_BOTS and key != "external":
-                codes.append(CORE_BOTS[key])
+            elif key in C.CORE_BOTS and key != "external":
+                codes.append(C.CORE_BOTS[key])
             else:
                 raise BatchError(f"seats[{s}]: {name!r} is neither 'learner' nor a core bot (random, greedy, ukeire)")
         if C.BOT_EXTERNAL not in codes:
@@ -385,29 +435,31 @@ class VectorEnv:
         self.rules = rules
         self.reward = reward
         self._scale = np.float32(1.0 if reward == "points" else 1.0 / NORMALIZE_POINTS)
-        self._rules = encode_rules(rules)
-        self._bots = np.array(codes, dtype=np.int32)
-        self._tb = K.tables()
-        self._st = np.zeros((n, C.STATE_SIZE), dtype=C.ST_DTYPE)
-        self._ev = np.zeros((n, C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
-        self._dec = np.zeros((n, C.MAX_DECISIONS), dtype=np.int32)
-        self._mts = np.zeros((n, 4, 625), dtype=np.uint32)
-        self._hmt = np.zeros((n, 625), dtype=np.uint32)
-        self._seeds = np.zeros(n, dtype=np.int64)
-        self._dealers = np.zeros(n, dtype=np.int32)
-        self._asked = np.zeros(n, dtype=np.int32)
-        self._rewards = np.zeros((n, 4), dtype=np.float32)
-        self._term = np.zeros(n, dtype=np.bool_)
-        self._last_seed = np.zeros(n, dtype=np.int64)
-        self._last_dealer = np.zeros(n, dtype=np.int32)
-        self._last_dec = np.zeros((n, C.MAX_DECISIONS), dtype=np.int32)
-        self._last_ndec = np.zeros(n, dtype=np.int32)
-        self._skipped = np.zeros(n, dtype=np.int64)
-        self._obs = np.zeros((n, N_PLANES, 34), dtype=np.int8)
-        self._mask = np.zeros((n, N_ACTIONS), dtype=np.bool_)
-        self._codes = np.full((n, N_ACTIONS), -1, dtype=np.int32)
-        self._cur = np.zeros(n, dtype=np.int32)
-        self._err = np.zeros(1, dtype=np.int32)
+        self._setup = Setup(encode_rules(rules), K.tables(), np.array(codes, dtype=np.int32), C.BOT_RULES)
+        self._g = Games(
+            st=np.zeros((n, C.STATE_SIZE), dtype=C.ST_DTYPE),
+            ev=np.zeros((n, C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE),
+            dec=np.zeros((n, C.MAX_DECISIONS), dtype=np.int32),
+            mts=np.zeros((n, 4, 625), dtype=np.uint32),
+            hmt=np.zeros((n, 625), dtype=np.uint32),
+            seeds=np.zeros(n, dtype=np.int64),
+            dealers=np.zeros(n, dtype=np.int32),
+            asked=np.zeros(n, dtype=np.int32),
+            rewards=np.zeros((n, 4), dtype=np.float32),
+            term=np.zeros(n, dtype=np.bool_),
+            last_seed=np.zeros(n, dtype=np.int64),
+            last_dealer=np.zeros(n, dtype=np.int32),
+            last_dec=np.zeros((n, C.MAX_DECISIONS), dtype=np.int32),
+            last_ndec=np.zeros(n, dtype=np.int32),
+            skipped=np.zeros(n, dtype=np.int64),
+            obs=np.zeros((n, N_PLANES, 34), dtype=np.int8),
+            mask=np.zeros((n, N_ACTIONS), dtype=np.bool_),
+            codes=np.full((n, N_ACTIONS), -1, dtype=np.int32),
+            cur=np.zeros(n, dtype=np.int32),
+            err=np.zeros(1, dtype=np.int32),
+        )
+        g = self._g  # the arrays the tests and tools read by their former names (the same arrays)
+        self._st, self._obs, self._mask, self._dec = g.st, g.obs, g.mask, g.dec
         self._ready = False
 
     def __repr__(self) -> str:
@@ -417,23 +469,18 @@ class VectorEnv:
     @property
     def skipped_hands(self) -> np.ndarray:
         """int64 ``[N]``: hands of each game since ``reset`` that ended before any learner seat decided."""
-        return self._skipped.copy()
-
-    def _args(self) -> tuple:
-        return (self._st, self._ev, self._dec, self._rules, self._tb, self._bots, self._mts, self._hmt,
-                _BOT_RULES, self._seeds, self._dealers, self._asked, self._rewards, self._term,
-                self._last_seed, self._last_dealer, self._last_dec, self._last_ndec, self._skipped,
-                self._obs, self._mask, self._codes, self._cur)
+        return self._g.skipped.copy()
 
     def _batch(self) -> Batch:
-        rewards = self._rewards * self._scale if self.reward != "points" else self._rewards.copy()
-        return Batch(self._obs.copy(), self._mask.copy(), self._cur.copy(), rewards, self._term.copy(),
-                     self._seeds.copy(), self._dealers.copy())
+        g = self._g
+        rewards = g.rewards * self._scale if self.reward != "points" else g.rewards.copy()
+        return Batch(g.obs.copy(), g.mask.copy(), g.cur.copy(), rewards, g.term.copy(), g.seeds.copy(),
+                     g.dealers.copy())
 
     def _internal(self, bad: int) -> EngineError:
         self._ready = False  # a game's state is not trusted any more: reset() before stepping again
-        return EngineError(f"game {bad - 1} (hand seed {int(self._seeds[bad - 1])}): internal error "
-                           f"{int(self._err[0])} of the core; reset() the environment")
+        return EngineError(f"game {bad - 1} (hand seed {int(self._g.seeds[bad - 1])}): internal error "
+                           f"{int(self._g.err[0])} of the core; reset() the environment")
 
     def reset(self, seed: int | str | Sequence[int | str] | None = None) -> Batch:
         """Seed every game and play each to its first learner decision.
@@ -475,12 +522,12 @@ class VectorEnv:
                 raise BatchError(f"{where[i]}: the seed of game {i} cannot be used ({err})") from None
         self._ready = False
         for i, (k, bot_keys) in enumerate(keys):
-            C.mt_seed(self._hmt[i], k)
+            C.mt_seed(self._g.hmt[i], k)
             for p in range(4):
-                C.mt_seed(self._mts[i, p], bot_keys[p])
-        self._last_ndec[:] = 0
+                C.mt_seed(self._g.mts[i, p], bot_keys[p])
+        self._g.last_ndec[:] = 0
         kernel: Any = reset_batch  # (numba's Dispatcher is typed for fixed arguments)
-        bad = kernel(*self._args(), self._err)
+        bad = kernel(self._g, self._setup)
         if bad:
             raise self._internal(bad)
         self._ready = True
@@ -517,14 +564,14 @@ class VectorEnv:
             raise BatchError(f"actions[{i}]: flat action {int(a[i])} of game {i} is out of range 0..{N_ACTIONS - 1}; "
                              f"no game was stepped")
         a = a.astype(np.int64)
-        i = check_actions(self._codes, a)
+        i = check_actions(self._g.codes, a)
         if i >= 0:
-            legal = ", ".join(f"{f} ({action_name(int(f))})" for f in np.flatnonzero(self._mask[i]))
+            legal = ", ".join(f"{f} ({action_name(int(f))})" for f in np.flatnonzero(self._g.mask[i]))
             raise BatchError(f"actions[{i}]: flat action {int(a[i])} ({action_name(int(a[i]))}) is not legal in game "
-                             f"{i} (seat {int(self._cur[i])}, hand seed {int(self._seeds[i])}); legal: {legal}; "
+                             f"{i} (seat {int(self._g.cur[i])}, hand seed {int(self._g.seeds[i])}); legal: {legal}; "
                              f"no game was stepped")
         kernel: Any = step_batch
-        bad = kernel(*self._args(), a, self._err)
+        bad = kernel(self._g, self._setup, a)
         if bad:
             raise self._internal(bad)
         return self._batch()
@@ -540,10 +587,10 @@ class VectorEnv:
         if not self._ready:
             raise BatchError("decisions: call reset() first")
         if last:
-            nd = int(self._last_ndec[i])
+            nd = int(self._g.last_ndec[i])
             if nd == 0:
                 raise BatchError(f"decisions: game {i} has not ended a hand with a learner decision since reset()")
-            return (int(self._last_seed[i]), int(self._last_dealer[i]),
-                    [code_action(int(c)) for c in self._last_dec[i, :nd]])
-        nd = int(self._st[i, C._O_NDEC])
-        return int(self._seeds[i]), int(self._dealers[i]), [code_action(int(c)) for c in self._dec[i, :nd]]
+            return (int(self._g.last_seed[i]), int(self._g.last_dealer[i]),
+                    [code_action(int(c)) for c in self._g.last_dec[i, :nd]])
+        nd = HandView(self._g.st[i]).n_decisions
+        return int(self._g.seeds[i]), int(self._g.dealers[i]), [code_action(int(c)) for c in self._g.dec[i, :nd]]
