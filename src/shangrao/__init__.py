@@ -14,6 +14,7 @@ Quick use::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .analysis import (
     Analysis,
@@ -162,7 +163,7 @@ def analyze(hand=None, bao=None, melds: Sequence[Meld | str] = (), *, indicator=
     return analyze_34(counts, bao, ms, unseen=unseen)
 
 
-def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
+def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
     """Score one win.  ``situation``: a :class:`WinSituation` or its JSON dict.
 
     See :func:`shangrao.scoring.score`.  Raises :class:`SituationError` for a bad situation.

@@ -10,6 +10,7 @@ an encoded observation never holds another seat's concealed tiles or the wall.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -145,7 +146,7 @@ def legal_index_map(game: Game) -> dict[int, Action]:
     return out
 
 
-def action_mask(indices: Sequence[int] | dict) -> np.ndarray:
+def action_mask(indices: Sequence[int] | dict[str, Any]) -> np.ndarray:
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     mask[list(indices)] = 1
     return mask

@@ -103,7 +103,7 @@ class RuleSet:
         return d
 
     @classmethod
-    def from_dict(cls, data: dict) -> RuleSet:
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         """Build from a dict; unknown keys raise :class:`RuleSetError` naming them."""
         if not isinstance(data, dict):
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")

@@ -165,8 +165,8 @@ def _params(policy: MLPPolicy) -> list[np.ndarray]:
 def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-features", epochs: int = 8,
              batch_size: int = 512, lr: float = 1e-3, seed: int = 0, policies: Sequence[str] | None = None,
              feature_hidden: int = 16, min_hand_points: int | None = None, bots_view: bool = True,
-             on_epoch: Callable[[int, dict], None] | None = None,
-             checkpoint: Callable[[int, MLPPolicy], None] | None = None) -> tuple[MLPPolicy, list[dict]]:
+             on_epoch: Callable[[int, dict[str, Any]], None] | None = None,
+             checkpoint: Callable[[int, MLPPolicy], None] | None = None) -> tuple[MLPPolicy, list[dict[str, Any]]]:
     """Fit a policy to ``dataset`` (a :class:`shangrao.data.Dataset` or its directory, or a list of them).
 
     policies: keep only rows whose acting policy is one of these specs.  min_hand_points: keep only

@@ -139,6 +139,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..analysis.hand import is_winning
 from ..analysis.readings import Form
@@ -202,7 +203,7 @@ class Candidate:
     note: str = ""
     useful: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"action": str(self.action), "ev": round(self.ev, 3), "p_win": round(self.p_win, 4),
                 "gain": round(self.gain, 3), "aim": self.aim, "aim_name": self.aim_name, "shanten": self.shanten,
                 "useful": self.useful, "note": self.note}
@@ -217,7 +218,7 @@ class _Est:
     aim_name: str
     shanten: int
     q: float = 0.0  # ready states: chance that one own draw wins
-    detail: dict | None = None  # per form: (tiles lacking, chance per draw, P_win); "ready": (ev, p, gain)
+    detail: dict[str, Any] | None = None  # per form: (tiles lacking, chance per draw, P_win); "ready": (ev, p, gain)
 
 
 @dataclass

@@ -278,7 +278,7 @@ class ExternalBot:
         self.proc.stdout.close()
         self._send({"type": "hello", "protocol": "shangrao-bot", "version": 1, "name": self.name})
 
-    def _send(self, msg: dict) -> bool:
+    def _send(self, msg: dict[str, Any]) -> bool:
         if self.dead:
             return False
         if self.proc is None:
@@ -332,7 +332,7 @@ class ExternalBot:
         return self.proc.pid if self.proc is not None else None
 
     # ------------------------------------------------------------------ events
-    def see_log(self, events: Sequence[dict], seat: int, upto: int | None = None) -> None:
+    def see_log(self, events: Sequence[dict[str, Any]], seat: int, upto: int | None = None) -> None:
         """Send the events of ``events`` (a hand's full log; its first ``upto`` only) not sent yet,
         as ``seat`` sees them."""
         if self.dead:

@@ -99,7 +99,7 @@ class MLPPolicy:
     """A NumPy multilayer perceptron: ReLU hidden layers, 110 logits (the ``.npz`` format above)."""
 
     def __init__(self, weights: Sequence[tuple[np.ndarray, np.ndarray]], arch: str = "mlp",
-                 meta: dict | None = None, feature_net: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> None:
+                 meta: dict[str, Any] | None = None, feature_net: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> None:
         if arch not in ("mlp", "mlp-features"):
             raise PolicyLoadError(f"unknown policy architecture {arch!r}; known: mlp, mlp-features")
         self.layers = [(np.ascontiguousarray(W, dtype=np.float32), np.ascontiguousarray(b, dtype=np.float32))

@@ -28,7 +28,7 @@ def deal_id(hand_seed: object) -> int:
     return int.from_bytes(hashlib.blake2b(str(hand_seed).encode(), digest_size=8).digest(), "big") >> 1
 
 
-def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple[np.ndarray, np.ndarray, dict]:
+def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     from .. import encoding as enc
 
     claimed = obs.last_discard[1] if obs.last_discard is not None else None
@@ -275,7 +275,7 @@ def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] =
                    "hands_per_second": round(n_hands / seconds, 2) if seconds else None}
 
 
-def _replay_rows(events: list[dict]) -> tuple[list, tuple[int, ...], int | str | None]:
+def _replay_rows(events: list[dict[str, Any]]) -> tuple[list, tuple[int, ...], int | str | None]:
     """Re-play one stored hand's decisions: (rows, deltas, seed) — rows as in :class:`DecisionRecorder`."""
     from ..game import ReplayError, parse_action
 

@@ -75,7 +75,7 @@ def show(render_mode: str | None, text: Callable[[], str]) -> str | None:
     return out
 
 
-def render_text(game: Game | None, legal: dict | None = None, to_act: str | None = None) -> str:
+def render_text(game: Game | None, legal: dict[str, Any] | None = None, to_act: str | None = None) -> str:
     """The debugging view of a hand (every hand shown) that ``render()`` prints or returns."""
     if game is None:
         return ""
@@ -146,7 +146,7 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
         match_seed = self._rng.randrange(2 ** 63)

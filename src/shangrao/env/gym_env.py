@@ -132,7 +132,7 @@ class ShangraoGymEnv(gym.Env):
         return legal[max(discards)] if discards else legal[min(legal)]
 
     # ------------------------------------------------------------------ gym API
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         rng = self.np_random
         skipped = 0

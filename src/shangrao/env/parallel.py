@@ -95,7 +95,7 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         return {a: self._observe(i) for i, a in enumerate(AGENTS)}
 
     # ------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
         if seed is not None:
             self._rng = random.Random(seed)
         match_seed = self._rng.randrange(2 ** 63)

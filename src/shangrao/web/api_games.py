@@ -8,6 +8,7 @@ progress of the background review it starts (:mod:`shangrao.web.reviews`)."""
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
@@ -27,7 +28,7 @@ from .stored import stored_name, stored_names
 __all__ = ["history_game", "public_game", "router"]
 
 
-def public_game(summary: dict) -> dict:
+def public_game(summary: dict[str, Any]) -> dict[str, Any]:
     """A stored game's summary as the history shows it (an unfinished game's without its seed);
     ``end_reason``: "dissolved" for a match ended by a 解散 vote (issue 24), else None."""
     d = {k: v for k, v in summary.items() if k != "meta"}
@@ -40,7 +41,7 @@ def public_game(summary: dict) -> dict:
     return d
 
 
-def history_game(row: HistoryRow) -> dict:
+def history_game(row: HistoryRow) -> dict[str, Any]:
     """A game of the history's filtered list (:func:`~shangrao.records.history.list_history`):
     :func:`public_game` with ``mine`` (one of the browser's games), ``room`` (at a room's match:
     ``{"id", "name", "match"}``, never its code, which lets people in) and ``names`` (the members'
@@ -136,7 +137,7 @@ def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
                         f"stored hand {hand} of game {game_id}")
 
 
-def _review_body(review, players: list, seat: int | None) -> dict:
+def _review_body(review, players: list, seat: int | None) -> dict[str, Any]:
     d = review.for_seats(None if seat is None else [seat]).to_dict()
     d["players"] = players
     d["status"] = "ready"

@@ -7,7 +7,7 @@ import collections
 import csv
 import io
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -96,7 +96,7 @@ def _with_cookie(resp: Response, code: str, token: str | None) -> Response:
     return resp
 
 
-def standings_csv(table: dict) -> str:
+def standings_csv(table: dict[str, Any]) -> str:
     """The 战绩 (:func:`shangrao.records.rooms.standings`) as CSV text, UTF-8 with a BOM (Excel on a
     Chinese Windows reads it so): a header (:data:`CSV_COLUMNS`, then "N号 name" per seat), a row per
     stored hand (match number, game id, hand number, when it was stored, the four seats' points), and

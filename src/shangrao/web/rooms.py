@@ -39,6 +39,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from ..records.live import game_head
 from ..records.rooms import (
@@ -137,7 +138,7 @@ class RoomService:
 
     # -- changing ---------------------------------------------------------------------------
     @staticmethod
-    def _setup(hands: int, rules: dict, hints: bool, bot: str | None) -> dict:
+    def _setup(hands: int, rules: dict[str, Any], hints: bool, bot: str | None) -> dict[str, Any]:
         """The stored settings (:func:`~shangrao.records.rooms.stored_setup`) after checking the rule
         options as a table's (``RoomRefused(422, "bad_rules")`` naming the bad one)."""
         try:
@@ -146,7 +147,7 @@ class RoomService:
             raise RoomRefused(422, "bad_rules", str(err)[:300]) from None
         return stored_setup(rules, hints, bot)
 
-    async def create(self, player: str, name: str, hands: int, count_new: Callable[[], None], rules: dict | None = None,
+    async def create(self, player: str, name: str, hands: int, count_new: Callable[[], None], rules: dict[str, Any] | None = None,
                      hints: bool = True, bot: str | None = None) -> tuple[Room, str]:
         """A new room with the asker (``player``, the name they chose) as its first member, ``hands``
         hands per match, its matches' ``rules`` (rule options), ``hints`` (允许提示) and ``bot`` for
@@ -170,7 +171,7 @@ class RoomService:
                 continue
         raise RoomRefused(503, "busy", "no free room code was found; try again")
 
-    async def change_setup(self, room: Room, me: RoomMember, rules: dict | None, hints: bool | None,
+    async def change_setup(self, room: Room, me: RoomMember, rules: dict[str, Any] | None, hints: bool | None,
                            bot: str | None, default_bot: bool = False) -> Room:
         """The room's creator (seat 0) changes its matches' settings between matches (what is None
         stays; ``default_bot``: the empty seats get the strongest bot again).  Refused: another member
@@ -204,7 +205,7 @@ class RoomService:
             raise RoomRefused(409, "room_full", f"the room is full: {SEATS} members have joined it") from None
         return m, new
 
-    async def current(self, room: Room) -> dict | None:
+    async def current(self, room: Room) -> dict[str, Any] | None:
         """The room's latest match: ``{"id", "match", "status", "hands_played", "hands_total",
         "end_reason"}`` (from its table in memory, or its stored row; ``end_reason`` "dissolved" for a
         match ended by a 解散 vote, else None), None before the first."""
@@ -252,7 +253,7 @@ class RoomService:
                             await before.set_rematch(table.id)
             return table.id, seat_token(me.token_hash, table.id)
 
-    async def rematch(self, table_id: int, token: str, count_new: Callable[[], None]) -> dict | None:
+    async def rematch(self, table_id: int, token: str, count_new: Callable[[], None]) -> dict[str, Any] | None:
         """再来一局 at a room's table (asked with the seat token ``token``): the room's next match, or
         the one already started, and the asker's own seat link ``{"id", "seat", "token", "url",
         "room"}``; None when the table is no room's.  Raises BadLink, NotFinished, TableError."""

@@ -38,7 +38,7 @@ LOG_TAIL = 30  # redacted events sent with each state (the table's event log pan
 
 
 @lru_cache(maxsize=4096)
-def meld_info(m: Meld) -> dict:
+def meld_info(m: Meld) -> dict[str, Any]:
     """A meld in the 倒牌 reveal, as a dict (cached per meld: melds are immutable; do not change
     the dict); the same keys as :class:`~shangrao.web.outgoing.MeldView`."""
     return {"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
@@ -127,7 +127,7 @@ def view_seq(game: Game, seat: int) -> int:
     return len(redact(game.events, seat))
 
 
-def reveal(game: Game) -> dict | None:
+def reveal(game: Game) -> dict[str, Any] | None:
     """倒牌: at the end of a hand every hand is laid down (what the table shows then).
 
     hands_down: per seat the concealed kinds.  wins: per winner the scored reading — groups (``kind``,
@@ -238,7 +238,7 @@ class LogCache:
 
     def __init__(self) -> None:
         self.seats: dict[int, _SeatLog] = {}
-        self.encoded: dict[int, tuple[Event, list[tuple[dict, Raw]]]] = {}  # id(event) -> its redactions, encoded
+        self.encoded: dict[int, tuple[Event, list[tuple[dict[str, Any], Raw]]]] = {}  # id(event) -> its redactions, encoded
         self.public: tuple[tuple, SeatView] | None = None  # (the public fields' values, their view)
         self.revealed: tuple[object, Raw] | None = None  # (the hand's result, reveal() encoded)
 
@@ -276,7 +276,7 @@ class LogCache:
             c.trimmed = keep_from
         return c
 
-    def _encoded(self, ev: Event, shown: dict) -> Raw:
+    def _encoded(self, ev: Event, shown: dict[str, Any]) -> Raw:
         """``shown`` (``ev`` redacted for a seat) encoded: the seats that see an event alike
         (a discard, another seat's draw) share one encoding."""
         seen = self.encoded.get(id(ev))
@@ -343,7 +343,7 @@ _with_seat = msgspec.structs.replace
 
 
 def state_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-                  settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> StateMessage:
+                  settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> StateMessage:
     """The ``state`` message for ``seat``: its whole view after a change.
 
     In a claim or rob window every seat still to be asked gets its options at once
@@ -383,21 +383,21 @@ def state_texts(msg: StateMessage) -> tuple[str, bytes]:
 
 
 def seat_texts(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-               settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, bytes]:
+               settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, bytes]:
     """:func:`state_message` as JSON text, and the same without its ``deadline`` (:func:`state_texts`)."""
     return state_texts(state_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
                                      settlement=settlement, logs=logs, answered=answered))
 
 
 def seat_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-                 settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> str:
+                 settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> str:
     """The ``state`` message for ``seat`` as JSON text (:func:`seat_texts`)."""
     return seat_texts(game, seat, hand_no=hand_no, table=table, deadline=deadline,
                       settlement=settlement, logs=logs, answered=answered)[0]
 
 
 def seat_view(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-              settlement: dict | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict:
+              settlement: dict[str, Any] | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict[str, Any]:
     """The ``state`` message for ``seat`` as the browser reads it (the JSON text decoded), built
     without a cache (a fresh :class:`LogCache`): what tests compare the table's cached messages
     with.  ``with_log=False``: without ``seq`` and ``log``."""
