@@ -106,7 +106,7 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
     return _shanten(tiles_34, bao, declared_melds, unseen=unseen)
 
 
-def _tiles(value, what: str) -> list[int]:
+def _tiles(value: object, what: str) -> list[int]:
     if isinstance(value, str):
         return to_34(parse_tiles(value))
     if isinstance(value, (bytes, dict)) or not isinstance(value, Iterable):
@@ -114,7 +114,7 @@ def _tiles(value, what: str) -> list[int]:
     return to_34(value)
 
 
-def _kind(value, what: str) -> int | None:
+def _kind(value: object, what: str) -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 34):
         return value
     if isinstance(value, str):
@@ -127,7 +127,8 @@ def _kind(value, what: str) -> int | None:
         raise InputError(f"{what} must be a tile string like '5m', a kind 0..33 or None, got {value!r}") from None
 
 
-def analyze(hand=None, bao=None, melds: Sequence[Meld | str] = (), *, indicator=None, seen=(),
+def analyze(hand: str | Iterable[int] | None = None, bao: int | str | None = None, melds: Sequence[Meld | str] = (),
+            *, indicator: int | str | None = None, seen: str | Iterable[int] = (),
             tiles_34: Sequence[int] | None = None) -> Analysis:
     """Analyse a concealed hand: readings if complete, waits if one short, shanten always.
 

@@ -115,7 +115,7 @@ class RuleSet:
                                f"known: {', '.join(sorted(names))}")
         return cls(**data)
 
-    def replace(self, **changes) -> RuleSet:
+    def replace(self, **changes: Any) -> RuleSet:
         return RuleSet.from_dict({**self.to_dict(), **changes})
 
 

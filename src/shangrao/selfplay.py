@@ -71,9 +71,10 @@ from __future__ import annotations
 import math
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from multiprocessing.context import BaseContext
+from typing import Any, TypeVar
 
 from .bots import check_bot_spec, close_bot, get_bot
 from .errors import InputError
@@ -215,7 +216,12 @@ def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[in
     return out
 
 
-def _play_core_job(args: tuple) -> list[dict[str, Any]]:
+#: a job of :func:`run_jobs` and what it gives
+_J = TypeVar("_J")
+_R = TypeVar("_R")
+
+
+def _play_core_job(args: tuple[Any, ...]) -> list[dict[str, Any]]:
     seed, matches, limits, bots, rules, events, compact = args
     return play_core_records(seed, matches, limits, bots, rules, events, compact)
 
@@ -241,13 +247,13 @@ def _jobs(n_hands: int, rules: RuleSet) -> list[tuple[int, int]]:
     return [(m, min(per, n_hands - m * per)) for m in range(n_matches)]
 
 
-def _play_job(args: tuple) -> list[dict[str, Any]]:
+def _play_job(args: tuple[Any, ...]) -> list[dict[str, Any]]:
     seed, m, bots, rules, limit = args
     return play_match_records(seed, m, bots, rules, limit)
 
 
-def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | None = None,
-             mp_context=None) -> Iterator:
+def run_jobs(fn: Callable[[_J], _R], jobs: Iterable[_J], workers: int | None = 1, ray_address: str | None = None,
+             mp_context: BaseContext | None = None) -> Iterator[_R]:
     """``fn(job)`` for every job, results yielded in job order: in this process (``workers=1``),
     in ``workers`` processes (``0``/None: one per CPU), or as Ray tasks (``ray_address``).
 
@@ -275,7 +281,8 @@ def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | Non
 
 
 def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context=None, engine: str | None = "python",
+               workers: int | None = 1, ray_address: str | None = None, mp_context: BaseContext | None = None,
+               engine: str | None = "python",
                events: bool = True, compact: bool = False) -> Iterator[dict[str, Any]]:
     """Yield the hand records of :func:`simulate_hands`, in order, as matches finish.
 
@@ -301,7 +308,7 @@ def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, r
         yield from recs
 
 
-def _iter_ray(fn, jobs: list, address: str) -> Iterator:
+def _iter_ray(fn: Callable[[_J], _R], jobs: list[_J], address: str) -> Iterator[_R]:
     try:
         import ray
     except ImportError as err:  # pragma: no cover - depends on the installation
@@ -330,6 +337,6 @@ def _iter_ray(fn, jobs: list, address: str) -> Iterator:
 
 def simulate_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4,
                    rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
-                   mp_context=None, engine: str | None = "python", events: bool = True) -> list[dict[str, Any]]:
+                   mp_context: BaseContext | None = None, engine: str | None = "python", events: bool = True) -> list[dict[str, Any]]:
     """Play ``n_hands`` hands (see the module docstring) and return their records in order."""
     return list(iter_hands(n_hands, seed, bots, rules, workers, ray_address, mp_context, engine, events))
