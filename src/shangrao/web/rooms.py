@@ -112,7 +112,8 @@ class RoomService:
         try:
             if not is_code(code):
                 raise RoomNotFound("a room code is six digits")
-            return await self.manager.read(load_room, self.store, code)
+            room: Room = await self.manager.read(load_room, self.store, code)
+            return room
         except RoomNotFound:
             raise RoomRefused(404, "no_room", "there is no room with this code (six digits)") from None
 
@@ -188,7 +189,8 @@ class RoomService:
             setup = self._setup(room.hands, old["rules"] if rules is None else rules,
                                 old["hints"] if hints is None else hints,
                                 None if default_bot else (old["bot"] if bot is None else bot))
-            return await self.manager.read(set_room_setup, self.store, room.code, setup)
+            changed: Room = await self.manager.read(set_room_setup, self.store, room.code, setup)
+            return changed
 
     async def join(self, room: Room, player: str, token: str | None) -> tuple[RoomMember, str | None]:
         """The asker (member token ``token`` if any) as a member of ``room`` at its lowest free seat:

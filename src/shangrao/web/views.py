@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import operator
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +21,7 @@ from msgspec import Raw
 from ..analysis import is_baodiao_state, waits_after_discards
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
-from ..game import ActionType, Event, EventType, Game, Observation, redact
+from ..game import Action, ActionType, Event, EventType, Game, Observation, redact
 from ..game.frames import payer_factors
 from ..game.phase import Phase
 from ..melds import Meld
@@ -51,16 +51,16 @@ def meld_view(m: Meld) -> MeldView:
 
 
 @lru_cache(maxsize=4096)
-def action_info(a, can_win: bool) -> LegalAction:
+def action_info(a: Action, can_win: bool) -> LegalAction:
     """A legal action as the ``state`` message lists it: ``tiles`` for a chow, ``declines_win``
     (偷机) for a pass or discard when the seat could win; both left out otherwise (cached: actions
     are immutable, and the same few come back in every state; do not change the object)."""
     return LegalAction(action=str(a), type=a.type.value, tile=a.tile,
-                       tiles=(a.tile, a.tile + 1, a.tile + 2) if a.type is ActionType.CHOW else None,
+                       tiles=(a.kind, a.kind + 1, a.kind + 2) if a.type is ActionType.CHOW else None,
                        declines_win=True if can_win and a.type in (ActionType.PASS, ActionType.DISCARD) else None)
 
 
-def unseen_counts(obs) -> list[int]:
+def unseen_counts(obs: Observation) -> list[int]:
     """Per kind: copies the seat has not seen (:meth:`shangrao.game.Observation.unseen`)."""
     return obs.unseen()
 
@@ -115,7 +115,7 @@ def baodiao_after(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...], d
     return tuple(out)
 
 
-def _waits(kinds, unseen) -> list[Wait]:
+def _waits(kinds: Iterable[int], unseen: Sequence[int]) -> list[Wait]:
     # tiles left only (issue 10): a wait with no copy out of sight is no wait
     return [Wait(kind=k, unseen=unseen[k]) for k in kinds if unseen[k]]
 
@@ -168,7 +168,8 @@ def reveal(game: Game) -> dict[str, Any] | None:
     return {"hands_down": [game.hand_kinds(s) for s in range(4)], "wins": wins, "drawn": r.drawn}
 
 
-def _decision(game: Game, obs: Observation, answered: Collection[int]):
+def _decision(game: Game, obs: Observation, answered: Collection[int]
+              ) -> tuple[list[Action], bool, list[Wait] | None, dict[str, Sequence[Wait]] | None, list[str] | None]:
     """What ``obs.seat`` may do and what it waits on: (legal, can_win, waits, discard_waits,
     baodiao_discards) of the ``state`` message — the last: the discards (mpsz) among
     ``discard_waits`` that leave the hand in the 宝吊 state (any tile wins), else None.  The unseen
@@ -181,7 +182,7 @@ def _decision(game: Game, obs: Observation, answered: Collection[int]):
     can_win = any(a.type is ActionType.WIN for a in legal)
     melds_me = obs.melds[seat]
     waits = None
-    discard_waits = None
+    discard_waits: dict[str, Sequence[Wait]] | None = None
     baodiao = None
     n_concealed = len(obs.hand)
     if n_concealed == 13 - 3 * len(melds_me):
@@ -239,7 +240,7 @@ class LogCache:
     def __init__(self) -> None:
         self.seats: dict[int, _SeatLog] = {}
         self.encoded: dict[int, tuple[Event, list[tuple[dict[str, Any], Raw]]]] = {}  # id(event) -> its redactions, encoded
-        self.public: tuple[tuple, SeatView] | None = None  # (the public fields' values, their view)
+        self.public: tuple[tuple[Any, ...], SeatView] | None = None  # (the public fields' values, their view)
         self.revealed: tuple[object, Raw] | None = None  # (the hand's result, reveal() encoded)
 
     def _read(self, game: Game, seat: int) -> _SeatLog:
@@ -401,8 +402,8 @@ def seat_view(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, de
     """The ``state`` message for ``seat`` as the browser reads it (the JSON text decoded), built
     without a cache (a fresh :class:`LogCache`): what tests compare the table's cached messages
     with.  ``with_log=False``: without ``seq`` and ``log``."""
-    out = json.loads(seat_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
-                                  settlement=settlement, logs=LogCache(), answered=answered))
+    out: dict[str, Any] = json.loads(seat_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
+                                                  settlement=settlement, logs=LogCache(), answered=answered))
     if not with_log:
         del out["seq"], out["log"]
     return out
