@@ -27,7 +27,7 @@ class ShangraoGymEnv(gym.Env):
                    normalize=False, illegal_action="fallback", illegal_reward=-1.0, render_mode=None)
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it on Env
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it on Env
 
     def __init__(self, opponents: Sequence[str | Bot] | str = ("random", "random", "random"),
                  seat: int | None = None, hands: int = 1, rules: RuleSet = DEFAULT_RULES,
