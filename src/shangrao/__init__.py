@@ -14,6 +14,7 @@ Quick use::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .analysis import (
     Analysis,
@@ -105,7 +106,7 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
     return _shanten(tiles_34, bao, declared_melds, unseen=unseen)
 
 
-def _tiles(value, what: str) -> list[int]:
+def _tiles(value: object, what: str) -> list[int]:
     if isinstance(value, str):
         return to_34(parse_tiles(value))
     if isinstance(value, (bytes, dict)) or not isinstance(value, Iterable):
@@ -113,7 +114,7 @@ def _tiles(value, what: str) -> list[int]:
     return to_34(value)
 
 
-def _kind(value, what: str) -> int | None:
+def _kind(value: object, what: str) -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 34):
         return value
     if isinstance(value, str):
@@ -126,7 +127,8 @@ def _kind(value, what: str) -> int | None:
         raise InputError(f"{what} must be a tile string like '5m', a kind 0..33 or None, got {value!r}") from None
 
 
-def analyze(hand=None, bao=None, melds: Sequence[Meld | str] = (), *, indicator=None, seen=(),
+def analyze(hand: str | Iterable[int] | None = None, bao: int | str | None = None, melds: Sequence[Meld | str] = (),
+            *, indicator: int | str | None = None, seen: str | Iterable[int] = (),
             tiles_34: Sequence[int] | None = None) -> Analysis:
     """Analyse a concealed hand: readings if complete, waits if one short, shanten always.
 
@@ -162,7 +164,7 @@ def analyze(hand=None, bao=None, melds: Sequence[Meld | str] = (), *, indicator=
     return analyze_34(counts, bao, ms, unseen=unseen)
 
 
-def score(situation: WinSituation | dict, rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
+def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RULES) -> ScoreResult:
     """Score one win.  ``situation``: a :class:`WinSituation` or its JSON dict.
 
     See :func:`shangrao.scoring.score`.  Raises :class:`SituationError` for a bad situation.

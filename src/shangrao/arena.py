@@ -41,9 +41,11 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.context import BaseContext
+from typing import Any
 
 from .bots import check_bot_spec, close_bot, get_bot
-from .game import Game, play_hand
+from .game import Action, Bot, Game, HandResult, Observation, play_hand
 from .rules import DEFAULT_RULES, RuleSet
 
 __all__ = [
@@ -83,7 +85,7 @@ def _check_lineup(lineup: Sequence[str]) -> list[str]:
 class _Counted:
     """Wraps a bot: counts its decisions, their time, and the wins it declined (偷机)."""
 
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.decisions = 0
         self.seconds = 0.0
@@ -92,7 +94,7 @@ class _Counted:
         if hasattr(bot, "see_log"):
             self.see_log = bot.see_log
 
-    def choose(self, obs, legal):
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
         t0 = time.perf_counter()
         a = self.bot.choose(obs, legal)
         self.seconds += time.perf_counter() - t0
@@ -102,7 +104,8 @@ class _Counted:
         return a
 
 
-def _core_rotation(seed: str, r: int, names: list[str], rules: RuleSet) -> tuple:
+def _core_rotation(seed: str, r: int, names: list[str], rules: RuleSet
+                   ) -> tuple[Game, HandResult, list[int], list[int]]:
     """One rotation in the compiled core: the hand, then the engine replaying its decisions (the
     log, and the per-seat counts :class:`_Counted` keeps: decisions asked, wins declined)."""
     from .game.actions import ActionType
@@ -127,7 +130,7 @@ def _core_rotation(seed: str, r: int, names: list[str], rules: RuleSet) -> tuple
     return game, game.result, declined, decisions
 
 
-def play_deal(args: tuple) -> list[dict]:
+def play_deal(args: tuple[Any, ...]) -> list[dict[str, Any]]:
     """Play deal ``d`` once per rotation; ``args = (run_seed, d, lineup, rules[, engine])`` (engine
     ``"python"``, the default, or ``"fast"``: the compiled core, same records, ``seconds`` 0).
 
@@ -167,8 +170,8 @@ def play_deal(args: tuple) -> list[dict]:
 
 
 def iter_deals(deals: int, seed: int, lineup: Sequence[str], rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context=None,
-               engine: str | None = "python") -> Iterator[list[dict]]:
+               workers: int | None = 1, ray_address: str | None = None, mp_context: BaseContext | None = None,
+               engine: str | None = "python") -> Iterator[list[dict[str, Any]]]:
     """Yield each deal's four records (:func:`play_deal`) in deal order, as deals finish.  ``engine``
     as for :func:`shangrao.selfplay.iter_hands` (None: fast where every bot is a core bot)."""
     from .selfplay import resolve_engine, run_jobs
@@ -246,7 +249,7 @@ class ArenaStats:
         for n in self.lineup:
             self.bots.setdefault(n, _BotStats(n))
 
-    def add_deal(self, records: Sequence[dict]) -> None:
+    def add_deal(self, records: Sequence[dict[str, Any]]) -> None:
         self.deals += 1
         deal_pts: Counter[str] = Counter()
         deal_hands: Counter[str] = Counter()
@@ -288,7 +291,7 @@ class ArenaStats:
         for name, n in deal_hands.items():
             self.bots[name].per_deal.append(deal_pts[name] / n)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The deterministic result (see the module docstring); no timing."""
         out = []
         for b in self.bots.values():
@@ -320,7 +323,7 @@ class ArenaStats:
         return {"lineup": self.lineup, "seed": self.seed, "deals": self.deals, "hands": 4 * self.deals,
                 "bots": out}
 
-    def timing(self) -> dict:
+    def timing(self) -> dict[str, Any]:
         return {b.name: {"decisions": b.decisions, "seconds": round(b.seconds, 3),
                          "decisions_per_second": round(b.decisions / b.seconds, 1) if b.seconds else None}
                 for b in self.bots.values()}
@@ -328,8 +331,9 @@ class ArenaStats:
 
 def run_arena(lineup: Sequence[str], deals: int, seed: int, rules: RuleSet = DEFAULT_RULES,
               workers: int | None = 1, ray_address: str | None = None,
-              on_deal: Callable[[list[dict]], None] | None = None, mp_context=None,
-              engine: str | None = "python") -> dict:
+              on_deal: Callable[[list[dict[str, Any]]], None] | None = None,
+              mp_context: BaseContext | None = None,
+              engine: str | None = "python") -> dict[str, Any]:
     """Play ``deals`` deals four times each and return the result dict (module docstring).
     ``engine``: ``"python"``, ``"fast"`` (the compiled core; the same numbers) or None (fast where
     every bot of the lineup is a core bot).

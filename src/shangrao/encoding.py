@@ -9,7 +9,8 @@ an encoded observation never holds another seat's concealed tiles or the wall.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -145,7 +146,7 @@ def legal_index_map(game: Game) -> dict[int, Action]:
     return out
 
 
-def action_mask(indices: Sequence[int] | dict) -> np.ndarray:
+def action_mask(indices: Sequence[int] | Mapping[int, object]) -> np.ndarray:
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     mask[list(indices)] = 1
     return mask
@@ -156,12 +157,12 @@ def action_mask(indices: Sequence[int] | dict) -> np.ndarray:
 _OLD_PLANE_NAMES = {f"pond_{r}": f"discards_{r}" for r in ("self", "next", "opposite", "previous")}
 
 
-class _PlaneNames(tuple):
+class _PlaneNames(tuple[str, ...]):
     """The plane names; ``index()`` also takes the old ``pond_*`` names (DeprecationWarning)."""
 
     __slots__ = ()
 
-    def index(self, value, *args):
+    def index(self, value: Any, *args: Any) -> int:
         new = _OLD_PLANE_NAMES.get(value)
         if new is not None:
             import warnings
@@ -170,8 +171,8 @@ class _PlaneNames(tuple):
             value = new
         return tuple.index(self, value, *args)
 
-    def __contains__(self, value) -> bool:
-        return tuple.__contains__(self, _OLD_PLANE_NAMES.get(value, value))
+    def __contains__(self, value: object) -> bool:
+        return tuple.__contains__(self, _OLD_PLANE_NAMES.get(value, value) if isinstance(value, str) else value)
 
 
 PLANE_NAMES = _PlaneNames((
@@ -343,7 +344,7 @@ _OLD_NAMES = {"DISCARD": "DISCARD_INDEX", "CHOW": "CHOW_INDEX", "PUNG": "PUNG_IN
               "PASS": "PASS_INDEX", "CATCH_BAO": "CATCH_BAO_INDEX"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     new = _OLD_NAMES.get(name)
     if new is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,7 +34,7 @@ from .errors import InputError
 from .game.actions import Action, ActionType, parse_action
 from .game.events import ReplayError
 from .game.frames import replayed_start
-from .game.state import Game
+from .game.state import Game, Observation
 from .scoring.items import DOUBLINGS, PATTERNS
 from .tiles import format_tile, tile_name
 
@@ -283,7 +283,7 @@ def _zh(a: Action) -> str:
     return f"{a.type.chinese} {tile_name(a.tile)}"
 
 
-def _opponents(obs) -> tuple[str, str]:
+def _opponents(obs: Observation) -> tuple[str, str]:
     """What the seat saw of the others: their melds and discards, in words (only where they show
     melds), in English and in Chinese."""
     en, zh = [], []
@@ -300,7 +300,7 @@ def _opponents(obs) -> tuple[str, str]:
     return "; ".join(en), "；".join(zh)
 
 
-def _reason(obs, legal: list[Action], chosen: Action, best: Action, values: Mapping[Action, tuple[float, float | None]],
+def _reason(obs: Observation, legal: list[Action], chosen: Action, best: Action, values: Mapping[Action, tuple[float, float | None]],
             cands: Mapping[Action, Candidate]) -> tuple[str, str]:
     """The rule that explains the loss, in words, from the evaluator's candidates (modest: only what it
     knows): (English, Chinese)."""
@@ -356,7 +356,7 @@ def _reason(obs, legal: list[Action], chosen: Action, best: Action, values: Mapp
     return "; ".join(en), "；".join(zh)
 
 
-def _shanten_after(obs, a: Action) -> int | None:
+def _shanten_after(obs: Observation, a: Action) -> int | None:
     """Shanten (宝 acting) of the concealed hand after discarding ``a``'s tile, or None."""
     if a.tile is None:
         return None

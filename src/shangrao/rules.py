@@ -103,7 +103,7 @@ class RuleSet:
         return d
 
     @classmethod
-    def from_dict(cls, data: dict) -> RuleSet:
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         """Build from a dict; unknown keys raise :class:`RuleSetError` naming them."""
         if not isinstance(data, dict):
             raise RuleSetError(f"rules must be an object, got {type(data).__name__}")
@@ -115,7 +115,7 @@ class RuleSet:
                                f"known: {', '.join(sorted(names))}")
         return cls(**data)
 
-    def replace(self, **changes) -> RuleSet:
+    def replace(self, **changes: Any) -> RuleSet:
         return RuleSet.from_dict({**self.to_dict(), **changes})
 
 

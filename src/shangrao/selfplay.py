@@ -71,9 +71,10 @@ from __future__ import annotations
 import math
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from multiprocessing.context import BaseContext
+from typing import Any, TypeVar
 
 from .bots import check_bot_spec, close_bot, get_bot
 from .errors import InputError
@@ -103,7 +104,7 @@ def match_seed(run_seed: int, m: int) -> int:
 
 
 def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSet = DEFAULT_RULES,
-                       max_hands: int | None = None) -> list[dict]:
+                       max_hands: int | None = None) -> list[dict[str, Any]]:
     """Play match ``m`` of run ``run_seed`` (at most ``max_hands`` hands) and return its hand records."""
     mseed = match_seed(run_seed, m)
     names = list(bots)
@@ -120,10 +121,10 @@ def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSe
     return out
 
 
-def _play_records(match: Match, m: int, mseed: int, names: list[str], limit: int) -> list[dict]:
+def _play_records(match: Match, m: int, mseed: int, names: list[str], limit: int) -> list[dict[str, Any]]:
     from .records.summary import hand_summary
 
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for rec in match:
         out.append({
             "match": m,
@@ -170,7 +171,7 @@ def resolve_engine(engine: str | None, bots: Sequence[str], hands: int | None = 
 
 
 def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[int], bots: Sequence[str],
-                      rules: RuleSet = DEFAULT_RULES, events: bool = True, compact: bool = False) -> list[dict]:
+                      rules: RuleSet = DEFAULT_RULES, events: bool = True, compact: bool = False) -> list[dict[str, Any]]:
     """The hand records of matches ``matches`` (at most ``limits[i]`` hands each) played by the
     compiled core — the same records :func:`play_match_records` gives, ``events`` and ``result``
     from the Python engine replaying the core's decisions (None with ``events=False``).  With
@@ -188,7 +189,7 @@ def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[in
         rkey = rules_key(rules)
     names = list(bots)
     seeds = [match_seed(run_seed, m) for m in matches]
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for h in iter_match_hands(seeds, list(limits), names, rules):
         rec: dict[str, Any] = {
             "match": matches[h.match], "match_seed": h.match_seed, "hand_no": h.hand_no, "hand_seed": h.hand_seed,
@@ -215,7 +216,12 @@ def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[in
     return out
 
 
-def _play_core_job(args: tuple) -> list[dict]:
+#: a job of :func:`run_jobs` and what it gives
+_J = TypeVar("_J")
+_R = TypeVar("_R")
+
+
+def _play_core_job(args: tuple[Any, ...]) -> list[dict[str, Any]]:
     seed, matches, limits, bots, rules, events, compact = args
     return play_core_records(seed, matches, limits, bots, rules, events, compact)
 
@@ -241,13 +247,13 @@ def _jobs(n_hands: int, rules: RuleSet) -> list[tuple[int, int]]:
     return [(m, min(per, n_hands - m * per)) for m in range(n_matches)]
 
 
-def _play_job(args: tuple) -> list[dict]:
+def _play_job(args: tuple[Any, ...]) -> list[dict[str, Any]]:
     seed, m, bots, rules, limit = args
     return play_match_records(seed, m, bots, rules, limit)
 
 
-def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | None = None,
-             mp_context=None) -> Iterator:
+def run_jobs(fn: Callable[[_J], _R], jobs: Iterable[_J], workers: int | None = 1, ray_address: str | None = None,
+             mp_context: BaseContext | None = None) -> Iterator[_R]:
     """``fn(job)`` for every job, results yielded in job order: in this process (``workers=1``),
     in ``workers`` processes (``0``/None: one per CPU), or as Ray tasks (``ray_address``).
 
@@ -275,8 +281,9 @@ def run_jobs(fn, jobs: Sequence, workers: int | None = 1, ray_address: str | Non
 
 
 def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context=None, engine: str | None = "python",
-               events: bool = True, compact: bool = False) -> Iterator[dict]:
+               workers: int | None = 1, ray_address: str | None = None, mp_context: BaseContext | None = None,
+               engine: str | None = "python",
+               events: bool = True, compact: bool = False) -> Iterator[dict[str, Any]]:
     """Yield the hand records of :func:`simulate_hands`, in order, as matches finish.
 
     compact: records for compact storage (:mod:`shangrao.records.compact`): ``"events"`` and
@@ -301,7 +308,7 @@ def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, r
         yield from recs
 
 
-def _iter_ray(fn, jobs: list, address: str) -> Iterator:
+def _iter_ray(fn: Callable[[_J], _R], jobs: list[_J], address: str) -> Iterator[_R]:
     try:
         import ray
     except ImportError as err:  # pragma: no cover - depends on the installation
@@ -330,6 +337,6 @@ def _iter_ray(fn, jobs: list, address: str) -> Iterator:
 
 def simulate_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4,
                    rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
-                   mp_context=None, engine: str | None = "python", events: bool = True) -> list[dict]:
+                   mp_context: BaseContext | None = None, engine: str | None = "python", events: bool = True) -> list[dict[str, Any]]:
     """Play ``n_hands`` hands (see the module docstring) and return their records in order."""
     return list(iter_hands(n_hands, seed, bots, rules, workers, ray_address, mp_context, engine, events))

@@ -27,7 +27,8 @@ __all__ = ["bc_step", "masked_log_softmax", "ppo_step", "train_bc"]
 def masked_log_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     z = np.where(mask, logits, -1e9)
     z = z - z.max(axis=1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    out: np.ndarray = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return out
 
 
 class _Adam:
@@ -56,7 +57,7 @@ def _init(sizes: Sequence[int], rng: np.random.Generator) -> list[tuple[np.ndarr
             for a, b in itertools.pairwise(sizes)]
 
 
-def _forward(policy: MLPPolicy, x: np.ndarray, f: np.ndarray | None) -> tuple[np.ndarray, list, list]:
+def _forward(policy: MLPPolicy, x: np.ndarray, f: np.ndarray | None) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
     acts = [x]
     h = x
     for W, b in policy.layers[:-1]:
@@ -76,7 +77,7 @@ def _forward(policy: MLPPolicy, x: np.ndarray, f: np.ndarray | None) -> tuple[np
     return logits, acts, fh
 
 
-def _backward(policy: MLPPolicy, acts: list, fh: list, dz: np.ndarray) -> list[np.ndarray]:
+def _backward(policy: MLPPolicy, acts: list[np.ndarray], fh: list[np.ndarray], dz: np.ndarray) -> list[np.ndarray]:
     """Gradients of every parameter (the order of :func:`_params`) from the gradient of the logits."""
     grads: list[np.ndarray] = []
     g_layers: list[tuple[np.ndarray, np.ndarray]] = []
@@ -165,8 +166,8 @@ def _params(policy: MLPPolicy) -> list[np.ndarray]:
 def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-features", epochs: int = 8,
              batch_size: int = 512, lr: float = 1e-3, seed: int = 0, policies: Sequence[str] | None = None,
              feature_hidden: int = 16, min_hand_points: int | None = None, bots_view: bool = True,
-             on_epoch: Callable[[int, dict], None] | None = None,
-             checkpoint: Callable[[int, MLPPolicy], None] | None = None) -> tuple[MLPPolicy, list[dict]]:
+             on_epoch: Callable[[int, dict[str, Any]], None] | None = None,
+             checkpoint: Callable[[int, MLPPolicy], None] | None = None) -> tuple[MLPPolicy, list[dict[str, Any]]]:
     """Fit a policy to ``dataset`` (a :class:`shangrao.data.Dataset` or its directory, or a list of them).
 
     policies: keep only rows whose acting policy is one of these specs.  min_hand_points: keep only

@@ -155,7 +155,7 @@ def get_bot(name: str, seed: int | str | None = None) -> Bot:
     if entry is not None:
         return entry.factory(seed)
     factory = _plugins()[spec].load()
-    bot = factory(seed)
+    bot: Bot = factory(seed)
     if not callable(getattr(bot, "choose", None)):
         raise UnknownBotError(f"bot plugin {spec!r}: {factory!r}(seed) returned {bot!r}, which has no choose()")
     return bot

@@ -139,6 +139,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..analysis.hand import is_winning
 from ..analysis.readings import Form
@@ -202,7 +203,7 @@ class Candidate:
     note: str = ""
     useful: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"action": str(self.action), "ev": round(self.ev, 3), "p_win": round(self.p_win, 4),
                 "gain": round(self.gain, 3), "aim": self.aim, "aim_name": self.aim_name, "shanten": self.shanten,
                 "useful": self.useful, "note": self.note}
@@ -217,7 +218,7 @@ class _Est:
     aim_name: str
     shanten: int
     q: float = 0.0  # ready states: chance that one own draw wins
-    detail: dict | None = None  # per form: (tiles lacking, chance per draw, P_win); "ready": (ev, p, gain)
+    detail: dict[Any, tuple[Any, ...]] | None = None  # per form: (tiles lacking, chance per draw, P_win); "ready": (ev, p, gain)
 
 
 @dataclass
@@ -234,7 +235,7 @@ class _Ctx:
     opp_hand: list[int]  # concealed tiles per other seat (turn order after us)
     tiles_left: int
     payers_flown: tuple[int, int, int]
-    cache: dict = field(default_factory=dict)
+    cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # memo of _surv (list[float]) and evaluate (_Est)
     #: per other seat (turn order after us): chance it has won within its next n turns, n = 0..(the
     #: opponent model's read); None: the single turn-count hazard (``opponents=None``)
     opp_cum: list[list[float]] | None = None
@@ -301,7 +302,7 @@ class ExpertBot:
             raise ValueError(f"opponents: give 'model', None or an OpponentModel, got {type(opponents).__name__}")
         self.opponents = opponents
         self.model_loss = model_loss
-        self._score_cache: dict = {}
+        self._score_cache: dict[tuple[Any, ...], tuple[str, str, int]] = {}
 
     # ------------------------------------------------------------------ public
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
@@ -358,7 +359,7 @@ class ExpertBot:
         first_wait: indexes (0..2, turn order after us) of the other seats that play before the first draw.
         """
         key = ("surv", tuple(first_wait), draws)
-        hit = ctx.cache.get(key)
+        hit: list[float] | None = ctx.cache.get(key)
         if hit is not None:
             return hit
         out = self._surv_curve(ctx, first_wait, draws)
@@ -407,14 +408,15 @@ class ExpertBot:
         kong_draw: the first draw is a kong replacement right now (no wait, 杠开 ×2 on it).
         """
         key = (bytes(counts), len(melds), flown, tuple(first_wait), kong_draw)
-        hit = ctx.cache.get(key)
+        hit: _Est | None = ctx.cache.get(key)
         if hit is not None:
             return hit
         est = self._evaluate(counts, melds, flown, ctx, first_wait, kong_draw)
         ctx.cache[key] = est
         return est
 
-    def _evaluate(self, counts, melds, flown, ctx: _Ctx, first_wait, kong_draw) -> _Est:
+    def _evaluate(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx, first_wait: Sequence[int],
+                  kong_draw: bool) -> _Est:
         bao = ctx.bao
         m = 4 - len(melds)
         jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
@@ -493,7 +495,7 @@ class ExpertBot:
                 for f, d, _ in forms:
                     if f in useful and new.get(f, 99) < d:
                         useful[f] += n
-        detail: dict = {f: (d, useful.get(f, 0) / N, 0.0) for f, d, _ in forms}
+        detail: dict[Any, tuple[Any, ...]] = {f: (d, useful.get(f, 0) / N, 0.0) for f, d, _ in forms}
         if best is not None:
             detail["ready"] = (best.ev, best.p, best.gain)
         for f, d, value in forms:
@@ -513,7 +515,8 @@ class ExpertBot:
         best.detail = detail
         return best
 
-    def _ready(self, counts, melds, flown, ctx: _Ctx, surv, mult, L, kong_draw) -> _Est | None:
+    def _ready(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx, surv: list[float], mult: int,
+               L: float, kong_draw: bool) -> _Est | None:
         """Exact estimate of a ready state: score every winning draw."""
         bao = ctx.bao
         m = 4 - len(melds)
@@ -537,6 +540,7 @@ class ExpertBot:
             counts[k] -= 1
             if not ok:
                 continue
+            val: float  # the win's points, or the 宝吊 state's value
             pid, _, val = self._win_value(hand, k, melds, flown, ctx, 0)
             if conv > val and (counts[bao] or k == bao) and self._can_baodiao(counts, k, bao):
                 pid, val = "baodiao", conv  # decline this win and sit in the 宝吊 state (any draw wins ×3)
@@ -587,7 +591,7 @@ class ExpertBot:
         p = PATTERNS.get(pid)
         return p.name if p is not None else pid
 
-    def _win_value(self, hand: tuple, k: int, melds, flown: int, ctx: _Ctx, kong_chain: int,
+    def _win_value(self, hand: tuple[int, ...], k: int, melds: Sequence[Meld], flown: int, ctx: _Ctx, kong_chain: int,
                    win_by: WinBy = WinBy.SELF_DRAW) -> tuple[str, str, int]:
         """(pattern id, name, points gained) of the self-drawn win of ``hand`` + ``k`` (memoised)."""
         key = (hand, k, tuple(str(x) for x in melds), flown, ctx.payers_flown, kong_chain, ctx.bao, ctx.held_bao)
@@ -629,7 +633,7 @@ class ExpertBot:
                 discard_est[k] = self.evaluate(c, melds, f, ctx)
                 speed[k] = _speed(c, ctx, m, jiuyao_ok)
                 c[k] += 1
-        cands: list[tuple[tuple, Candidate]] = []
+        cands: list[tuple[tuple[float, ...], Candidate]] = []
         by_speed = False
         chosen = -1
         vals: dict[int, float] = {}  # learned values of the discards (value_model)
@@ -663,7 +667,7 @@ class ExpertBot:
                 if vals:
                     # listed as played: the pool by the learned value (shown as the estimate), then by speed
                     shown = vals.get(k, e.ev)
-                    key: tuple = ((0, -e.ev, 0, 0) if k == chosen else (1, 0, -shown, 0) if k in pool
+                    key: tuple[float, ...] = ((0, -e.ev, 0, 0) if k == chosen else (1, 0, -shown, 0) if k in pool
                                   else (1, 1, speed[k][0], -speed[k][1], -shown))
                 else:
                     shown = e.ev
@@ -693,7 +697,7 @@ class ExpertBot:
                 out[i] = cd
         return out
 
-    def _win_now(self, obs: Observation, a: Action, ctx: _Ctx, melds) -> Candidate:
+    def _win_now(self, obs: Observation, a: Action, ctx: _Ctx, melds: Sequence[Meld]) -> Candidate:
         seat = obs.seat
         heavenly = (seat == obs.dealer and not any(obs.discards) and not any(obs.melds)
                     and obs.tiles_left == 135 - 52)
@@ -706,7 +710,7 @@ class ExpertBot:
         pid, pname, val = self._win_value(hand, k, melds, ctx.flown, ctx, obs.kong_chain)
         return Candidate(a, float(val), 1.0, float(val), pid, pname, -1)
 
-    def _kong(self, obs: Observation, a: Action, ctx: _Ctx, melds, c: list[int], best_discard: float) -> Candidate:
+    def _kong(self, obs: Observation, a: Action, ctx: _Ctx, melds: list[Meld], c: list[int], best_discard: float) -> Candidate:
         k = a.tile
         assert k is not None
         rules_bonus = 2 if a.type is A.CONCEALED_KONG else 1
@@ -752,7 +756,7 @@ class ExpertBot:
             safe *= 1.0 - min(1.0, p)
         return 1.0 - safe, loss
 
-    def _lv(self, ctx: _Ctx, c: list[int], melds, f: int, est: _Est, sp: tuple[int, int]) -> float:
+    def _lv(self, ctx: _Ctx, c: list[int], melds: Sequence[Meld], f: int, est: _Est, sp: tuple[int, int]) -> float:
         """The learned value (points) of a 3m+1 state from its features (``value_model``)."""
         x = _value_features(ctx, c, melds, f, est, sp)
         w = self.value_model
@@ -764,7 +768,7 @@ class ExpertBot:
         tiles); those with the ``fastest`` shanten and at least ``value_pool`` of its useful tiles."""
         return {k for k, (sh, u) in speed.items() if sh == fastest[0] and u >= self.value_pool * fastest[1]}
 
-    def _lv_best(self, ctx: _Ctx, c2: list[int], melds2) -> tuple[float, _Est] | None:
+    def _lv_best(self, ctx: _Ctx, c2: list[int], melds2: Sequence[Meld]) -> tuple[float, _Est] | None:
         """Best learned value over the discards of a 3m+2 hand, among the fastest (``value_pool``)."""
         m = 4 - len(melds2)
         jiuyao_ok = all(t in _TH for mm in melds2 for t in mm.tiles)

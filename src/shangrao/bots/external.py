@@ -116,7 +116,7 @@ class _Lines:
     A line arriving while ``max_queued`` wait is dropped and counted in ``dropped``."""
 
     def __init__(self, fd: int, max_line: int = MAX_LINE, max_queued: int = MAX_QUEUED) -> None:
-        self.q: queue.Queue = queue.Queue(maxsize=max_queued + 1)  # +1: room for the end marker
+        self.q: queue.Queue[object] = queue.Queue(maxsize=max_queued + 1)  # +1: room for the end marker
         self.max_line = max_line
         self.max_queued = max_queued
         self.dropped = 0
@@ -180,7 +180,7 @@ def _write_all(fd: int, data: bytes, timeout: float) -> bool:
     return True
 
 
-def kill_group(proc: subprocess.Popen, grace: float = GRACE) -> None:
+def kill_group(proc: subprocess.Popen[bytes], grace: float = GRACE) -> None:
     """End ``proc`` and every process of its process group (it was started with
     ``start_new_session=True``): its stdin is closed, then after ``grace`` seconds the group gets
     SIGTERM, after ``grace`` more SIGKILL; the leader is reaped.  Never raises."""
@@ -255,11 +255,11 @@ class ExternalBot:
             raise UnknownBotError(f"standin: one of {', '.join(standins)}, got {standin!r}")
         self.standin = standins[standin](seed=f"{seed}:standin")
         self.faults: list[str] = []
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.dead = False
         self._lines: _Lines | None = None
         self._stdin = -1
-        self._log: list | None = None
+        self._log: Sequence[dict[str, Any]] | None = None
         self._cursor = 0
         self._seat: int | None = None
         self._next_id = 0
@@ -284,7 +284,7 @@ class ExternalBot:
         self.proc.stdout.close()
         self._send({"type": "hello", "protocol": "shangrao-bot", "version": 1, "name": self.name})
 
-    def _send(self, msg: dict) -> bool:
+    def _send(self, msg: dict[str, Any]) -> bool:
         if self.dead:
             return False
         if self.proc is None:
@@ -338,13 +338,13 @@ class ExternalBot:
         return self.proc.pid if self.proc is not None else None
 
     # ------------------------------------------------------------------ events
-    def see_log(self, events: Sequence[dict], seat: int, upto: int | None = None) -> None:
+    def see_log(self, events: Sequence[dict[str, Any]], seat: int, upto: int | None = None) -> None:
         """Send the events of ``events`` (a hand's full log; its first ``upto`` only) not sent yet,
         as ``seat`` sees them."""
         if self.dead:
             return
         if events is not self._log or seat != self._seat:
-            self._log = events  # type: ignore[assignment]
+            self._log = events
             self._cursor = 0
             self._seat = seat
         end = len(events) if upto is None else upto

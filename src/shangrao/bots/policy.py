@@ -53,6 +53,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -70,7 +71,7 @@ class PolicyLoadError(UnknownBotError):
     """A ``policy:`` file that is missing, unreadable or not a policy of a known format."""
 
 
-def _enc():
+def _enc() -> ModuleType:  # shangrao.encoding, imported when first used
     from .. import encoding
 
     return encoding
@@ -99,7 +100,7 @@ class MLPPolicy:
     """A NumPy multilayer perceptron: ReLU hidden layers, 110 logits (the ``.npz`` format above)."""
 
     def __init__(self, weights: Sequence[tuple[np.ndarray, np.ndarray]], arch: str = "mlp",
-                 meta: dict | None = None, feature_net: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> None:
+                 meta: dict[str, Any] | None = None, feature_net: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> None:
         if arch not in ("mlp", "mlp-features"):
             raise PolicyLoadError(f"unknown policy architecture {arch!r}; known: mlp, mlp-features")
         self.layers = [(np.ascontiguousarray(W, dtype=np.float32), np.ascontiguousarray(b, dtype=np.float32))
@@ -120,7 +121,8 @@ class MLPPolicy:
 
     def features(self, planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The network input of the planes: (B, 680) float32, each cell divided by :data:`PLANE_SCALE`."""
-        return planes.reshape(len(planes), -1).astype(np.float32) / PLANE_SCALE
+        x: np.ndarray = planes.reshape(len(planes), -1).astype(np.float32) / PLANE_SCALE
+        return x
 
     def logits_from_features(self, x: np.ndarray, f: np.ndarray | None = None) -> np.ndarray:
         for W, b in self.layers[:-1]:
@@ -222,10 +224,10 @@ class TorchPolicy:
         return np.asarray(out.detach().cpu().numpy())
 
 
-_cache: dict[tuple[str, int, int], Callable] = {}
+_cache: dict[tuple[str, int, int], Callable[[np.ndarray, np.ndarray], np.ndarray]] = {}
 
 
-def load_policy(path: str | os.PathLike) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+def load_policy(path: str | os.PathLike[str]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """The policy saved at ``path`` (``.npz``, ``.onnx``, ``.pt``/``.pth``), cached per process.
 
     Raises :class:`PolicyLoadError` (a ValueError) naming the file and the problem.
@@ -242,7 +244,7 @@ def load_policy(path: str | os.PathLike) -> Callable[[np.ndarray, np.ndarray], n
     if hit is not None:
         return hit
     suffix = p.suffix.lower()
-    policy: Callable
+    policy: Callable[[np.ndarray, np.ndarray], np.ndarray]
     if suffix == ".npz":
         policy = MLPPolicy.load(p)
     elif suffix == ".onnx":

@@ -53,7 +53,7 @@ class ShangraoGroup(TyperGroup):
             sys.exit(code)
         return code
 
-    def _run(self, args, prog_name, complete_var, **extra) -> int:
+    def _run(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None, **extra: Any) -> int:
         # an outside bot's fault is logged (one line on stderr); its ExternalBotWarning would print it
         # a second time with a source line (issue 34)
         warnings.filterwarnings("ignore", message="outside bot ", category=UserWarning)

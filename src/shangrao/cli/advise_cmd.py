@@ -38,8 +38,9 @@ from ..bots.advice import aim_text as _aim_text
 from ..bots.expert import advise
 from ..errors import quote
 from ..game.actions import Action, ActionType
+from ..game.phase import Phase
 from ..game.state import Observation
-from ..melds import MeldKind, parse_meld
+from ..melds import Meld, MeldKind, parse_meld
 from ..tiles import format_tile, indicator_of, parse_tile, parse_tiles
 from .common import CliError, dump_json, out_console, parse_json, read_text
 
@@ -49,7 +50,7 @@ A = ActionType
 _FROM = {"left": 3, "上家": 3, "across": 2, "对家": 2, "right": 1, "下家": 1}
 
 
-def _tiles(data: dict, name: str, default: str = "") -> list[int]:
+def _tiles(data: dict[str, Any], name: str, default: str = "") -> list[int]:
     v = data.get(name, default)
     if isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 34 for x in v):
         return list(v)
@@ -61,7 +62,7 @@ def _tiles(data: dict, name: str, default: str = "") -> list[int]:
         raise CliError(f"{name}: {err}") from None
 
 
-def _tile(data: dict, name: str) -> int | None:
+def _tile(data: dict[str, Any], name: str) -> int | None:
     v = data.get(name)
     if v is None:
         return None
@@ -78,17 +79,17 @@ def _tile(data: dict, name: str) -> int | None:
         raise CliError(f"{name}: {err}") from None
 
 
-def _int(data: dict, name: str, default: int, lo: int, hi: int) -> int:
+def _int(data: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
     v = data.get(name, default)
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise CliError(f"{name}: must be an int {lo}..{hi}, got {v!r}")
     return v
 
 
-def _melds(raw, name: str = "melds") -> list:
+def _melds(raw: Any, name: str = "melds") -> list[Meld]:
     if not isinstance(raw, list):
         raise CliError(f"{name}: must be a list like [\"pung:555p\"]")
-    out = []
+    out: list[Meld] = []
     for i, m in enumerate(raw):
         try:
             out.append(parse_meld(m) if isinstance(m, str) else parse_meld(f"{m['kind']}:{m['tiles']}"))
@@ -104,7 +105,7 @@ def _counts(kinds: list[int]) -> list[int]:
     return c
 
 
-def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
+def situation_to_observation(data: dict[str, Any]) -> tuple[Observation, list[Action]]:
     """An :class:`Observation` (seat 0) and its legal actions from a situation or an exported observation.
 
     Raises :class:`CliError` (a ValueError) naming the bad field.
@@ -166,7 +167,7 @@ def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
         discarder = _FROM[frm]
         ponds[discarder].append(k)
         legal = _claim_actions(c, k, bao, discarder == 3)
-        obs = _obs(hand, c, bao, melds, ponds, tiles_left, flown, "claim", None, (discarder, k), seen)
+        obs = _obs(hand, c, bao, melds, ponds, tiles_left, flown, Phase.CLAIM, None, (discarder, k), seen)
         return obs, legal
     if len(hand) != size + 1:
         raise CliError(f"hand: on your turn with {len(melds)} meld(s) you hold {size + 1} tiles, got {len(hand)} "
@@ -177,11 +178,12 @@ def situation_to_observation(data: dict) -> tuple[Observation, list[Action]]:
     if drawn not in hand:
         raise CliError(f"drawn: {format_tile(drawn)} is not in the hand")
     legal = _turn_actions(c, bao, melds, tiles_left)
-    obs = _obs(hand, c, bao, melds, ponds, tiles_left, flown, "act", drawn, None, seen)
+    obs = _obs(hand, c, bao, melds, ponds, tiles_left, flown, Phase.ACT, drawn, None, seen)
     return obs, legal
 
 
-def _obs(hand, c, bao, melds, ponds, tiles_left, flown, phase, drawn, last, seen) -> Observation:
+def _obs(hand: list[int], c: list[int], bao: int, melds: list[Meld], ponds: list[list[int]], tiles_left: int,
+         flown: int, phase: Phase, drawn: int | None, last: tuple[int, int] | None, seen: object) -> Observation:
     indicator = indicator_of(bao)
     return Observation(
         seat=0, phase=phase, current_seat=0, hand=tuple(sorted(hand)), hand_34=tuple(c), drawn=drawn,
@@ -191,7 +193,7 @@ def _obs(hand, c, bao, melds, ponds, tiles_left, flown, phase, drawn, last, seen
         kong=None, kong_chain=0, first_discard=False)
 
 
-def _turn_actions(c: list[int], bao: int, melds, tiles_left: int) -> list[Action]:
+def _turn_actions(c: list[int], bao: int, melds: list[Meld], tiles_left: int) -> list[Action]:
     out: list[Action] = []
     if is_winning(c, bao, melds):
         out.append(Action(A.WIN))
@@ -226,7 +228,7 @@ _OBS_FIELDS = {"seat", "phase", "current_seat", "hand", "drawn", "hand_sizes", "
                "kong_chain", "first_discard"}
 
 
-def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
+def _from_observation(d: dict[str, Any]) -> tuple[Observation, list[Action]]:
     unknown = sorted(set(d) - _OBS_FIELDS)
     if unknown:
         raise CliError(f"unknown field(s) of an exported observation: {', '.join(quote(k, 40) for k in unknown[:5])}")
@@ -273,7 +275,7 @@ def _from_observation(d: dict) -> tuple[Observation, list[Action]]:
     return obs, legal
 
 
-def _ints(value, name: str, n: int, lo: int, hi: int) -> Any:  # a tuple of n ints
+def _ints(value: object, name: str, n: int, lo: int, hi: int) -> Any:  # a tuple of n ints
     if (not isinstance(value, (list, tuple)) or len(value) != n
             or not all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in value)):
         raise CliError(f"{name}: {n} integers {lo}..{hi}, got {value!r:.80}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -60,7 +61,7 @@ def _kinds_field(value: Any, what: str) -> list[int]:
     raise CliError(f"{what}: must be a tile string like '123m456p' or a list of kinds 0..33")
 
 
-def _analyze(hand: Any, melds: list, bao: int | None, where: str, *, indicator: int | None = None,
+def _analyze(hand: Any, melds: list[Any], bao: int | None, where: str, *, indicator: int | None = None,
              seen: Any = None, tiles_34: Any = None) -> Analysis:
     """One analysis from CLI/JSON values.  ``hand`` is a tile string or a list of kinds 0..33
     (one entry per tile); a count vector only as ``tiles_34`` (34 counts)."""
@@ -90,7 +91,7 @@ def _analyze(hand: Any, melds: list, bao: int | None, where: str, *, indicator: 
         raise CliError(f"{where}{err}") from None
 
 
-def analysis_jsonl_record(a: Analysis) -> dict:
+def analysis_jsonl_record(a: Analysis) -> dict[str, Any]:
     """The per-line output of ``analyze --jsonl``."""
     d = a.to_dict()
     return {"winning": d["winning"], "forms": d["forms"], "waits": d["waits"], "shanten": d["shanten"]}
@@ -99,7 +100,7 @@ def analysis_jsonl_record(a: Analysis) -> dict:
 _ANALYZE_FIELDS = {"hand", "tiles_34", "melds", "bao", "indicator", "seen"}
 
 
-def _analyze_line(obj: Any) -> dict:
+def _analyze_line(obj: Any) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise CliError(f"each line must be a JSON object like {{\"hand\": \"...\", \"bao\": \"5p\"}}, got {type(obj).__name__}")
     unknown = sorted(str(k) for k in set(obj) - _ANALYZE_FIELDS)
@@ -130,7 +131,7 @@ def _analyze_line(obj: Any) -> dict:
                                           tiles_34=obj.get("tiles_34")))
 
 
-def _run_jsonl(source: str | None, handle) -> int:
+def _run_jsonl(source: str | None, handle: Callable[[Any], dict[str, Any]]) -> int:
     """Shared JSON-lines loop: one output line per non-blank input line; errors as objects."""
     errors = 0
     count = 0
@@ -214,7 +215,7 @@ def _situation(obj: Any, where: str = "") -> WinSituation:
         raise CliError(f"{where}{err}") from None
 
 
-def _score_line(obj: Any) -> dict:
+def _score_line(obj: Any) -> dict[str, Any]:
     return score_situation(_situation(obj)).to_dict()
 
 

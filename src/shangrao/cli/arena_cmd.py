@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the records layer (SQLAlchemy) is imported only when a comm
 __all__ = ["arena", "register"]
 
 
-def _ci_text(ci: list) -> str:
+def _ci_text(ci: list[float | None]) -> str:
     """The 95 % interval as printed; one deal gives none."""
     return "— (1 deal)" if ci[0] is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
 
@@ -56,7 +56,7 @@ class _Recorder:
         self.ids: list[int] = []
         self.scores = [[0] * 4 for _ in range(4)]
 
-    def __call__(self, records: list[dict]) -> None:
+    def __call__(self, records: list[dict[str, Any]]) -> None:
         if not self.ids:
             for r in range(4):
                 players = [self.lineup[(i - r) % 4] for i in range(4)]
@@ -76,11 +76,11 @@ class _Recorder:
             self.store.finish_game(gid, list(self.scores[r]))
 
 
-def _count(d: dict) -> str:
+def _count(d: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items()) or "—"
 
 
-def render(res: dict, console: Console) -> None:
+def render(res: dict[str, Any], console: Console) -> None:
     console.print(Text(f"shangrao arena: {res['deals']} deals × 4 rotations = {res['hands']} hands, "
                        f"seed {res['seed']}, "
                        f"lineup {','.join(res['lineup'])}", style="bold"))
@@ -165,7 +165,7 @@ def arena(
                       disable=not econ.is_terminal) as progress:
             task = progress.add_task("arena", total=deals)
 
-            def on_deal(recs: list[dict]) -> None:
+            def on_deal(recs: list[dict[str, Any]]) -> None:
                 if recorder is not None:
                     recorder(recs)
                 progress.update(task, advance=1)

@@ -13,13 +13,16 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rich.console import Console
 
 from .. import strictjson
 from ..errors import InputError
 from ..strictjson import DuplicateKeyError, no_duplicate_keys
+
+if TYPE_CHECKING:
+    from ..records import Store
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -44,7 +47,7 @@ class CliError(InputError):
     """A bad input the user can fix; its message is the whole error line (without ``error: ``)."""
 
 
-def open_store(db: str | None, *, read_only: bool = False):  # -> records.Store (imported lazily)
+def open_store(db: str | None, *, read_only: bool = False) -> Store:  # records imported lazily
     """The records store of ``--db``; a bad path or URL is a :class:`CliError` naming ``--db``."""
     import os
 
@@ -123,7 +126,7 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
 
 
-def _open_binary(source: str | None):
+def _open_binary(source: str | None) -> tuple[BinaryIO, str, bool]:
     """(binary stream, name, close?) for a path or ``-``/None (stdin)."""
     if source in (None, "-"):
         if sys.stdin is None:
@@ -134,6 +137,7 @@ def _open_binary(source: str | None):
 
             stream = io.BytesIO(sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogateescape"))
         return stream, "<stdin>", False
+    assert source is not None
     path = Path(source)
     if path.is_dir():
         raise CliError(f"{source}: is a directory, expected a file")

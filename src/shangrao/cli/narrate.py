@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from ..analysis import is_baodiao_state, waits_after_discards
 from ..analysis import waits as waits_of
+from ..analysis.readings import Form
 from ..game import (
     Action,
     ActionType,
     EventType,
+    HandResult,
+    Observation,
     Phase,
 )
 from ..melds import MeldType
@@ -28,6 +35,9 @@ from .render import (
 )
 
 # --------------------------------------------------------------------------- seats, events
+#: a seat's name as the lines show it (seat 0..3 -> words)
+Label = Callable[[int], str]
+
 YOU = "你 you"
 
 
@@ -78,7 +88,7 @@ _CLAIM_END = frozenset({EventType.DRAW, EventType.END, EventType.DISCARD, EventT
                         EventType.ADDED_KONG})
 
 
-def _call_outcome(events: list[dict], i: int) -> tuple[str, dict | None]:
+def _call_outcome(events: list[dict[str, Any]], i: int) -> tuple[str, dict[str, Any] | None]:
     """What became of the call ``events[i]``: ``("done", ev)``, ``("overridden", ev)`` or ``("open", None)``.
 
     A claim window's calls are stored when they are made; the claim that wins (a
@@ -109,7 +119,7 @@ def _call_outcome(events: list[dict], i: int) -> tuple[str, dict | None]:
     return ("overridden", first) if first is not None else ("open", None)
 
 
-def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_passes: bool = False) -> list[Text]:
+def event_lines(events: list[dict[str, Any]], start: int, bao: int | None, label: Label, *, show_passes: bool = False) -> list[Text]:
     """The readable lines of ``events[start:]``, looking ahead in ``events`` to resolve calls.
 
     A call that is carried out is not repeated (the meld or win line says it, unless
@@ -135,7 +145,7 @@ def event_lines(events: list[dict], start: int, bao: int | None, label, *, show_
     return out
 
 
-def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -> Text | None:
+def event_line(ev: dict[str, Any], bao: int | None, label: Label, *, show_passes: bool = False) -> Text | None:
     """One readable line for an event (None for events not worth a line)."""
     t = ev.get("type")
     s = ev.get("seat")
@@ -183,9 +193,10 @@ def event_line(ev: dict, bao: int | None, label, *, show_passes: bool = False) -
     return None
 
 
-def render_settlement(game_result, label, players_scores_label=None) -> list:
+def render_settlement(game_result: HandResult, label: Label, players_scores_label: Label | None = None
+                      ) -> list[RenderableType]:
     """The itemized settlement of a finished hand: each win, every transfer, deltas and scores."""
-    parts: list = []
+    parts: list[RenderableType] = []
     r = game_result
     if r.drawn:
         parts.append(Text("荒牌 drawn hand — no win; bonuses already paid stay paid.", style="bold"))
@@ -218,7 +229,7 @@ def render_settlement(game_result, label, players_scores_label=None) -> list:
     return parts
 
 
-def render_recap(game_result, label) -> list[Text]:
+def render_recap(game_result: HandResult, label: Label) -> list[Text]:
     """Two or three lines that say who won with which hand and what each seat got: printed after a
     settlement taller than the terminal, right above the prompt, so that an 80×24 screen still shows
     the winner and the winning hand when the itemized lines have scrolled away."""
@@ -255,7 +266,7 @@ def order_actions(legal: list[Action]) -> list[Action]:
     return sorted(legal, key=lambda a: (_ACTION_ORDER[a.type], -1 if a.tile is None else a.tile))
 
 
-def action_text(a: Action, obs, bao: int, can_win: bool = False, baodiao: bool = False) -> Text:
+def action_text(a: Action, obs: Observation, bao: int, can_win: bool = False, baodiao: bool = False) -> Text:
     """One choice in words.  A discard shows what it would leave you waiting on (tiles left
     only).  ``baodiao``: a win is on offer in the 宝吊头 state, so declining it is 偷机."""
     t = a.type
@@ -283,7 +294,7 @@ def action_text(a: Action, obs, bao: int, can_win: bool = False, baodiao: bool =
     return text
 
 
-def discard_waits(obs, bao: int | None, tile: int) -> dict:
+def discard_waits(obs: Observation, bao: int | None, tile: int) -> dict[int, list[Form]]:
     """Waits after discarding ``tile`` from the player's hand, counting only tiles left unseen
     (:func:`shangrao.analysis.waits_after_discards`)."""
     try:
@@ -294,7 +305,7 @@ def discard_waits(obs, bao: int | None, tile: int) -> dict:
     return after.get(tile, {})
 
 
-def discard_waits_words(obs, bao: int | None, tile: int) -> str:
+def discard_waits_words(obs: Observation, bao: int | None, tile: int) -> str:
     """What discarding ``tile`` leaves the hand waiting on, in words: the wait tiles (tiles left
     only, short names) or, when the discard leaves the hand in the 宝吊 state (宝吊头, D5),
     :data:`ANY_TILE_BAODIAO`; ``""`` when the discard leaves the hand not ready."""
@@ -311,26 +322,27 @@ def discard_waits_words(obs, bao: int | None, tile: int) -> str:
     return " ".join(short_name(k) for k in w)
 
 
-def _unseen(obs) -> list[int] | None:
+def _unseen(obs: Observation) -> list[int] | None:
     unseen = getattr(obs, "unseen", None)
     return unseen() if callable(unseen) else None
 
 
-def win_offer_in_baodiao(obs, bao: int | None, actions: list[Action]) -> bool:
+def win_offer_in_baodiao(obs: Observation, bao: int | None, actions: list[Action]) -> bool:
     """Whether a self-drawn win on offer comes from the 宝吊头 state (declining it is 偷机)."""
-    if bao is None or not any(a.type is ActionType.WIN for a in actions) or getattr(obs, "drawn", None) is None:
+    drawn = getattr(obs, "drawn", None)
+    if bao is None or not any(a.type is ActionType.WIN for a in actions) or drawn is None:
         return False
     hand = list(obs.hand_34)
     if sum(hand) != 14 - 3 * len(obs.melds[obs.seat]):
         return False
-    hand[obs.drawn] -= 1
+    hand[drawn] -= 1
     try:
         return is_baodiao_state(hand, bao, list(obs.melds[obs.seat]))
     except ValueError:
         return False
 
 
-def render_choices(actions: list[Action], obs, bao: int, width: int = 80) -> list[Text]:
+def render_choices(actions: list[Action], obs: Observation, bao: int, width: int = 80) -> list[Text]:
     """The numbered choices, compact for 80 columns: discards as a grid of numbered tiles, other
     actions one a line, then the discards that leave you ready with their waits (tiles left)."""
     from rich.cells import cell_len
@@ -368,7 +380,7 @@ def render_choices(actions: list[Action], obs, bao: int, width: int = 80) -> lis
     return out
 
 
-def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
+def bao_tiles_used(a: Action, obs: Observation, bao: int | None) -> int:
     """How many of the player's own 宝 tiles a meld action would lay down as plain faces.
 
     The claimed discard is not the player's (a discarded 宝 is 飞宝, not theirs); the
@@ -387,7 +399,7 @@ def bao_tiles_used(a: Action, obs, bao: int | None) -> int:
     return {ActionType.PUNG: 2, ActionType.KONG: 3, ActionType.CONCEALED_KONG: 4, ActionType.ADDED_KONG: 1}.get(t, 0)
 
 
-def _flag_bao_use(text: Text, a: Action, obs, bao: int | None) -> None:
+def _flag_bao_use(text: Text, a: Action, obs: Observation, bao: int | None) -> None:
     n = bao_tiles_used(a, obs, bao)
     if n and bao is not None:
         count = "" if n == 1 else f"{n} of "
@@ -400,12 +412,12 @@ def short_seat(seat: int, me: int) -> str:
     return "你 you" if rel == 0 else f"{('下家', '对家', '上家')[rel - 1]} {seat}"
 
 
-def render_table(obs, hand_no: int, hands_total: int, players: list[str]) -> list:
+def render_table(obs: Observation, hand_no: int, hands_total: int, players: list[str]) -> list[RenderableType]:
     """The player's screen for 80 columns: header, every seat's melds and discards (wrapped in
     their column, never cut), own hand, waits (tiles left only)."""
     me = obs.seat
     bao = obs.bao
-    parts: list = []
+    parts: list[RenderableType] = []
     head = Text(f"第 {hand_no + 1}/{hands_total} 局  ", style="bold")
     head.append(f"宝 {tile_name(bao)} {format_tile(bao)}", style=BAO_STYLE)
     head.append(f"  指示牌 indicator {tile_name(obs.indicator)} {format_tile(obs.indicator)}")

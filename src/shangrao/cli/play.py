@@ -18,6 +18,7 @@ from ..game import (
     ActionType,
     Game,
     Match,
+    Observation,
     redact,
 )
 from ..rules import DEFAULT_RULES
@@ -69,7 +70,7 @@ def _ask(console: Console, prompt: str) -> str:
     return Prompt.ask(prompt, console=console, default="", show_default=False) or ""
 
 
-def _confirm(console: Console, action: Action, obs, bao: int) -> bool | None:
+def _confirm(console: Console, action: Action, obs: Observation, bao: int) -> bool | None:
     """A claim waits for Enter before it is sent: True send, False take back, None quit."""
     while True:
         console.print(Text.assemble(("→ ", "bold"), action_text(action, obs, bao)))
@@ -89,7 +90,7 @@ def _confirm(console: Console, action: Action, obs, bao: int) -> bool | None:
         console.print(Text("press Enter to send, or type 撤销 (undo) to choose again", style="red"))
 
 
-def _hint(console: Console, obs, actions: list[Action]) -> None:
+def _hint(console: Console, obs: Observation, actions: list[Action]) -> None:
     """``提示``/``hint``: the installed advisor's answer, by default the expert's top choices."""
     provider = hint_provider() or hint_line
     advice = provider(obs, actions)
@@ -122,7 +123,7 @@ def prompt_text(actions: list[Action]) -> str:
     return f"choose 1-{len(actions)} ({examples}? help)"
 
 
-def _choose(console: Console, actions: list[Action], obs, bao: int) -> Action:
+def _choose(console: Console, actions: list[Action], obs: Observation, bao: int) -> Action:
     """Ask until the player picks a legal action (see :mod:`.play_input` for what may be typed).
 
     A claim (吃 碰 杠 糊 接宝, or a pass that declines a win) is echoed and sent on Enter;

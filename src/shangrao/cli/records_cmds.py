@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, JustifyMethod
@@ -19,12 +19,15 @@ from ..game import (
     replay,
 )
 from .common import CliError, dump_json, open_store, out_console
-from .narrate import event_lines, render_settlement, seat_label, tile_words
+from .narrate import Label, event_lines, render_settlement, seat_label, tile_words
 from .render import (
     BAO_STYLE,
     tiles_text,
 )
 from .simulate import DbOption
+
+if TYPE_CHECKING:
+    from ..records import Store
 
 
 # --------------------------------------------------------------------------- backup
@@ -51,7 +54,7 @@ def backup(
 # --------------------------------------------------------------------------- games, replay
 def _players_text(players: list[str]) -> str:
     """``greedy×4``, ``human,greedy×3``: runs of one name compressed."""
-    out: list[list] = []
+    out: list[list[Any]] = []
     for p in players:
         if out and out[-1][0] == p:
             out[-1][1] += 1
@@ -60,10 +63,11 @@ def _players_text(players: list[str]) -> str:
     return ", ".join(p if n == 1 else f"{p}×{n}" for p, n in out)  # a space: a narrow table wraps between names
 
 
-def _status_text(r) -> str:
+def _status_text(r: Any) -> str:  # a GameSummary or HistoryRow
     """A game's status as listed: a match ended by a 解散 vote (issue 24) is "finished 解散"."""
     meta = getattr(r, "meta", None)
-    return r.status + (" 解散" if isinstance(meta, dict) and meta.get("end_reason") == "dissolved" else "")
+    status: str = r.status
+    return status + (" 解散" if isinstance(meta, dict) and meta.get("end_reason") == "dissolved" else "")
 
 
 def games(
@@ -100,7 +104,7 @@ def games(
         console.print(Text(f"{len(rows)} of {total} games shown; --limit shows more", style="dim"))
 
 
-def _print_hand(console: Console, index: int, dealer: int | None, events: list[dict], label, passes: bool,
+def _print_hand(console: Console, index: int, dealer: int | None, events: list[dict[str, Any]], label: Label, passes: bool,
                 title_note: str = "") -> None:
     """Rule, deal (dealer, dice, 宝, the four hands) and every event line of one hand."""
     from ..tiles import parse_tile
@@ -112,7 +116,7 @@ def _print_hand(console: Console, index: int, dealer: int | None, events: list[d
     if deal:
         if dealer is None:
             dealer = deal.get("dealer")
-        head = Text(f"dealer 庄 {label(dealer)} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
+        head = Text(f"dealer 庄 {label(dealer) if dealer is not None else '?'} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
                     f"{tile_words(deal['indicator_kind'])} → ")
         head.append(f"宝 {tile_words(bao_text)}" if bao_text else "宝 ?", style=BAO_STYLE)
         console.print(head)
@@ -157,7 +161,7 @@ def replay_cmd(
                        f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
     failures = []
 
-    def show(index: int, dealer: int | None, events: list[dict], note: str = "") -> Game | None:
+    def show(index: int, dealer: int | None, events: list[dict[str, Any]], note: str = "") -> Game | None:
         """Replay first, then narrate: a log that does not replay is reported, not narrated (its events may
         hold anything); the narration reads the log's own labels, or the replay's where those are damaged."""
         try:
@@ -255,7 +259,7 @@ def abandon_cmd(
     typer.echo(f"game {game_id} ended (abandoned); its records stay in the history")
 
 
-def _served(store) -> bool:
+def _served(store: Store) -> bool:
     """A ``shangrao serve`` owns ``store``'s live tables now (records/owner.py's locks, taken and given
     back at once; nothing opens the database file outside SQLite)."""
     from ..records.owner import StoreBusy, check_free
@@ -267,7 +271,7 @@ def _served(store) -> bool:
     return False
 
 
-def _loads(store, game_id: int) -> bool:
+def _loads(store: Store, game_id: int) -> bool:
     """The game loads as a server loads a table: its record, a web table's ``meta.web`` and every
     hand's events replay (False: damaged, what ``shangrao serve`` lists as damaged)."""
     from ..game import replay

@@ -25,10 +25,10 @@ from .simulate import DbOption
 __all__ = ["register", "review_cmd", "split_hands"]
 
 
-def split_hands(events: list[Any], where: str) -> list[tuple[int, list[dict]]]:
+def split_hands(events: list[Any], where: str) -> list[tuple[int, list[dict[str, Any]]]]:
     """A log of one or more hands cut at each ``deal`` event: ``[(hand index, events)]``.  Raises
     CliError when the log is empty or does not start with a deal."""
-    hands: list[tuple[int, list[dict]]] = []
+    hands: list[tuple[int, list[dict[str, Any]]]] = []
     for i, e in enumerate(events):
         if not isinstance(e, dict):
             raise CliError(f"{where}: event {i + 1} is not a JSON object")
@@ -43,7 +43,7 @@ def split_hands(events: list[Any], where: str) -> list[tuple[int, list[dict]]]:
     return hands
 
 
-def _read_file(path: str) -> list[tuple[int, list[dict]]]:
+def _read_file(path: str) -> list[tuple[int, list[dict[str, Any]]]]:
     text, name = read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("["):
@@ -58,7 +58,7 @@ def _read_file(path: str) -> list[tuple[int, list[dict]]]:
     return split_hands(events, name)
 
 
-def _whole(hands: list[tuple[int, list[dict]]], where: str) -> None:
+def _whole(hands: list[tuple[int, list[dict[str, Any]]]], where: str) -> None:
     """Refuse a hand that stops before its ``end`` event (a log cut off, or of a hand still being
     played): its review would count only the decisions before the cut, as if the hand were whole
     (a stored game's unfinished hand is not reviewed either)."""

@@ -6,11 +6,18 @@ import errno
 import gc
 import inspect
 import math
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from .common import CliError
+
+if TYPE_CHECKING:  # the web server is imported only when it serves
+    import socket
+
+    from fastapi import FastAPI
+
+    from ..web.settings import Settings
 
 __all__ = ["register", "serve"]
 
@@ -24,7 +31,7 @@ def _settings_options() -> list[inspect.Parameter]:
 
     out = []
     for name, f in Settings.model_fields.items():
-        kw: dict = {}
+        kw: dict[str, Any] = {}
         for m in f.metadata:
             if isinstance(m, at.Ge):
                 kw["min"] = m.ge
@@ -70,11 +77,11 @@ _OWN_LATE = [
 ]
 
 
-def _own(spec) -> list[inspect.Parameter]:
+def _own(spec: list[tuple[str, Any, Any]]) -> list[inspect.Parameter]:
     return [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a) for n, a, d in spec]
 
 
-def _settings_from(values: dict):  # -> shangrao.web.Settings
+def _settings_from(values: dict[str, Any]) -> Settings:
     """The Settings of the options; a value the model refuses is one line naming the option and variable."""
     from pydantic import ValidationError
 
@@ -89,7 +96,7 @@ def _settings_from(values: dict):  # -> shangrao.web.Settings
         raise CliError(f"{option_name(name)} (or {env_var(name)}): {msg}, got {e.get('input')!r}") from None
 
 
-def serve(**options) -> None:
+def serve(**options: Any) -> None:
     """Serve the browser game.
 
     Open http://HOST:PORT/ to create a table and invite friends by link.
@@ -152,7 +159,7 @@ def serve(**options) -> None:
            proxy_headers=False, **guarded_protocols(guard))
 
 
-def _check_owner(app) -> None:
+def _check_owner(app: FastAPI) -> None:
     """Exit 3 with one line when another ``shangrao serve`` owns the database's live tables (issue 25;
     :mod:`shangrao.records.owner`).  The server takes the ownership itself when it starts."""
     from ..records import RecordError
@@ -169,7 +176,7 @@ def _check_owner(app) -> None:
         pass  # no lock can be made (read-only storage): the server starts read-only and says why
 
 
-def _serve(app, sock, **config) -> None:
+def _serve(app: FastAPI, sock: socket.socket, **config: Any) -> None:
     """Run uvicorn on the bound socket ``sock`` (``config``: :class:`uvicorn.Config` keywords)."""
     import uvicorn
 
@@ -183,7 +190,7 @@ def _serve(app, sock, **config) -> None:
     uvicorn.Server(uvicorn.Config(app, **config)).run(sockets=[sock])
 
 
-def _bind(host: str, port: int):  # -> socket.socket
+def _bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port``; exit 3 with one line when it cannot be had (in use, no such
     address, not permitted)."""
     import socket

@@ -7,7 +7,8 @@ import math
 import random
 import sys
 import time
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, JustifyMethod
@@ -15,6 +16,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -59,7 +61,7 @@ def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -
     an int for points.  Raises :class:`CliError` naming the bad item and the known keys."""
     if not items:
         return base
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     fields = {f.name: f for f in dataclasses.fields(RuleSet)}
     for item in items:
         key, sep, value = item.partition("=")
@@ -84,9 +86,9 @@ def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -
         raise CliError(f"--rule: {err}") from None
 
 
-def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress=None,
+def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress: Progress | None = None,
                    workers: int = 1, ray_address: str | None = None, rules: RuleSet = DEFAULT_RULES,
-                   engine: str | None = "python") -> dict:
+                   engine: str | None = "python") -> dict[str, Any]:
     """Play ``hands`` hands as matches of ``rules.hands_per_match``; store each hand; return the summary.
 
     The hands are played by :func:`shangrao.selfplay.iter_hands` — in this process
@@ -133,15 +135,16 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
 BULK_HANDS = 4096
 
 
-def _store_full(records, store: Store | None, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
-                game_ids: list[int], progress, task) -> None:
+def _store_full(records: Iterable[dict[str, Any]], store: Store | None, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
+                game_ids: list[int], progress: Progress | None,
+                task: TaskID | None) -> None:
     """The Python engine's records (or none stored): a game per match, created with its first hand,
     each hand stored with its events (one transaction a hand), finished with its last."""
     gid = None
     current = None
     last = None
 
-    def finish(rec: dict) -> None:
+    def finish(rec: dict[str, Any]) -> None:
         if store is not None and gid is not None:
             meta = {} if rec["match_over"] else {"stopped_after": rec["hand_no"] + 1}
             store.finish_game(gid, list(rec["summary"]["scores"]), meta=meta)
@@ -161,14 +164,15 @@ def _store_full(records, store: Store | None, seed: int, bots: list[str], rules:
                               scores_after=list(rec["result"]["scores"]))
         stats.add(rec["summary"])
         last = rec
-        if progress is not None:
+        if progress is not None and task is not None:
             progress.update(task, advance=1)
     if last is not None:
         finish(last)
 
 
-def _store_compact(records, store: Store, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
-                   game_ids: list[int], progress, task) -> None:
+def _store_compact(records: Iterable[dict[str, Any]], store: Store, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
+                   game_ids: list[int], progress: Progress | None,
+                task: TaskID | None) -> None:
     """The fast engine's compact records: each match becomes a whole game of compact hands
     (:mod:`shangrao.records.compact`), written :data:`BULK_HANDS` hands at a time in one transaction
     (:meth:`Store.insert_games`), never replayed here.  The same games, hands and results as
@@ -179,9 +183,9 @@ def _store_compact(records, store: Store, seed: int, bots: list[str], rules: Rul
     batch: list[NewGame] = []
     in_batch = 0
     hands_of: list[CompactHand] = []
-    last: dict | None = None
+    last: dict[str, Any] | None = None
 
-    def close_match(rec: dict) -> None:
+    def close_match(rec: dict[str, Any]) -> None:
         meta = {"run_seed": seed, "match": rec["match"]}
         if not rec["match_over"]:
             meta["stopped_after"] = rec["hand_no"] + 1
@@ -204,7 +208,7 @@ def _store_compact(records, store: Store, seed: int, bots: list[str], rules: Rul
         in_batch += 1
         stats.add(summary)
         last = rec
-        if progress is not None:
+        if progress is not None and task is not None:
             progress.update(task, advance=1)
     if last is not None:
         close_match(last)
@@ -216,7 +220,8 @@ def doubling_factors(rules: RuleSet) -> dict[str, int]:
     return {d.name: rules.robbing_kong_factor if k == "qianggang" else 2 for k, d in DOUBLINGS.items()}
 
 
-def _count_table(title: str, counts: dict, hands: int, key_name: str, factors: dict | None = None) -> Table:
+def _count_table(title: str, counts: dict[str, int], hands: int, key_name: str,
+                 factors: dict[str, int] | None = None) -> Table:
     t = Table(title=title, title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     t.add_column(key_name)
     if factors is not None:
@@ -236,7 +241,7 @@ _WIN_BY_NAMES = {**{w.value: f"{w.chinese} {w.english}" for w in WinBy},
                  _HEAVENLY.name: f"{_HEAVENLY.name} {_HEAVENLY.english}"}
 
 
-def render_summary(s: dict, console: Console) -> None:
+def render_summary(s: dict[str, Any], console: Console) -> None:
     h = s["hands"]
     console.print(Text(f"shangrao simulate: {h} hands in {s['matches']} match(es) of {s['hands_per_match']}, "
                        f"seed {s['seed']}, bots {','.join(s['bots'])}", style="bold"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class Dataset:
             raise DatasetError(f"{meta_path}: not a shangrao dataset")
         if meta.get("version") != SCHEMA_VERSION:
             raise DatasetError(f"{meta_path}: schema version {meta.get('version')!r}, this reader knows {SCHEMA_VERSION}")
-        self.meta: dict = meta
+        self.meta: dict[str, Any] = meta
         self.shards: list[Path] = [self.path / s["file"] for s in meta["shards"]]
 
     def __len__(self) -> int:

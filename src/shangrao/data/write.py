@@ -7,6 +7,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,9 @@ from .dataset import COLUMNS, SCHEMA_VERSION, DatasetError
 
 __all__ = ["DecisionRecorder", "deal_id", "write_from_games", "write_selfplay"]
 
+#: one recorded decision: (planes, mask, action index or -1, seat)
+Row = tuple[np.ndarray, np.ndarray, int, int]
+
 #: rows per shard by default (a shard of 50,000 rows is ~2 MB compressed)
 DEFAULT_SHARD_ROWS = 50_000
 
@@ -28,7 +32,7 @@ def deal_id(hand_seed: object) -> int:
     return int.from_bytes(hashlib.blake2b(str(hand_seed).encode(), digest_size=8).digest(), "big") >> 1
 
 
-def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple[np.ndarray, np.ndarray, dict]:
+def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple[np.ndarray, np.ndarray, dict[Action, int]]:
     from .. import encoding as enc
 
     claimed = obs.last_discard[1] if obs.last_discard is not None else None
@@ -41,7 +45,7 @@ def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple
 class DecisionRecorder:
     """Wraps a bot: records (planes, mask, action) of every decision it is asked, then plays the bot's choice."""
 
-    def __init__(self, bot: Any, seat: int, rows: list, hands_left: Callable[[], int], labeler: Any = None) -> None:
+    def __init__(self, bot: Any, seat: int, rows: list[Row], hands_left: Callable[[], int], labeler: Any = None) -> None:
         self.bot = bot
         self.seat = seat
         self.rows = rows
@@ -54,7 +58,7 @@ class DecisionRecorder:
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         planes, mask, index = _encode(obs, legal, self.hands_left())
-        action = self.bot.choose(obs, legal)
+        action: Action = self.bot.choose(obs, legal)
         label = action if self.labeler is None else self.labeler.choose(obs, legal)
         self.rows.append((planes, mask, index.get(label, -1), self.seat))
         return action
@@ -67,7 +71,7 @@ def _close(bots: Iterable[Any]) -> None:
             close()
 
 
-def _selfplay_job(args: tuple) -> dict[str, Any]:
+def _selfplay_job(args: tuple[Any, ...]) -> dict[str, Any]:
     """One match of self-play as dataset columns (picklable for processes and Ray)."""
     from ..bots import get_bot
     from ..selfplay import match_seed
@@ -76,7 +80,7 @@ def _selfplay_job(args: tuple) -> dict[str, Any]:
     if len(args) > 6 and args[6] == "fast":
         return _core_selfplay_job(run_seed, m, specs, rules, limit)
     mseed = match_seed(run_seed, m)
-    rows: list = []
+    rows: list[Row] = []
     match = Match(rules, seed=mseed)
     bots = [DecisionRecorder(get_bot(s, seed=f"{mseed}:{i}"), i, rows, lambda: rules.hands_per_match - len(match.hands),
                              None if label is None else get_bot(label, seed=f"{mseed}:label:{i}"))
@@ -105,7 +109,7 @@ def _core_selfplay_job(run_seed: int, m: int, specs: Sequence[str], rules: RuleS
     from ..sim.play import iter_match_hands
 
     mseed = match_seed(run_seed, m)
-    rows: list = []
+    rows: list[Row] = []
     hand_rows: list[tuple[int, int, int]] = []
     deltas: list[tuple[int, ...]] = []
     final: tuple[int, ...] = (0, 0, 0, 0)
@@ -137,7 +141,7 @@ def _points(values: Sequence[int], what: str) -> np.ndarray:
         raise DatasetError(f"{what} points {list(values)!r} do not fit the dataset's int64 columns") from None
 
 
-def _columns(rows: list, hand_rows: list[tuple[int, int, int]], deltas: list[tuple[int, ...]],
+def _columns(rows: list[Row], hand_rows: list[tuple[int, int, int]], deltas: list[tuple[int, ...]],
              start_scores: Sequence[int], final: Sequence[int], m: int, rules: RuleSet,
              specs: Sequence[str]) -> dict[str, Any]:
     n = len(rows)
@@ -215,7 +219,8 @@ def _prepare_out(out: str | Path, overwrite: bool) -> Path:
 
 def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] = ("ukeire",) * 4,
                    rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
-                   shard_rows: int = DEFAULT_SHARD_ROWS, overwrite: bool = False, mp_context=None,
+                   shard_rows: int = DEFAULT_SHARD_ROWS, overwrite: bool = False,
+                   mp_context: BaseContext | None = None,
                    on_hands: Callable[[int], None] | None = None, label: str | None = None,
                    engine: str | None = "python") -> dict[str, Any]:
     """Play ``hands`` hands of self-play (matches of ``rules.hands_per_match``, seeds as
@@ -275,7 +280,7 @@ def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] =
                    "hands_per_second": round(n_hands / seconds, 2) if seconds else None}
 
 
-def _replay_rows(events: list[dict]) -> tuple[list, tuple[int, ...], int | str | None]:
+def _replay_rows(events: list[dict[str, Any]]) -> tuple[list[Row], tuple[int, ...], int | str | None]:
     """Re-play one stored hand's decisions: (rows, deltas, seed) — rows as in :class:`DecisionRecorder`."""
     from ..game import ReplayError, parse_action
 
@@ -288,7 +293,7 @@ def _replay_rows(events: list[dict]) -> tuple[list, tuple[int, ...], int | str |
     except (KeyError, TypeError, ValueError) as err:
         raise DatasetError(f"the deal event does not re-play: {err}") from None
     hands_left = game.rules.hands_per_match - game.hand_no  # as the self-play recorder counts it
-    rows = []
+    rows: list[Row] = []
     for ev in events:
         if "action" not in ev:
             continue

@@ -265,6 +265,8 @@ Version history
 
 from __future__ import annotations
 
+from typing import Any
+
 try:
     import gymnasium
     import numpy  # noqa: F401
@@ -360,7 +362,7 @@ for _id in (GYM_ID, "Shangrao-v0"):  # v0: the same class; gymnasium.make warns 
         gymnasium.register(id=_id, entry_point="shangrao.env.gym_env:ShangraoGymEnv")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     from . import encoding
 
     return encoding.__getattr__(name)  # the names before v1 (DeprecationWarning), else AttributeError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -13,7 +13,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..game import Game, IllegalActionError, Match
+from ..game import Action, Game, HandResult, IllegalActionError, Match
 from ..rules import DEFAULT_RULES, RuleSet
 from . import encoding as enc
 
@@ -75,7 +75,7 @@ def show(render_mode: str | None, text: Callable[[], str]) -> str | None:
     return out
 
 
-def render_text(game: Game | None, legal: dict | None = None, to_act: str | None = None) -> str:
+def render_text(game: Game | None, legal: Mapping[int, Action] | None = None, to_act: str | None = None) -> str:
     """The debugging view of a hand (every hand shown) that ``render()`` prints or returns."""
     if game is None:
         return ""
@@ -135,18 +135,18 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         self._rng = random.Random()
         self.match: Match | None = None
         self.game: Game | None = None
-        self._legal: dict[int, Any] = {}
-        self.hand_results: list = []
+        self._legal: dict[int, Action] = {}
+        self.hand_results: list[HandResult] = []
 
     # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
         match_seed = self._rng.randrange(2 ** 63)
@@ -246,7 +246,7 @@ def raw_env(**kwargs: Any) -> ShangraoAECEnv:
     return ShangraoAECEnv(**kwargs)
 
 
-def env(illegal_reward: float = -1.0, **kwargs: Any):
+def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
     """The AEC environment with PettingZoo's usual wrappers.
 
     TerminateIllegalWrapper (an illegal action ends the episode; the offender gets

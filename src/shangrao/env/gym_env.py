@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import get_bot
-from ..game import Action, Bot, Game, IllegalActionError, Match
+from ..game import Action, Bot, Game, HandResult, IllegalActionError, Match
 from ..rules import DEFAULT_RULES, RuleSet
 from . import encoding as enc
 from .aec import NORMALIZE_POINTS, _episode_rules, observation_space
@@ -27,7 +27,7 @@ class ShangraoGymEnv(gym.Env):
                    normalize=False, illegal_action="fallback", illegal_reward=-1.0, render_mode=None)
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it on Env
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it on Env
 
     def __init__(self, opponents: Sequence[str | Bot] | str = ("random", "random", "random"),
                  seat: int | None = None, hands: int = 1, rules: RuleSet = DEFAULT_RULES,
@@ -67,7 +67,7 @@ class ShangraoGymEnv(gym.Env):
         self.bots: list[Bot | None] = [None] * 4
         self._legal: dict[int, Action] = {}
         self._done = True
-        self.hand_results: list = []
+        self.hand_results: list[HandResult] = []
 
     # ------------------------------------------------------------------ helpers
     def _mask(self) -> np.ndarray:
@@ -132,7 +132,8 @@ class ShangraoGymEnv(gym.Env):
         return legal[max(discards)] if discards else legal[min(legal)]
 
     # ------------------------------------------------------------------ gym API
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         skipped = 0
@@ -157,7 +158,7 @@ class ShangraoGymEnv(gym.Env):
             info["skipped_episodes"] = skipped
         return self._obs(), info
 
-    def step(self, action):
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:  # a flat action
         if self.match is None or self._done:
             raise RuntimeError("step() on a finished episode: call reset()")
         g = self.game
@@ -190,7 +191,7 @@ class ShangraoGymEnv(gym.Env):
         """The current mask as a bool array (the ``action_masks()`` hook some maskable learners call)."""
         return self._obs()["action_mask"].astype(bool)
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None

@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
-from ..game import Action, ActionType, Game, IllegalActionError, Match
+from ..game import Action, ActionType, Game, HandResult, IllegalActionError, Match
 from ..rules import DEFAULT_RULES, RuleSet
 from . import encoding as enc
 from .aec import AGENTS, _episode_rules, hand_rewards, observation_space, render_text, reward_mode, show, state_space
@@ -48,13 +48,13 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         self._rng = random.Random()
         self.match: Match | None = None
         self.game: Game | None = None
-        self.hand_results: list = []
+        self.hand_results: list[HandResult] = []
         self._asked: dict[int, dict[int, Action]] = {}
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ who decides
@@ -95,7 +95,8 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         return {a: self._observe(i) for i, a in enumerate(AGENTS)}
 
     # ------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         if seed is not None:
             self._rng = random.Random(seed)
         match_seed = self._rng.randrange(2 ** 63)
@@ -107,7 +108,8 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         self._ask()
         return self._observations(), {a: {} for a in AGENTS}
 
-    def step(self, actions: dict[str, Any]):
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool],
+                                                    dict[str, bool], dict[str, dict[str, Any]]]:
         """Apply every deciding agent's action (see "Parallel API" in :mod:`shangrao.env`).
 
         Actions of agents that do not decide now are ignored (any value, e.g. the 0 that sampling an

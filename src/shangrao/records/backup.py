@@ -28,7 +28,7 @@ from .store import RecordError, resolve_db
 __all__ = ["backup_sqlite"]
 
 
-def backup_sqlite(db: str | os.PathLike | None, dest: str | os.PathLike) -> int:
+def backup_sqlite(db: str | os.PathLike[str] | None, dest: str | os.PathLike[str]) -> int:
     """Copy the SQLite records database ``db`` (path or ``sqlite:///`` URL; default: the CLI's
     database) to the new file ``dest``, while servers and other writers use it.  Returns the number of
     stored games in the copy.

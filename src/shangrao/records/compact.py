@@ -39,12 +39,15 @@ import hashlib
 import json
 import struct
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..game.actions import Action, ActionType
 from .codec import RecordError
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 __all__ = ["FORMAT", "CompactHandError", "pack_hand", "unpack_hand", "replay_check", "expand_hand",
            "decode_action", "rules_key"]
@@ -131,7 +134,7 @@ def decode_action(code: int) -> Action:
     return Action(atype) if atype in _UNTILED else Action(atype, k)
 
 
-def replay_check(value: Any, game_seed: Any, rules: Any, hand_index: int, dealer: Any):
+def replay_check(value: Any, game_seed: Any, rules: Any, hand_index: int, dealer: Any) -> Game:
     """The Python :class:`~shangrao.game.Game` of a compact hand after its decisions, checked: the
     value's format and check (inputs unchanged since it was written), every decision legal
     (``Game.apply``), the hand over after the last one.  Raises ValueError saying what is wrong."""
@@ -166,7 +169,7 @@ def replay_check(value: Any, game_seed: Any, rules: Any, hand_index: int, dealer
 
 
 def expand_hand(game_id: int, hand_index: int, dealer: Any, value: Any, game_seed: Any, rules: Any,
-                result: Any) -> list[dict]:
+                result: Any) -> list[dict[str, Any]]:
     """The events of a compact hand, as a full record of it stores them (JSON objects, the lines of
     ``hands.events`` read back): :func:`replay_check`, then the replay's summary must equal the
     stored ``result``.  Raises :class:`CompactHandError` naming the game and the hand."""
@@ -175,7 +178,7 @@ def expand_hand(game_id: int, hand_index: int, dealer: Any, value: Any, game_see
 
     try:
         game = replay_check(value, game_seed, rules, hand_index, dealer)
-        events = json.loads(_dumps([event_to_dict(e) for e in game.events]))
+        events: list[dict[str, Any]] = json.loads(_dumps([event_to_dict(e) for e in game.events]))
         if json.loads(_dumps(hand_summary(game.result, game.events))) != result:
             raise ValueError("the replay's result differs from the stored result")
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecordError) as err:

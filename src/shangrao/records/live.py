@@ -60,11 +60,11 @@ def last_event_time(store: Store, game_id: int, hand_index: int) -> datetime | N
     return store.last_event_time(game_id, hand_index)
 
 
-def update_meta(store: Store, game_id: int, patch: dict) -> dict:
+def update_meta(store: Store, game_id: int, patch: dict[str, Any]) -> dict[str, Any]:
     """:meth:`Store.update_meta`: merge ``patch`` into the game's ``meta``; returns the new meta."""
     return store.update_meta(game_id, patch)
 
 
-def set_players(store: Store, game_id: int, players: Sequence[str], meta_patch: dict | None = None) -> None:
+def set_players(store: Store, game_id: int, players: Sequence[str], meta_patch: dict[str, Any] | None = None) -> None:
     """:meth:`Store.set_players`: replace the seat names, optionally with a meta patch."""
     store.set_players(game_id, players, meta_patch)

@@ -44,11 +44,16 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from sqlalchemy.engine import make_url
 
 from .store import RecordError, Store
+
+if TYPE_CHECKING:
+    from filelock import FileLock
+    from sqlalchemy.engine import Connection
 
 __all__ = ["ADVISORY_KEY", "OWNER_CHECK_SECONDS", "Ownership", "StoreBusy", "check_free", "inode_lock_path", "lock_path",
            "own_live_tables", "store_scrub", "write_refusal"]
@@ -81,7 +86,7 @@ def lock_path(store: Store) -> Path | None:
 class Ownership:
     """A held ownership; :meth:`release` gives it back (also at exit, by the operating system)."""
 
-    def __init__(self, store: Store, file_locks: list | None = None, connection=None) -> None:
+    def __init__(self, store: Store, file_locks: list[FileLock] | None = None, connection: Connection | None = None) -> None:
         self.store = store
         self._file_locks = list(file_locks or [])
         self._connection = connection
@@ -141,7 +146,7 @@ def inode_lock_path(database: Path) -> Path | None:
     return Path(tempfile.gettempdir()) / f"shangrao-locks-{uid}" / f"{st.st_dev}-{st.st_ino}.lock"
 
 
-def _take(path: Path, store: Store, taken: list, private: bool = False) -> None:
+def _take(path: Path, store: Store, taken: list[FileLock], private: bool = False) -> None:
     """Take the file lock ``path`` (appended to ``taken``); busy: give back ``taken`` and raise
     :class:`StoreBusy`; the file cannot be made: :class:`RecordError` (``taken`` kept).  private: the
     folder is this user's own (made 0700; one that belongs to another user is refused)."""
@@ -164,7 +169,7 @@ def _take(path: Path, store: Store, taken: list, private: bool = False) -> None:
     taken.append(lock)
 
 
-def _give_back(locks: list) -> None:
+def _give_back(locks: list[FileLock]) -> None:
     while locks:
         with contextlib.suppress(Exception):
             locks.pop().release()
@@ -177,7 +182,7 @@ def own_live_tables(store: Store) -> Ownership:
     cannot be taken at all (the lock file cannot be created, the database is unreachable)."""
     path = lock_path(store)
     if path is not None:
-        taken: list = []
+        taken: list[FileLock] = []
         try:
             _take(path, store, taken)
         except StoreBusy:

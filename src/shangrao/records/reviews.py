@@ -16,18 +16,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import inspect, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .schema import ReviewRow, utcnow
 from .store import Store
 
+if TYPE_CHECKING:
+    from ..bots.evaluator import Evaluator
+    from ..review import GameReview, HandReview
+
 __all__ = ["delete_reviews", "load_reviews", "review_game", "save_review", "stored_hand_reviews"]
 
 
-def _has_reviews(store: Store, s) -> bool:
+def _has_reviews(store: Store, s: Session) -> bool:
     """Whether the database has the reviews table (one opened read-only before 0005 has not)."""
     return not store.read_only or inspect(s.connection()).has_table("reviews")
 
@@ -104,7 +109,7 @@ def _well_formed(hr: Any) -> bool:
             and _number(hr.seconds))
 
 
-def _hand_review(got: Any):
+def _hand_review(got: Any) -> HandReview | None:
     """A stored hand review as a :class:`shangrao.review.HandReview`, or None where it is damaged
     (not an object, a key missing, a value of another type or not finite)."""
     from ..review import HandReview
@@ -118,10 +123,10 @@ def _hand_review(got: Any):
     return hr if _well_formed(hr) else None
 
 
-def stored_hand_reviews(store: Store, game_id: int, evaluator: str, version: str) -> dict[int, Any]:
+def stored_hand_reviews(store: Store, game_id: int, evaluator: str, version: str) -> dict[int, HandReview]:
     """The usable stored reviews of game ``game_id`` (hand index -> :class:`shangrao.review.HandReview`);
     a damaged one is left out (it is computed again).  Raises :class:`RecordError`."""
-    out = {}
+    out: dict[int, HandReview] = {}
     for index, got in load_reviews(store, game_id, evaluator, version).items():
         hr = _hand_review(got)
         if hr is not None:
@@ -139,8 +144,8 @@ def delete_reviews(store: Store, game_id: int) -> int:
         return len(rows)
 
 
-def review_game(store: Store, game_id: int, *, hand: int | None = None, evaluator=None,
-                progress: Callable[[int, int], None] | None = None):
+def review_game(store: Store, game_id: int, *, hand: int | None = None, evaluator: Evaluator | None = None,
+                progress: Callable[[int, int], None] | None = None) -> GameReview:
     """The review of game ``game_id`` (every seat; ``hand``: only that hand, 0-based), each hand read
     from ``reviews`` when stored, else computed (:func:`shangrao.review.review_events`) and stored there
     (a read-only store: computed, not stored).  ``progress(done, total)`` after each hand.  Returns a
@@ -148,7 +153,7 @@ def review_game(store: Store, game_id: int, *, hand: int | None = None, evaluato
     :class:`~shangrao.game.ReplayError` naming the hand whose log does not replay."""
     from ..bots.evaluator import ExpertEvaluator
     from ..game.events import ReplayError
-    from ..review import GameReview, HandReview, review_events, summarize
+    from ..review import GameReview, review_events, summarize
 
     ev = evaluator or ExpertEvaluator()
     rec = store.load_game(game_id, hand=hand)

@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .schema import GameRow, HandRow, RoomGameRow, RoomMemberRow, RoomRow, utcnow
 from .store import RecordError, Store, _aware
@@ -85,7 +86,7 @@ class Room:
     name: str
     status: str
     hands: int
-    rules: dict
+    rules: dict[str, Any]
     created: datetime | None
     members: list[RoomMember] = field(default_factory=list)
     games: list[int] = field(default_factory=list)
@@ -118,17 +119,17 @@ def room_setup(stored: object) -> dict[str, Any]:
     return {"rules": dict(data), "hints": True, "bot": None}
 
 
-def stored_setup(rules: dict, hints: bool, bot: str | None) -> dict[str, Any]:
+def stored_setup(rules: dict[str, Any], hints: bool, bot: str | None) -> dict[str, Any]:
     """The ``rooms.rules`` JSON of a room's settings (read back by :func:`room_setup`)."""
     return {"rules": dict(rules), "hints": bool(hints), "bot": bot}
 
 
-def _has_rooms(store: Store, s) -> bool:
+def _has_rooms(store: Store, s: Session) -> bool:
     """Whether the database has the room tables (a database opened read-only before 0003 has not)."""
     return not store.read_only or inspect(s.connection()).has_table("rooms")
 
 
-def _room(s, row: RoomRow) -> Room:
+def _room(s: Session, row: RoomRow) -> Room:
     members = [RoomMember(m.seat, m.name, m.token_hash, _aware(m.joined)) for m in s.scalars(
         select(RoomMemberRow).where(RoomMemberRow.room_id == row.id).order_by(RoomMemberRow.seat))]
     games = list(s.scalars(select(RoomGameRow.game_id).where(RoomGameRow.room_id == row.id)
@@ -137,7 +138,7 @@ def _room(s, row: RoomRow) -> Room:
                 members, games)
 
 
-def _live(s, code: str) -> RoomRow:
+def _live(s: Session, code: str) -> RoomRow:
     if not is_code(code):
         raise RoomNotFound(f"a room code is six digits, got {code!r:.12}")
     row = s.scalars(select(RoomRow).where(RoomRow.code == code, RoomRow.status == "live")).first()
@@ -146,7 +147,7 @@ def _live(s, code: str) -> RoomRow:
     return row
 
 
-def create_room(store: Store, code: str, name: str, hands: int, rules: dict, member_name: str,
+def create_room(store: Store, code: str, name: str, hands: int, rules: dict[str, Any], member_name: str,
                 token_hash: str) -> Room:
     """A new live room ``code`` whose first member (seat 0) is ``member_name``; one transaction.
     hands: hands per match (1..32); rules: the matches' settings as stored (:func:`stored_setup`; a
@@ -197,7 +198,7 @@ def add_member(store: Store, code: str, name: str, token_hash: str) -> RoomMembe
     raise RoomFull(f"room {code} has {SEATS} members")
 
 
-def set_room_setup(store: Store, code: str, setup: dict) -> Room:
+def set_room_setup(store: Store, code: str, setup: dict[str, Any]) -> Room:
     """Store new match settings (:func:`stored_setup`) for room ``code``; the room as it is then.
     Raises :class:`RoomNotFound`."""
     with store._write() as s:
@@ -258,7 +259,7 @@ def standings(store: Store, room: Room) -> dict[str, Any]:
     time, UTC)}], "totals" [4], "setup": (:func:`match_setup`)}], "totals" [4] (points per seat over every match), "hands" (count)}``.
     Points are the engine's (``hands.result['deltas']``).  Two queries, the hands' results only (not
     their event logs).  Raises RecordError when a stored result has no four integer deltas."""
-    by_game: dict[int, list[tuple[int, dict, datetime | None]]] = {gid: [] for gid in room.games}
+    by_game: dict[int, list[tuple[int, dict[str, Any], datetime | None]]] = {gid: [] for gid in room.games}
     status: dict[int, str] = {}
     setups: dict[int, dict[str, Any]] = {}
     with store._read(f"the standings of room {room.code}") as s:

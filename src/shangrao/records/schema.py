@@ -22,6 +22,7 @@ here comes with a revision in ``migrations/versions/`` that brings older databas
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -63,18 +64,18 @@ class GameRow(Base):
     #: 'simulate' | 'play' (a server may add its own kinds)
     kind: Mapped[str] = mapped_column(String(32), index=True)
     #: seat 0..3 names: bot names ('greedy', 'random') or 'human'
-    players: Mapped[list] = mapped_column(JSON)
+    players: Mapped[list[Any]] = mapped_column(JSON)
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     #: RuleSet.to_dict()
-    rules: Mapped[dict] = mapped_column(JSON)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: 'unfinished' | 'finished'
     status: Mapped[str] = mapped_column(String(16), default="unfinished", index=True)
     #: hands completed so far (= rows in ``hands``)
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     #: cumulative scores per seat after the last stored hand; the final scores once finished
-    scores: Mapped[list] = mapped_column(JSON)
+    scores: Mapped[list[Any]] = mapped_column(JSON)
     #: free-form: engine version, match number, schema version
-    meta: Mapped[dict] = mapped_column(JSON, default=dict)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
     hands: Mapped[list[HandRow]] = relationship(
         back_populates="game", order_by="HandRow.hand_index", cascade="all, delete-orphan"
@@ -96,9 +97,9 @@ class HandRow(Base):
     #: (:mod:`shangrao.records.compact`); NULL for a hand stored with its events
     decisions: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     #: summary: winners, pattern names, deltas, drawn, ...
-    result: Mapped[dict] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: cumulative scores after this hand
-    scores_after: Mapped[list] = mapped_column(JSON)
+    scores_after: Mapped[list[Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     game: Mapped[GameRow] = relationship(back_populates="hands")
@@ -131,7 +132,7 @@ class ReviewRow(Base):
     evaluator: Mapped[str] = mapped_column(String(64))
     version: Mapped[str] = mapped_column(String(32))
     #: :meth:`shangrao.review.HandReview.to_dict` (all four seats)
-    review: Mapped[dict] = mapped_column(JSON)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -154,7 +155,7 @@ class RoomRow(Base):
     name: Mapped[str] = mapped_column(String(200))
     status: Mapped[str] = mapped_column(String(16), default="live")
     hands: Mapped[int] = mapped_column(Integer)
-    rules: Mapped[dict] = mapped_column(JSON)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -34,11 +34,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import create_engine, delete, event, func, insert, inspect, select
 from sqlalchemy.engine import Engine, make_url
@@ -48,6 +48,12 @@ from sqlalchemy.orm import Session, defer, sessionmaker
 from ..errors import quote
 from .codec import DamagedRecordError, GameNotFound, RecordError, _dumps, event_to_dict
 from .schema import SCHEMA_VERSION, Base, EventRow, GameRow, HandRow, utcnow
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from sqlalchemy.engine.interfaces import DBAPIConnection
+    from sqlalchemy.pool import ConnectionPoolEntry
 
 __all__ = [
     "Store",
@@ -80,7 +86,7 @@ def default_db_url() -> str:
     return resolve_db(str(Path(user_data_dir("shangrao")) / "shangrao.sqlite3"))
 
 
-def resolve_db(db: str | os.PathLike | None) -> str:
+def resolve_db(db: str | os.PathLike[str] | None) -> str:
     """A ``--db`` value as a database URL: a URL (``scheme://…``) as is, a path as an SQLite file URL."""
     if db is None:
         return default_db_url()
@@ -97,14 +103,14 @@ def resolve_db(db: str | os.PathLike | None) -> str:
     return "sqlite:///" + str(path).replace("%", "%25").replace("?", "%3F")
 
 
-def _read_only_creator(path: str):
+def _read_only_creator(path: str) -> Callable[[], sqlite3.Connection]:
     """A sqlite3 connect function opening ``path`` read-only (``mode=ro``, else ``immutable=1``)."""
     import sqlite3
     from urllib.parse import quote
 
     uri = "file:" + quote(str(Path(path).resolve()))
 
-    def connect():
+    def connect() -> sqlite3.Connection:
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30, check_same_thread=False)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
@@ -131,9 +137,10 @@ def _event_text(stored: Any) -> str:
     return stored if isinstance(stored, str) else _dumps(stored)
 
 
-def _event_of(stored: Any) -> dict:
+def _event_of(stored: Any) -> dict[str, Any]:
     """A live event row's value as the event object."""
-    return json.loads(stored) if isinstance(stored, str) else stored
+    event: dict[str, Any] = json.loads(stored) if isinstance(stored, str) else stored
+    return event
 
 
 def _aware(dt: datetime | None) -> datetime | None:
@@ -154,8 +161,8 @@ class StoredHand:
 
     __slots__ = ("_events", "_source", "created", "dealer", "index", "result", "scores_after")
 
-    def __init__(self, index: int, dealer: int, events: list[dict] | None, result: dict, scores_after: list[int],
-                 created: datetime | None = None, *, source: tuple | None = None) -> None:
+    def __init__(self, index: int, dealer: int, events: list[dict[str, Any]] | None, result: dict[str, Any], scores_after: list[int],
+                 created: datetime | None = None, *, source: tuple[int, bytes, Any, Any] | None = None) -> None:
         if events is None and source is None:
             raise RecordError(f"hand {index}: give its events or the compact record to replay them from")
         self.index = index
@@ -173,7 +180,7 @@ class StoredHand:
         return self._source is not None
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[dict[str, Any]]:
         if self._events is None:
             from .compact import expand_hand
 
@@ -183,13 +190,13 @@ class StoredHand:
         return self._events
 
     @events.setter
-    def events(self, value: list[dict]) -> None:
+    def events(self, value: list[dict[str, Any]]) -> None:
         self._events = value
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self.index, self.dealer, self.events, self.result, self.scores_after, self.created)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"index", "dealer", "events", "result", "scores_after", "created"}`` (the fields, as
         ``dataclasses.asdict`` gave them when this was a dataclass; a compact hand is replayed)."""
         return dict(zip(("index", "dealer", "events", "result", "scores_after", "created"), self._key()))
@@ -219,7 +226,7 @@ class CompactHand:
     index: int
     dealer: int
     decisions: bytes
-    result: dict
+    result: dict[str, Any]
     scores_after: Sequence[int]
 
 
@@ -233,8 +240,8 @@ class NewGame:
     mode: str
     players: Sequence[str]
     seed: int
-    rules: dict
-    meta: dict
+    rules: dict[str, Any]
+    meta: dict[str, Any]
     hands: Sequence[CompactHand]
     status: str = "finished"
     scores: Sequence[int] = (0, 0, 0, 0)
@@ -253,15 +260,15 @@ class GameSummary:
     status: str
     hands_played: int
     scores: list[int]
-    rules: dict = field(default_factory=dict)
-    meta: dict = field(default_factory=dict)
+    rules: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
         """The 0.1.0 name of :attr:`mode`."""
         return self.mode
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d = {("kind" if k == "mode" else k): v for k, v in d.items()}  # the JSON key of 0.1.0
         d["created"] = self.created.isoformat() if self.created else None
@@ -275,9 +282,9 @@ class GameRecord(GameSummary):
 
     hands: list[StoredHand] = field(default_factory=list)
     #: hand index -> events appended by append_event for a hand not yet completed
-    pending: dict[int, list[dict]] = field(default_factory=dict)
+    pending: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """:meth:`GameSummary.to_dict` with ``hands`` (:meth:`StoredHand.to_dict` each) and ``pending``."""
         d = super().to_dict()
         d["hands"] = [h.to_dict() for h in self.hands]
@@ -292,7 +299,7 @@ def _ints4(value: Any, what: str) -> list[int]:
     return list(value)
 
 
-def _summary(row: GameRow) -> dict:
+def _summary(row: GameRow) -> dict[str, Any]:
     players = row.players
     if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
         raise ValueError(f"players is not a list of 4 names: {quote(players)}")
@@ -335,7 +342,7 @@ class Store:
     cannot be upgraded.
     """
 
-    def __init__(self, url: str | os.PathLike | None = None, *, echo: bool = False, read_only: bool = False) -> None:
+    def __init__(self, url: str | os.PathLike[str] | None = None, *, echo: bool = False, read_only: bool = False) -> None:
         self.url = resolve_db(url)
         self.read_only = read_only
         try:
@@ -383,7 +390,7 @@ class Store:
             self._wal_path = wal_path if file_db else None
 
             @event.listens_for(self.engine, "connect")
-            def _fk_on(dbapi_conn, _record):
+            def _fk_on(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA foreign_keys=ON")
                 if file_db:
@@ -403,7 +410,7 @@ class Store:
                 cur.close()
 
             @event.listens_for(self.engine, "checkin")
-            def _checked_in(dbapi_conn, record):
+            def _checked_in(dbapi_conn: DBAPIConnection | None, record: ConnectionPoolEntry) -> None:
                 # a connection that was checked out when check_wal found the WAL gone: closed as it comes
                 # back, so no connection of this process shares SQLite's state of the lost WAL with a new one
                 if dbapi_conn is not None and record.info.get("wal_generation", self._wal_generation) \
@@ -412,11 +419,11 @@ class Store:
                     record.invalidate()
 
             @event.listens_for(self.engine, "close")
-            def _closed(dbapi_conn, _record):
+            def _closed(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
                 self._wal_files.pop(id(dbapi_conn), None)
 
             @event.listens_for(self.engine, "close_detached")
-            def _closed_detached(dbapi_conn):
+            def _closed_detached(dbapi_conn: DBAPIConnection) -> None:
                 self._wal_files.pop(id(dbapi_conn), None)
         from .migrations import SchemaError, check, prepare
 
@@ -493,7 +500,7 @@ class Store:
         32 in PostgreSQL): a larger one names no row, and sent to the database it is an "integer
         out of range" error (a 503 on the web, "cannot read the records database" in the CLI)."""
         bits = 63 if self.engine.dialect.name == "sqlite" else 31
-        return -(2**bits) <= n < 2**bits
+        return -(1 << bits) <= n < 1 << bits
 
     def _game(self, s: Session, game_id: int) -> GameRow:
         if not isinstance(game_id, int) or isinstance(game_id, bool):
@@ -558,7 +565,7 @@ class Store:
 
     # -- writing -------------------------------------------------------------------
     def create_game(self, mode: str, players: Sequence[str], seed: int | None = None,
-                    rules: Any = None, meta: dict | None = None, scores: Sequence[int] | None = None) -> int:
+                    rules: Any = None, meta: dict[str, Any] | None = None, scores: Sequence[int] | None = None) -> int:
         """Store a new, unfinished game and return its id (one transaction).
 
         mode: how it is played, 'simulate' or 'play' (other short names are accepted for servers).
@@ -596,11 +603,11 @@ class Store:
     # (_insert_rows, or the same statement inside append_events' transaction)
     @staticmethod
     def _event_rows(game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
-                    when: datetime) -> list[dict]:
+                    when: datetime) -> list[dict[str, Any]]:
         return [{"game_id": game_id, "hand_index": hand_index, "seq": first_seq + i,
                  "event": _dumps(event_to_dict(ev)), "created": when} for i, ev in enumerate(events)]
 
-    def _insert_rows(self, rows: list[dict]) -> None:
+    def _insert_rows(self, rows: list[dict[str, Any]]) -> None:
         """One transaction, one INSERT (Core, no ORM session: this runs once per action)."""
         if not rows:
             return
@@ -634,7 +641,7 @@ class Store:
         its own error."""
         when = when or utcnow()
         out: list[Exception | None] = [None] * len(batches)
-        rows: list[list[dict]] = []
+        rows: list[list[dict[str, Any]]] = []
         for i, (game_id, hand_index, first_seq, events) in enumerate(batches):
             try:
                 rows.append(self._event_rows(game_id, hand_index, first_seq, events, when))
@@ -681,7 +688,7 @@ class Store:
             return seq + len(rows)
 
     def append_hand(self, game_id: int, hand_index: int, dealer: int, events: Iterable[Any] | None,
-                    result: dict, scores_after: Sequence[int] | None = None) -> None:
+                    result: dict[str, Any], scores_after: Sequence[int] | None = None) -> None:
         """Store one completed hand in ONE transaction (hand row + game scores + live events cleared).
 
         events: the hand's events (dicts, or objects with ``to_dict()``); None takes the events
@@ -744,8 +751,8 @@ class Store:
         Raises :class:`RecordError` for a bad game or hand (naming it) or a database that refuses
         the write; nothing is written then."""
         now = utcnow()
-        game_rows: list[dict] = []
-        hand_rows: list[list[dict]] = []
+        game_rows: list[dict[str, Any]] = []
+        hand_rows: list[list[dict[str, Any]]] = []
         rules_text: dict[int, str] = {}
         for n, g in enumerate(games):
             what = f"games[{n}]"
@@ -790,7 +797,7 @@ class Store:
                               f"{' '.join(str(getattr(err, 'orig', None) or err).split())[:300]}") from None
         return ids
 
-    def finish_game(self, game_id: int, scores: Sequence[int] | None = None, meta: dict | None = None) -> None:
+    def finish_game(self, game_id: int, scores: Sequence[int] | None = None, meta: dict[str, Any] | None = None) -> None:
         """Mark a game finished with its final scores (default: the running scores)."""
         with self._write() as s:
             game = self._game(s, game_id)
@@ -803,7 +810,7 @@ class Store:
             game.status = "finished"
             game.updated = utcnow()
 
-    def update_meta(self, game_id: int, patch: dict) -> dict:
+    def update_meta(self, game_id: int, patch: dict[str, Any]) -> dict[str, Any]:
         """Merge ``patch`` into the game's ``meta`` (one transaction); returns the new meta."""
         _dumps(patch)
         with self._write() as s:
@@ -813,7 +820,7 @@ class Store:
             game.updated = utcnow()
             return dict(meta)
 
-    def set_players(self, game_id: int, players: Sequence[str], meta_patch: dict | None = None) -> None:
+    def set_players(self, game_id: int, players: Sequence[str], meta_patch: dict[str, Any] | None = None) -> None:
         """Replace the seat names (e.g. an empty seat filled by a bot), optionally with a meta patch."""
         with self._write() as s:
             game = self._game(s, game_id)
@@ -890,7 +897,7 @@ class Store:
             if not self._has_decisions(s):  # a database before revision 0004 opened read-only
                 q = q.options(defer(HandRow.decisions, raiseload=True))
             hands = [_hand(h, game) for h in s.scalars(q)]
-            pending: dict[int, list[dict]] = {}
+            pending: dict[int, list[dict[str, Any]]] = {}
             for r in s.scalars(select(EventRow).where(EventRow.game_id == game_id)
                                .order_by(EventRow.hand_index, EventRow.seq)):
                 pending.setdefault(r.hand_index, []).append(_event_of(r.event))

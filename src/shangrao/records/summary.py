@@ -89,9 +89,9 @@ class Stats:
         self.bonuses: Counter[str] = Counter()
         self.win_by: Counter[str] = Counter()
         self.multi_winner_hands = 0
-        self.biggest: dict | None = None
+        self.biggest: dict[str, Any] | None = None
 
-    def add(self, summary: dict) -> None:
+    def add(self, summary: dict[str, Any]) -> None:
         self.hands += 1
         self.dealt[summary["dealer"]] += 1
         if summary["drawn"]:
@@ -113,11 +113,11 @@ class Stats:
         for b in summary["bonuses"]:
             self.bonuses[b["name"]] += 1
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Deterministic statistics (no timing)."""
         total_wins = sum(self.wins)
         h = self.hands or 1
-        by_bot: dict[str, dict] = {}
+        by_bot: dict[str, dict[str, Any]] = {}
         for i, name in enumerate(self.players):
             b = by_bot.setdefault(name, {"bot": name, "seats": [], "wins": 0, "points": 0})
             b["seats"].append(i)

@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from .manager import TableManager
     from .settings import Settings
     from .tables import Table, TableError
@@ -37,7 +39,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def create_app(*args, **kwargs):
+def create_app(*args: Any, **kwargs: Any) -> FastAPI:
     from .app import create_app as _create
 
     return _create(*args, **kwargs)

@@ -8,9 +8,10 @@ progress of the background review it starts (:mod:`shangrao.web.reviews`)."""
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from ..game import ReplayError
 from ..game.frames import replay_frames
@@ -24,10 +25,13 @@ from .messages import clean_name
 from .reviews import ReviewsBusy
 from .stored import stored_name, stored_names
 
+if TYPE_CHECKING:
+    from ..review import GameReview
+
 __all__ = ["history_game", "public_game", "router"]
 
 
-def public_game(summary: dict) -> dict:
+def public_game(summary: dict[str, Any]) -> dict[str, Any]:
     """A stored game's summary as the history shows it (an unfinished game's without its seed);
     ``end_reason``: "dissolved" for a match ended by a 解散 vote (issue 24), else None."""
     d = {k: v for k, v in summary.items() if k != "meta"}
@@ -40,7 +44,7 @@ def public_game(summary: dict) -> dict:
     return d
 
 
-def history_game(row: HistoryRow) -> dict:
+def history_game(row: HistoryRow) -> dict[str, Any]:
     """A game of the history's filtered list (:func:`~shangrao.records.history.list_history`):
     :func:`public_game` with ``mine`` (one of the browser's games), ``room`` (at a room's match:
     ``{"id", "name", "match"}``, never its code, which lets people in) and ``names`` (the members'
@@ -79,7 +83,7 @@ def _ids(text: str | None) -> list[int]:
     return out
 
 
-def _public_hand_events(events: list, finished: bool) -> list:
+def _public_hand_events(events: list[dict[str, Any]], finished: bool) -> list[dict[str, Any]]:
     """A stored hand's events as the history shows them: an unfinished game's without the seed.  The
     events are passed on as stored, whatever their shape (a log edited by hand is not read here: the
     replay viewer asks for the frames, which replay it first)."""
@@ -136,7 +140,7 @@ def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
                         f"stored hand {hand} of game {game_id}")
 
 
-def _review_body(review, players: list, seat: int | None) -> dict:
+def _review_body(review: GameReview, players: list[str], seat: int | None) -> dict[str, Any]:
     d = review.for_seats(None if seat is None else [seat]).to_dict()
     d["players"] = players
     d["status"] = "ready"
@@ -173,7 +177,7 @@ def router(ctx: AppState) -> APIRouter:
     @r.get("/api/games")
     async def games(request: Request, limit: int = Query(100, ge=1, le=500),
                     offset: int = Query(0, ge=0, le=10**9), kinds: str | None = Query(None, max_length=200),
-                    mine: str | None = Query(None, max_length=1000), mine_only: bool | None = None):
+                    mine: str | None = Query(None, max_length=1000), mine_only: bool | None = None) -> Response:
         """A page of stored games, newest first.  Read, and its answer built, in the history threads;
         costs 1 + limit/100 of the client's read budget (429 past it).
 
@@ -196,24 +200,27 @@ def router(ctx: AppState) -> APIRouter:
             return _stored_json([{**history_game(h), "review": running.get(h.game.id)} for h in found],
                                 "the list of games")
 
-        return await manager.history(work)
+        answer: Response = await manager.history(work)
+        return answer
 
     @r.get("/api/games/{game_id}")
-    async def game(request: Request, game_id: int):
+    async def game(request: Request, game_id: int) -> Response:
         ctx.read_budget(request)
-        return await manager.history(_game_answer, store, game_id)
+        answer: Response = await manager.history(_game_answer, store, game_id)
+        return answer
 
     @r.get("/api/games/{game_id}/hands/{hand}/frames")
-    async def frames(request: Request, game_id: int, hand: int):
+    async def frames(request: Request, game_id: int, hand: int) -> Response:
         """A stored (completed) hand step by step, replayed by the engine: every seat's tiles (the
         replay runs in the history threads)."""
         ctx.read_budget(request)
-        return await manager.history(_frames_answer, store, game_id, hand)
+        answer: Response = await manager.history(_frames_answer, store, game_id, hand)
+        return answer
 
     jobs = ctx.manager.reviews  # web/reviews.py: in their own process, ended with the app
 
     @r.get("/api/games/{game_id}/review")
-    async def review(request: Request, game_id: int, seat: int | None = Query(None, ge=0, le=3)):
+    async def review(request: Request, game_id: int, seat: int | None = Query(None, ge=0, le=3)) -> Response:
         """The game's review (every seat, or ``seat``): 200 ``{"status": "ready", "summary", "hands", …}``
         when stored; else 202 ``{"status": "running", "done", "total"}`` while the background review
         runs (started when a web match ends, else by this request); 422 when it failed (the next
@@ -230,6 +237,7 @@ def router(ctx: AppState) -> APIRouter:
         if done is not None:
             players = (await manager.history(store.load_game, game_id)).players
             return _stored_json(_review_body(done, players, seat), f"the review of game {game_id}")
+        answer: Response | None
         answer, total = await manager.history(_review_answer, store, game_id, seat)
         if answer is not None:
             return answer

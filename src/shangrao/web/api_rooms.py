@@ -7,7 +7,8 @@ import collections
 import csv
 import io
 import time
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -35,9 +36,9 @@ class WrongCodes:
 
     def __init__(self, n: int, window: float = 60.0) -> None:
         self.n, self.window = n, window
-        self.hits: dict[str, collections.deque] = {}
+        self.hits: dict[str, collections.deque[float]] = {}
 
-    def _recent(self, key: str, now: float) -> collections.deque:
+    def _recent(self, key: str, now: float) -> collections.deque[float]:
         if len(self.hits) > 10_000:  # forget the keys idle for a window
             for k in [k for k, d in self.hits.items() if not d or now - d[-1] >= self.window]:
                 del self.hits[k]
@@ -96,7 +97,7 @@ def _with_cookie(resp: Response, code: str, token: str | None) -> Response:
     return resp
 
 
-def standings_csv(table: dict) -> str:
+def standings_csv(table: dict[str, Any]) -> str:
     """The 战绩 (:func:`shangrao.records.rooms.standings`) as CSV text, UTF-8 with a BOM (Excel on a
     Chinese Windows reads it so): a header (:data:`CSV_COLUMNS`, then "N号 name" per seat), a row per
     stored hand (match number, game id, hand number, when it was stored, the four seats' points), and
@@ -123,7 +124,7 @@ def router(ctx: AppState) -> APIRouter:
     creations = RateWindow(settings.rooms_per_minute, 60.0)
     wrong = WrongCodes(settings.room_guesses, 60.0)
 
-    def count_room(addr: str):
+    def count_room(addr: str) -> Callable[[], None]:
         def count() -> None:
             if not creations.allow(addr):
                 raise RoomRefused(429, "too_many_rooms", f"too many new rooms: at most {settings.rooms_per_minute} "
@@ -150,7 +151,7 @@ def router(ctx: AppState) -> APIRouter:
         return error_page({"guessing": "room-guessing", "room_full": "room-full"}.get(err.code, "no-room"))
 
     @r.post("/api/rooms")
-    async def new_room(req: NewRoom, request: Request):
+    async def new_room(req: NewRoom, request: Request) -> Response:
         try:
             if req.bot == "human":
                 raise RoomRefused(422, "bad_bot", "bot: the empty seats' player is a bot, not 'human'")
@@ -161,7 +162,7 @@ def router(ctx: AppState) -> APIRouter:
         return _with_cookie(JSONResponse({"code": room.code, "seat": 0, "url": f"/room/{room.code}"}), room.code, token)
 
     @r.post("/api/rooms/{code}/join")
-    async def join_room(code: str, req: JoinRoom, request: Request):
+    async def join_room(code: str, req: JoinRoom, request: Request) -> Response:
         try:
             room = await find(code, request)
             m, token = await rooms.join(room, req.player, token_of(room, request))
@@ -170,8 +171,8 @@ def router(ctx: AppState) -> APIRouter:
         return _with_cookie(JSONResponse({"code": room.code, "seat": m.seat, "url": f"/room/{room.code}"}),
                             room.code, token)
 
-    @r.get("/api/rooms/{code}")
-    async def room_info(code: str, request: Request):
+    @r.get("/api/rooms/{code}", response_model=None)
+    async def room_info(code: str, request: Request) -> dict[str, Any] | Response:
         try:
             room = await find(code, request)
         except RoomRefused as err:
@@ -183,8 +184,8 @@ def router(ctx: AppState) -> APIRouter:
                 "members": [{"seat": m.seat, "name": m.name} for m in room.members],
                 "me": None if me is None else me.seat, "current": await rooms.current(room), "standings": table}
 
-    @r.post("/api/rooms/{code}/matches")
-    async def start(code: str, request: Request):
+    @r.post("/api/rooms/{code}/matches", response_model=None)
+    async def start(code: str, request: Request) -> dict[str, Any] | Response:
         try:
             room = await find(code, request)
             me = rooms.member(room, token_of(room, request))
@@ -195,8 +196,8 @@ def router(ctx: AppState) -> APIRouter:
             return _refused(err)
         return {"id": gid, "seat": me.seat, "token": token, "url": f"/t/{gid}/{token}"}
 
-    @r.post("/api/rooms/{code}/setup")
-    async def change_setup(code: str, req: RoomSetup, request: Request):
+    @r.post("/api/rooms/{code}/setup", response_model=None)
+    async def change_setup(code: str, req: RoomSetup, request: Request) -> dict[str, Any] | Response:
         """The creator's new rules, 提示 and bot for the room's next matches (issue 38)."""
         try:
             if req.bot == "human":
@@ -212,7 +213,7 @@ def router(ctx: AppState) -> APIRouter:
         return {"code": room.code, "setup": room.setup}
 
     @r.get("/room/{code}", include_in_schema=False)
-    async def room_page(code: str, request: Request):
+    async def room_page(code: str, request: Request) -> Response:
         try:
             await find(code, request)
         except RoomRefused as err:
@@ -222,7 +223,7 @@ def router(ctx: AppState) -> APIRouter:
         return page("room.html")
 
     @r.get("/room/{code}/play", include_in_schema=False)
-    async def play(code: str, request: Request):
+    async def play(code: str, request: Request) -> Response:
         """A member's seat at the room's current match (a redirect); anyone else: the room page."""
         try:
             room = await find(code, request)
@@ -235,7 +236,7 @@ def router(ctx: AppState) -> APIRouter:
         return RedirectResponse(f"/t/{gid}/{seat_token(me.token_hash, gid)}", status_code=303)
 
     @r.get("/room/{code}/standings.csv", include_in_schema=False)
-    async def standings_file(code: str, request: Request):
+    async def standings_file(code: str, request: Request) -> Response:
         try:
             room = await find(code, request)
         except RoomRefused as err:

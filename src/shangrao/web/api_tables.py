@@ -5,7 +5,7 @@ refusals are answered by :mod:`shangrao.web.failures`)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -24,8 +24,8 @@ def router(ctx: AppState) -> APIRouter:
     r = APIRouter(route_class=StrictJSONRoute)  # a key given twice in a body is refused
     manager, settings = ctx.manager, ctx.settings
 
-    @r.get("/api/patterns")
-    async def patterns():
+    @r.get("/api/patterns", response_model=None)
+    async def patterns() -> dict[str, Any]:
         """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
         from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS, seed_clause
 
@@ -37,21 +37,21 @@ def router(ctx: AppState) -> APIRouter:
                                  "caught_bao": DEFAULT_RULES.caught_bao_bonus,
                                  "four_bao": DEFAULT_RULES.four_bao_bonus}}
 
-    @r.get("/api/labels")
-    async def labels():
+    @r.get("/api/labels", response_model=None)
+    async def labels() -> dict[str, Any]:
         """Every label of the game (:func:`shangrao.labels.labels_table`): the client shows these, not copies."""
         return labels_table()
 
-    @r.get("/api/server")
-    async def server_state():
+    @r.get("/api/server", response_model=None)
+    async def server_state() -> dict[str, Any]:
         """What the lobby says about this server: ``read_only`` — why no table can be played here
         (read-only storage; history and replays still work), or null; ``records_problem`` — the last
         fault found in the records database's files (the SQLite WAL deleted under the server,
         :meth:`~shangrao.records.Store.check_wal`), or null."""
         return {"read_only": manager.read_only, "records_problem": getattr(manager.store, "wal_problem", None)}
 
-    @r.get("/api/rules")
-    async def rules():
+    @r.get("/api/rules", response_model=None)
+    async def rules() -> dict[str, Any]:
         fields = []
         for f in dataclasses.fields(RuleSet):
             if f.name == "hands_per_match":
@@ -65,8 +65,8 @@ def router(ctx: AppState) -> APIRouter:
         return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
                 "bots": [*BOT_NAMES, *web_bot_labels()], "default_bot": default_bot()}
 
-    @r.post("/api/tables")
-    async def create_table(req: CreateTable, request: Request):
+    @r.post("/api/tables", response_model=None)
+    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
         if len(req.name) > settings.max_name:
             raise HTTPException(422, f"name: at most {settings.max_name} characters, got {len(req.name)}")
         addr = client_group(request)
@@ -81,20 +81,21 @@ def router(ctx: AppState) -> APIRouter:
         return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
                 "join_url": f"/join/{table.id}"}
 
-    @r.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: int, req: RematchMsg, request: Request):
+    @r.post("/api/tables/{table_id}/rematch", response_model=None)
+    async def rematch(table_id: int, req: RematchMsg, request: Request) -> dict[str, Any]:
         """A new match with the same seats (kinds) and rules (:meth:`TableManager.rematch`); at a room's
         table the room's next match, the asker at their own seat (:meth:`RoomService.rematch`)."""
         if ctx.rooms is not None:
-            done = await ctx.rooms.rematch(table_id, req.token, lambda: ctx.new_table_allowed(client_group(request)))
+            done: dict[str, Any] | None = await ctx.rooms.rematch(table_id, req.token, lambda: ctx.new_table_allowed(client_group(request)))
             if done is not None:
                 return done
-        return await manager.rematch(table_id, req.token, client_group(request), ctx.new_table_allowed)
+        made: dict[str, Any] = await manager.rematch(table_id, req.token, client_group(request), ctx.new_table_allowed)
+        return made
 
     @r.get("/api/tables")
     async def list_tables(request: Request, status: Literal["open", "live", "finished", "damaged"] | None = None,
                           limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10**9),
-                          ids: str | None = Query(None, max_length=400, pattern=r"^\d{1,18}(,\d{1,18}){0,19}$")):
+                          ids: str | None = Query(None, max_length=400, pattern=r"^\d{1,18}(,\d{1,18}){0,19}$")) -> Response:
         """A page of tables, newest first.  Every table is in exactly one list: ``open`` (a seat is
         free), ``live`` (every seat taken) or ``finished``; an unfinished table whose stored rows
         cannot be loaded is in ``damaged`` only (``{"id", "status": "damaged", "error"}``, as far as
@@ -127,8 +128,8 @@ def router(ctx: AppState) -> APIRouter:
             body = {"status": status, "tables": tables, "offset": offset, "limit": limit, "more": more}
         return JSONResponse(body, headers=headers)
 
-    @r.post("/api/tables/{table_id}/join")
-    async def join(table_id: int):
+    @r.post("/api/tables/{table_id}/join", response_model=None)
+    async def join(table_id: int) -> dict[str, Any]:
         seat, token = await manager.claim_free_seat(table_id)
         return {"id": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}/{token}"}
 

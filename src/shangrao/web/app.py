@@ -34,6 +34,7 @@ import contextlib
 import gc
 import logging
 import re
+from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -96,7 +97,7 @@ class _Serving:
         self.owner: Ownership | None = None
 
     @contextlib.asynccontextmanager
-    async def lifespan(self, app: FastAPI):
+    async def lifespan(self, app: FastAPI) -> AsyncIterator[None]:
         manager, store = self.manager, self.store
         if manager.read_only is None:
             try:

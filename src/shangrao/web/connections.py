@@ -22,6 +22,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fastapi import WebSocket
+
 from ..bots import BOTS, web_bot_labels, web_bot_specs
 from .outgoing import OutgoingMessage, encode_text
 
@@ -41,7 +43,7 @@ class Connection:
     called once when the connection is dropped for being slow (not on a normal close).
     """
 
-    def __init__(self, ws, *, queue_size: int = 64, send_timeout: float = 10.0,
+    def __init__(self, ws: WebSocket, *, queue_size: int = 64, send_timeout: float = 10.0,
                  on_drop: Callable[[Connection, str], None] | None = None) -> None:
         self.ws = ws
         self.queue_size = max(1, int(queue_size))
@@ -149,7 +151,7 @@ class Seat:
     player: str  # "human" or a bot name of bots.BOTS (written "kind" in the JSON sent and stored)
     claimed: bool = False
     token_hash: str | None = None
-    conns: set = field(default_factory=set)
+    conns: set[Connection] = field(default_factory=set)
     gone_since: float = 0.0  # loop time since when the seat has had no connection
     bot: object | None = None  # a shangrao.bots bot (choose(observation, legal))
     standin: object | None = None

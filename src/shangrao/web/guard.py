@@ -147,12 +147,12 @@ class ConnectionGuard:
     backoff_first: float = BACKOFF_FIRST
     backoff_max: float = BACKOFF_MAX
     clock: Callable[[], float] = time.monotonic
-    open: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    open: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
     count: int = 0
     refused: int = 0
     timed_out: int = 0
     backed_off: int = 0  # connections refused at accept for a back-off
-    silences: collections.OrderedDict = dataclasses.field(default_factory=collections.OrderedDict)
+    silences: collections.OrderedDict[str, _Silence] = dataclasses.field(default_factory=collections.OrderedDict)
 
     def admit(self, addr: str) -> str | None:
         """Count a new connection from ``addr``; or the reason it is refused (nothing counted)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..bots.advice import choice_text, order_words
 from ..bots.expert import ExpertBot, advise
@@ -39,7 +39,7 @@ _BOT = ExpertBot()  # its scoring memo is bounded (50,000 entries); its caches t
 
 
 @lru_cache(maxsize=512)
-def hint_choices(obs: Observation, legal: tuple[Action, ...]) -> tuple[dict, ...]:
+def hint_choices(obs: Observation, legal: tuple[Action, ...]) -> tuple[dict[str, Any], ...]:
     """The expert's :data:`HINT_TOP` best choices among ``legal`` for ``obs``, best first: per choice
     ``action`` (engine string), ``ev`` (expected points), ``p_win`` (0..1), ``gain`` (points if it
     wins), ``aim`` (form or pattern id) and the line in Chinese (``zh``) and English (``en``).
@@ -52,7 +52,7 @@ def hint_choices(obs: Observation, legal: tuple[Action, ...]) -> tuple[dict, ...
     return tuple(out)
 
 
-def hint_note(choices: tuple[dict, ...]) -> dict | None:
+def hint_note(choices: tuple[dict[str, Any], ...]) -> dict[str, Any] | None:
     """Why ``choices`` (of :func:`hint_choices`) are not in the order of their expected points, in
     Chinese (``zh``) and English (``en``) (:func:`shangrao.bots.advice.order_note`); None when they are."""
     evs = [c["ev"] for c in choices]

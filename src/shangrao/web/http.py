@@ -6,11 +6,14 @@ from __future__ import annotations
 import collections
 import json
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from fastapi import HTTPException, Request, WebSocket
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import strictjson
 from ..errors import quote
@@ -24,7 +27,7 @@ class StrictJSONRequest(Request):
     """A request whose JSON body refuses a key given twice in one object (FastAPI's ``json.loads``
     keeps the last silently): ``422`` naming the key.  Used by every HTTP route (:class:`StrictJSONRoute`)."""
 
-    async def json(self):
+    async def json(self) -> Any:
         if not hasattr(self, "_json"):
             body = await self.body()
             try:
@@ -46,7 +49,7 @@ class StrictJSONRoute(APIRoute):
     """The app's routes read their request as :class:`StrictJSONRequest` (FastAPI's documented way to
     change how a body is read)."""
 
-    def get_route_handler(self):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def strict_handler(request: Request) -> Response:
@@ -67,14 +70,14 @@ class HeadAsGet:
     answer only the methods they name (405).  Except ``/join/{id}``: its GET takes a seat, which a
     HEAD (a link checker, a preview) must not, so a HEAD there is refused (405) as before."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "HEAD" or scope.get("path", "").startswith("/join/"):
             return await self.app(scope, receive, send)
 
-        async def no_body(msg):
+        async def no_body(msg: Message) -> None:
             if msg["type"] == "http.response.body":
                 msg = {"type": "http.response.body", "body": b"", "more_body": msg.get("more_body", False)}
             await send(msg)
@@ -85,11 +88,11 @@ class HeadAsGet:
 class BodyLimit:
     """ASGI middleware: an HTTP request body over ``limit`` bytes is answered 413 and not read on."""
 
-    def __init__(self, app, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
         self.limit = limit
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         for k, v in scope.get("headers") or ():
@@ -114,7 +117,7 @@ class BodyLimit:
                 return await self._refuse(send)
         sent = False
 
-        async def replay():
+        async def replay() -> Message:
             nonlocal sent
             if not sent:
                 sent = True
@@ -123,7 +126,7 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send) -> None:
+    async def _refuse(self, send: Send) -> None:
         body = (b'{"detail":"request body too large: at most %d bytes"}' % self.limit)
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
@@ -137,7 +140,7 @@ class RateWindow:
 
     def __init__(self, n: int, window: float = 60.0) -> None:
         self.n, self.window = n, window
-        self.hits: dict[str, collections.deque] = {}
+        self.hits: dict[str, collections.deque[float]] = {}
 
     def allow(self, key: str, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now

@@ -279,7 +279,8 @@ def schema_text() -> str:
 def _js_type(node: dict[str, Any]) -> str:
     """A JSON Schema node as a JSDoc (TypeScript) type."""
     if "$ref" in node:
-        return node["$ref"].rsplit("/", 1)[1]
+        ref: str = node["$ref"]
+        return ref.rsplit("/", 1)[1]
     if "const" in node:
         return json.dumps(node["const"])
     if "enum" in node:

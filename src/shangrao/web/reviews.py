@@ -26,9 +26,12 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..records import Store
+
+if TYPE_CHECKING:
+    from ..review import GameReview
 
 __all__ = ["MAX_WAITING", "ReviewJobs", "ReviewsBusy"]
 
@@ -102,7 +105,7 @@ class ReviewJobs:
         #: game id -> {"done", "total", "error"} while running or failed
         self._jobs: dict[int, dict[str, Any]] = {}
         #: finished reviews of a read-only store (nothing is stored there), newest last
-        self._done: dict[int, Any] = {}
+        self._done: dict[int, GameReview] = {}
         self._keep = keep
 
     @property
@@ -137,7 +140,7 @@ class ReviewJobs:
             self._drain()
             return {g: {"done": j["done"], "total": j["total"]} for g, j in self._jobs.items() if j["error"] is None}
 
-    def finished(self, game_id: int):
+    def finished(self, game_id: int) -> GameReview | None:
         with self._lock:
             return self._done.get(game_id)
 
@@ -188,7 +191,7 @@ class ReviewJobs:
 
         return review_game(self.store, game_id, progress=note)
 
-    def _ended(self, game_id: int, fut: Future) -> None:
+    def _ended(self, game_id: int, fut: Future[Any]) -> None:
         err = None if fut.cancelled() else fut.exception()
         with self._lock:
             self._drain()

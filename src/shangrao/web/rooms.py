@@ -39,6 +39,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from ..records.live import game_head
 from ..records.rooms import (
@@ -111,7 +112,8 @@ class RoomService:
         try:
             if not is_code(code):
                 raise RoomNotFound("a room code is six digits")
-            return await self.manager.read(load_room, self.store, code)
+            room: Room = await self.manager.read(load_room, self.store, code)
+            return room
         except RoomNotFound:
             raise RoomRefused(404, "no_room", "there is no room with this code (six digits)") from None
 
@@ -137,7 +139,7 @@ class RoomService:
 
     # -- changing ---------------------------------------------------------------------------
     @staticmethod
-    def _setup(hands: int, rules: dict, hints: bool, bot: str | None) -> dict:
+    def _setup(hands: int, rules: dict[str, Any], hints: bool, bot: str | None) -> dict[str, Any]:
         """The stored settings (:func:`~shangrao.records.rooms.stored_setup`) after checking the rule
         options as a table's (``RoomRefused(422, "bad_rules")`` naming the bad one)."""
         try:
@@ -146,7 +148,7 @@ class RoomService:
             raise RoomRefused(422, "bad_rules", str(err)[:300]) from None
         return stored_setup(rules, hints, bot)
 
-    async def create(self, player: str, name: str, hands: int, count_new: Callable[[], None], rules: dict | None = None,
+    async def create(self, player: str, name: str, hands: int, count_new: Callable[[], None], rules: dict[str, Any] | None = None,
                      hints: bool = True, bot: str | None = None) -> tuple[Room, str]:
         """A new room with the asker (``player``, the name they chose) as its first member, ``hands``
         hands per match, its matches' ``rules`` (rule options), ``hints`` (允许提示) and ``bot`` for
@@ -170,7 +172,7 @@ class RoomService:
                 continue
         raise RoomRefused(503, "busy", "no free room code was found; try again")
 
-    async def change_setup(self, room: Room, me: RoomMember, rules: dict | None, hints: bool | None,
+    async def change_setup(self, room: Room, me: RoomMember, rules: dict[str, Any] | None, hints: bool | None,
                            bot: str | None, default_bot: bool = False) -> Room:
         """The room's creator (seat 0) changes its matches' settings between matches (what is None
         stays; ``default_bot``: the empty seats get the strongest bot again).  Refused: another member
@@ -187,7 +189,8 @@ class RoomService:
             setup = self._setup(room.hands, old["rules"] if rules is None else rules,
                                 old["hints"] if hints is None else hints,
                                 None if default_bot else (old["bot"] if bot is None else bot))
-            return await self.manager.read(set_room_setup, self.store, room.code, setup)
+            changed: Room = await self.manager.read(set_room_setup, self.store, room.code, setup)
+            return changed
 
     async def join(self, room: Room, player: str, token: str | None) -> tuple[RoomMember, str | None]:
         """The asker (member token ``token`` if any) as a member of ``room`` at its lowest free seat:
@@ -204,7 +207,7 @@ class RoomService:
             raise RoomRefused(409, "room_full", f"the room is full: {SEATS} members have joined it") from None
         return m, new
 
-    async def current(self, room: Room) -> dict | None:
+    async def current(self, room: Room) -> dict[str, Any] | None:
         """The room's latest match: ``{"id", "match", "status", "hands_played", "hands_total",
         "end_reason"}`` (from its table in memory, or its stored row; ``end_reason`` "dissolved" for a
         match ended by a 解散 vote, else None), None before the first."""
@@ -252,7 +255,7 @@ class RoomService:
                             await before.set_rematch(table.id)
             return table.id, seat_token(me.token_hash, table.id)
 
-    async def rematch(self, table_id: int, token: str, count_new: Callable[[], None]) -> dict | None:
+    async def rematch(self, table_id: int, token: str, count_new: Callable[[], None]) -> dict[str, Any] | None:
         """再来一局 at a room's table (asked with the seat token ``token``): the room's next match, or
         the one already started, and the asker's own seat link ``{"id", "seat", "token", "url",
         "room"}``; None when the table is no room's.  Raises BadLink, NotFinished, TableError."""

@@ -120,7 +120,7 @@ def router(ctx: AppState) -> APIRouter:
     manager, settings = ctx.manager, ctx.settings
 
     @r.websocket("/ws/{table_id}/{token}")
-    async def table_socket(ws: WebSocket, table_id: int, token: str):
+    async def table_socket(ws: WebSocket, table_id: int, token: str) -> None:
         await ws.accept()
         conn = None
         for _ in range(3):  # a table may leave memory between finding it and connecting

@@ -38,7 +38,7 @@ class TableBots:
         self.fallback = get_bot("greedy", seed=f"{seed}:fallback")
         self.faults = 0
         self._busy: set[int] = set()  # id() of the bots deciding in a worker thread now
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def make(self, spec: str, seed: str) -> object:
         """The bot of an offered label or spec, an outside bot's own timeout cut to the deadline."""
@@ -62,7 +62,7 @@ class TableBots:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _await(self, req: BotRequest, fut: Future) -> None:
+    async def _await(self, req: BotRequest, fut: Future[Action]) -> None:
         try:
             action = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(fut)), self.deadline)
         except TimeoutError:
@@ -85,7 +85,7 @@ class TableBots:
         for task in list(self._tasks):
             task.cancel()
 
-    def close(self, seats: Sequence[SeatLike]) -> list[Future]:
+    def close(self, seats: Sequence[SeatLike]) -> list[Future[None]]:
         """End the seats' bots that hold something (outside bots' processes) in the bots' threads,
         never on the loop; returns the futures.  Pending decisions are dropped."""
         self.cancel()

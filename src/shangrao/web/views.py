@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import operator
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +21,7 @@ from msgspec import Raw
 from ..analysis import is_baodiao_state, waits_after_discards
 from ..analysis import shanten as shanten_of
 from ..analysis import waits as waits_of
-from ..game import ActionType, Event, EventType, Game, Observation, redact
+from ..game import Action, ActionType, Event, EventType, Game, Observation, redact
 from ..game.frames import payer_factors
 from ..game.phase import Phase
 from ..melds import Meld
@@ -38,7 +38,7 @@ LOG_TAIL = 30  # redacted events sent with each state (the table's event log pan
 
 
 @lru_cache(maxsize=4096)
-def meld_info(m: Meld) -> dict:
+def meld_info(m: Meld) -> dict[str, Any]:
     """A meld in the 倒牌 reveal, as a dict (cached per meld: melds are immutable; do not change
     the dict); the same keys as :class:`~shangrao.web.outgoing.MeldView`."""
     return {"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat}
@@ -51,16 +51,16 @@ def meld_view(m: Meld) -> MeldView:
 
 
 @lru_cache(maxsize=4096)
-def action_info(a, can_win: bool) -> LegalAction:
+def action_info(a: Action, can_win: bool) -> LegalAction:
     """A legal action as the ``state`` message lists it: ``tiles`` for a chow, ``declines_win``
     (偷机) for a pass or discard when the seat could win; both left out otherwise (cached: actions
     are immutable, and the same few come back in every state; do not change the object)."""
     return LegalAction(action=str(a), type=a.type.value, tile=a.tile,
-                       tiles=(a.tile, a.tile + 1, a.tile + 2) if a.type is ActionType.CHOW else None,
+                       tiles=(a.kind, a.kind + 1, a.kind + 2) if a.type is ActionType.CHOW else None,
                        declines_win=True if can_win and a.type in (ActionType.PASS, ActionType.DISCARD) else None)
 
 
-def unseen_counts(obs) -> list[int]:
+def unseen_counts(obs: Observation) -> list[int]:
     """Per kind: copies the seat has not seen (:meth:`shangrao.game.Observation.unseen`)."""
     return obs.unseen()
 
@@ -115,7 +115,7 @@ def baodiao_after(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...], d
     return tuple(out)
 
 
-def _waits(kinds, unseen) -> list[Wait]:
+def _waits(kinds: Iterable[int], unseen: Sequence[int]) -> list[Wait]:
     # tiles left only (issue 10): a wait with no copy out of sight is no wait
     return [Wait(kind=k, unseen=unseen[k]) for k in kinds if unseen[k]]
 
@@ -127,7 +127,7 @@ def view_seq(game: Game, seat: int) -> int:
     return len(redact(game.events, seat))
 
 
-def reveal(game: Game) -> dict | None:
+def reveal(game: Game) -> dict[str, Any] | None:
     """倒牌: at the end of a hand every hand is laid down (what the table shows then).
 
     hands_down: per seat the concealed kinds.  wins: per winner the scored reading — groups (``kind``,
@@ -168,7 +168,8 @@ def reveal(game: Game) -> dict | None:
     return {"hands_down": [game.hand_kinds(s) for s in range(4)], "wins": wins, "drawn": r.drawn}
 
 
-def _decision(game: Game, obs: Observation, answered: Collection[int]):
+def _decision(game: Game, obs: Observation, answered: Collection[int]
+              ) -> tuple[list[Action], bool, list[Wait] | None, dict[str, Sequence[Wait]] | None, list[str] | None]:
     """What ``obs.seat`` may do and what it waits on: (legal, can_win, waits, discard_waits,
     baodiao_discards) of the ``state`` message — the last: the discards (mpsz) among
     ``discard_waits`` that leave the hand in the 宝吊 state (any tile wins), else None.  The unseen
@@ -181,7 +182,7 @@ def _decision(game: Game, obs: Observation, answered: Collection[int]):
     can_win = any(a.type is ActionType.WIN for a in legal)
     melds_me = obs.melds[seat]
     waits = None
-    discard_waits = None
+    discard_waits: dict[str, Sequence[Wait]] | None = None
     baodiao = None
     n_concealed = len(obs.hand)
     if n_concealed == 13 - 3 * len(melds_me):
@@ -238,8 +239,8 @@ class LogCache:
 
     def __init__(self) -> None:
         self.seats: dict[int, _SeatLog] = {}
-        self.encoded: dict[int, tuple[Event, list[tuple[dict, Raw]]]] = {}  # id(event) -> its redactions, encoded
-        self.public: tuple[tuple, SeatView] | None = None  # (the public fields' values, their view)
+        self.encoded: dict[int, tuple[Event, list[tuple[dict[str, Any], Raw]]]] = {}  # id(event) -> its redactions, encoded
+        self.public: tuple[tuple[Any, ...], SeatView] | None = None  # (the public fields' values, their view)
         self.revealed: tuple[object, Raw] | None = None  # (the hand's result, reveal() encoded)
 
     def _read(self, game: Game, seat: int) -> _SeatLog:
@@ -276,7 +277,7 @@ class LogCache:
             c.trimmed = keep_from
         return c
 
-    def _encoded(self, ev: Event, shown: dict) -> Raw:
+    def _encoded(self, ev: Event, shown: dict[str, Any]) -> Raw:
         """``shown`` (``ev`` redacted for a seat) encoded: the seats that see an event alike
         (a discard, another seat's draw) share one encoding."""
         seen = self.encoded.get(id(ev))
@@ -343,7 +344,7 @@ _with_seat = msgspec.structs.replace
 
 
 def state_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-                  settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> StateMessage:
+                  settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> StateMessage:
     """The ``state`` message for ``seat``: its whole view after a change.
 
     In a claim or rob window every seat still to be asked gets its options at once
@@ -383,26 +384,26 @@ def state_texts(msg: StateMessage) -> tuple[str, bytes]:
 
 
 def seat_texts(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-               settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, bytes]:
+               settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, bytes]:
     """:func:`state_message` as JSON text, and the same without its ``deadline`` (:func:`state_texts`)."""
     return state_texts(state_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
                                      settlement=settlement, logs=logs, answered=answered))
 
 
 def seat_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-                 settlement: dict | None, logs: LogCache, answered: Collection[int] = ()) -> str:
+                 settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> str:
     """The ``state`` message for ``seat`` as JSON text (:func:`seat_texts`)."""
     return seat_texts(game, seat, hand_no=hand_no, table=table, deadline=deadline,
                       settlement=settlement, logs=logs, answered=answered)[0]
 
 
 def seat_view(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-              settlement: dict | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict:
+              settlement: dict[str, Any] | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict[str, Any]:
     """The ``state`` message for ``seat`` as the browser reads it (the JSON text decoded), built
     without a cache (a fresh :class:`LogCache`): what tests compare the table's cached messages
     with.  ``with_log=False``: without ``seq`` and ``log``."""
-    out = json.loads(seat_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
-                                  settlement=settlement, logs=LogCache(), answered=answered))
+    out: dict[str, Any] = json.loads(seat_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
+                                                  settlement=settlement, logs=LogCache(), answered=answered))
     if not with_log:
         del out["seq"], out["log"]
     return out

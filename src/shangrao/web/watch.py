@@ -4,6 +4,7 @@ the public state of :mod:`shangrao.web.spectators`, never a concealed tile (one 
 from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
 
 from .deps import AppState
 from .errors import TableNotFound
@@ -35,7 +36,7 @@ def router(ctx: AppState) -> APIRouter:
     manager = ctx.manager
 
     @r.get("/watch/{table_id}", include_in_schema=False)
-    async def watch_page(table_id: int):
+    async def watch_page(table_id: int) -> Response:
         if table_id not in manager.tables:
             try:
                 await manager._stored_web(table_id)
@@ -47,7 +48,7 @@ def router(ctx: AppState) -> APIRouter:
         return page("table.html")
 
     @r.websocket("/ws/watch/{table_id}")
-    async def watch_socket(ws: WebSocket, table_id: int):
+    async def watch_socket(ws: WebSocket, table_id: int) -> None:
         await ws.accept()
         try:
             t = await manager.get(table_id)

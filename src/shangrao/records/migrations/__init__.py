@@ -17,6 +17,7 @@ environment.  ``python -m alembic`` is not needed: everything runs through the l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -102,7 +103,7 @@ def upgrade(conn: Connection, target: str = HEAD) -> None:
     command.upgrade(_config(conn), target)
 
 
-def prepare(engine: Engine, where: str, create_all) -> str | None:
+def prepare(engine: Engine, where: str, create_all: Callable[[Connection], None]) -> str | None:
     """Bring the database at ``engine`` to :data:`HEAD` (see the module doc); returns the revision it
     had (None: it was empty).  ``create_all(conn)`` makes today's tables.  ``where``: the database as
     messages name it (no password)."""
