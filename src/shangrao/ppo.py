@@ -190,7 +190,8 @@ class ActorCritic:
 
 
 def _he(rng: np.random.Generator, a: int, b: int) -> F32:
-    return (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+    out: F32 = (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+    return out
 
 
 class _Adam:

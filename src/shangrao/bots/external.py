@@ -359,7 +359,8 @@ class ExternalBot:
         answer = None if self.dead else self._ask(obs, legal)
         if answer is not None:
             return answer
-        return self.standin.choose(obs, legal)
+        chosen: Action = self.standin.choose(obs, legal)
+        return chosen
 
     def _get(self, timeout: float) -> object:
         assert self._lines is not None

@@ -16,18 +16,16 @@
 
 from __future__ import annotations
 
+from .codec import DamagedRecordError, GameNotFound, RecordError
 from .store import (
     GAME_KINDS as GAME_KINDS,  # the 0.1.0 name of GAME_MODES
 )
 from .store import (
     GAME_MODES,
     CompactHand,
-    DamagedRecordError,
-    GameNotFound,
     GameRecord,
     GameSummary,
     NewGame,
-    RecordError,
     Store,
     StoredHand,
     default_db_url,

@@ -88,7 +88,7 @@ def _check(rules_bytes: bytes, hand_seed: str, hand_no: int, dealer: int, scores
     return h.digest()
 
 
-def pack_hand(rules_bytes: bytes, game_seed: int, hand_no: int, dealer: int, scores: Sequence[int],
+def pack_hand(rules_bytes: bytes, game_seed: int | str, hand_no: int, dealer: int, scores: Sequence[int],
               decisions: Sequence[int] | np.ndarray) -> bytes:
     """The ``hands.decisions`` value of a hand (the format in the module doc).
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +24,10 @@ from ..melds import Meld, MeldType
 from ..scoring import WinBy
 from ..scoring.items import PATTERNS
 from . import core as C
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..rules import RuleSet
 
 __all__ = ["CoreMismatchError", "action_code", "code_action", "encode_events", "to_events", "replay_game"]
 
@@ -76,7 +81,7 @@ def encode_events(events: Sequence[Event]) -> np.ndarray:
     for ev in events:
         t = _EV_INDEX[EventType(ev["type"])]
         r = [t] + [0] * (C.EV_WIDTH - 1)
-        e: dict = ev  # type: ignore[assignment]
+        e: dict[str, Any] = ev  # type: ignore[assignment]
         if t == C.E_DEAL:
             r[1:6] = [e["dealer"], e["indicator"], e["dice"][0], e["dice"][1], e["hand_no"]]
         elif t == C.E_DRAW:
@@ -121,8 +126,8 @@ def encode_events(events: Sequence[Event]) -> np.ndarray:
         raise
 
 
-def replay_game(rules, seed, dealer: int, scores: Sequence[int], hand_no: int, wall: Sequence[int],
-                dice: Sequence[int], decisions: Sequence[int]):
+def replay_game(rules: RuleSet, seed: int | str | None, dealer: int, scores: Sequence[int], hand_no: int, wall: Sequence[int],
+                dice: Sequence[int], decisions: Sequence[int]) -> Game:
     """The Python :class:`~shangrao.game.Game` after pushing the core's ``decisions`` (codes) on the
     given wall and dice.  Each decision is checked to be legal (``Game.apply``)."""
     from ..game import Game
@@ -133,7 +138,7 @@ def replay_game(rules, seed, dealer: int, scores: Sequence[int], hand_no: int, w
     return game
 
 
-def to_events(rules, seed, dealer: int, scores: Sequence[int], hand_no: int, wall: Sequence[int],
+def to_events(rules: RuleSet, seed: int | str | None, dealer: int, scores: Sequence[int], hand_no: int, wall: Sequence[int],
               dice: Sequence[int], decisions: Sequence[int], rows: np.ndarray | None = None) -> list[Event]:
     """The engine's typed events of a core hand (see the module docstring); with ``rows`` (the core's
     event rows) the replay is checked against them."""
@@ -142,4 +147,5 @@ def to_events(rules, seed, dealer: int, scores: Sequence[int], hand_no: int, wal
         mine = encode_events(game.events)
         if mine.shape != rows.shape or not np.array_equal(mine, rows):
             raise CoreMismatchError(f"hand {hand_no} (seed {seed!r}): the engine's replay differs from the core's log")
-    return game.events
+    events: list[Event] = game.events
+    return events

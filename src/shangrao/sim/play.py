@@ -9,8 +9,9 @@ scripted list of decisions, and its result as the engine's types.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -287,7 +288,7 @@ def _keys(seeds: Sequence[int | str | None]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bots: Sequence[str],
-                     rules: RuleSet = DEFAULT_RULES, chunk: int = 64):
+                     rules: RuleSet = DEFAULT_RULES, chunk: int = 64) -> Iterator[CoreMatchHand]:
     """Play matches in the core as :class:`~shangrao.game.Match` plays them with
     ``get_bot(bots[i], seed=f"{match_seed}:{i}")`` at seat ``i`` (``shangrao.selfplay``): match ``m``
     has the seed ``match_seeds[m]`` and stops after ``limits[m]`` hands.  Yields
@@ -348,7 +349,7 @@ _REASON_IDS = C.TRANSFER_REASONS
 _WIN_BY_IDS = ("self_draw", "robbing_kong", "dealer_first_discard")
 
 
-def hand_summary(hand: CoreMatchHand, rules: RuleSet = DEFAULT_RULES) -> dict:
+def hand_summary(hand: CoreMatchHand, rules: RuleSet = DEFAULT_RULES) -> dict[str, Any]:
     """:func:`shangrao.records.summary.hand_summary` of a core hand, from its rows and win outputs
     (no replay): the same dict, key for key (``tests/sim/test_simulate_engine.py``)."""
     from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS

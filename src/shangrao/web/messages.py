@@ -157,10 +157,10 @@ class PhraseMsg(_Msg):
 
 ClientMessage = Annotated[ActionMsg | HintMsg | ReadyMsg | FillBotsMsg | PingMsg | ManageMsg | DissolveMsg | VoteMsg
                           | PhraseMsg, Field(discriminator="type")]
-_ADAPTER: TypeAdapter = TypeAdapter(ClientMessage)
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-def parse_client_message(text: str | bytes):
+def parse_client_message(text: str | bytes) -> Any:
     """A validated client message.  Raises ``pydantic.ValidationError`` or another ValueError: not
     JSON, nested too deeply, or a key given twice in one object
     (:class:`shangrao.strictjson.DuplicateKeyError`: ``{"type": "action", "seq": 3, "seq": 9}`` is not
@@ -212,7 +212,7 @@ def clean_name(name: Any) -> str:
 TableName = Annotated[str, Field(max_length=200), AfterValidator(check_name)]
 
 
-def _no_hands_rule(rules: dict) -> dict:
+def _no_hands_rule(rules: dict[str, Any]) -> dict[str, Any]:
     if "hands_per_match" in rules:
         raise ValueError("hands_per_match is not a rule option here: the number of hands is the field "
                          "'hands' (an integer 1..32)")

@@ -4,7 +4,7 @@ itself is :mod:`shangrao.web.page_html`'s)."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Query
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, RedirectResponse, Response
 
 from ..records import GameNotFound, RecordError
 from ..records.live import game_head
@@ -25,11 +25,11 @@ def router(ctx: AppState) -> APIRouter:
     manager = ctx.manager
 
     @r.get("/")
-    async def lobby():
+    async def lobby() -> Response:
         return page("lobby.html")
 
     @r.get("/t/{table_id}/{token}")
-    async def table_page(table_id: int, token: str):
+    async def table_page(table_id: int, token: str) -> Response:
         try:
             await manager.check_link(table_id, token)  # the stored hashes only: nothing is loaded
         except DamagedRecord as err:
@@ -45,7 +45,7 @@ def router(ctx: AppState) -> APIRouter:
         return page("table.html")
 
     @r.get("/join/{table_id}")
-    async def join_page(table_id: int):
+    async def join_page(table_id: int) -> Response:
         try:
             _, token = await manager.claim_free_seat(table_id)
         except DamagedRecord as err:
@@ -62,7 +62,7 @@ def router(ctx: AppState) -> APIRouter:
         return RedirectResponse(f"/t/{table_id}/{token}", status_code=303)
 
     @r.get("/error/{code}")
-    async def error_route(code: str, table: int | None = Query(None, ge=0, le=10**18)):
+    async def error_route(code: str, table: int | None = Query(None, ge=0, le=10**18)) -> Response:
         """An error page; ``/error/damaged?table=ID`` (where a table's socket was refused as damaged)
         says what is wrong with that table when the server knows."""
         if code == "damaged" and table is not None and table in manager.damaged:
@@ -70,19 +70,19 @@ def router(ctx: AppState) -> APIRouter:
         return error_page(code if code in ERRORS else "not-found")
 
     @r.get("/favicon.ico")
-    async def favicon():
+    async def favicon() -> Response:
         return FileResponse(STATIC_DIR / "tiles" / "bao.svg", media_type="image/svg+xml")
 
     @r.get("/rules")
-    async def rules_page():
+    async def rules_page() -> Response:
         return page("rules.html")
 
     @r.get("/history")
-    async def history_page():
+    async def history_page() -> Response:
         return page("history.html")
 
     @r.get("/replay/{game_id}")
-    async def replay_page(game_id: str):
+    async def replay_page(game_id: str) -> Response:
         """The replay viewer; an id that is no stored game is an error page (was a blank page)."""
         if not (game_id.isascii() and game_id.isdigit() and len(game_id) <= 18):
             return error_page("no-game")
