@@ -5,28 +5,63 @@ and combines it with the suite's (``[tool.coverage.*]`` in pyproject.toml).
 
 It replays the identity tests' own checks (``test_identity``, ``test_kernels``, ``test_vector``:
 the same helpers and assertions, unchanged) on a few hands each — the plain-Python core is about a
-thousand times slower than compiled, and it fills its tables in pure Python once (about a minute of
-CPU).  With the JIT on (the normal suite) the module is skipped: the identity tests themselves play
-thousands of hands there.  ``SHANGRAO_PY_CORE_HANDS`` sets the hands per bot (default 3).
+thousand times slower than compiled.  Its tables (``kernels.tables()``, 43 MB) are taken from a
+compiled process (numba's cache): filled as plain Python under coverage they cost minutes; the
+filler itself runs as Python on the honour table and must give the compiled one.  With the JIT on
+(the normal suite) the module is skipped: the identity tests themselves play thousands of hands
+there.  ``SHANGRAO_PY_CORE_HANDS`` sets the hands per bot (default 3).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import numba
+import numpy as np
 import pytest
 import test_identity as identity  # tests/sim is on the path (pytest's rootdir-relative import)
 import test_kernels as kernel_tests
 import test_vector as vector_tests
 
 from shangrao.rules import DEFAULT_RULES
+from shangrao.sim import kernels as K
 from shangrao.sim.vector import VectorEnv
 
-pytestmark = pytest.mark.skipif(not numba.config.DISABLE_JIT,
-                                reason="the core as plain Python, for coverage: run with NUMBA_DISABLE_JIT=1")
+pytestmark = pytest.mark.skipif(
+    not numba.config.DISABLE_JIT, reason="the core as plain Python, for coverage: run with NUMBA_DISABLE_JIT=1"
+)
 
 HANDS = int(os.environ.get("SHANGRAO_PY_CORE_HANDS", "3"))
+
+_SAVE_TABLES = (
+    "import sys, numpy as np; from shangrao.sim import kernels as K; s, h = K.build_tables(); "
+    "np.savez(sys.argv[1], suit=s, honor=h)"
+)
+
+
+def _compiled_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(suit, honor)`` as a process with the JIT on fills them (its compiled filler, cached by numba)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_DISABLE_JIT", "COVERAGE_PROCESS_START")}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "tables.npz"
+        subprocess.run([sys.executable, "-c", _SAVE_TABLES, str(path)], env=env, check=True, timeout=1800)
+        with np.load(path) as z:
+            return z["suit"], z["honor"]
+
+
+if numba.config.DISABLE_JIT:
+    _SUIT, _HONOR = _compiled_tables()
+    K.build_tables = lambda: (_SUIT.copy(), _HONOR.copy())  # read by K.tables(), once per process
+
+
+def test_the_table_filler_as_python_fills_the_honour_table_as_compiled():
+    honor = np.zeros_like(_HONOR)
+    K._fill(honor, 7, False, K._SL_MASKS)
+    assert np.array_equal(honor, _HONOR)
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy", "ukeire"])
@@ -40,7 +75,9 @@ def test_each_house_rule_in_the_core_as_python_is_the_engines(name):
     identity._check_random_hands(1, DEFAULT_RULES.replace(**identity.HOUSE_RULES[name]), f"py-rule-{name}", "greedy")
 
 
-@pytest.mark.parametrize(("clause", "module", "name", "args"), identity.SCENARIOS, ids=[s[0] for s in identity.SCENARIOS])
+@pytest.mark.parametrize(
+    ("clause", "module", "name", "args"), identity.SCENARIOS, ids=[s[0] for s in identity.SCENARIOS]
+)
 def test_special_clauses_in_the_core_as_python_are_the_engines(monkeypatch, clause, module, name, args):
     identity.test_special_clause_on_a_scripted_wall_is_identical_in_the_core(monkeypatch, clause, module, name, args)
 
