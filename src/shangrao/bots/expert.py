@@ -129,9 +129,8 @@ at 256), ``fly=False`` (+0.02: 飞宝 is rare).
 
 Speed: one decision evaluates at most ~14 states with ~34 table lookups each, plus exact
 scoring of ready states (memoised per bot), and one read of the opponent model per decision
-(``opponents="model"``);
-median about 8 ms and 99th percentile about 16 ms of CPU on one idle core, 12 / 32 ms on the loaded
-two-core machine of issue 20 (docs/performance.md).  :func:`advise` exposes the same estimates
+(``opponents="model"``); the measured decision times are in docs/performance.md, "Bot decision
+time".  :func:`advise` exposes the same estimates
 for players.
 """
 
