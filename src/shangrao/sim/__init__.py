@@ -26,7 +26,8 @@ Speed (``benchmarks/bench_sim.py``, recorded with the machine and command in doc
 "The compiled game loop" and "The batched environment"): whole hands on one core against the Python
 engine with the ``random``, ``greedy`` and ``ukeire`` bots, and the batched environment's steps per
 second against pgx's ``sparrow_mahjong`` and the PettingZoo environment.  The first call compiles
-the package (a minute or two of CPU); it is cached on disk with the kernels, :mod:`._cache`.
+what it reaches (the game loop: about two minutes of CPU, docs/performance.md "Compile time"); it is
+cached on disk with the kernels, :mod:`._cache`.
 
 Technology: numba
 =================
@@ -55,9 +56,12 @@ in compiled code: one Python call a hand already costs most of it.  On the ``uke
 discard decisions of 3,000 real states the kernels are 43–86× the Python bot
 (``--section "bot arithmetic"``).
 
-Warm-up (``benchmarks/bench_sim.py --section warm-up``): every kernel is ``@njit(cache=True)``.  The
-first run on a machine compiles them (about 11 s in all, 7 s of it :func:`~.kernels.score_win`, on an
-idle core; 30 s under load) and numba writes the machine code to its cache (``__pycache__`` beside
+Warm-up (``benchmarks/bench_compile.py``, per entry point): every kernel is ``@njit(cache=True)`` and
+compiled on its first call, only what that call reaches.  The first run on a machine compiles it
+(2026-12-07, CPU-seconds on the shared 2-core machine: the win check 1.4, the scoring kernel 8.7, the
+game loop of ``simulate --engine fast`` 90 (117 before issue 39), the batched environment 143 before)
+and numba writes the
+machine code to its cache (``__pycache__`` beside
 this package, or the user's cache directory when that is read-only; ``NUMBA_CACHE_DIR`` moves it).
 An edit to any source of this package recompiles all of it once (:mod:`._cache`: numba alone would
 keep a caller's machine code after a kernel it calls changed in another file).  Every later process
@@ -69,6 +73,9 @@ filled in each process by a compiled function (:func:`~.kernels.build_tables`), 
 from __future__ import annotations
 
 from ._cache import install as _install_cache
+from ._cache import unliteral_calls as _unliteral_calls
 
 # before any kernel is compiled or loaded: a change to any source of this package recompiles all of it
 _install_cache()
+# one compile of a kernel per argument types, not per constant passed to it (most of the first compile)
+_unliteral_calls()
