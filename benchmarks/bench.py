@@ -4,6 +4,7 @@ Run from the repository (needs the dev extra: ``pip install -e ".[dev]"``)::
 
     python benchmarks/bench.py            # full run (about 2 minutes)
     python benchmarks/bench.py --quick    # smaller inputs, for a smoke check
+    python benchmarks/bench.py --scalar --cpu-time   # parts 1-3 only (the scalar calls), CPU time
     python benchmarks/bench.py --markdown docs/performance-run.md
 
 Measures (see docs/performance.md for a recorded run and what each line means):
@@ -29,7 +30,9 @@ that fills the tables (the tables are built at first use; the cold pass is
 reported too).  As ``timeit`` does, the garbage collector is off while a batch
 of analysis calls is timed (full hands are timed with it on).  Each compared pair is run in interleaved rounds (5 for the
 analysis, 3 for full hands) and the best round of each side is reported, so a
-burst of load on the machine does not favour either side.
+burst of load on the machine does not favour either side.  ``--cpu-time`` times with
+``time.process_time`` instead (the process's own CPU: steadier on a shared, loaded machine, where
+the wall clock counts the time other processes hold the core); ``--scalar`` stops after part 3.
 """
 
 from __future__ import annotations
@@ -87,15 +90,19 @@ def with_wildcards(hands: list[list[int]], n_bao: int, rng: random.Random) -> li
     return out
 
 
+#: the clock of :func:`rate`: the wall clock, or the process's CPU time with ``--cpu-time``
+CLOCK = time.perf_counter
+
+
 def rate(fn, items) -> float:
     """Items per second; the garbage collector is off while timing, as ``timeit`` does."""
     gc.collect()
     gc.disable()
     try:
-        t = time.perf_counter()
+        t = CLOCK()
         for x in items:
             fn(x)
-        return len(items) / (time.perf_counter() - t)
+        return len(items) / (CLOCK() - t)
     finally:
         gc.enable()
 
@@ -155,6 +162,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="small inputs (smoke check)")
     ap.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--scalar", action="store_true", help="only parts 1-3: the scalar win check and shanten")
+    ap.add_argument("--cpu-time", action="store_true", help="time with time.process_time, not the wall clock")
     args = ap.parse_args()
 
     from mahjong.agari import Agari
@@ -164,7 +173,9 @@ def main() -> int:
     from shangrao.analysis import form_shanten, Form
     from shangrao.analysis import tables
 
-    global ROUNDS
+    global ROUNDS, CLOCK
+    if args.cpu_time:
+        CLOCK = time.process_time
     n = 2000 if args.quick else 20000
     ROUNDS = 1 if args.quick else 5
     n_sim = 40 if args.quick else 200
@@ -210,48 +221,49 @@ def main() -> int:
     notes.append(f"shanten answers: standard form agrees with mahjong's regular-hand shanten on {agree_std}/{len(rh)} hands; "
                  f"七对 agrees with chiitoitsu on {agree_7}/{len(no_quads)} hands without four of a kind")
 
-    # 4. full hands
-    r_random = r_greedy = 0.0
-    rl = None
-    for _ in range(1 if args.quick else 3):  # interleaved rounds, best of each
-        r, nr = bench_hands("random", n_sim)
-        r_random = max(r_random, r)
-        r, ng = bench_hands("greedy", n_sim)
-        r_greedy = max(r_greedy, r)
-        x = bench_rlcard(n_sim)
-        rl = x if rl is None or (x is not None and x > rl) else rl
-    rl_text = f"{rl:,.1f}" if rl else "rlcard not installed"
-    rows.append((f"full hands, 4 random bots (hands/s, {nr} hands)", f"{r_random:,.1f}", rl_text,
-                 f"{r_random / rl:.1f}×" if rl else "—"))
-    rows.append((f"full hands, 4 greedy bots (hands/s, {ng} hands)", f"{r_greedy:,.1f}", rl_text,
-                 f"{r_greedy / rl:.1f}×" if rl else "—"))
+    if not args.scalar:  # parts 4-5
+        # 4. full hands
+        r_random = r_greedy = 0.0
+        rl = None
+        for _ in range(1 if args.quick else 3):  # interleaved rounds, best of each
+            r, nr = bench_hands("random", n_sim)
+            r_random = max(r_random, r)
+            r, ng = bench_hands("greedy", n_sim)
+            r_greedy = max(r_greedy, r)
+            x = bench_rlcard(n_sim)
+            rl = x if rl is None or (x is not None and x > rl) else rl
+        rl_text = f"{rl:,.1f}" if rl else "rlcard not installed"
+        rows.append((f"full hands, 4 random bots (hands/s, {nr} hands)", f"{r_random:,.1f}", rl_text,
+                     f"{r_random / rl:.1f}×" if rl else "—"))
+        rows.append((f"full hands, 4 greedy bots (hands/s, {ng} hands)", f"{r_greedy:,.1f}", rl_text,
+                     f"{r_greedy / rl:.1f}×" if rl else "—"))
 
-    # 5. memory and import
-    from shangrao.bots import get_bot
-    from shangrao.game import Game, play_hand
+        # 5. memory and import
+        from shangrao.bots import get_bot
+        from shangrao.game import Game, play_hand
 
-    gc.collect()
-    tracemalloc.start()
-    g = Game(seed=12345)
-    play_hand(g, [get_bot("greedy", i) for i in range(4)])
-    _, peak_hand = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    entries = len(tables._SUITS) + len(tables._HONORS)
-    tracemalloc.start()
-    tables._SUITS.clear()
-    tables._HONORS.clear()
-    tables._SUITS_B.clear()
-    tables._HONORS_B.clear()
-    for h in hands + rh:
-        shangrao.shanten(h, None)
-    table_bytes, _ = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    rows.append(("peak memory of one greedy hand", f"{peak_hand / 1024:,.0f} KiB", "—", ""))
-    rows.append((f"tables after the shanten/win inputs ({len(tables._SUITS) + len(tables._HONORS):,} entries)",
-                 f"{table_bytes / 1024 / 1024:,.1f} MiB", "—", ""))
-    it = import_time()
-    rows.append(("import shangrao (tables are built at first use)", f"{it * 1000:.0f} ms", "—", ""))
-    notes.append(f"table entries filled during the whole run: {entries:,}")
+        gc.collect()
+        tracemalloc.start()
+        g = Game(seed=12345)
+        play_hand(g, [get_bot("greedy", i) for i in range(4)])
+        _, peak_hand = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        entries = len(tables._SUITS) + len(tables._HONORS)
+        tracemalloc.start()
+        tables._SUITS.clear()
+        tables._HONORS.clear()
+        tables._SUITS_B.clear()
+        tables._HONORS_B.clear()
+        for h in hands + rh:
+            shangrao.shanten(h, None)
+        table_bytes, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        rows.append(("peak memory of one greedy hand", f"{peak_hand / 1024:,.0f} KiB", "—", ""))
+        rows.append((f"tables after the shanten/win inputs ({len(tables._SUITS) + len(tables._HONORS):,} entries)",
+                     f"{table_bytes / 1024 / 1024:,.1f} MiB", "—", ""))
+        it = import_time()
+        rows.append(("import shangrao (tables are built at first use)", f"{it * 1000:.0f} ms", "—", ""))
+        notes.append(f"table entries filled during the whole run: {entries:,}")
 
     machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
                f"{platform.platform()}")
@@ -264,7 +276,8 @@ def main() -> int:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"shangrao benchmarks ({'quick' if args.quick else 'full'} run)")
+    kind = ("quick" if args.quick else "full") + (", scalar calls" if args.scalar else "") + (", CPU time" if args.cpu_time else "")
+    table = Table(title=f"shangrao benchmarks ({kind} run)")
     for col in ("measure", "shangrao", "peer", "ratio (ours / theirs)"):
         table.add_column(col)
     for row in rows:

@@ -27,7 +27,9 @@ from .analysis import (
     unseen_counts,
     waits,
 )
-from .analysis import is_winning as _is_winning
+
+# the analysis call itself, not a wrapper: one Python call less on the hot path (docs/performance.md)
+from .analysis import is_winning as is_winning
 from .analysis import shanten as _shanten
 from .analysis.hand import validate_hand
 from .errors import InputError
@@ -79,17 +81,6 @@ __all__ = [
     "to_34",
     "bao_from_indicator",
 ]
-
-
-def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0) -> bool:
-    """Whether ``tiles_34`` (length-34 counts of the concealed hand, 宝 included) is a win.
-
-    bao: the 宝 kind 0..33 or None.  declared_melds: count, or the melds.
-    See :func:`shangrao.analysis.is_winning`.  Raises ``ValueError`` on a wrong tile count, and
-    :class:`~shangrao.analysis.CopyLimitError` (a ``ValueError``) when the hand and the given melds
-    hold more than four copies of a kind.
-    """
-    return _is_winning(tiles_34, bao, declared_melds)
 
 
 def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,

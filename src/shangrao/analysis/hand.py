@@ -28,7 +28,19 @@ from ..tiles import NUM_KINDS, TERMINALS_AND_HONORS, check_bao, check_kind, form
 from .availability import available_deficits, check_unseen
 from .readings import Form, Group, Reading, enumerate_readings
 from .shapes import jiuyao_overlap, seven_pairs_overlap, shisanlang_overlap, standard_overlap
-from .tables import NEED0, Entry, N, deficits_entries, entries_34, is_win_entries, shanten_entries
+from .tables import (
+    _HONORS_B,
+    _SUITS_B,
+    NEED0,
+    PAIR,
+    Entry,
+    N,
+    _entry_b,
+    deficits_entries,
+    entries_34,
+    is_win_entries,
+    shanten_entries,
+)
 
 __all__ = [
     "HandError",
@@ -149,23 +161,47 @@ def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredM
     return e0, e1, e2, e3, w, m, jiuyao_ok
 
 
-def _fast_prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds,
-                  extra: int) -> Prepared | None:
-    """:func:`_prepare` for plain arguments (a count of melds, a list of 34 counts, a hand of
-    ``3*m + extra`` tiles); None for anything else, which then goes through :func:`_prepare`
-    for its clear error message."""
+#: the types of a plain ``tiles_34`` list: 34 ``int`` (a ``bool`` is refused, as by :func:`_prepare`)
+_INTS_34 = [int] * 34
+
+
+def _fast_prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds) -> Prepared | None:
+    """:func:`_prepare` for plain arguments (a count of melds 0..4, a list or tuple of 34 ``int``
+    counts 0..4, 宝 None or 0..33), with no size check (the caller checks ``3*m + extra``); None
+    for anything else, which then goes through :func:`_prepare` for its clear error message.
+    One call, the checks once: the public scalar calls' hot path (docs/performance.md)."""
     cls = tiles_34.__class__
-    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and (cls is list or cls is tuple) and (
-            len(tiles_34) == 34 and (bao is None or (bao.__class__ is int and 0 <= bao < 34))) and (
-            bool not in set(map(type, tiles_34))):  # True == 1: refused by _prepare, as every entry point does
-        try:
-            e0, e1, e2, e3, w = entries_34(tiles_34, bao)
-        except (TypeError, ValueError):
+    if declared_melds.__class__ is not int or not 0 <= declared_melds <= 4 or (cls is not list and cls is not tuple) \
+            or len(tiles_34) != 34 or [*map(type, tiles_34)] != _INTS_34:  # True == 1: refused by _prepare
+        return None
+    try:
+        if bao is None:
+            w = 0
+            b = bytes(tiles_34)  # ValueError outside 0..255
+        elif bao.__class__ is int and 0 <= bao < 34:
+            w = tiles_34[bao]
+            if w:
+                ba = bytearray(tiles_34)
+                ba[bao] = 0
+                b = bytes(ba)
+            else:
+                b = bytes(tiles_34)
+        else:
             return None
-        m = 4 - declared_melds
-        if e0[N] + e1[N] + e2[N] + e3[N] + w == 3 * m + extra:
-            return e0, e1, e2, e3, w, m, m == 4
-    return None
+        k0 = b[0:9]
+        k1 = b[9:18]
+        k2 = b[18:27]
+        k3 = b[27:34]
+        s = _SUITS_B
+        h = _HONORS_B
+        e0 = s.get(k0) or _entry_b(k0, False)  # InputError (a ValueError) for a count above 4
+        e1 = s.get(k1) or _entry_b(k1, False)
+        e2 = s.get(k2) or _entry_b(k2, False)
+        e3 = h.get(k3) or _entry_b(k3, True)
+    except ValueError:
+        return None
+    m = 4 - declared_melds
+    return e0, e1, e2, e3, w, m, m == 4
 
 
 def form_deficits(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds) -> dict[Form, int]:
@@ -229,9 +265,46 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     melds hold more than four copies of a kind (with a count of melds there is nothing to check
     across: the fast path).
     """
-    p = _fast_prepare(tiles_34, bao, declared_melds, 2) or _prepare(*_args(tiles_34, bao), declared_melds, (2,),
-                                                                     "is_winning")
-    return is_win_entries(*p)
+    # the plain case inline, its checks once (the hot path of the public call; _fast_prepare's steps):
+    # a count of melds 0..4, a list or tuple of 34 ``int`` counts 0..4, 宝 None or 0..33
+    cls = tiles_34.__class__
+    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and (cls is list or cls is tuple) \
+            and len(tiles_34) == 34 and [*map(type, tiles_34)] == _INTS_34 and (
+            bao is None or (bao.__class__ is int and 0 <= bao < 34)):
+        try:
+            if bao is not None and tiles_34[bao]:
+                w = tiles_34[bao]
+                ba = bytearray(tiles_34)
+                ba[bao] = 0
+                b = bytes(ba)
+            else:
+                w = 0
+                b = bytes(tiles_34)  # ValueError outside 0..255
+            k0 = b[0:9]
+            k1 = b[9:18]
+            k2 = b[18:27]
+            k3 = b[27:34]
+            s = _SUITS_B
+            try:
+                e0 = s[k0]
+                e1 = s[k1]
+                e2 = s[k2]
+                e3 = _HONORS_B[k3]
+            except KeyError:  # a suit not met yet: its entry made (InputError, a ValueError, for a count above 4)
+                e0 = s.get(k0) or _entry_b(k0, False)
+                e1 = s.get(k1) or _entry_b(k1, False)
+                e2 = s.get(k2) or _entry_b(k2, False)
+                e3 = _HONORS_B.get(k3) or _entry_b(k3, True)
+        except ValueError:
+            e0 = None
+        m = 4 - declared_melds
+        if e0 is not None and e0[N] + e1[N] + e2[N] + e3[N] + w == 3 * m + 2:
+            # the standard form first (most wins): :func:`~.tables.need_standard`
+            t = w - e0[NEED0] - e1[NEED0] - e2[NEED0] - e3[NEED0]  # need_standard <= w, without a call to min
+            if e0[PAIR] <= t or e1[PAIR] <= t or e2[PAIR] <= t or e3[PAIR] <= t:
+                return True
+            return is_win_entries(e0, e1, e2, e3, w, m, m == 4)
+    return is_win_entries(*_prepare(*_args(tiles_34, bao), declared_melds, (2,), "is_winning"))
 
 
 def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
@@ -317,9 +390,8 @@ def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequ
     still be drawn count (:mod:`.availability`, slower), at every distance.
     ``INFINITE_SHANTEN`` if no form can be reached.
     """
-    p = (_fast_prepare(tiles_34, bao, declared_melds, 2) or _fast_prepare(tiles_34, bao, declared_melds, 1)
-         or None)
-    if p is None:
+    p = _fast_prepare(tiles_34, bao, declared_melds)
+    if p is None or not 1 <= p[0][N] + p[1][N] + p[2][N] + p[3][N] + p[4] - 3 * p[5] <= 2:
         tiles_34, bao = _args(tiles_34, bao)
         p = _prepare(tiles_34, bao, declared_melds, (1, 2), "shanten")
     s = shanten_entries(*p)

@@ -126,12 +126,14 @@ def _build(counts: tuple[int, ...], chows: bool) -> Entry:
     # useful group counts: (j, most tiles in j groups) where j groups beat j-1 groups
     u0 = tuple((j, best0[j]) for j in range(1, 5) if best0[j] > best0[j - 1])
     u1 = tuple((j, best1[j]) for j in range(5) if best1[j] != _NEG and (j == 0 or best1[j] > best1[j - 1]))
-    return (need0, need1, *best0, *best1, twos, ones, *sl, th, 1 if ok13 else 0, n, k0, k1, u0, u1)
+    return (need0, need1, *best0, *best1, twos, ones, *sl, th, 1 if ok13 else 0, n, k0, k1, u0, u1,
+            min(2, need1 - need0))
 
 
 # indices into an entry tuple
-NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1 = (
-    0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24)
+# (PAIR: ``min(2, need1 - need0)``, what the pair in this suit saves, read by the win checks)
+NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1, PAIR = (
+    0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24, 25)
 
 
 def entry(code: int, honors: bool = False) -> Entry:
@@ -311,8 +313,7 @@ def need_standard(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     A hand of ``3*m + 2`` tiles with ``w`` 宝 is a standard win iff this is <= w (leftover 宝 then
     form whole melds of 宝).
     """
-    need: int = (e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0]
-            + min(2, e0[NEED1] - e0[NEED0], e1[NEED1] - e1[NEED0], e2[NEED1] - e2[NEED0], e3[NEED1] - e3[NEED0]))
+    need: int = e0[NEED0] + e1[NEED0] + e2[NEED0] + e3[NEED0] + min(e0[PAIR], e1[PAIR], e2[PAIR], e3[PAIR])
     return need
 
 

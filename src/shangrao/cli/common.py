@@ -72,7 +72,8 @@ def check_run_options(seed: int | None, workers: int, ray: str | None) -> None:
 def check_engine(engine: str | None, names: list[str], hands: int | None = None) -> str:
     """``--engine``: python or fast, and fast only for core bots; returns the engine the run uses
     (:func:`shangrao.selfplay.resolve_engine`, ``hands`` the hands it plays).  Where that is the fast
-    core and it is not compiled on this machine yet, says so on stderr (once, about a minute).
+    core and it is not compiled on this machine yet, says so on stderr (once: the game loop's first compile,
+    :data:`shangrao.sim.play.FIRST_COMPILE_CPU_S`).
     Raises :class:`CliError`."""
     from ..errors import InputError
     from ..selfplay import resolve_engine
@@ -82,11 +83,11 @@ def check_engine(engine: str | None, names: list[str], hands: int | None = None)
     except InputError as err:
         raise CliError(f"--engine: {err}") from None
     if chosen == "fast":
-        from ..sim.play import core_compiled
+        from ..sim import play
 
-        if not core_compiled():
-            err_console().print("compiling the fast core for this machine, once (about a minute; numba caches it)…",
-                                highlight=False)
+        if not play.core_compiled():
+            err_console().print(f"compiling the core (first run, about {play.FIRST_COMPILE_CPU_S} CPU-s; "
+                                "numba caches it)…", highlight=False)
     return chosen
 
 

@@ -26,23 +26,28 @@ Speed (``benchmarks/bench_sim.py``, recorded with the machine and command in doc
 "The compiled game loop" and "The batched environment"): whole hands on one core against the Python
 engine with the ``random``, ``greedy`` and ``ukeire`` bots, and the batched environment's steps per
 second against pgx's ``sparrow_mahjong`` and the PettingZoo environment.  The first call compiles
-the package (a minute or two of CPU); it is cached on disk with the kernels, :mod:`._cache`.
+what it reaches (the game loop: about two minutes of CPU, docs/performance.md "Compile time"); it is
+cached on disk with the kernels, :mod:`._cache`.
 
 Technology: numba, chosen by measuring the win check against the candidates: the table and the
 reasons are in docs/performance.md, "Choosing the technology: numba".
 
-Warm-up (``benchmarks/bench_sim.py --section warm-up``; its figures are in docs/performance.md):
-every kernel is ``@njit(cache=True)``.  The first run on a machine compiles them and numba writes
-the machine code to its cache (``__pycache__`` beside this package, or the user's cache directory
-when that is read-only; ``NUMBA_CACHE_DIR`` moves it).  An edit to any source of this package
-recompiles all of it once (:mod:`._cache`: numba alone would keep a caller's machine code after a
-kernel it calls changed in another file).  Every later process loads it.  The tables are not
-stored: they are filled in each process by a compiled function (:func:`~.kernels.build_tables`).
+Warm-up (``benchmarks/bench_compile.py``, per entry point; its figures are in docs/performance.md,
+"Compile time"): every kernel is ``@njit(cache=True)`` and compiled on its first call, only what that
+call reaches.  The first run on a machine compiles it and numba writes the machine code to its cache
+(``__pycache__`` beside this package, or the user's cache directory when that is read-only;
+``NUMBA_CACHE_DIR`` moves it).  An edit to any source of this package recompiles all of it once
+(:mod:`._cache`: numba alone would keep a caller's machine code after a kernel it calls changed in
+another file).  Every later process loads it.  The tables are not stored: they are filled in each
+process by a compiled function (:func:`~.kernels.build_tables`).
 """
 
 from __future__ import annotations
 
 from ._cache import install as _install_cache
+from ._cache import unliteral_calls as _unliteral_calls
 
 # before any kernel is compiled or loaded: a change to any source of this package recompiles all of it
 _install_cache()
+# one compile of a kernel per argument types, not per constant passed to it (most of the first compile)
+_unliteral_calls()

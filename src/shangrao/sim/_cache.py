@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PACKAGE_DIR", "install", "is_compiled", "sources_stamp"]
+__all__ = ["PACKAGE_DIR", "install", "is_compiled", "sources_stamp", "unliteral_calls"]
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: the Python homes the core derives constants and helpers from at import (issue 39: codes from the
@@ -77,6 +77,57 @@ def install() -> bool:
         return Locator
 
     classes[0:0] = [locator(b) for b in bases]
+    return True
+
+
+#: the package's functions compiled for plain argument types (:func:`unliteral_calls`): run at most a few
+#: times a hand (a win, a settlement, a kong, a new hand), so a constant folded into them buys no speed
+#: while each constant cost a compile; the hot ones (``_emit``, the draw, the discard) stay specialized
+UNLITERAL = frozenset({"score_win", "_finish_wins", "_finish_drawn", "_bonus_all", "_four_bao", "_transfer",
+                       "_end", "new_hand", "_kong_window", "_declare_kong"})
+
+
+def unliteral_calls() -> bool:
+    """Compile a call between the package's functions for the plain types of its arguments, not
+    one specialization per constant (once; False if numba's internals differ).
+
+    numba types a constant argument inside compiled code as a literal (``Literal[int](2)``) and
+    compiles the callee for it: a kernel called with different constants from different call sites
+    was compiled once per combination (``score_win`` 7 times, ``_emit`` 28 times in the game loop),
+    a large part of the game loop's first compile.  For a callee of :data:`UNLITERAL` (the package's cold
+    kernels: specializing its hot ones on constants is worth their compile),
+    the call is typed first with :func:`numba.core.types.unliteral` of each argument (an ``int64``, a
+    ``bool``), and with the literals only where that does not type.  The machine code computes the
+    same values (the constants become arguments); LLVM still folds them where it inlines."""
+    try:
+        from numba.core import dispatcher, errors, types
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return False
+    cls: Any = getattr(dispatcher, "Dispatcher", None)
+    orig = getattr(cls, "get_call_template", None)
+    if orig is None:
+        return False
+    if getattr(orig, "_shangrao_sim", False):
+        return True
+    here = os.path.normcase(str(PACKAGE_DIR))
+
+    def get_call_template(self: Any, args: Any, kws: Any) -> Any:
+        ours = self.__dict__.get("_shangrao_sim")
+        if ours is None:
+            code = getattr(self.py_func, "__code__", None)
+            ours = self._shangrao_sim = code is not None and code.co_name in UNLITERAL and os.path.normcase(
+                os.path.dirname(os.path.abspath(code.co_filename))) == here
+        if ours and not kws:
+            plain = tuple(types.unliteral(a) for a in args)
+            if plain != tuple(args):
+                try:
+                    return orig(self, plain, kws)
+                except errors.TypingError:
+                    pass
+        return orig(self, args, kws)
+
+    get_call_template._shangrao_sim = True  # type: ignore[attr-defined]
+    cls.get_call_template = get_call_template
     return True
 
 

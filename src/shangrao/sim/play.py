@@ -30,7 +30,13 @@ from .vector import VectorEnv
 _BOT_RULES = C.BOT_RULES  # GreedyBot scores its 偷机 choices under the default rules
 
 __all__ = ["AmountRangeError", "check_core_scores",
-           "CORE_BOTS", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
+           "CORE_BOTS", "CoreHand", "CoreMatchHand", "FIRST_COMPILE_CPU_S", "core_compiled", "play_hand", "warm_up",
+           "decisions_of", "iter_match_hands"]
+
+#: CPU-seconds of the game loop's first compile (:func:`~.core.play_matches`, what ``simulate --engine
+#: fast`` runs, an empty numba cache) on the shared 2-core development machine, rounded up:
+#: ``benchmarks/bench_compile.py --entry "game loop"`` (docs/performance.md, "Compile time")
+FIRST_COMPILE_CPU_S = 90
 
 #: the bots the core plays itself: name -> its code in the core
 CORE_BOTS = C.CORE_BOTS
@@ -93,15 +99,17 @@ class CoreHand:
 
 def core_compiled() -> bool:
     """Whether the game loop is in numba's on-disk cache already (a first call then takes about a
-    second, not the minute or so of compiling it): see :mod:`shangrao.sim`'s warm-up."""
+    second, not the :data:`FIRST_COMPILE_CPU_S` CPU-seconds of compiling it): see :mod:`shangrao.sim`'s
+    warm-up."""
     return is_compiled(C.play_matches)
 
 
 def warm_up() -> float:
     """Compile (or load from numba's cache) what the core runs: one short match of each core bot, a
-    scripted hand, the checked batch entry points, a step of the batched environment.  Returns the seconds it took — about a minute of
-    CPU the first time on a machine (or after an edit of the package), about a second from the
-    cache.  ``.ci/run`` calls it once before the test suite."""
+    scripted hand, the checked batch entry points, a step of the batched
+    environment.  Returns the seconds (wall clock) it took: the first time on a machine, or after an
+    edit of the package, the compile of all of it (docs/performance.md, "Compile time", per entry
+    point), about a second from the cache.  ``.ci/run`` calls it once before the test suite."""
     import time
 
     from .batch import is_winning_many, shanten_many
