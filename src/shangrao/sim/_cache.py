@@ -110,6 +110,7 @@ def unliteral_calls() -> bool:
     if getattr(orig, "_shangrao_sim", False):
         return True
     here = os.path.normcase(str(PACKAGE_DIR))
+    unliteral: Any = types.unliteral  # numba is untyped
 
     def get_call_template(self: Any, args: Any, kws: Any) -> Any:
         ours = self.__dict__.get("_shangrao_sim")
@@ -118,7 +119,7 @@ def unliteral_calls() -> bool:
             ours = self._shangrao_sim = code is not None and code.co_name in UNLITERAL and os.path.normcase(
                 os.path.dirname(os.path.abspath(code.co_filename))) == here
         if ours and not kws:
-            plain = tuple(types.unliteral(a) for a in args)
+            plain = tuple(unliteral(a) for a in args)
             if plain != tuple(args):
                 try:
                     return orig(self, plain, kws)
