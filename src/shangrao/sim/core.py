@@ -708,10 +708,11 @@ def _finish_wins(st: State, ev: Rows, rules: Rules, tb: Tables, winners: Codes, 
             pflown[i] = st[_O_FLOWN + p]
             if p == source:
                 robbed = i
-        ok = K.score_win(tb[0], tb[1], hand, k, bao, mtype, mkind, nm, win_by, heavenly != 0,
-                         st[_O_CHAIN] if win_by == W_SELF_DRAW else 0, st[_O_FLOWN + w], pflown,
-                         st[_O_BAODRAWN + w] > 0 or k == bao, st[_O_BAODRAWN + w] == 4, st[_O_CAUGHT + w] != 0,
-                         robbed if win_by == W_ROBBING_KONG else -1, st[_O_TOUJI + w], rules, out)
+        sit = K.Situation(hand, k, bao, mtype, mkind, nm, win_by, heavenly != 0,
+                          st[_O_CHAIN] if win_by == W_SELF_DRAW else 0, st[_O_FLOWN + w], pflown,
+                          st[_O_BAODRAWN + w] > 0 or k == bao, st[_O_BAODRAWN + w] == 4, st[_O_CAUGHT + w] != 0,
+                          robbed if win_by == W_ROBBING_KONG else -1, st[_O_TOUJI + w])
+        ok = K.score_win(tb, sit, rules, out)
         if not ok:
             st[_O_ERROR] = 1  # analysis says win, scoring says no win (EngineError in the engine)
         for j in range(K.N_OUT):
@@ -1181,8 +1182,8 @@ def _greedy_touji(st: State, tb: Tables, bot_rules: Rules, seat: int, work: npt.
     fw = st[_O_FLOWN + seat]
     # value(drawn)
     four = (base_drawn + (1 if drawn == bao else 0)) == 4 and not anyp
-    K.score_win(tb[0], tb[1], before, drawn, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
-                False, -1, 0, bot_rules, out)
+    K.score_win(tb, K.Situation(before, drawn, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
+                                False, -1, 0), bot_rules, out)
     pid = out[K.O_PATTERN]
     now = out[K.O_HAND_VALUE]
     if pid != _P_BAODIAO and pid != _P_PPH_BAODIAO:
@@ -1198,8 +1199,8 @@ def _greedy_touji(st: State, tb: Tables, bot_rules: Rules, seat: int, work: npt.
     for k in range(34):
         if unseen[k]:
             four = (base_drawn + (1 if k == bao else 0)) == 4 and not anyp
-            K.score_win(tb[0], tb[1], before, k, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
-                        False, -1, 0, bot_rules, out)
+            K.score_win(tb, K.Situation(before, k, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True,
+                                        four, False, -1, 0), bot_rules, out)
             ev += unseen[k] / total * out[K.O_HAND_VALUE]
     return GREEDY_SURVIVAL * ev > now
 

@@ -103,6 +103,7 @@ __all__ = [
     "NOTE_BOTH_FIT",
     "NOTE_NEEDS_TOUJI",
     "NOTE_NOT_HELD_FLOWN",
+    "Situation",
     "score_win",
     "Readings",
     "win_readings",
@@ -1134,21 +1135,35 @@ def win_amounts(out: npt.NDArray[np.int64], value: int, payers_flown: npt.NDArra
     return any_flown and not held_bao
 
 
+class Situation(NamedTuple):
+    """One win's situation as :func:`score_win` reads it: the compiled mirror of
+    :class:`shangrao.scoring.WinSituation` (:func:`shangrao.sim.convert.situation_record` makes one from
+    it; the core makes one per win).  Unchecked: the caller passes a situation the engine can reach."""
+
+    hand34: npt.NDArray[np.integer]        #: int[34] the concealed hand *before* the winning tile (宝 included)
+    win_tile: int                          #: the kind won on
+    bao: int                               #: the 宝 kind, or NO_BAO
+    meld_type: npt.NDArray[np.int8]        #: int8[4] MELD_* of each declared meld
+    meld_kind: npt.NDArray[np.int8]        #: int8[4] the lowest kind of each declared meld
+    n_melds: int                           #: declared melds (0..4)
+    win_by: int                            #: WIN_*
+    heavenly: bool                         #: 天糊
+    kong_chain: int                        #: 杠开 n (self-draw only, else 0)
+    winner_flown: int                      #: the winner's 飞宝
+    payers_flown: npt.NDArray[np.int64]    #: int64[3] each payer's 飞宝 (seat order after the winner)
+    held_bao: bool                         #: the winner held a 宝 this hand
+    four_bao: bool                         #: 四个宝
+    caught_bao: bool                       #: 接宝
+    robbed: int                            #: for 抢杠 the payer (0..2) robbed, else -1
+    touji: int                             #: 偷机 count
+
+
 @njit(cache=True)
-def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: npt.NDArray[np.integer],
-              win_tile: int, bao: int, meld_type: npt.NDArray[np.int8], meld_kind: npt.NDArray[np.int8], n_melds: int,
-              win_by: int, heavenly: bool, kong_chain: int, winner_flown: int, payers_flown: npt.NDArray[np.int64],
-              held_bao: bool, four_bao: bool, caught_bao: bool, robbed: int, touji: int,
-              rules: npt.NDArray[np.int32], out: npt.NDArray[np.int64]) -> bool:
+def score_win(tb: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]], s: Situation, rules: npt.NDArray[np.int32],
+              out: npt.NDArray[np.int64]) -> bool:
     """Score one win as ``Game._finish_wins`` does (``shangrao.scoring.score`` of its WinSituation).
 
-    hand34: the concealed hand *before* the winning tile (``13 - 3*n_melds`` tiles, 宝 included);
-    win_tile: the kind won on; meld_type / meld_kind: ``MELD_*`` and the lowest kind of each of the
-    ``n_melds`` declared melds; win_by: ``WIN_*``; heavenly: 天糊; kong_chain: 杠开 n (self-draw only);
-    winner_flown / payers_flown[3]: 飞宝 of the winner / of each payer (seat order after the winner);
-    held_bao: the winner held a 宝 this hand; four_bao: 四个宝; caught_bao: 接宝; robbed: for 抢杠 the
-    payer (0..2) robbed, else -1; touji: 偷机 count; rules: :func:`shangrao.sim.rules.encode_rules`.
-
+    tb: :func:`tables`; s: the win's :class:`Situation`; rules: :func:`shangrao.sim.rules.encode_rules`.
     Writes ``out`` (``int64[N_OUT]``, the ``O_*`` fields) and returns whether the hand wins (False:
     ``out`` is zero with ``O_PATTERN`` -1).  The amounts are points.  Unchecked (the hot path): the
     caller passes a situation the engine can reach (:class:`shangrao.scoring.WinSituation` validates
@@ -1158,6 +1173,14 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
     :func:`best_pattern` (the factors and doublings: the one paying most), :func:`win_amounts` (what
     each payer pays).
     """
+    hand34 = s.hand34
+    win_tile = s.win_tile
+    bao = s.bao
+    n_melds = s.n_melds
+    win_by = s.win_by
+    kong_chain = s.kong_chain
+    winner_flown = s.winner_flown
+    payers_flown = s.payers_flown
     for i in range(N_OUT):
         out[i] = 0
     out[O_PATTERN] = -1
@@ -1170,18 +1193,18 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
         jokers = real[bao]
         real[bao] = 0
     jiuyao_melds = rules[R_JIUYAO_MELDS] != 0
-    rd = win_readings(real, jokers, bao, meld_type, meld_kind, n_melds, jiuyao_melds)
+    rd = win_readings(real, jokers, bao, s.meld_type, s.meld_kind, n_melds, jiuyao_melds)
     has_sl = rd.sl_found[0] + rd.sl_found[1] + rd.sl_found[2] + rd.sl_found[3] > 0
     has_jy = rd.jy_found[0] + rd.jy_found[1] + rd.jy_found[2] + rd.jy_found[3] > 0
     if not (rd.n_std > 0 or rd.sp_n > 0 or has_sl or has_jy):
         return False
     # --- bonuses (the engine transfers them when they happen; reported here)
     bonus_each = (rd.exposed * rules[R_PUNG_KONG_BONUS] + rd.concealed * rules[R_CONCEALED_KONG_BONUS]
-                  + (rules[R_CAUGHT_BAO_BONUS] if caught_bao else 0) + (rules[R_FOUR_BAO_BONUS] if four_bao else 0))
+                  + (rules[R_CAUGHT_BAO_BONUS] if s.caught_bao else 0) + (rules[R_FOUR_BAO_BONUS] if s.four_bao else 0))
     any_flown = payers_flown[0] > 0 or payers_flown[1] > 0 or payers_flown[2] > 0
     flat = -1
     points = 0
-    if heavenly:
+    if s.heavenly:
         flat = P_HEAVENLY
         points = rules[R_HEAVENLY_POINTS]
     elif win_by == WIN_DEALER_FIRST_DISCARD:
@@ -1200,9 +1223,9 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
     # --- the candidates: pattern × doublings, the one paying most (D2)
     baodiao = False
     if bao >= 0:
-        baodiao = is_baodiao_state(suit, honor, hand34, bao)
+        baodiao = is_baodiao_state(tb[0], tb[1], hand34, bao)
     drew_bao = bao >= 0 and win_tile == bao
-    touji_ok = rules[R_BAODIAO_BAO_NEEDS_TOUJI] == 0 or touji > 0
+    touji_ok = rules[R_BAODIAO_BAO_NEEDS_TOUJI] == 0 or s.touji > 0
     common = rules[R_BASE_POINTS]
     if kong_chain:
         common *= 2**kong_chain
@@ -1222,7 +1245,7 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
         notes |= NOTE_BOTH_FIT
     if baodiao and not touji_ok and (drew_bao or any_wubao):
         notes |= NOTE_NEEDS_TOUJI
-    if win_amounts(out, value, payers_flown, held_bao, robbing, robbed):
+    if win_amounts(out, value, payers_flown, s.held_bao, robbing, s.robbed):
         notes |= NOTE_NOT_HELD_FLOWN
     out[O_PATTERN] = p
     out[O_FACTOR] = best[2]
