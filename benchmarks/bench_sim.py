@@ -219,9 +219,11 @@ def bench_scoring(args: argparse.Namespace) -> list[Row]:
 
     from shangrao.bots import get_bot
     from shangrao.game import Match
+    from shangrao.rules import DEFAULT_RULES
     from shangrao.scoring import score
     from shangrao.sim import kernels as K
-    from shangrao.sim.convert import situation_args
+    from shangrao.sim.convert import situation_record
+    from shangrao.sim.rules import encode_rules
 
     n_hands = 100 if args.quick else 600
     rounds = 1 if args.quick else 3
@@ -234,18 +236,19 @@ def bench_scoring(args: argparse.Namespace) -> list[Row]:
             sits += [w.situation for w in rec.result.wins]
             played += 1
         m += 1
-    cols = list(zip(*[situation_args(s) for s in sits]))
-    arrays = [np.array(c) for c in cols[:16]]
-    rules = cols[16][0]
+    cols = list(zip(*[situation_record(s) for s in sits]))
+    arrays = [np.array(c) for c in cols]
+    rules = encode_rules(DEFAULT_RULES)
     suit, honor = K.tables()
     values = np.zeros(len(sits), dtype=np.int64)
 
     @njit
     def run(suit, honor, h, wt, ba, mt, mk, nm, wb, hv, kc, wf, pf, hb, fb, cb, rb, tj, rules, values):  # type: ignore[no-untyped-def]
         out = np.zeros(K.N_OUT, dtype=np.int64)
+        tb = (suit, honor)
         for i in range(h.shape[0]):
-            K.score_win(suit, honor, h[i], wt[i], ba[i], mt[i], mk[i], nm[i], wb[i], hv[i], kc[i], wf[i], pf[i],
-                        hb[i], fb[i], cb[i], rb[i], tj[i], rules, out)
+            K.score_win(tb, K.Situation(h[i], wt[i], ba[i], mt[i], mk[i], nm[i], wb[i], hv[i], kc[i], wf[i], pf[i],
+                                        hb[i], fb[i], cb[i], rb[i], tj[i]), rules, out)
             values[i] = out[K.O_HAND_VALUE]
 
     run(suit, honor, *arrays, rules, values)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shangrao.analysis import is_baodiao_state, is_winning, shanten
+from shangrao.analysis import tables as tables_module
 from shangrao.analysis.tables import HandKey, entry
 from shangrao.bots import get_bot
 from shangrao.bots.greedy import _neighbourhood
@@ -44,6 +45,11 @@ def test_suit_table_rows_equal_the_python_entries(counts):
 def test_honor_table_rows_equal_the_python_entries(counts):
     code = sum(c * 5**r for r, c in enumerate(counts))
     assert list(HONOR[code]) == list(entry(code, True)[:K.N_FIELDS])
+
+
+def test_table_entry_arithmetic_is_the_python_function_compiled():
+    assert K._entry_fields.py_func is tables_module.entry_fields
+    assert K.N_FIELDS == tables_module.N_FIELDS and K.F_SL == tables_module.SL and K.F_N == tables_module.N
 
 
 def test_tables_are_built_once_and_read_only():

@@ -28,13 +28,16 @@ from collections.abc import Sequence
 from typing import Any, TypeAlias
 
 from ..errors import InputError
-from .shapes import _shisanlang_suit_best, _suit_blocks
+from .shapes import SHISANLANG_SUIT_SETS, _suit_blocks
 
 __all__ = [
     "POW5",
     "suit_code",
     "hand_codes",
     "entry",
+    "entry_fields",
+    "N_FIELDS",
+    "SL_MASKS",
     "entries_codes",
     "entries_34",
     "need_standard",
@@ -87,53 +90,117 @@ _SUITS: dict[int, Entry] = {}
 _HONORS: dict[int, Entry] = {}
 
 
-def _build(counts: tuple[int, ...], chows: bool) -> Entry:
-    blocks = _suit_blocks(counts, chows)
-    n = sum(counts)
-    need0 = need1 = 99
-    best0 = [_NEG] * 5
-    best1 = [_NEG] * 5
-    for a, b, p in blocks:
+# indices into an entry tuple: its first N_FIELDS are ints (:func:`entry_fields`), then K0, K1, U0, U1,
+# and PAIR (``min(2, need1 - need0)``: what the pair in this suit saves, read by the win checks)
+NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1, PAIR = (
+    0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24, 25)
+#: the integer fields of an entry (what :func:`entry_fields` writes; the compiled core's table row)
+N_FIELDS = 21
+
+#: (mask of ranks, size) of each rank set one suit may hold in 十三浪 (:data:`~.shapes.SHISANLANG_SUIT_SETS`)
+SL_MASKS: tuple[tuple[int, int], ...] = tuple((sum(1 << r for r in s), len(s)) for s in SHISANLANG_SUIT_SETS)
+
+
+def entry_fields(counts: Sequence[int], width: int, chows: bool, blocks: Sequence[Sequence[int]], n_blocks: int,
+                 sl_masks: Sequence[Sequence[int]], row: Any) -> None:
+    """Write the :data:`N_FIELDS` integer fields of one suit's entry into ``row``.
+
+    counts: the suit's ``width`` counts (9 ranks with ``chows``, 7 honors without); blocks: its first
+    ``n_blocks`` (melds, partials, pair) splits (:func:`~.shapes._suit_blocks`, any order); sl_masks:
+    :data:`SL_MASKS`; row: any int sequence of at least N_FIELDS slots (a list here, a row of the
+    compiled tables in :mod:`shangrao.sim.kernels`).  Pure integer code on indexable arguments: the
+    one source of the entry arithmetic, run by Python for :func:`entry` and compiled by numba
+    (``njit(entry_fields)``) for the core's whole tables.  Checks nothing.
+    """
+    n = 0
+    mx = 0
+    twos = 0  # 七对 units: a kind with c tiles offers pair-units worth 2 (a full pair) or 1 (half a pair)
+    ones = 0
+    present = 0
+    distinct = 0
+    for r in range(width):
+        c = counts[r]
+        n += c
+        if c >= 4:
+            twos += 2
+        elif c >= 2:
+            twos += 1
+        if c == 1 or c == 3:
+            ones += 1
+        if c > mx:
+            mx = c
+        if c > 0:
+            present |= 1 << r
+            distinct += 1
+    need0 = 99
+    need1 = 99
+    for g in range(5):
+        row[BEST0 + g] = _NEG
+        row[BEST1 + g] = _NEG
+    for j in range(n_blocks):
+        a = blocks[j][0]
+        b = blocks[j][1]
+        p = blocks[j][2]
         left = n - 3 * a - 2 * b - 2 * p
         if p == 0:
-            need0 = min(need0, b + 2 * left)
+            v = b + 2 * left
+            if v < need0:
+                need0 = v
             if left >= 1:
-                need1 = min(need1, b + 2 * (left - 1) + 1)
+                v = b + 2 * (left - 1) + 1
+                if v < need1:
+                    need1 = v
         else:
-            need1 = min(need1, b + 2 * left)
+            v = b + 2 * left
+            if v < need1:
+                need1 = v
         g = a + b
         if g <= 4:
             value = 3 * a + 2 * b + 2 * p
-            best = best1 if p else best0
+            o = BEST1 if p else BEST0
             for gg in range(g, 5):
-                if value > best[gg]:
-                    best[gg] = value
-    # 七对 units: a kind with c tiles offers pair-units worth 2 (a full pair) or 1 (half a pair)
-    twos = sum(2 if c >= 4 else (1 if c >= 2 else 0) for c in counts)
-    ones = sum(1 for c in counts if c in (1, 3))
+                if value > row[o + gg]:
+                    row[o + gg] = value
+    row[NEED0] = need0
+    row[NEED1] = need1
+    row[TWOS] = twos
+    row[ONES] = ones
     # 十三浪: best overlap with a valid rank set of size 0..3 (suits), distinct kinds (honors)
     if chows:
-        sl = _shisanlang_suit_best(frozenset(r for r in range(9) if counts[r]))
-        th = counts[0] + counts[8]
+        for k in range(4):
+            row[SL + k] = -1
+        for j in range(len(sl_masks)):
+            y = present & sl_masks[j][0]
+            k = sl_masks[j][1]
+            ov = 0
+            while y:
+                ov += y & 1
+                y >>= 1
+            if ov > row[SL + k]:
+                row[SL + k] = ov
+        row[TH] = counts[0] + counts[8]
     else:
-        distinct = sum(1 for c in counts if c)
-        sl = (distinct, distinct, distinct, distinct)
-        th = n
-    ok13 = max(counts, default=0) <= 1
+        for k in range(4):
+            row[SL + k] = distinct
+        row[TH] = n
+    row[OK13] = 1 if mx <= 1 else 0
+    row[N] = n
+
+
+def _build(counts: tuple[int, ...], chows: bool) -> Entry:
+    blocks = tuple(_suit_blocks(counts, chows))
+    row = [0] * N_FIELDS
+    entry_fields(counts, len(counts), chows, blocks, len(blocks), SL_MASKS, row)
+    best0 = row[BEST0:BEST0 + 5]
+    best1 = row[BEST1:BEST1 + 5]
     # saturation: past this many groups the suit adds nothing (-1: no pair possible)
     k0 = min(g for g in range(5) if best0[g] == best0[4])
     k1 = -1 if best1[4] == _NEG else min(g for g in range(5) if best1[g] == best1[4])
     # useful group counts: (j, most tiles in j groups) where j groups beat j-1 groups
     u0 = tuple((j, best0[j]) for j in range(1, 5) if best0[j] > best0[j - 1])
     u1 = tuple((j, best1[j]) for j in range(5) if best1[j] != _NEG and (j == 0 or best1[j] > best1[j - 1]))
-    return (need0, need1, *best0, *best1, twos, ones, *sl, th, 1 if ok13 else 0, n, k0, k1, u0, u1,
-            min(2, need1 - need0))
-
-
-# indices into an entry tuple
-# (PAIR: ``min(2, need1 - need0)``, what the pair in this suit saves, read by the win checks)
-NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1, PAIR = (
-    0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24, 25)
+    # PAIR: what the pair in this suit saves, min(2, need1 - need0), read by the win checks
+    return (*row, k0, k1, u0, u1, min(2, row[NEED1] - row[NEED0]))
 
 
 def entry(code: int, honors: bool = False) -> Entry:

@@ -2,7 +2,7 @@
 
 * :mod:`.kernels` — hand analysis (win check, shanten, 进张, 宝吊) and scoring on numpy arrays;
 * :mod:`.rules` — a :class:`~shangrao.rules.RuleSet` as the int array the kernels read;
-* :mod:`.convert` — a :class:`~shangrao.scoring.WinSituation` as the scoring kernel's arguments, and
+* :mod:`.convert` — a :class:`~shangrao.scoring.WinSituation` as the scoring kernel's record, and
   the engine's breakdown text from its output;
 * :mod:`.batch` — checked batch entry points (``is_winning_many``, ``shanten_many``): many hands in
   one call, a bad row refused with one :class:`~.batch.BatchError` naming it;

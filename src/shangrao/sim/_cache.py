@@ -23,10 +23,12 @@ __all__ = ["PACKAGE_DIR", "install", "is_compiled", "sources_stamp", "unliteral_
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: the Python homes the core derives constants and helpers from at import (issue 39: codes from the
-#: enums, pattern factors, rule indices, the greedy bots' ``_connectivity``): compiled code freezes
-#: them, so an edit of one of these recompiles the core as an edit of ``sim/`` does
-HOMES = tuple(PACKAGE_DIR.parent / p for p in ("bots/greedy.py", "game/actions.py", "game/protocol.py", "melds.py",
-                                                "rules.py", "scoring/items.py", "scoring/situation.py", "tiles.py"))
+#: enums, pattern factors, rule indices, the greedy bots' ``_connectivity``, the tables'
+#: ``entry_fields``): compiled code freezes them, so an edit of one of these recompiles the core as
+#: an edit of ``sim/`` does
+HOMES = tuple(PACKAGE_DIR.parent / p for p in ("analysis/tables.py", "bots/greedy.py", "game/actions.py",
+                                                "game/protocol.py", "melds.py", "rules.py", "scoring/items.py",
+                                                "scoring/situation.py", "tiles.py"))
 
 
 def sources_stamp(directory: Path = PACKAGE_DIR) -> str:

@@ -1,7 +1,7 @@
 """Between the Python objects of the engine and the plain arrays of the kernels (:mod:`.kernels`).
 
-* :func:`situation_args` — a :class:`~shangrao.scoring.WinSituation` as the arguments of
-  :func:`~shangrao.sim.kernels.score_win`;
+* :func:`situation_record` — a :class:`~shangrao.scoring.WinSituation` as the
+  :class:`~shangrao.sim.kernels.Situation` record :func:`~shangrao.sim.kernels.score_win` reads;
 * :func:`score_situation` — :func:`~shangrao.sim.kernels.score_win` on one situation, the output
   array (``int64[N_OUT]``) returned;
 * :func:`breakdown` — the one-line formula of :meth:`shangrao.scoring.ScoreResult.breakdown` from that
@@ -23,7 +23,7 @@ from ..scoring.items import DOUBLING_NAMES
 from . import kernels as K
 from .rules import encode_rules
 
-__all__ = ["MELD_CODES", "WIN_BY_CODES", "situation_args", "score_situation", "breakdown"]
+__all__ = ["MELD_CODES", "WIN_BY_CODES", "situation_record", "score_situation", "breakdown"]
 
 #: MeldType → the kernels' MELD_* code
 MELD_CODES: dict[MeldType, int] = {
@@ -37,10 +37,10 @@ WIN_BY_CODES: dict[WinBy, int] = {
 }
 
 
-def situation_args(s: WinSituation, rules: RuleSet = DEFAULT_RULES) -> tuple[Any, ...]:
-    """The arguments of :func:`~shangrao.sim.kernels.score_win` after the two tables, less ``out``:
-    ``(hand34, win_tile, bao, meld_type, meld_kind, n_melds, win_by, heavenly, kong_chain,
-    winner_flown, payers_flown, held_bao, four_bao, caught_bao, robbed, touji, rules)``."""
+def situation_record(s: WinSituation) -> K.Situation:
+    """The :class:`~shangrao.sim.kernels.Situation` of a (validated) situation: its hand as ``int8[34]``
+    counts, its melds as ``MELD_*`` codes and lowest kinds (``int8[4]`` each), its payers' 飞宝 as
+    ``int64[3]``, the rest as ints and bools (no 宝: ``NO_BAO``; no 抢杠: robbed -1)."""
     hand34 = np.zeros(34, dtype=np.int8)
     for k in s.hand:
         hand34[k] += 1
@@ -49,18 +49,17 @@ def situation_args(s: WinSituation, rules: RuleSet = DEFAULT_RULES) -> tuple[Any
     for i, m in enumerate(s.melds):
         meld_type[i] = MELD_CODES[m.type]
         meld_kind[i] = min(m.tiles)
-    return (hand34, s.win_tile, K.NO_BAO if s.bao is None else s.bao, meld_type, meld_kind, len(s.melds),
-            WIN_BY_CODES[s.win_by], s.heavenly, s.kong_chain, s.winner_flown,
-            np.array(s.payers_flown, dtype=np.int64), s.held_bao, s.four_bao, s.caught_bao,
-            -1 if s.robbed is None else s.robbed, s.touji, encode_rules(rules))
+    return K.Situation(hand34, s.win_tile, K.NO_BAO if s.bao is None else s.bao, meld_type, meld_kind,
+                       len(s.melds), WIN_BY_CODES[s.win_by], bool(s.heavenly), s.kong_chain, s.winner_flown,
+                       np.array(s.payers_flown, dtype=np.int64), bool(s.held_bao), bool(s.four_bao),
+                       bool(s.caught_bao), -1 if s.robbed is None else s.robbed, s.touji)
 
 
 def score_situation(s: WinSituation, rules: RuleSet = DEFAULT_RULES) -> np.ndarray:
     """``int64[N_OUT]``: :func:`~shangrao.sim.kernels.score_win` of one situation (``O_*`` fields)."""
-    suit, honor = K.tables()
     out = np.zeros(K.N_OUT, dtype=np.int64)
     kernel: Any = K.score_win  # a numba Dispatcher: its stub knows no arguments
-    kernel(suit, honor, *situation_args(s, rules), out)
+    kernel(K.tables(), situation_record(s), encode_rules(rules), out)
     return out
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -63,7 +63,7 @@ def _enum_index(enum: type[Enum], member: str) -> int:
 
 __all__ = [
     "ST_DTYPE", "SCORE_LIMIT", "EV_WIDTH", "MAX_EVENTS", "MAX_DECISIONS", "STATE_SIZE", "seed_key", "CORE_BOTS",
-    "BOT_RULES", "TRANSFER_REASONS",
+    "BOT_RULES", "TRANSFER_REASONS", "Setup", "MatchSeeds", "MatchOut", "play_matches",
 ]
 
 # ---------------------------------------------------------------------------------------------- codes
@@ -708,10 +708,11 @@ def _finish_wins(st: State, ev: Rows, rules: Rules, tb: Tables, winners: Codes, 
             pflown[i] = st[_O_FLOWN + p]
             if p == source:
                 robbed = i
-        ok = K.score_win(tb[0], tb[1], hand, k, bao, mtype, mkind, nm, win_by, heavenly != 0,
-                         st[_O_CHAIN] if win_by == W_SELF_DRAW else 0, st[_O_FLOWN + w], pflown,
-                         st[_O_BAODRAWN + w] > 0 or k == bao, st[_O_BAODRAWN + w] == 4, st[_O_CAUGHT + w] != 0,
-                         robbed if win_by == W_ROBBING_KONG else -1, st[_O_TOUJI + w], rules, out)
+        sit = K.Situation(hand, k, bao, mtype, mkind, nm, win_by, heavenly != 0,
+                          st[_O_CHAIN] if win_by == W_SELF_DRAW else 0, st[_O_FLOWN + w], pflown,
+                          st[_O_BAODRAWN + w] > 0 or k == bao, st[_O_BAODRAWN + w] == 4, st[_O_CAUGHT + w] != 0,
+                          robbed if win_by == W_ROBBING_KONG else -1, st[_O_TOUJI + w])
+        ok = K.score_win(tb, sit, rules, out)
         if not ok:
             st[_O_ERROR] = 1  # analysis says win, scoring says no win (EngineError in the engine)
         for j in range(K.N_OUT):
@@ -1181,8 +1182,8 @@ def _greedy_touji(st: State, tb: Tables, bot_rules: Rules, seat: int, work: npt.
     fw = st[_O_FLOWN + seat]
     # value(drawn)
     four = (base_drawn + (1 if drawn == bao else 0)) == 4 and not anyp
-    K.score_win(tb[0], tb[1], before, drawn, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
-                False, -1, 0, bot_rules, out)
+    K.score_win(tb, K.Situation(before, drawn, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
+                                False, -1, 0), bot_rules, out)
     pid = out[K.O_PATTERN]
     now = out[K.O_HAND_VALUE]
     if pid != _P_BAODIAO and pid != _P_PPH_BAODIAO:
@@ -1198,8 +1199,8 @@ def _greedy_touji(st: State, tb: Tables, bot_rules: Rules, seat: int, work: npt.
     for k in range(34):
         if unseen[k]:
             four = (base_drawn + (1 if k == bao else 0)) == 4 and not anyp
-            K.score_win(tb[0], tb[1], before, k, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
-                        False, -1, 0, bot_rules, out)
+            K.score_win(tb, K.Situation(before, k, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True,
+                                        four, False, -1, 0), bot_rules, out)
             ev += unseen[k] / total * out[K.O_HAND_VALUE]
     return GREEDY_SURVIVAL * ev > now
 
@@ -1414,23 +1415,59 @@ N_INFO = 17
 ERR_SCORE_RANGE = 4
 
 
-@njit(cache=True)
-def play_matches(rules: Rules, tb: Tables, bots: Codes, bot_rules: Rules, bot_keys: npt.NDArray[np.uint32],
-                 bot_klen: npt.NDArray[np.int64], hand_keys: npt.NDArray[np.uint32], hand_klen: npt.NDArray[np.int64],
-                 limits: npt.NDArray[np.int64], rows_out: Rows, row_off: npt.NDArray[np.int64], dec_out: Codes,
-                 dec_off: npt.NDArray[np.int64], info: npt.NDArray[np.int64], win_out: npt.NDArray[np.int64]) -> int:
-    """Play matches, each to ``limits[m]`` hands (dealer and scores carried over: ``Match``), with the
-    core bots ``bots`` seeded per match from ``bot_keys[m, seat, :bot_klen[m, seat]]`` and hand ``n``
-    shuffled from ``hand_keys[m, n, :hand_klen[m, n]]`` (the seeds' :func:`seed_key`).
+class Setup(NamedTuple):
+    """What every game or match plays with: the encoded rules (int32[N_RULES]), the analysis tables
+    (``kernels.tables()``), each seat's core bot code (int32[4]) and the rules the greedy bots score
+    with (:data:`BOT_RULES`).  :func:`play_matches` and ``vector``'s batched kernels take it."""
 
-    Hand ``h`` (matches in order, their hands in order) writes its event rows to
-    ``rows_out[row_off[h]:row_off[h + 1]]``, its decisions to ``dec_out[dec_off[h]:dec_off[h + 1]]``,
-    its result to ``info[h]`` (``I_*`` columns) and each win's :func:`kernels.score_win` output to
-    ``win_out[h, winner index]``.  ``rows_out`` and ``info`` are int64 (amounts); ``info[h, I_ERROR]``
-    is :data:`ERR_SCORE_RANGE` for a hand whose scores before it are beyond ±:data:`SCORE_LIMIT`: it is
-    not played and its match stops there.
-    Returns the number of hands played (fewer when an output buffer is full: the caller plays the
-    rest in another call)."""
+    rules: Rules
+    tb: Tables
+    bots: Codes
+    bot_rules: Rules
+
+
+class MatchSeeds(NamedTuple):
+    """The seeds of M matches for :func:`play_matches` (:func:`seed_key` arrays, zero-padded): match
+    ``m``'s seat ``s`` bot is seeded from ``bot_keys[m, s, :bot_klen[m, s]]``, its hand ``n`` shuffled
+    from ``hand_keys[m, n, :hand_klen[m, n]]``, and it stops after ``limits[m]`` hands."""
+
+    bot_keys: npt.NDArray[np.uint32]    #: [M, 4, key length]
+    bot_klen: npt.NDArray[np.int64]     #: [M, 4]
+    hand_keys: npt.NDArray[np.uint32]   #: [M, hands per match, key length]
+    hand_klen: npt.NDArray[np.int64]    #: [M, hands per match]
+    limits: npt.NDArray[np.int64]       #: [M] hands to play
+
+
+class MatchOut(NamedTuple):
+    """What :func:`play_matches` writes, hand ``h`` being the h-th hand played (matches in order, their
+    hands in order): its event rows ``rows[row_off[h]:row_off[h + 1]]``, its decisions
+    ``dec[dec_off[h]:dec_off[h + 1]]``, its result ``info[h]`` (``I_*`` columns) and each win's
+    :func:`kernels.score_win` output ``win_out[h, winner index]``.  All int64 but ``dec``."""
+
+    rows: Rows                         #: [total rows, EV_WIDTH]
+    row_off: npt.NDArray[np.int64]     #: [hands + 1]
+    dec: Codes                         #: [total decisions]
+    dec_off: npt.NDArray[np.int64]     #: [hands + 1]
+    info: npt.NDArray[np.int64]        #: [hands, N_INFO]
+    win_out: npt.NDArray[np.int64]     #: [hands, 3, kernels.N_OUT]
+
+
+@njit(cache=True)
+def play_matches(cfg: Setup, seeds: MatchSeeds, out: MatchOut) -> int:
+    """Play matches, each to ``seeds.limits[m]`` hands (dealer and scores carried over: ``Match``),
+    with the core bots ``cfg.bots`` and the hands seeded as :class:`MatchSeeds` says; write each hand
+    played into ``out`` (:class:`MatchOut`).  ``out.info[h, I_ERROR]`` is :data:`ERR_SCORE_RANGE` for
+    a hand whose scores before it are beyond ±:data:`SCORE_LIMIT`: it is not played and its match
+    stops there.  Returns the number of hands played (fewer when an output buffer is full: the
+    caller plays the rest in another call)."""
+    rules = cfg.rules
+    tb = cfg.tb
+    bots = cfg.bots
+    bot_rules = cfg.bot_rules
+    limits = seeds.limits
+    row_off = out.row_off
+    dec_off = out.dec_off
+    info = out.info
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     ev = np.zeros((MAX_EVENTS, EV_WIDTH), dtype=np.int64)
     dec = np.zeros(MAX_DECISIONS, dtype=np.int32)
@@ -1444,7 +1481,7 @@ def play_matches(rules: Rules, tb: Tables, bots: Codes, bot_rules: Rules, bot_ke
     dec_off[0] = 0
     for m in range(limits.shape[0]):
         for s in range(4):
-            mt_seed(mts[s], bot_keys[m, s, :bot_klen[m, s]])
+            mt_seed(mts[s], seeds.bot_keys[m, s, :seeds.bot_klen[m, s]])
         dealer = 0
         scores[:] = 0
         for n in range(limits[m]):
@@ -1458,13 +1495,14 @@ def play_matches(rules: Rules, tb: Tables, bots: Codes, bot_rules: Rules, bot_ke
                 dec_off[h + 1] = dec_off[h]
                 h += 1
                 break
-            new_hand(st, ev, rules, tb, hand_keys[m, n, :hand_klen[m, n]], dealer, scores, n, no_wall, no_dice)
+            new_hand(st, ev, rules, tb, seeds.hand_keys[m, n, :seeds.hand_klen[m, n]], dealer, scores, n, no_wall,
+                     no_dice)
             nd = play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
             ne = st[_O_NEV]
             r0 = row_off[h]
             d0 = dec_off[h]
-            rows_out[r0:r0 + ne] = ev[:ne]
-            dec_out[d0:d0 + nd] = dec[:nd]
+            out.rows[r0:r0 + ne] = ev[:ne]
+            out.dec[d0:d0 + nd] = dec[:nd]
             row_off[h + 1] = r0 + ne
             dec_off[h + 1] = d0 + nd
             info[h, I_DEALER] = dealer
@@ -1481,7 +1519,7 @@ def play_matches(rules: Rules, tb: Tables, bots: Codes, bot_rules: Rules, bot_ke
 
             for i in range(st[_O_NWIN]):
                 for j in range(K.N_OUT):
-                    win_out[h, i, j] = st[_O_WINOUT + i * K.N_OUT + j]
+                    out.win_out[h, i, j] = st[_O_WINOUT + i * K.N_OUT + j]
             dealer = st[_O_NEXT_DEALER]
             for i in range(4):
                 scores[i] = st[_O_SCORES + i]

@@ -29,13 +29,13 @@ The kernels check nothing (they are the hot path): the caller passes hands the e
 from __future__ import annotations
 
 import functools
-import itertools
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ..analysis import tables as _T
 from ..melds import MeldType
 from ..scoring.items import PATTERNS
 from ..scoring.situation import WinBy
@@ -103,6 +103,7 @@ __all__ = [
     "NOTE_BOTH_FIT",
     "NOTE_NEEDS_TOUJI",
     "NOTE_NOT_HELD_FLOWN",
+    "Situation",
     "score_win",
     "Readings",
     "win_readings",
@@ -111,18 +112,19 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------- table layout
-#: fields of a table row (the entry of :func:`shangrao.analysis.tables.entry`, without its derived U0/U1/K0/K1)
-F_NEED0 = 0  #: fewest 宝 completing the suit's real tiles into melds only
-F_NEED1 = 1  #: … into melds and the pair (99: none)
-F_BEST0 = 2  #: 5 fields: most tiles in at most g = 0..4 groups, no pair (-100: none)
-F_BEST1 = 7  #: 5 fields: the same with the pair
-F_TWOS = 12  #: 七对 pair-units worth 2
-F_ONES = 13  #: 七对 half pairs (counts 1 or 3)
-F_SL = 14  #: 4 fields: 十三浪 overlap with a valid rank set of 0..3 tiles (honors: distinct kinds ×4)
-F_TH = 18  #: 1s and 9s (honors: all tiles), the tiles 九幺 keeps
-F_OK13 = 19  #: 1 when no kind is held twice (十三浪 possible)
-F_N = 20  #: tiles of the suit
-N_FIELDS = 21
+#: fields of a table row: the integer fields of :func:`shangrao.analysis.tables.entry` (its
+#: ``entry_fields``), without its derived K0/K1/U0/U1; the indices are that module's
+F_NEED0 = _T.NEED0  #: fewest 宝 completing the suit's real tiles into melds only
+F_NEED1 = _T.NEED1  #: … into melds and the pair (99: none)
+F_BEST0 = _T.BEST0  #: 5 fields: most tiles in at most g = 0..4 groups, no pair (-100: none)
+F_BEST1 = _T.BEST1  #: 5 fields: the same with the pair
+F_TWOS = _T.TWOS  #: 七对 pair-units worth 2
+F_ONES = _T.ONES  #: 七对 half pairs (counts 1 or 3)
+F_SL = _T.SL  #: 4 fields: 十三浪 overlap with a valid rank set of 0..3 tiles (honors: distinct kinds ×4)
+F_TH = _T.TH  #: 1s and 9s (honors: all tiles), the tiles 九幺 keeps
+F_OK13 = _T.OK13  #: 1 when no kind is held twice (十三浪 possible)
+F_N = _T.N  #: tiles of the suit
+N_FIELDS = _T.N_FIELDS
 
 NO_BAO = -1
 _NEG = -100
@@ -164,24 +166,17 @@ NOTE_NOT_HELD_FLOWN = 8  #: "注 1: payers' 飞宝 not counted: the winner never
 
 
 # ---------------------------------------------------------------- building the tables
-def _valid_13_masks() -> np.ndarray:
-    """(mask of 9 ranks, size) of every rank set one suit may hold in 十三浪 (ranks ≥ 3 apart)."""
-    out = []
-    for mask in range(512):
-        ranks = [r for r in range(9) if mask >> r & 1]
-        if len(ranks) <= 3 and all(b - a >= 3 for a, b in itertools.pairwise(ranks)):
-            out.append((mask, len(ranks)))
-    return np.array(out, dtype=np.int64)
-
-
-_SL_MASKS = _valid_13_masks()
+_SL_MASKS = np.array(_T.SL_MASKS, dtype=np.int64)
+#: ``analysis.tables.entry_fields`` (the one source of an entry's arithmetic) compiled
+_entry_fields: Any = njit(cache=True)(_T.entry_fields)
 
 
 @njit(cache=True)
 def _fill(table: np.ndarray, width: int, chows: bool, sl_masks: np.ndarray) -> None:
-    """Fill ``table`` (one row per code of ``width`` ranks) from the (melds, partials, pair) splits of
-    each count vector of at most 14 tiles, as :func:`shangrao.analysis.shapes._suit_blocks` makes
-    them; codes are visited in increasing order, so every split's rest is done before it."""
+    """Fill ``table`` (one row per code of ``width`` ranks) with :func:`_entry_fields` of each count
+    vector of at most 14 tiles; its (melds, partials, pair) splits, as
+    :func:`shangrao.analysis.shapes._suit_blocks` makes them, are found here by a table of bit sets
+    over the codes, visited in increasing order so that every split's rest is done before it."""
     size = 5**width
     pw = np.empty(width, dtype=np.int64)
     for r in range(width):
@@ -190,6 +185,7 @@ def _fill(table: np.ndarray, width: int, chows: bool, sl_masks: np.ndarray) -> N
     w0 = np.zeros(size, dtype=np.uint64)
     w1 = np.zeros(size, dtype=np.uint64)
     d = np.empty(width, dtype=np.int64)
+    blocks = np.zeros((80, 3), dtype=np.int64)
     one = np.uint64(1)
     for code in range(size):
         x = code
@@ -233,88 +229,17 @@ def _fill(table: np.ndarray, width: int, chows: bool, sl_masks: np.ndarray) -> N
                     b1 |= w1[s] << one
             w0[code] = b0
             w1[code] = b1
-        # the row
-        need0 = 99
-        need1 = 99
-        best0 = np.full(5, _NEG, dtype=np.int64)
-        best1 = np.full(5, _NEG, dtype=np.int64)
+        # the splits as (a, b, p) rows, then the row's fields from the one source
+        nb = 0
         for p in range(2):
             bits = w0[code] if p == 0 else w1[code]
             for bit in range(40):
                 if (bits >> np.uint64(bit)) & one:
-                    a = bit // 8
-                    b = bit % 8
-                    left = n - 3 * a - 2 * b - 2 * p
-                    if p == 0:
-                        v = b + 2 * left
-                        if v < need0:
-                            need0 = v
-                        if left >= 1:
-                            v = b + 2 * (left - 1) + 1
-                            if v < need1:
-                                need1 = v
-                    else:
-                        v = b + 2 * left
-                        if v < need1:
-                            need1 = v
-                    g = a + b
-                    if g <= 4:
-                        value = 3 * a + 2 * b + 2 * p
-                        for gg in range(g, 5):
-                            if p == 0:
-                                if value > best0[gg]:
-                                    best0[gg] = value
-                            elif value > best1[gg]:
-                                best1[gg] = value
-        twos = 0
-        ones = 0
-        mx = 0
-        present = 0
-        distinct = 0
-        for r in range(width):
-            c = d[r]
-            if c >= 4:
-                twos += 2
-            elif c >= 2:
-                twos += 1
-            if c == 1 or c == 3:
-                ones += 1
-            if c > mx:
-                mx = c
-            if c > 0:
-                present |= 1 << r
-                distinct += 1
-        row = table[code]
-        row[F_NEED0] = need0
-        row[F_NEED1] = need1
-        for g in range(5):
-            row[F_BEST0 + g] = best0[g]
-            row[F_BEST1 + g] = best1[g]
-        row[F_TWOS] = twos
-        row[F_ONES] = ones
-        if chows:
-            sl = np.zeros(4, dtype=np.int64)
-            seen = np.zeros(4, dtype=np.bool_)
-            for j in range(sl_masks.shape[0]):
-                mask = sl_masks[j, 0]
-                k = sl_masks[j, 1]
-                ov = 0
-                y = present & mask
-                while y:
-                    ov += y & 1
-                    y >>= 1
-                if not seen[k] or ov > sl[k]:
-                    sl[k] = ov
-                    seen[k] = True
-            for k in range(4):
-                row[F_SL + k] = sl[k]
-            row[F_TH] = d[0] + d[8]
-        else:
-            for k in range(4):
-                row[F_SL + k] = distinct
-            row[F_TH] = n
-        row[F_OK13] = 1 if mx <= 1 else 0
-        row[F_N] = n
+                    blocks[nb, 0] = bit // 8
+                    blocks[nb, 1] = bit % 8
+                    blocks[nb, 2] = p
+                    nb += 1
+        _entry_fields(d, width, chows, blocks, nb, sl_masks, table[code])
 
 
 def build_tables() -> tuple[np.ndarray, np.ndarray]:
@@ -1210,21 +1135,35 @@ def win_amounts(out: npt.NDArray[np.int64], value: int, payers_flown: npt.NDArra
     return any_flown and not held_bao
 
 
+class Situation(NamedTuple):
+    """One win's situation as :func:`score_win` reads it: the compiled mirror of
+    :class:`shangrao.scoring.WinSituation` (:func:`shangrao.sim.convert.situation_record` makes one from
+    it; the core makes one per win).  Unchecked: the caller passes a situation the engine can reach."""
+
+    hand34: npt.NDArray[np.integer]        #: int[34] the concealed hand *before* the winning tile (宝 included)
+    win_tile: int                          #: the kind won on
+    bao: int                               #: the 宝 kind, or NO_BAO
+    meld_type: npt.NDArray[np.int8]        #: int8[4] MELD_* of each declared meld
+    meld_kind: npt.NDArray[np.int8]        #: int8[4] the lowest kind of each declared meld
+    n_melds: int                           #: declared melds (0..4)
+    win_by: int                            #: WIN_*
+    heavenly: bool                         #: 天糊
+    kong_chain: int                        #: 杠开 n (self-draw only, else 0)
+    winner_flown: int                      #: the winner's 飞宝
+    payers_flown: npt.NDArray[np.int64]    #: int64[3] each payer's 飞宝 (seat order after the winner)
+    held_bao: bool                         #: the winner held a 宝 this hand
+    four_bao: bool                         #: 四个宝
+    caught_bao: bool                       #: 接宝
+    robbed: int                            #: for 抢杠 the payer (0..2) robbed, else -1
+    touji: int                             #: 偷机 count
+
+
 @njit(cache=True)
-def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: npt.NDArray[np.integer],
-              win_tile: int, bao: int, meld_type: npt.NDArray[np.int8], meld_kind: npt.NDArray[np.int8], n_melds: int,
-              win_by: int, heavenly: bool, kong_chain: int, winner_flown: int, payers_flown: npt.NDArray[np.int64],
-              held_bao: bool, four_bao: bool, caught_bao: bool, robbed: int, touji: int,
-              rules: npt.NDArray[np.int32], out: npt.NDArray[np.int64]) -> bool:
+def score_win(tb: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]], s: Situation, rules: npt.NDArray[np.int32],
+              out: npt.NDArray[np.int64]) -> bool:
     """Score one win as ``Game._finish_wins`` does (``shangrao.scoring.score`` of its WinSituation).
 
-    hand34: the concealed hand *before* the winning tile (``13 - 3*n_melds`` tiles, 宝 included);
-    win_tile: the kind won on; meld_type / meld_kind: ``MELD_*`` and the lowest kind of each of the
-    ``n_melds`` declared melds; win_by: ``WIN_*``; heavenly: 天糊; kong_chain: 杠开 n (self-draw only);
-    winner_flown / payers_flown[3]: 飞宝 of the winner / of each payer (seat order after the winner);
-    held_bao: the winner held a 宝 this hand; four_bao: 四个宝; caught_bao: 接宝; robbed: for 抢杠 the
-    payer (0..2) robbed, else -1; touji: 偷机 count; rules: :func:`shangrao.sim.rules.encode_rules`.
-
+    tb: :func:`tables`; s: the win's :class:`Situation`; rules: :func:`shangrao.sim.rules.encode_rules`.
     Writes ``out`` (``int64[N_OUT]``, the ``O_*`` fields) and returns whether the hand wins (False:
     ``out`` is zero with ``O_PATTERN`` -1).  The amounts are points.  Unchecked (the hot path): the
     caller passes a situation the engine can reach (:class:`shangrao.scoring.WinSituation` validates
@@ -1234,6 +1173,14 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
     :func:`best_pattern` (the factors and doublings: the one paying most), :func:`win_amounts` (what
     each payer pays).
     """
+    hand34 = s.hand34
+    win_tile = s.win_tile
+    bao = s.bao
+    n_melds = s.n_melds
+    win_by = s.win_by
+    kong_chain = s.kong_chain
+    winner_flown = s.winner_flown
+    payers_flown = s.payers_flown
     for i in range(N_OUT):
         out[i] = 0
     out[O_PATTERN] = -1
@@ -1246,18 +1193,18 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
         jokers = real[bao]
         real[bao] = 0
     jiuyao_melds = rules[R_JIUYAO_MELDS] != 0
-    rd = win_readings(real, jokers, bao, meld_type, meld_kind, n_melds, jiuyao_melds)
+    rd = win_readings(real, jokers, bao, s.meld_type, s.meld_kind, n_melds, jiuyao_melds)
     has_sl = rd.sl_found[0] + rd.sl_found[1] + rd.sl_found[2] + rd.sl_found[3] > 0
     has_jy = rd.jy_found[0] + rd.jy_found[1] + rd.jy_found[2] + rd.jy_found[3] > 0
     if not (rd.n_std > 0 or rd.sp_n > 0 or has_sl or has_jy):
         return False
     # --- bonuses (the engine transfers them when they happen; reported here)
     bonus_each = (rd.exposed * rules[R_PUNG_KONG_BONUS] + rd.concealed * rules[R_CONCEALED_KONG_BONUS]
-                  + (rules[R_CAUGHT_BAO_BONUS] if caught_bao else 0) + (rules[R_FOUR_BAO_BONUS] if four_bao else 0))
+                  + (rules[R_CAUGHT_BAO_BONUS] if s.caught_bao else 0) + (rules[R_FOUR_BAO_BONUS] if s.four_bao else 0))
     any_flown = payers_flown[0] > 0 or payers_flown[1] > 0 or payers_flown[2] > 0
     flat = -1
     points = 0
-    if heavenly:
+    if s.heavenly:
         flat = P_HEAVENLY
         points = rules[R_HEAVENLY_POINTS]
     elif win_by == WIN_DEALER_FIRST_DISCARD:
@@ -1276,9 +1223,9 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
     # --- the candidates: pattern × doublings, the one paying most (D2)
     baodiao = False
     if bao >= 0:
-        baodiao = is_baodiao_state(suit, honor, hand34, bao)
+        baodiao = is_baodiao_state(tb[0], tb[1], hand34, bao)
     drew_bao = bao >= 0 and win_tile == bao
-    touji_ok = rules[R_BAODIAO_BAO_NEEDS_TOUJI] == 0 or touji > 0
+    touji_ok = rules[R_BAODIAO_BAO_NEEDS_TOUJI] == 0 or s.touji > 0
     common = rules[R_BASE_POINTS]
     if kong_chain:
         common *= 2**kong_chain
@@ -1298,7 +1245,7 @@ def score_win(suit: npt.NDArray[np.int8], honor: npt.NDArray[np.int8], hand34: n
         notes |= NOTE_BOTH_FIT
     if baodiao and not touji_ok and (drew_bao or any_wubao):
         notes |= NOTE_NEEDS_TOUJI
-    if win_amounts(out, value, payers_flown, held_bao, robbing, robbed):
+    if win_amounts(out, value, payers_flown, s.held_bao, robbing, s.robbed):
         notes |= NOTE_NOT_HELD_FLOWN
     out[O_PATTERN] = p
     out[O_FACTOR] = best[2]

@@ -329,8 +329,9 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
         dec_off = np.zeros(total + 1, dtype=np.int64)
         info = np.zeros((total, C.N_INFO), dtype=np.int64)
         win_out = np.zeros((total, 3, N_OUT), dtype=np.int64)
-        C.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims,
-                       rows, row_off, decs, dec_off, info, win_out)
+        C.play_matches(C.Setup(rs, tb, codes, _BOT_RULES),
+                       C.MatchSeeds(bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims),
+                       C.MatchOut(rows, row_off, decs, dec_off, info, win_out))
         h = 0
         for j, mseed in enumerate(seeds):
             scores = (0, 0, 0, 0)

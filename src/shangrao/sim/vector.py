@@ -81,7 +81,7 @@ from . import core as C
 from . import kernels as K
 from . import schema as S
 from .batch import BatchError
-from .core import Codes, Rules, State, Stream, Tables
+from .core import Codes, Rules, Setup, State, Stream, Tables
 from .events import code_action
 from .rules import encode_rules
 from .schema import OFS, HandView
@@ -214,16 +214,6 @@ def _hand_key(hmt: Stream, key: npt.NDArray[np.uint32]) -> tuple[int, int]:
     key[0] = lo
     key[1] = hi
     return (hi << 32) | lo, 2 if hi else 1
-
-
-class Setup(NamedTuple):
-    """What every game of a batch plays with: the encoded rules (int32[N_RULES]), the analysis tables
-    (``kernels.tables()``), each seat's core bot code (int32[4]) and the rules the greedy bots score with."""
-
-    rules: npt.NDArray[np.int32]
-    tb: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]
-    bots: npt.NDArray[np.int32]
-    bot_rules: npt.NDArray[np.int32]
 
 
 class Games(NamedTuple):
