@@ -9,6 +9,8 @@ their :class:`~shangrao.game.Observation` and the legal actions.
   (several times slower; over 320 hands against ``greedy`` it won about +0.5 points a hand);
 * ``expert`` — plays for expected points under the scoring (:mod:`.expert`; the strongest,
   measured in ``docs/bots.md``);
+* ``search`` — plays every worthwhile option of a decision to the end of the hand in the compiled
+  core, on hidden hands dealt from what it has seen (:mod:`.search`; docs/bots.md "The search bot");
 * ``learned`` — a small network trained by behaviour cloning, shipped with its weights
   (:mod:`.learned`; NumPy inference; docs/rl.md gives how it was trained and how strong it is).
 
@@ -62,6 +64,12 @@ def _ukeire(seed: int | str | None) -> Bot:
     return bot
 
 
+def _search(seed: int | str | None) -> Bot:
+    from .search import SearchBot
+
+    return SearchBot(seed)
+
+
 def _learned(seed: int | str | None) -> Bot:
     from .learned import LearnedBot
 
@@ -75,6 +83,7 @@ BOTS: dict[str, BotEntry] = {
     "ukeire": BotEntry(_ukeire, "进张 ukeire: greedy, ties to the most useful tiles left"),
     "learned": BotEntry(_learned, "学习 learned: a small network cloned from expert self-play"),
     "expert": BotEntry(ExpertBot, "专家 expert: plays for expected points under the scoring"),
+    "search": BotEntry(_search, "搜索 search: plays each option out on hands dealt from what it has seen"),
 }
 
 #: the strongest registered bot (arena results in docs/bots.md): the web lobby's default opponent

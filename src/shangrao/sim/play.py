@@ -30,7 +30,10 @@ __all__ = ["AmountRangeError", "check_core_scores",
            "CORE_BOTS", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
 
 #: the bots the core plays itself: name -> its code in the core
-CORE_BOTS = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE, "external": C.BOT_EXTERNAL}
+CORE_BOTS = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE, "external": C.BOT_EXTERNAL,
+             "search": 4}  # search: shangrao.sim.search.BOT_SEARCH, played by that module's loop
+#: the core bots the batched environment (shangrao.sim.vector) may seat
+STEP_BOTS = ("random", "greedy", "ukeire")
 
 
 class AmountRangeError(InputError):
@@ -115,7 +118,7 @@ def warm_up() -> float:
     shanten_many(hand)
     from .vector import VectorEnv
 
-    env = VectorEnv(2, ("learner", *(b for b in CORE_BOTS if b != "external")))  # a learner and each core bot
+    env = VectorEnv(2, ("learner", *STEP_BOTS))  # a learner and each core bot
     env.step(env.reset(0).legal_action_mask.argmax(axis=1))
     return time.perf_counter() - t0
 
@@ -197,7 +200,12 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     rs = encode_rules(rules)
     tb = tables()
     C.new_hand(st, ev, rs, tb, hand_key, dealer, np.array(sc, dtype=C.ST_DTYPE), hand_no, wall_in, dice_in)
-    nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
+    if 4 in codes:
+        from . import search as S
+
+        nd = S.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES, S.default_params())
+    else:
+        nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
     if nd < 0:
         i = -1 - nd
         raise IllegalActionError(f"script[{i}]: {code_action(scr[i])} is not legal for seat {st[C._O_CUR]} "
@@ -319,8 +327,14 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
         dec_off = np.zeros(total + 1, dtype=np.int64)
         info = np.zeros((total, C.N_INFO), dtype=np.int64)
         win_out = np.zeros((total, 3, N_OUT), dtype=np.int64)
-        C.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims,
-                       rows, row_off, decs, dec_off, info, win_out)
+        if 4 in codes:  # a search seat: shangrao.sim.search's loop, at the bot's default budget
+            from . import search as S
+
+            S.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per),
+                           lims, rows, row_off, decs, dec_off, info, win_out, S.default_params())
+        else:
+            C.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per),
+                           lims, rows, row_off, decs, dec_off, info, win_out)
         h = 0
         for j, mseed in enumerate(seeds):
             scores = (0, 0, 0, 0)

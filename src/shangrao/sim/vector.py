@@ -80,7 +80,7 @@ from . import core as C
 from . import kernels as K
 from .batch import BatchError
 from .events import code_action
-from .play import _BOT_RULES, CORE_BOTS
+from .play import _BOT_RULES, CORE_BOTS, STEP_BOTS
 from .rules import encode_rules
 
 __all__ = ["Batch", "MAX_ENVS", "NORMALIZE_POINTS", "VectorEnv"]
@@ -373,7 +373,7 @@ class VectorEnv:
             key = str(name).strip().lower()
             if key == "learner":
                 codes.append(C.BOT_EXTERNAL)
-            elif key in CORE_BOTS and key != "external":
+            elif key in STEP_BOTS:
                 codes.append(CORE_BOTS[key])
             else:
                 raise BatchError(f"seats[{s}]: {name!r} is neither 'learner' nor a core bot (random, greedy, ukeire)")
