@@ -101,7 +101,7 @@ def _core_search_hand(seed: str, bots: list[str], params: np.ndarray) -> list[in
     dec = np.zeros(C.MAX_DECISIONS, np.int32)
     C.new_hand(st, ev, RS, TB, C.seed_key(seed), 0, np.zeros(4, dtype=C.ST_DTYPE), 0, np.full(136, -1, np.int32),
                np.zeros(2, np.int32))
-    nd = S.play_to_end(st, ev, dec, RS, TB, codes, mts, np.zeros(1, np.int32), 0, RS, params)
+    nd = S.play_to_end(st, ev, dec, RS, TB, codes, mts, np.zeros(1, np.int32), 0, RS, params, S.weights_for(params))
     assert st[C._O_PHASE] == C.P_OVER and not st[C._O_ERROR]
     return [int(x) for x in dec[:nd]]
 
@@ -148,3 +148,47 @@ def test_five_hundred_search_hands_play_only_legal_actions():
         g = Game(DEFAULT_RULES, seed=f"legal:{h}", dealer=h % 4)
         engine_play_hand(g, [SearchBot(f"legal:{h}:{i}", worlds=1, keep=2) for i in range(4)], check=True)
         assert g.is_over
+
+
+def test_a_search_spec_sets_worlds_policy_win_rule_and_weighting_and_bad_ones_are_named():
+    from shangrao.bots import UnknownBotError, check_bot_spec
+    from shangrao.bots.search import parse_search_spec, search_params
+
+    assert check_bot_spec(" Search:256:UKEIRE ") == "search:256:ukeire"
+    assert parse_search_spec("search:64:z=1.5:margin=0:cand=128") == {"worlds": 64, "z": 1.5, "margin": 0.0,
+                                                                     "cand": 128}
+    p = search_params("search:16:ukeire")
+    assert (p[S.P_WORLDS], p[S.P_POLICY], p[S.P_WIN_Z], p[S.P_WIN_MARGIN], p[S.P_CANDS]) == (16, C.BOT_UKEIRE, 200,
+                                                                                          100, 0)
+    assert np.array_equal(search_params("search"), S.default_params())
+    bot = get_bot("search:16", 1)
+    assert isinstance(bot, SearchBot) and bot.name == "search:16" and bot.params[S.P_WORLDS] == 16
+    for bad, what in (("search:abc", "'abc'"), ("search:0", "worlds"), ("search:z=x", "'z=x'"),
+                      ("search:foo=1", "unknown option 'foo=1'"), ("search:cand=-1", "cand")):
+        with pytest.raises(UnknownBotError, match=what):
+            check_bot_spec(bad)
+
+
+def test_the_core_plays_a_search_spec_and_refuses_two_different_ones():
+    from shangrao.errors import InputError
+    from shangrao.sim.play import play_hand as core_hand
+
+    h = core_hand(seed="spec:1", bots=["search:2:keep=2", "greedy", "greedy", "greedy"],
+                  bot_seeds=[f"spec:1:{i}" for i in range(4)])
+    g = Game(DEFAULT_RULES, seed="spec:1")
+    bots = [SearchBot("spec:1:0", worlds=2, keep=2)] + [get_bot("greedy", f"spec:1:{i}") for i in range(1, 4)]
+    engine_play_hand(g, bots, check=True)
+    assert list(h.decisions) == decisions_of(g.events)
+    with pytest.raises(InputError, match="one search spec"):
+        core_hand(seed="spec:1", bots=["search:2", "search:4", "greedy", "greedy"])
+
+
+def test_weighted_worlds_search_deterministically_and_the_same_on_both_engines():
+    params = S.default_params(2, 2, candidates=8)
+    assert S.weights_for(params).shape[0] > 1 and S.weights_for(S.default_params()) is S.NO_WEIGHTS
+    for h in range(6):
+        seed = f"wident:{h}"
+        bots = [SearchBot(f"{seed}:{i}", worlds=2, keep=2, cand=8) for i in range(4)]
+        g = Game(DEFAULT_RULES, seed=seed)
+        engine_play_hand(g, bots, check=True)
+        assert decisions_of(g.events) == _core_search_hand(seed, ["search"] * 4, params), seed

@@ -145,6 +145,14 @@ def check_bot_spec(spec: object) -> str:
         command = text[len("ext:"):].strip()
         check_command(command)
         return "ext:" + command
+    if low.startswith("search:"):  # search with options (shangrao.bots.search.parse_search_spec)
+        from .search import parse_search_spec
+
+        try:
+            parse_search_spec(low)
+        except InputError as e:
+            raise UnknownBotError(str(e)) from None
+        return low
     if low in BOTS or low in _plugins():
         return low
     raise UnknownBotError(f"unknown bot {spec!r}; known: {_known()}")
@@ -164,6 +172,12 @@ def get_bot(name: str, seed: int | str | None = None) -> Bot:
         from .external import ExternalBot
 
         return ExternalBot(spec[len("ext:"):], name=spec, seed=seed)
+    if spec.startswith("search:"):
+        from .search import SearchBot, parse_search_spec
+
+        bot = SearchBot(seed, **parse_search_spec(spec))  # type: ignore[arg-type]
+        bot.name = spec
+        return bot
     entry = BOTS.get(spec)
     if entry is not None:
         return entry.factory(seed)

@@ -28,7 +28,8 @@ from ..game.state import Observation
 from ..melds import MeldType
 from ..rules import DEFAULT_RULES
 
-__all__ = ["SEARCH_EVALUATOR_VERSION", "SearchBot", "SearchEvaluator", "view_from_observation"]
+__all__ = ["SEARCH_EVALUATOR_VERSION", "SearchBot", "SearchEvaluator", "parse_search_spec", "search_params",
+           "view_from_observation"]
 
 #: bumped whenever the search's values change (stored with each review)
 SEARCH_EVALUATOR_VERSION = "1"
@@ -82,17 +83,70 @@ def view_from_observation(obs: Observation) -> np.ndarray:
     return v
 
 
-def _params(worlds: int, keep: int, policy: str, prune: bool) -> np.ndarray:
-    from ..sim import core as C
-    from ..sim.search import default_params
+_SPEC_KEYS = {"worlds": int, "keep": int, "z": float, "margin": float, "cand": int, "policy": str}
 
+
+def parse_search_spec(spec: str) -> dict[str, object]:
+    """The options of a bot spec ``search[:OPT]...`` as :class:`SearchBot` keyword arguments.
+
+    ``OPT`` is a number (the worlds, play-outs per option: ``search:256``), a play-out policy
+    (``random``, ``greedy``, ``ukeire``) or ``KEY=VALUE`` with KEY one of ``worlds``, ``keep``,
+    ``policy``, ``z``, ``margin`` (the win rule, :func:`shangrao.sim.search.default_params`) and
+    ``cand`` (candidate worlds resampled by the behaviour model; 0 off): ``search:256:z=0:margin=0``.
+    Raises ``InputError`` naming the spec and the option."""
+    parts = spec.strip().lower().split(":")
+    if parts[0].strip() != "search":
+        raise InputError(f"bot spec {spec!r}: not a search spec")
+    out: dict[str, object] = {}
+    for tok in (t.strip() for t in parts[1:]):
+        if tok in _POLICIES:
+            key, val = "policy", tok
+        elif "=" in tok:
+            key, _, val = (x.strip() for x in tok.partition("="))
+        else:
+            key, val = "worlds", tok
+        kind = _SPEC_KEYS.get(key)
+        if kind is None:
+            raise InputError(f"bot spec {spec!r}: unknown option {tok!r}; options: a number of worlds, a policy "
+                             f"({', '.join(_POLICIES)}), or KEY=VALUE with KEY in {', '.join(_SPEC_KEYS)}")
+        try:
+            out[key] = kind(val)
+        except ValueError:
+            raise InputError(f"bot spec {spec!r}: option {tok!r}: {key} takes a{'n int' if kind is int else ' number'}") \
+                from None
+    try:
+        _params(**out)  # type: ignore[arg-type]  # range checks
+    except InputError as e:
+        raise InputError(f"bot spec {spec!r}: {e}") from None
+    return out
+
+
+def search_params(spec: str) -> np.ndarray:
+    """The compiled search's parameter array of a bot spec (:func:`parse_search_spec`)."""
+    return _params(**parse_search_spec(spec))  # type: ignore[arg-type]
+
+
+def _params(worlds: int | None = None, keep: int | None = None, policy: str = "greedy", prune: bool = True,
+            z: float | None = None, margin: float | None = None, cand: int = 0) -> np.ndarray:
+    from ..sim import core as C
+    from ..sim import search as S
+
+    worlds = S.DEFAULT_WORLDS if worlds is None else worlds
+    keep = S.DEFAULT_KEEP if keep is None else keep
+    z = S.DEFAULT_WIN_Z if z is None else z
+    margin = S.DEFAULT_WIN_MARGIN if margin is None else margin
     for name, x in (("worlds", worlds), ("keep", keep)):
         if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 100_000:
             raise InputError(f"search bot: {name} must be an int 1..100000, got {x!r}")
+    if isinstance(cand, bool) or not isinstance(cand, int) or not 0 <= cand <= 100_000:
+        raise InputError(f"search bot: cand must be an int 0..100000, got {cand!r}")
+    for name, f in (("z", z), ("margin", margin)):
+        if isinstance(f, bool) or not isinstance(f, (int, float)) or not -1e6 <= f <= 1e6:
+            raise InputError(f"search bot: {name} must be a number within ±1e6, got {f!r}")
     if policy not in _POLICIES:
         raise InputError(f"search bot: policy must be one of {', '.join(_POLICIES)}, got {policy!r}")
     code = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE}[policy]
-    return default_params(worlds, keep, code, prune)
+    return S.default_params(worlds, keep, code, prune, float(z), float(margin), cand)
 
 
 class SearchBot:
@@ -100,20 +154,24 @@ class SearchBot:
 
     ``worlds``: play-outs per option (default :data:`shangrao.sim.search.DEFAULT_WORLDS`); ``keep``:
     discards of lowest shanten played out; ``policy``: the core bot playing the play-outs
-    (random, greedy, ukeire).  Raises ``InputError`` for a bad parameter.  After each search
-    ``last`` holds every option's (value in points, standard error) — NaN for one pruned."""
+    (random, greedy, ukeire); ``z``, ``margin``: the win rule (a win is declined only when
+    declining beats it by more than ``z`` standard errors and ``margin`` points); ``cand``: candidate
+    worlds resampled by the behaviour model (0: uniform worlds).  Raises ``InputError`` for a bad
+    parameter.  After each search ``last`` holds every option's (value in points, standard error) —
+    NaN for one pruned."""
 
     name = "search"
 
     def __init__(self, seed: int | str | None = None, worlds: int | None = None, keep: int | None = None,
-                 policy: str = "greedy") -> None:
+                 policy: str = "greedy", z: float | None = None, margin: float | None = None,
+                 cand: int = 0) -> None:
         from ..sim import core as C
         from ..sim import search as S
         from ..sim.kernels import tables
         from ..sim.rules import encode_rules
 
-        self.params = _params(S.DEFAULT_WORLDS if worlds is None else worlds,
-                              S.DEFAULT_KEEP if keep is None else keep, policy, True)
+        self.params = _params(worlds, keep, policy, True, z, margin, cand)
+        self._lr = S.weights_for(self.params)
         self.mt = np.zeros(625, dtype=np.uint32)
         C.mt_seed(self.mt, C.seed_key(seed))
         self._rules = encode_rules(DEFAULT_RULES)
@@ -133,7 +191,7 @@ class SearchBot:
         ses = np.zeros(48, dtype=np.float64)
         word = C.mt_next(self.mt)
         best = search(view_from_observation(obs), codes, n, self._rules, self._tb, self._rules, word, params,
-                      vals, ses)
+                      self._lr, vals, ses)
         self.last = {a: (float(vals[i]), float(ses[i])) for i, a in enumerate(legal)}
         return legal[[int(c) for c in codes[:n]].index(int(best))]
 
@@ -155,10 +213,8 @@ class SearchEvaluator:
     version = SEARCH_EVALUATOR_VERSION
 
     def __init__(self, seed: int | str | None = 0, worlds: int | None = None, policy: str = "greedy") -> None:
-        from ..sim import search as S
-
         self.bot = SearchBot(seed, worlds=worlds, policy=policy)
-        self.params = _params(S.DEFAULT_WORLDS if worlds is None else worlds, S.DEFAULT_KEEP, policy, False)
+        self.params = _params(worlds, None, policy, False)
 
     def evaluate(self, observation: Observation, legal: list[Action],
                  wins: Mapping[Action, float] | None = None) -> dict[Action, tuple[float, float | None]]:

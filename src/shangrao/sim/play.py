@@ -27,11 +27,17 @@ from .rules import encode_rules
 _BOT_RULES = encode_rules(DEFAULT_RULES)  # GreedyBot scores its 偷机 choices under the default rules
 
 __all__ = ["AmountRangeError", "check_core_scores",
-           "CORE_BOTS", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
+           "CORE_BOTS", "is_core_bot", "CoreHand", "CoreMatchHand", "core_compiled", "play_hand", "warm_up", "decisions_of", "iter_match_hands"]
 
 #: the bots the core plays itself: name -> its code in the core
 CORE_BOTS = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE, "external": C.BOT_EXTERNAL,
              "search": 4}  # search: shangrao.sim.search.BOT_SEARCH, played by that module's loop
+def is_core_bot(name: str) -> bool:
+    """``name`` is a bot the core plays itself (:data:`CORE_BOTS`, or a ``search:OPTS`` spec; not ``external``)."""
+    low = str(name).strip().lower()
+    return low != "external" and (low in CORE_BOTS or low.startswith("search:"))
+
+
 #: the core bots the batched environment (shangrao.sim.vector) may seat
 STEP_BOTS = ("random", "greedy", "ukeire")
 
@@ -143,11 +149,23 @@ def _bot_codes(bots: Sequence[str]) -> np.ndarray:
         raise InputError(f"bots: give 4 core bot names, got {bots!r}")
     out = []
     for i, b in enumerate(bots):
-        code = CORE_BOTS.get(str(b).strip().lower())
+        name = str(b).strip().lower()
+        code = CORE_BOTS.get("search" if name.startswith("search:") else name)
         if code is None:
             raise InputError(f"bots[{i}]: {b!r} is not a core bot; core bots: {', '.join(CORE_BOTS)}")
         out.append(code)
     return np.array(out, dtype=np.int32)
+
+
+def _search_params(bots: Sequence[str]) -> np.ndarray:
+    """The params of the ``search`` seats' spec (``search``, ``search:256``: ``shangrao.bots.search``);
+    the core takes one for all of them, so their specs must agree (InputError otherwise)."""
+    from ..bots.search import search_params
+
+    specs = {str(b).strip().lower() for b in bots if str(b).strip().lower().split(":")[0] == "search"}
+    if len(specs) != 1:
+        raise InputError(f"bots: the compiled core plays one search spec at a time, got {sorted(specs)}")
+    return search_params(specs.pop())
 
 
 def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) * 4,
@@ -203,7 +221,8 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     if 4 in codes:
         from . import search as S
 
-        nd = S.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES, S.default_params())
+        sp = _search_params(bots)
+        nd = S.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES, sp, S.weights_for(sp))
     else:
         nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
     if nd < 0:
@@ -327,11 +346,12 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
         dec_off = np.zeros(total + 1, dtype=np.int64)
         info = np.zeros((total, C.N_INFO), dtype=np.int64)
         win_out = np.zeros((total, 3, N_OUT), dtype=np.int64)
-        if 4 in codes:  # a search seat: shangrao.sim.search's loop, at the bot's default budget
+        if 4 in codes:  # a search seat: shangrao.sim.search's loop, with its spec's params
             from . import search as S
 
+            sp = _search_params(bots)
             S.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per),
-                           lims, rows, row_off, decs, dec_off, info, win_out, S.default_params())
+                           lims, rows, row_off, decs, dec_off, info, win_out, sp, S.weights_for(sp))
         else:
             C.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per),
                            lims, rows, row_off, decs, dec_off, info, win_out)

@@ -15,8 +15,10 @@ free ids of their kinds, the unseen ids are shuffled (MT19937, :func:`shangrao.s
 and dealt to the other three concealed hands (their sizes are known) and the live wall, uniformly.
 What the view does not show is set the same way in every world: no 偷机 or 接宝 yet, an
 opponent's 宝 drawn counted from the 宝 it holds and flew, no claim declared before the seat's own
-in a claim window.  (A behaviour model weighting the worlds, ``sim/belief.py``, plugs in through
-``M``/``K`` of :func:`search`; until it is merged the worlds are uniform.)
+in a claim window.  Uniform worlds see the opponents slower than real ones (they kept what helps
+them); with ``P_CANDS`` = M > 0 the search deals M worlds, weighs each by the behaviour model
+(:func:`shangrao.sim.belief.world_log_weight`) and plays on K of them drawn by systematic
+resampling (off by default until it is measured better: docs/bots.md).
 
 *The search* (:func:`search`): the options worth playing out (:func:`candidates`: on the seat's own
 turn every win and kong, the discards of lowest shanten — at most ``keep`` of them by 进张 — and
@@ -24,7 +26,10 @@ the 宝 when it does not slow the hand (飞宝); every claim and rob option) are
 same ``K`` worlds (common random numbers: the same deal and the same play-out seeds for every
 option) by a core policy (``greedy`` by default) for all four seats; an option's value is the seat's
 mean points delta over the hand (transfers and bonuses included) with its standard error.  The best
-mean wins (ties: the first in legal order).  A decision with one legal action costs nothing.
+mean wins (ties: the first in legal order), except that a win offered is declined only when the
+best other option beats it by more than ``P_WIN_Z`` standard errors of the paired difference and by
+more than ``P_WIN_MARGIN`` points (a decline's edge is biased up on uniform worlds: docs/bots.md).
+A decision with one legal action costs nothing.
 """
 
 from __future__ import annotations
@@ -32,10 +37,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import belief as B
 from . import core as C
 from . import kernels as K
 
-__all__ = ["V_SIZE", "P_WORLDS", "P_KEEP", "P_POLICY", "P_PRUNE", "N_PARAMS", "default_params", "view_of",
+__all__ = ["V_SIZE", "P_WORLDS", "P_KEEP", "P_POLICY", "P_PRUNE", "P_WIN_Z", "P_WIN_MARGIN", "P_CANDS",
+           "N_PARAMS", "NO_WEIGHTS", "default_params", "weights_for", "view_of",
            "deal_world", "candidates", "search", "play_to_end", "play_matches", "BOT_SEARCH"]
 
 #: the core bot code of ``search`` (after random, greedy, ukeire, external)
@@ -72,23 +79,52 @@ P_WORLDS = 0       # K: worlds (play-outs per option)
 P_KEEP = 1         # discards of lowest shanten kept, by 进张
 P_POLICY = 2       # the core bot of the play-outs (C.BOT_GREEDY, C.BOT_UKEIRE, C.BOT_RANDOM)
 P_PRUNE = 3        # 1: play out only candidates(); 0: every legal option (evaluations)
-N_PARAMS = 4
+P_WIN_Z = 4        # a win is declined only if declining beats it by more than z (hundredths) standard errors
+P_WIN_MARGIN = 5   # ... and by more than this margin (hundredths of a point)
+P_CANDS = 6        # M > 0: deal M candidate worlds, keep K of them by the behaviour model's weights (sim/belief)
+N_PARAMS = 7
 
 #: the default budget: 48 worlds, at most 4 discards (+ the 宝 and every win/kong) played out
 DEFAULT_WORLDS = 48
 DEFAULT_KEEP = 4
+#: the win rule's default: decline a win only when declining beats it by > 2 standard errors and > 1 point
+DEFAULT_WIN_Z = 2.0
+DEFAULT_WIN_MARGIN = 1.0
 
 
 def default_params(worlds: int = DEFAULT_WORLDS, keep: int = DEFAULT_KEEP, policy: int = C.BOT_GREEDY,
-                   prune: bool = True) -> np.ndarray:
-    """The search's parameter array (``P_*``): ``worlds`` play-outs per option (>= 1), ``keep``
-    discards (>= 1), the play-out ``policy`` (a core bot code), ``prune``."""
+                   prune: bool = True, win_z: float = DEFAULT_WIN_Z, win_margin: float = DEFAULT_WIN_MARGIN,
+                   candidates: int = 0) -> np.ndarray:
+    """The search's parameter array (int64[N_PARAMS], ``P_*``): ``worlds`` play-outs per option
+    (>= 1), ``keep`` discards (>= 1), the play-out ``policy`` (a core bot code), ``prune``;
+    ``win_z``/``win_margin`` (standard errors, points; kept to hundredths): a win offered is declined
+    only when the best other option's mean beats it by more than ``win_z`` standard errors of the
+    paired difference and by more than ``win_margin`` points (0, 0: the best mean, as play-outs say);
+    ``candidates``: 0 uniform worlds, M > 0 deal M worlds and keep ``worlds`` of them resampled by
+    :func:`shangrao.sim.belief.world_log_weight` (pass the params' ``log_ratio`` to :func:`search`)."""
     p = np.zeros(N_PARAMS, dtype=np.int64)
     p[P_WORLDS] = worlds
     p[P_KEEP] = keep
     p[P_POLICY] = policy
     p[P_PRUNE] = 1 if prune else 0
+    p[P_WIN_Z] = round(win_z * 100)
+    p[P_WIN_MARGIN] = round(win_margin * 100)
+    p[P_CANDS] = candidates
     return p
+
+
+#: the log-ratio table handed to :func:`search` when the worlds are not weighted
+NO_WEIGHTS = np.zeros((1, 1), dtype=np.float64)
+
+
+def weights_for(params: np.ndarray) -> np.ndarray:
+    """The behaviour model's table (float64[N_CELLS, N_SH], the shipped ``sim/data/belief.npz``) when
+    ``params`` weight the worlds (``P_CANDS`` > 0), else :data:`NO_WEIGHTS`."""
+    if params[P_CANDS] <= 0:
+        return NO_WEIGHTS
+    from .belief import load_params
+
+    return np.ascontiguousarray(load_params().log_ratio, dtype=np.float64)
 
 
 # ---------------------------------------------------------------------------------------------- the view
@@ -477,11 +513,13 @@ def candidates(v, legal, n, tb, keep, out):
 
 
 @njit(cache=True)
-def search(v, legal, n, rules, tb, bot_rules, word, params, vals, ses):
+def search(v, legal, n, rules, tb, bot_rules, word, params, lr, vals, ses):
     """Value the options ``legal[:n]`` of the seat of the view ``v`` by play-outs and return the best
     (module docstring).  ``word``: the decision's seed (a uint32, the bot's next MT19937 output);
-    ``params``: :func:`default_params`.  ``vals[i]``, ``ses[i]``: option ``i``'s mean points delta
-    and its standard error (NaN for an option not played out).  ``n == 1``: ``legal[0]`` at once."""
+    ``params``: :func:`default_params`; ``lr``: :func:`weights_for` (read only when ``P_CANDS`` > 0).
+    ``vals[i]``, ``ses[i]``: option ``i``'s mean points delta and its standard error (NaN for an
+    option not played out).  ``n == 1``: ``legal[0]`` at once.  The best mean is taken, except that
+    a win offered is kept unless declining beats it clearly (``P_WIN_Z``, ``P_WIN_MARGIN``)."""
     for i in range(n):
         vals[i] = np.nan
         ses[i] = np.nan
@@ -514,12 +552,50 @@ def search(v, legal, n, rules, tb, bot_rules, word, params, vals, ses):
     sums = np.zeros(n, dtype=np.float64)
     sq = np.zeros(n, dtype=np.float64)
     one = np.zeros(1, dtype=np.uint32)
+    xs = np.zeros((nw, n), dtype=np.float64)
+    # weighted worlds: M candidates dealt (their MT states kept), K picked by systematic resampling
+    ncand = params[P_CANDS]
+    picks = np.zeros(nw, dtype=np.int64)
+    snaps = np.zeros((ncand if ncand > 0 else 1, 625), dtype=np.uint32)
+    mtw = np.zeros(625, dtype=np.uint32)
+    if ncand > 0:
+        lw = np.zeros(ncand, dtype=np.float64)
+        ok = 0
+        for _ in range(ncand):
+            snaps[ok] = mt
+            if deal_world(v, legal, n, rules, tb, mt, world):
+                break
+            lw[ok] = B.world_log_weight(world, me, tb, lr)
+            ok += 1
+        if ok == 0:
+            return legal[0]
+        top = lw[0]
+        for j in range(ok):
+            top = max(top, lw[j])
+        cum = np.zeros(ok, dtype=np.float64)
+        tot = 0.0
+        for j in range(ok):
+            tot += np.exp(lw[j] - top)
+            cum[j] = tot
+        u = C.mt_next(mt) / 4294967296.0
+        j = 0
+        for k in range(nw):
+            target = (u + k) / nw * tot
+            while j < ok - 1 and cum[j] < target:
+                j += 1
+            picks[k] = j
     done = 0
-    for _ in range(nw):
-        if deal_world(v, legal, n, rules, tb, mt, world):
-            break
-        for s in range(4):
-            seeds[s] = C.mt_next(mt)
+    for wi in range(nw):
+        if ncand > 0:
+            mtw[:] = snaps[picks[wi]]
+            deal_world(v, legal, n, rules, tb, mtw, world)
+            for s in range(4):
+                seeds[s] = C.mt_next(mtw)
+        else:
+            if deal_world(v, legal, n, rules, tb, mt, world):
+                break
+            for s in range(4):
+                seeds[s] = C.mt_next(mt)
         for i in range(n):
             if not cand[i]:
                 continue
@@ -532,6 +608,7 @@ def search(v, legal, n, rules, tb, bot_rules, word, params, vals, ses):
             st[C._O_NEV] = 0
             _playout(st, ev, rules, tb, policy, mts, bot_rules, buf)
             d = float(st[C._O_SCORES + me] - st[C._O_START + me])
+            xs[wi, i] = d
             sums[i] += d
             sq[i] += d * d
         done += 1
@@ -546,6 +623,24 @@ def search(v, legal, n, rules, tb, bot_rules, word, params, vals, ses):
             ses[i] = np.sqrt(max(var, 0.0) / (done - 1)) if done > 1 else np.nan
             if best < 0 or mu > vals[best]:
                 best = i
+    # a win offered is declined only when declining beats it clearly (play-outs on uniform worlds
+    # see opponents slower than they are, so a decline's edge is biased up)
+    iw = -1
+    for i in range(n):
+        if cand[i] and legal[i] == C.A_WIN:
+            iw = i
+    if iw >= 0 and best != iw and done > 1:
+        md = 0.0
+        for w in range(done):
+            md += xs[w, best] - xs[w, iw]
+        md /= done
+        vd = 0.0
+        for w in range(done):
+            e = xs[w, best] - xs[w, iw] - md
+            vd += e * e
+        sd = np.sqrt(vd / (done - 1) / done)
+        if md <= params[P_WIN_Z] / 100.0 * sd + params[P_WIN_MARGIN] / 100.0:
+            best = iw
     return legal[best]
 
 
@@ -559,10 +654,10 @@ def _offers_win(legal, n):
 
 # ---------------------------------------------------------------------------------------------- native play
 @njit(cache=True)
-def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules, params):
+def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules, params, lr):
     """:func:`shangrao.sim.core.play_to_end` with ``search`` seats (:data:`BOT_SEARCH`): such a seat
     builds its view of ``st`` (:func:`view_of`, never a hidden field), takes its next MT19937 word as
-    the decision's seed and searches with ``params``.  Other seats as in the core."""
+    the decision's seed and searches with ``params`` and ``lr`` (:func:`search`).  Other seats as in the core."""
     buf = np.zeros(48, dtype=np.int32)
     v = np.zeros(V_SIZE, dtype=np.int64)
     vals = np.zeros(48, dtype=np.float64)
@@ -592,7 +687,7 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules, p
         elif bots[seat] == BOT_SEARCH:
             view_of(st, seat, v)
             word = C.mt_next(mts[seat])
-            a = search(v, buf, n, bot_rules, tb, bot_rules, word, params, vals, ses)  # the view carries no rules
+            a = search(v, buf, n, bot_rules, tb, bot_rules, word, params, lr, vals, ses)  # the view carries no rules
         elif bots[seat] == C.BOT_RANDOM:
             a = buf[C.mt_below(mts[seat], n)]
         else:
@@ -609,7 +704,7 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules, p
 
 @njit(cache=True)
 def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand_klen, limits,
-                 rows_out, row_off, dec_out, dec_off, info, win_out, params):
+                 rows_out, row_off, dec_out, dec_off, info, win_out, params, lr):
     """:func:`shangrao.sim.core.play_matches` with ``search`` seats (:func:`play_to_end`), same outputs."""
     st = np.zeros(C.STATE_SIZE, dtype=np.int64)
     ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int64)
@@ -639,7 +734,7 @@ def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand
                 h += 1
                 break
             C.new_hand(st, ev, rules, tb, hand_keys[m, n, :hand_klen[m, n]], dealer, scores, n, no_wall, no_dice)
-            nd = play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules, params)
+            nd = play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules, params, lr)
             ne = st[C._O_NEV]
             r0 = row_off[h]
             d0 = dec_off[h]
