@@ -1,56 +1,54 @@
 """The ``search`` bot on scripted situations with a clear answer (issue 35's Must show): it declines a
-宝吊 win for more while the opponents are far, takes it when an opponent's melds show it ready,
-and does not make a kong that an opponent shown ready could rob (抢杠)."""
+win for 宝吊 while the opponents are far, and takes it when the opponents' melds show them ready.
+
+The position (as ``shangrao advise`` reads it, seat 0, 宝 = 5s): 123m 456p 789s 222z 1z + 5s, 2z just
+drawn, 60 tiles left, a few discards.  Winning now is a small 有宝平糊 (3 points); discarding 1z leaves
+the 宝 alone — 宝吊, which wins on any tile drawn, at a higher value (the expert declines too)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from shangrao.bots.search import SearchBot
-from shangrao.game import Action, ActionType, Game, script_wall
+from shangrao.cli.advise_cmd import situation_to_observation
+from shangrao.game import Action, ActionType
 from shangrao.game.state import Observation
 from shangrao.melds import Meld, MeldType
 
-BAODIAO1 = "1m2m3m4m5m6m7m8m9m1p2p3p6z"  # 宝吊 once any tile is drawn (宝 = 6z, indicator 7z)
+SITUATION = {"hand": "123m456p789s222z1z5s", "bao": "5s", "drawn": "2z", "tiles_left": 60, "discards": "19m4z7p"}
 #: enough worlds that the answers are not a coin's toss, small enough for a test
 WORLDS = 96
+WIN = Action(ActionType.WIN)
+TO_BAODIAO = Action(ActionType.DISCARD, 27)  # discard 1z
 
 
-def _baodiao_turn() -> tuple[Game, Observation]:
-    g = Game(dealer=0, **script_wall({1: BAODIAO1}, draws="4z5s", indicator="7z", dealer=0))
-    g.apply("discard 4z")
-    while g.phase == "claim":
-        g.apply("pass")
-    assert g.current_seat == 1 and g.phase == "act"
-    obs = g.observation(1)
-    assert Action(ActionType.WIN) in g.legal_actions()
-    return g, obs
+def _position() -> tuple[Observation, list[Action]]:
+    obs, legal = situation_to_observation(SITUATION)
+    assert WIN in legal and TO_BAODIAO in legal
+    return obs, legal
 
 
-def _pungs(kinds: list[int], from_seat: int) -> tuple[Meld, ...]:
-    return tuple(Meld(MeldType.PUNG, (k, k, k), claimed=k, from_seat=from_seat) for k in kinds)
-
-
-def _ready_opponent(obs: Observation, seat: int = 2) -> Observation:
-    """``obs`` with ``seat`` holding four pungs (7p 8p 9p 2s) and one concealed tile: ready, whatever it is
-    (a 宝 or the tile's pair wins)."""
+def _ready_opponents(obs: Observation) -> Observation:
+    """``obs`` with seats 1, 2 and 3 each showing four pungs and holding one concealed tile: each is
+    ready whatever that tile is (its pair, or a 宝, wins)."""
+    pungs = {1: [3, 4, 5, 6], 2: [7, 9, 10, 11], 3: [16, 18, 19, 20]}  # 4m-7m, 8m 1p-3p, 8p 1s-3s: unseen kinds
     melds = list(obs.melds)
-    melds[seat] = _pungs([15, 16, 17, 19], (seat + 3) % 4)
     sizes = list(obs.hand_sizes)
-    sizes[seat] = 1
+    for s, kinds in pungs.items():
+        melds[s] = tuple(Meld(MeldType.PUNG, (k, k, k), claimed=k, from_seat=(s + 3) % 4) for k in kinds)
+        sizes[s] = 1
     return replace(obs, melds=tuple(melds), hand_sizes=tuple(sizes))  # type: ignore[arg-type]
 
 
-def test_search_declines_a_baodiao_win_for_more_while_the_opponents_are_far():
-    g, obs = _baodiao_turn()
+def test_search_declines_a_small_win_for_baodiao_while_the_opponents_are_far():
+    obs, legal = _position()
     bot = SearchBot("far", worlds=WORLDS)
-    a = bot.choose(obs, g.legal_actions())
-    win, _ = bot.last[Action(ActionType.WIN)]
-    assert a.type is ActionType.DISCARD, bot.last
-    assert bot.last[a][0] > win
+    assert bot.choose(obs, legal) == TO_BAODIAO, bot.last
+    value, se = bot.last[TO_BAODIAO]
+    assert value > bot.last[WIN][0] + 2 * se + 1  # declined clearly, past the win rule's margin
 
 
-def test_search_takes_the_baodiao_win_when_an_opponents_melds_show_it_ready():
-    g, obs = _baodiao_turn()
+def test_search_takes_the_win_when_the_opponents_melds_show_them_ready():
+    obs, legal = _position()
     bot = SearchBot("ready", worlds=WORLDS)
-    assert bot.choose(_ready_opponent(obs), g.legal_actions()) == Action(ActionType.WIN), bot.last
+    assert bot.choose(_ready_opponents(obs), legal) == WIN, bot.last
