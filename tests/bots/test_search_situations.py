@@ -16,6 +16,7 @@ from shangrao.cli.advise_cmd import situation_to_observation
 from shangrao.game import Action, ActionType
 from shangrao.game.state import Observation
 from shangrao.melds import Meld, MeldType
+from shangrao.sim import search as S
 
 SITUATION = {"hand": "123m456p789s222z1z5s", "bao": "5s", "drawn": "2z", "tiles_left": 60, "discards": "19m4z7p"}
 #: enough worlds that the answers are not a coin's toss, small enough for a test
@@ -54,7 +55,7 @@ def test_search_declines_a_small_win_for_baodiao_while_the_opponents_are_far():
     bot = SearchBot("far", worlds=WORLDS)
     assert bot.choose(obs, legal) == TO_BAODIAO, bot.last
     value, se = bot.last[TO_BAODIAO]
-    assert value > bot.last[WIN][0] + 2 * se + 1  # declined clearly, past the win rule's margin
+    assert value > bot.last[WIN][0] + S.DEFAULT_WIN_Z * se + S.DEFAULT_WIN_MARGIN  # past the win rule's margin
 
 
 def test_search_takes_the_win_when_the_opponents_melds_show_them_ready():

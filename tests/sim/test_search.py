@@ -159,7 +159,7 @@ def test_a_search_spec_sets_worlds_policy_win_rule_and_weighting_and_bad_ones_ar
                                                                      "cand": 128}
     p = search_params("search:16:ukeire")
     assert (p[S.P_WORLDS], p[S.P_POLICY], p[S.P_WIN_Z], p[S.P_WIN_MARGIN], p[S.P_CANDS]) == (16, C.BOT_UKEIRE, 200,
-                                                                                          100, 0)
+                                                                                          400, 0)
     assert np.array_equal(search_params("search"), S.default_params())
     bot = get_bot("search:16", 1)
     assert isinstance(bot, SearchBot) and bot.name == "search:16" and bot.params[S.P_WORLDS] == 16

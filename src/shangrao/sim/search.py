@@ -84,12 +84,14 @@ P_WIN_MARGIN = 5   # ... and by more than this margin (hundredths of a point)
 P_CANDS = 6        # M > 0: deal M candidate worlds, keep K of them by the behaviour model's weights (sim/belief)
 N_PARAMS = 7
 
-#: the default budget: 48 worlds, at most 4 discards (+ the 宝 and every win/kong) played out
-DEFAULT_WORLDS = 48
+#: the default budget: 256 worlds (CPU per decision: median 34 ms, p99 81 ms, docs/bots.md), at most
+#: 4 discards (+ the 宝 and every win/kong) played out
+DEFAULT_WORLDS = 256
 DEFAULT_KEEP = 4
-#: the win rule's default: decline a win only when declining beats it by > 2 standard errors and > 1 point
+#: the win rule's default: decline a win only when declining beats it by > 2 standard errors and > 4
+#: points (issue 35 measured uniform worlds overrating a decline by 3.2 points)
 DEFAULT_WIN_Z = 2.0
-DEFAULT_WIN_MARGIN = 1.0
+DEFAULT_WIN_MARGIN = 4.0
 
 
 def default_params(worlds: int = DEFAULT_WORLDS, keep: int = DEFAULT_KEEP, policy: int = C.BOT_GREEDY,
