@@ -32,11 +32,17 @@ __all__ = ["SEARCH_EVALUATOR_VERSION", "SearchBot", "SearchEvaluator", "parse_se
            "view_from_observation"]
 
 #: bumped whenever the search's values change (stored with each review)
-SEARCH_EVALUATOR_VERSION = "1"
+SEARCH_EVALUATOR_VERSION = "2"  # 2: 256 worlds (was 48)
 
 _MELD_CODE = {t: i for i, t in enumerate(MeldType)}  # MeldType order = the core's M_* codes
 _PHASES = ("act", "discard", "claim", "rob", "over")
-_POLICIES = ("random", "greedy", "ukeire")
+
+
+def _policy_codes() -> dict[str, int]:
+    """The play-out policies: the core's own bots (``shangrao.sim.play.STEP_BOTS``) -> their codes."""
+    from ..sim.play import CORE_BOTS, STEP_BOTS
+
+    return {n: CORE_BOTS[n] for n in STEP_BOTS}
 
 
 def view_from_observation(obs: Observation) -> np.ndarray:
@@ -99,7 +105,7 @@ def parse_search_spec(spec: str) -> dict[str, object]:
         raise InputError(f"bot spec {spec!r}: not a search spec")
     out: dict[str, object] = {}
     for tok in (t.strip() for t in parts[1:]):
-        if tok in _POLICIES:
+        if tok in _policy_codes():
             key, val = "policy", tok
         elif "=" in tok:
             key, _, val = (x.strip() for x in tok.partition("="))
@@ -108,7 +114,7 @@ def parse_search_spec(spec: str) -> dict[str, object]:
         kind = _SPEC_KEYS.get(key)
         if kind is None:
             raise InputError(f"bot spec {spec!r}: unknown option {tok!r}; options: a number of worlds, a policy "
-                             f"({', '.join(_POLICIES)}), or KEY=VALUE with KEY in {', '.join(_SPEC_KEYS)}")
+                             f"({', '.join(_policy_codes())}), or KEY=VALUE with KEY in {', '.join(_SPEC_KEYS)}")
         try:
             out[key] = kind(val)
         except ValueError:
@@ -128,7 +134,6 @@ def search_params(spec: str) -> np.ndarray:
 
 def _params(worlds: int | None = None, keep: int | None = None, policy: str = "greedy", prune: bool = True,
             z: float | None = None, margin: float | None = None, cand: int = 0) -> np.ndarray:
-    from ..sim import core as C
     from ..sim import search as S
 
     worlds = S.DEFAULT_WORLDS if worlds is None else worlds
@@ -143,9 +148,10 @@ def _params(worlds: int | None = None, keep: int | None = None, policy: str = "g
     for name, f in (("z", z), ("margin", margin)):
         if isinstance(f, bool) or not isinstance(f, (int, float)) or not -1e6 <= f <= 1e6:
             raise InputError(f"search bot: {name} must be a number within ±1e6, got {f!r}")
-    if policy not in _POLICIES:
-        raise InputError(f"search bot: policy must be one of {', '.join(_POLICIES)}, got {policy!r}")
-    code = {"random": C.BOT_RANDOM, "greedy": C.BOT_GREEDY, "ukeire": C.BOT_UKEIRE}[policy]
+    codes = _policy_codes()
+    if policy not in codes:
+        raise InputError(f"search bot: policy must be one of {', '.join(codes)}, got {policy!r}")
+    code = codes[policy]
     return S.default_params(worlds, keep, code, prune, float(z), float(margin), cand)
 
 

@@ -374,8 +374,8 @@ def advise_cmd(
     """
     if lang not in ("zh", "en"):
         raise CliError(f"--lang: zh or en, got {lang!r}")
-    if bot not in ("expert", "search"):
-        raise CliError(f"--bot: expert or search, got {quote(bot)}")
+    if bot not in _ADVISORS:
+        raise CliError(f"--bot: {' or '.join(f'{k} ({v})' for k, v in _ADVISORS.items())}, got {quote(bot)}")
     text, name = read_text(source)
     data = parse_json(text, name)
     try:
@@ -411,6 +411,10 @@ def advise_cmd(
     note = order_note(cands, lang)
     if note:
         console.print(Text(note, style="dim"))
+
+
+#: the bots advise can ask -> what their values are
+_ADVISORS = {"expert": "the expert's estimates", "search": "every option played out in the compiled core"}
 
 
 def _search_advice(obs: Observation, legal: list[Action], top: int, lang: str, as_json: bool) -> None:

@@ -39,7 +39,7 @@ def is_core_bot(name: str) -> bool:
 
 
 #: the core bots the batched environment (shangrao.sim.vector) may seat
-STEP_BOTS = ("random", "greedy", "ukeire")
+STEP_BOTS = tuple(n for n, c in CORE_BOTS.items() if c in (C.BOT_RANDOM, C.BOT_GREEDY, C.BOT_UKEIRE))
 
 
 class AmountRangeError(InputError):

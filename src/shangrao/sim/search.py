@@ -85,9 +85,9 @@ P_CANDS = 6        # M > 0: deal M candidate worlds, keep K of them by the behav
 N_PARAMS = 7
 
 #: the default budget: 256 worlds (CPU per decision: median 34 ms, p99 81 ms, docs/bots.md), at most
-#: 4 discards (+ the 宝 and every win/kong) played out
+#: 2 discards (by 进张; + the 宝 and every win/kong) played out (2 beat 4 on the quick looks: docs/bots.md)
 DEFAULT_WORLDS = 256
-DEFAULT_KEEP = 4
+DEFAULT_KEEP = 2
 #: the win rule's default: decline a win only when declining beats it by > 2 standard errors and > 4
 #: points (issue 35 measured uniform worlds overrating a decline by 3.2 points)
 DEFAULT_WIN_Z = 2.0
