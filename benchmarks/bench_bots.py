@@ -1,6 +1,6 @@
 """Decision time of the bots, measured in one run on one core (issue 9's speed budget for ``expert``).
 
-    python benchmarks/bench_bots.py [--hands 60] [--match] [--legal 500] [--json]
+    python benchmarks/bench_bots.py [--hands 60] [--match] [--legal 500] [--json] [--bot expert|search]
 
 * Plays ``--hands`` hands with the lineup ``expert, greedy, greedy, greedy`` (the expert's seat rotates
   with the hand number) and times every decision each bot is asked for (a seat with one legal action is
@@ -11,6 +11,8 @@
   three greedy bots (target: under 30 s).
 * ``--legal N``: plays N hands with the expert in one seat (rotating) and ``check=True``: every
   action is validated by ``Game.apply`` (an illegal one raises).
+* ``--bot search``: the bot timed in the rotating seat (default ``expert``; ``search`` is the
+  play-out bot of issue 35, at its default budget).
 
 Run it alone on an otherwise idle core (``taskset -c 0`` on Linux) for numbers worth recording.
 """
@@ -63,17 +65,19 @@ def main() -> int:
     ap.add_argument("--match", action="store_true", help="also time one 8-hand match, 1 expert + 3 greedy")
     ap.add_argument("--legal", type=int, default=0, help="also play N hands with check=True")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--bot", default="expert", help="the bot timed in the rotating seat (expert, search …)")
     args = ap.parse_args()
+    hero = args.bot
 
     from shangrao.bots import get_bot
     from shangrao.game import Game, play_hand, play_match
 
-    timers = {"expert": Timed(None), "greedy": Timed(None)}
+    timers = {hero: Timed(None), "greedy": Timed(None)}
     for h in range(args.hands):
         seat = h % 4
         bots = []
         for i in range(4):
-            name = "expert" if i == seat else "greedy"
+            name = hero if i == seat else "greedy"
             t = Timed(get_bot(name, seed=f"bench:{h}:{i}"))
             t.cpu, t.wall = timers[name].cpu, timers[name].wall  # one list per bot name
             bots.append(t)
@@ -82,21 +86,21 @@ def main() -> int:
 
     if args.match:
         c0, w0 = time.process_time(), time.perf_counter()
-        res = play_match([get_bot("expert", seed="m:0")] + [get_bot("greedy", seed=f"m:{i}") for i in (1, 2, 3)],
+        res = play_match([get_bot(hero, seed="m:0")] + [get_bot("greedy", seed=f"m:{i}") for i in (1, 2, 3)],
                          seed=2026)
         out["match"] = {"hands": len(res.hands), "cpu_s": round(time.process_time() - c0, 2),
                         "wall_s": round(time.perf_counter() - w0, 2), "scores": list(res.scores)}
     if args.legal:
         c0 = time.process_time()
         for h in range(args.legal):
-            bots = [get_bot("expert" if i == h % 4 else "greedy", seed=f"legal:{h}:{i}") for i in range(4)]
+            bots = [get_bot(hero if i == h % 4 else "greedy", seed=f"legal:{h}:{i}") for i in range(4)]
             play_hand(Game(seed=f"legal:{h}"), bots, check=True)
         out["legal"] = {"hands": args.legal, "illegal": 0, "cpu_s": round(time.process_time() - c0, 1)}
 
     if args.json:
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return 0
-    print(f"{args.hands} hands, expert in one seat (rotating) and greedy in three; CPU time per decision")
+    print(f"{args.hands} hands, {hero} in one seat (rotating) and greedy in three; CPU time per decision")
     print(f"{'bot':8} {'decisions':>9} {'median':>9} {'p90':>9} {'p99':>9} {'max':>9}   wall median / p99")
     for b in out["bots"]:
         print(f"{b['bot']:8} {b['decisions']:9d} {b['median_ms']:8.2f}ms {b['p90_ms']:8.2f}ms {b['p99_ms']:8.2f}ms "

@@ -155,9 +155,9 @@ def resolve_engine(engine: str | None, bots: Sequence[str], hands: int | None = 
     cache already (:func:`shangrao.sim.play.core_compiled`) or the run is long (``hands`` at least
     :data:`COLD_FAST_HANDS`, or not known), else ``"python"``.  Either engine gives the same results.
     Raises ``InputError``."""
-    from .sim.play import CORE_BOTS, core_compiled
+    from .sim.play import core_compiled, is_core_bot
 
-    core = all(b in CORE_BOTS and b != "external" for b in bots)
+    core = all(is_core_bot(b) for b in bots)
     if engine is None:
         if not core:
             return "python"
@@ -165,8 +165,8 @@ def resolve_engine(engine: str | None, bots: Sequence[str], hands: int | None = 
     if engine not in ENGINES:
         raise InputError(f"engine: one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "fast" and not core:
-        other = next(b for b in bots if b not in CORE_BOTS or b == "external")
-        raise InputError(f"engine fast: the compiled core plays random, greedy and ukeire, not {other!r}; "
+        other = next(b for b in bots if not is_core_bot(b))
+        raise InputError(f"engine fast: the compiled core plays random, greedy, ukeire and search, not {other!r}; "
                          "use engine python")
     return engine
 

@@ -9,6 +9,8 @@ their :class:`~shangrao.game.Observation` and the legal actions.
   (several times slower; over 320 hands against ``greedy`` it won about +0.5 points a hand);
 * ``expert`` — plays for expected points under the scoring (:mod:`.expert`; the strongest,
   measured in ``docs/bots.md``);
+* ``search`` — plays every worthwhile option of a decision to the end of the hand in the compiled
+  core, on hidden hands dealt from what it has seen (:mod:`.search`; docs/bots.md "The search bot");
 * ``learned`` — a small network trained by behaviour cloning, shipped with its weights
   (:mod:`.learned`; NumPy inference; docs/rl.md gives how it was trained and how strong it is).
 
@@ -62,6 +64,12 @@ def _ukeire(seed: int | str | None) -> Bot:
     return bot
 
 
+def _search(seed: int | str | None) -> Bot:
+    from .search import SearchBot
+
+    return SearchBot(seed)
+
+
 def _learned(seed: int | str | None) -> Bot:
     from .learned import LearnedBot
 
@@ -75,6 +83,7 @@ BOTS: dict[str, BotEntry] = {
     "ukeire": BotEntry(_ukeire, "进张 ukeire: greedy, ties to the most useful tiles left"),
     "learned": BotEntry(_learned, "学习 learned: a small network cloned from expert self-play"),
     "expert": BotEntry(ExpertBot, "专家 expert: plays for expected points under the scoring"),
+    "search": BotEntry(_search, "搜索 search: plays each option out on hands dealt from what it has seen"),
 }
 
 #: the strongest registered bot (arena results in docs/bots.md): the web lobby's default opponent
@@ -132,6 +141,14 @@ def check_bot_spec(spec: object) -> str:
         command = text[len("ext:"):].strip()
         check_command(command)
         return "ext:" + command
+    if low.startswith("search:"):  # search with options (shangrao.bots.search.parse_search_spec)
+        from .search import parse_search_spec
+
+        try:
+            parse_search_spec(low)
+        except InputError as e:
+            raise UnknownBotError(str(e)) from None
+        return low
     if low in BOTS or low in _plugins():
         return low
     raise UnknownBotError(f"unknown bot {spec!r}; known: {_known()}")
@@ -151,6 +168,12 @@ def get_bot(name: str, seed: int | str | None = None) -> Bot:
         from .external import ExternalBot
 
         return ExternalBot(spec[len("ext:"):], name=spec, seed=seed)
+    if spec.startswith("search:"):
+        from .search import SearchBot, parse_search_spec
+
+        bot = SearchBot(seed, **parse_search_spec(spec))  # type: ignore[arg-type]
+        bot.name = spec
+        return bot
     entry = BOTS.get(spec)
     if entry is not None:
         return entry.factory(seed)

@@ -365,6 +365,8 @@ def advise_cmd(
     top: Annotated[int, typer.Option("--top", "-k", min=1, max=50, help="How many candidates to show.")] = 5,
     lang: Annotated[str, typer.Option("--lang", help="zh (default) or en.")] = "zh",
     as_json: Annotated[bool, typer.Option("--json", help="Print the candidates as JSON.")] = False,
+    bot: Annotated[str, typer.Option("--bot", help="expert (default) or search: every option played out "
+                                     "in the compiled core, its mean points and standard error.")] = "expert",
 ) -> None:
     """The expert bot's best choices for a situation.
 
@@ -374,6 +376,8 @@ def advise_cmd(
     """
     if lang not in ("zh", "en"):
         raise CliError(f"--lang: zh or en, got {lang!r}")
+    if bot not in _ADVISORS:
+        raise CliError(f"--bot: {' or '.join(f'{k} ({v})' for k, v in _ADVISORS.items())}, got {quote(bot)}")
     text, name = read_text(source)
     data = parse_json(text, name)
     try:
@@ -385,6 +389,9 @@ def advise_cmd(
         raise CliError(f"{name}: not a situation advise can read ({type(err).__name__}: {err})") from None
     if not legal:
         raise CliError(f"{name}: no legal action in this situation (check hand, phase and melds)")
+    if bot == "search":
+        _search_advice(obs, legal, top, lang, as_json)
+        return
     cands = advise(obs, legal, top=top)
     if as_json:
         sys.stdout.write(dump_json({"candidates": [c.to_dict() for c in cands],
@@ -406,6 +413,39 @@ def advise_cmd(
     note = order_note(cands, lang)
     if note:
         console.print(Text(note, style="dim"))
+
+
+#: the bots advise can ask -> what their values are
+_ADVISORS = {"expert": "the expert's estimates", "search": "every option played out in the compiled core"}
+
+
+def _search_advice(obs: Observation, legal: list[Action], top: int, lang: str, as_json: bool) -> None:
+    """``advise --bot search``: every legal option's play-out value (mean points over the rest of the
+    hand) and standard error, best first (:class:`shangrao.bots.search.SearchEvaluator`, seed 0)."""
+    import math
+
+    from ..bots.search import SearchEvaluator
+
+    values = SearchEvaluator(seed=0).evaluate(obs, legal)
+    ranked = sorted(legal, key=lambda a: -values[a][0] if not math.isnan(values[a][0]) else math.inf)[:top]
+
+    def num(x: float | None) -> float | None:
+        return None if x is None or math.isnan(x) else round(x, 3)
+
+    if as_json:
+        sys.stdout.write(dump_json({"bot": "search", "candidates": [
+            {"action": str(a), "value": num(values[a][0]), "se": num(values[a][1])} for a in ranked]}) + "\n")
+        return
+    zh = lang == "zh"
+    t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    for i, h in enumerate(("#", "动作", "期望得分", "标准误") if zh else ("#", "action", "exp. points", "std. error")):
+        t.add_column(h, justify="left" if i == 1 else "right")
+    for i, a in enumerate(ranked, 1):
+        v, se = values[a]
+        t.add_row(str(i), _action_text(a, lang), f"{v:+.2f}", "" if se is None or math.isnan(se) else f"{se:.2f}")
+    console = out_console()
+    console.print(Text("搜索建议 (search bot)" if zh else "search's advice", style="bold"))
+    console.print(t)
 
 
 def register(app: typer.Typer) -> None:

@@ -30,16 +30,27 @@ from .vector import VectorEnv
 _BOT_RULES = C.BOT_RULES  # GreedyBot scores its 偷机 choices under the default rules
 
 __all__ = ["AmountRangeError", "check_core_scores",
-           "CORE_BOTS", "CoreHand", "CoreMatchHand", "FIRST_COMPILE_CPU_S", "core_compiled", "play_hand", "warm_up",
-           "decisions_of", "iter_match_hands"]
+           "CORE_BOTS", "is_core_bot", "CoreHand", "CoreMatchHand", "FIRST_COMPILE_CPU_S", "core_compiled", "play_hand",
+           "warm_up", "decisions_of", "iter_match_hands"]
 
 #: CPU-seconds of the game loop's first compile (:func:`~.core.play_matches`, what ``simulate --engine
 #: fast`` runs, an empty numba cache) on the shared 2-core development machine, rounded up:
 #: ``benchmarks/bench_compile.py --entry "game loop"`` (docs/performance.md, "Compile time")
 FIRST_COMPILE_CPU_S = 90
 
-#: the bots the core plays itself: name -> its code in the core
-CORE_BOTS = C.CORE_BOTS
+#: the bots the core plays: name -> its code in the core (``search``: :data:`shangrao.sim.search.BOT_SEARCH`,
+#: played by that module's loop, never by the batched environment)
+CORE_BOTS = {**C.CORE_BOTS, "search": 4}
+
+
+def is_core_bot(name: str) -> bool:
+    """``name`` is a bot the core plays itself (:data:`CORE_BOTS`, or a ``search:OPTS`` spec; not ``external``)."""
+    low = str(name).strip().lower()
+    return low != "external" and (low in CORE_BOTS or low.startswith("search:"))
+
+
+#: the core bots the batched environment (shangrao.sim.vector) may seat
+STEP_BOTS = tuple(n for n in C.CORE_BOTS if n != "external")
 
 
 class AmountRangeError(InputError):
@@ -124,7 +135,7 @@ def warm_up() -> float:
     hand[0, 27] = 2
     is_winning_many(hand)
     shanten_many(hand)
-    env = VectorEnv(2, ("learner", *(b for b in CORE_BOTS if b != "external")))  # a learner and each core bot
+    env = VectorEnv(2, ("learner", *STEP_BOTS))  # a learner and each core bot
     env.step(env.reset(0).legal_action_mask.argmax(axis=1))
     return time.perf_counter() - t0
 
@@ -149,11 +160,23 @@ def _bot_codes(bots: Sequence[str]) -> np.ndarray:
         raise InputError(f"bots: give 4 core bot names, got {bots!r}")
     out = []
     for i, b in enumerate(bots):
-        code = CORE_BOTS.get(str(b).strip().lower())
+        name = str(b).strip().lower()
+        code = CORE_BOTS.get("search" if name.startswith("search:") else name)
         if code is None:
             raise InputError(f"bots[{i}]: {b!r} is not a core bot; core bots: {', '.join(CORE_BOTS)}")
         out.append(code)
     return np.array(out, dtype=np.int32)
+
+
+def _search_params(bots: Sequence[str]) -> np.ndarray:
+    """The params of the ``search`` seats' spec (``search``, ``search:256``: ``shangrao.bots.search``);
+    the core takes one for all of them, so their specs must agree (InputError otherwise)."""
+    from ..bots.search import search_params
+
+    specs = {str(b).strip().lower() for b in bots if str(b).strip().lower().split(":")[0] == "search"}
+    if len(specs) != 1:
+        raise InputError(f"bots: the compiled core plays one search spec at a time, got {sorted(specs)}")
+    return search_params(specs.pop())
 
 
 def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) * 4,
@@ -206,7 +229,13 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     rs = encode_rules(rules)
     tb = tables()
     C.new_hand(st, ev, rs, tb, hand_key, dealer, np.array(sc, dtype=C.ST_DTYPE), hand_no, wall_in, dice_in)
-    nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
+    if 4 in codes:
+        from . import search as S
+
+        sp = _search_params(bots)
+        nd = S.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES, sp, S.weights_for(sp))
+    else:
+        nd = C.play_to_end(st, ev, dec, rs, tb, codes, mts, scr, len(scr), _BOT_RULES)
     view = HandView(st)
     if nd < 0:
         i = -1 - nd
@@ -329,9 +358,16 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
         dec_off = np.zeros(total + 1, dtype=np.int64)
         info = np.zeros((total, C.N_INFO), dtype=np.int64)
         win_out = np.zeros((total, 3, N_OUT), dtype=np.int64)
-        C.play_matches(C.Setup(rs, tb, codes, _BOT_RULES),
-                       C.MatchSeeds(bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims),
-                       C.MatchOut(rows, row_off, decs, dec_off, info, win_out))
+        if 4 in codes:  # a search seat: shangrao.sim.search's loop, with its spec's params
+            from . import search as S
+
+            sp = _search_params(bots)
+            S.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per),
+                           lims, rows, row_off, decs, dec_off, info, win_out, sp, S.weights_for(sp))
+        else:
+            C.play_matches(C.Setup(rs, tb, codes, _BOT_RULES),
+                           C.MatchSeeds(bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims),
+                           C.MatchOut(rows, row_off, decs, dec_off, info, win_out))
         h = 0
         for j, mseed in enumerate(seeds):
             scores = (0, 0, 0, 0)

@@ -1,0 +1,183 @@
+"""How well the search's sampled worlds match the truth: weighted (``shangrao.sim.belief``) against uniform dealing.
+
+    python benchmarks/bench_belief.py [--hands 300] [--seed heldout-1] [--worlds 64] [--z-worlds 512]
+                                      [--bots ukeire,ukeire,ukeire,ukeire] [--params PATH] [--json]
+
+Held-out states: every 3rd own-turn decision of ``--hands`` core self-play hands of ``--bots``, shuffled
+from seeds (``belief:{seed}:{i}``) never used to fit the shipped params.  For each state and each of the
+deciding seat's three opponents the truth is known (its hand, and the rest of the real hand).
+
+Prints
+  (a) log-likelihood against uniform dealing, in nats (mean ± standard error over states):
+      * the real hidden hands (all three opponents and the wall together):
+        ``log p_w(truth) − log p_u(truth) = w(truth) − log mean_u exp(w)``, exact but for the
+        normaliser, estimated on ``--z-worlds`` uniform worlds of the state;
+      * the real opponents' shanten under the ``--worlds`` sampled worlds of the state (each value's
+        share of the worlds, weighted or not, with 0.5 pseudo-worlds per value), per opponent;
+      * the same from the fitted tables directly (``log P_model(s | f)`` against ``log P_uniform(s | f)``).
+  (b) calibration of "this opponent wins within k of its own turns" (k = 3, 6, 12): each state's
+      ``--worlds`` uniform worlds are played to their end by the core bots ``--bots``; the prediction is
+      the share of worlds in which the opponent wins within k of its draws — plain (uniform dealing) or
+      self-normalised weighted (weighted dealing) — against what happened in the real hand.  Per
+      probability bin: states × opponents, mean prediction, realised frequency; and the Brier score.
+  The weights' effective sample size (``(Σw)² / Σw²`` over the worlds, as a share of them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+
+import numpy as np
+
+from shangrao.rules import DEFAULT_RULES
+from shangrao.sim import belief as B
+from shangrao.sim import core as C
+from shangrao.sim.kernels import tables
+from shangrao.sim.play import _BOT_RULES
+from shangrao.sim.rules import encode_rules
+
+KS = (3, 6, 12)
+BINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0001)
+
+
+def mean_se(x: np.ndarray) -> tuple[float, float]:
+    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+
+
+def calibration(pred: np.ndarray, truth: np.ndarray) -> list[dict]:
+    rows = []
+    for lo, hi in itertools.pairwise(BINS):
+        sel = (pred >= lo) & (pred < hi)
+        if sel.any():
+            rows.append({"bin": f"{lo:.2f}–{min(hi, 1.0):.2f}", "n": int(sel.sum()),
+                         "predicted": round(float(pred[sel].mean()), 3), "realised": round(float(truth[sel].mean()), 3)})
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=300)
+    ap.add_argument("--seed", default="heldout-1")
+    ap.add_argument("--worlds", type=int, default=64)
+    ap.add_argument("--z-worlds", type=int, default=512)
+    ap.add_argument("--bots", default="ukeire,ukeire,ukeire,ukeire")
+    ap.add_argument("--params", default=None)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    bots = tuple(a.bots.split(","))
+    params = B.load_params(a.params)
+    t0 = time.perf_counter()
+    snaps, seats, conts = B.self_play_states(a.hands, a.seed, bots)
+    tb = tables()
+    rules = encode_rules(DEFAULT_RULES)
+    codes = B._bot_codes(bots)
+    mt = np.zeros(625, dtype=np.uint32)
+    C.mt_seed(mt, C.seed_key(f"bench-belief:{a.seed}"))
+    mts = np.zeros((4, 625), dtype=np.uint32)
+    for s in range(4):
+        C.mt_seed(mts[s], C.seed_key(f"bench-belief-bot:{a.seed}:{s}"))
+    M, Z = a.worlds, a.z_worlds
+    w = np.zeros(M)
+    sh = np.zeros((M, 3), dtype=np.int64)
+    d = np.full((M, 3), -1, dtype=np.int64)
+    wz = np.zeros(Z)
+    shz = np.zeros((Z, 3), dtype=np.int64)
+    dz = np.zeros((Z, 3), dtype=np.int64)
+    p_mod, p_uni = params.p_model(), params.p_uniform()
+    gain_world, ll_u, ll_w, tab_u, tab_w, ess = [], [], [], [], [], []
+    pred_u = {k: [] for k in KS}
+    pred_w = {k: [] for k in KS}
+    truth = {k: [] for k in KS}
+    sh_true_all, sh_mean_u, sh_mean_w = [], [], []
+    c8 = np.zeros(34, dtype=np.int8)
+    for i in range(len(seats)):
+        st, seat = snaps[i], int(seats[i])
+        w_true = B.world_log_weight(st, seat, tb, params.log_ratio)
+        B.sample_worlds(st, seat, tb, params.log_ratio, mt, Z, False, rules, codes, mts, _BOT_RULES, wz, shz, dz)
+        lz = np.logaddexp.reduce(wz) - np.log(Z)
+        gain_world.append(w_true - lz)
+        B.sample_worlds(st, seat, tb, params.log_ratio, mt, M, True, rules, codes, mts, _BOT_RULES, w, sh, d)
+        nw = np.exp(w - w.max())
+        nw /= nw.sum()
+        ess.append(1.0 / (nw ** 2).sum() / M)
+        rows, nev0 = conts[i]
+        for j in range(3):
+            o = (seat + 1 + j) % 4
+            s_true = B._shanten_of(st, tb, o, c8)
+            cell = B._cell(st, o)
+            hit = sh[:, j] == s_true
+            ll_u.append(np.log((hit.sum() + 0.5) / (M + 0.5 * B.N_SH)))
+            ll_w.append(np.log((M * nw[hit].sum() + 0.5) / (M + 0.5 * B.N_SH)))
+            tab_u.append(np.log(p_uni[cell, s_true]))
+            tab_w.append(np.log(p_mod[cell, s_true]))
+            sh_true_all.append(s_true)
+            sh_mean_u.append(sh[:, j].mean())
+            sh_mean_w.append((nw * sh[:, j]).sum())
+            r = B._draws_to_win(rows, nev0, len(rows), o)
+            for k in KS:
+                won = (d[:, j] >= 0) & (d[:, j] <= k)
+                pred_u[k].append(won.mean())
+                pred_w[k].append(nw[won].sum())
+                truth[k].append(1.0 if 0 <= r <= k else 0.0)
+    secs = time.perf_counter() - t0
+    out: dict = {"command": " ".join(["python", *sys.argv]), "states": len(seats), "opponents": len(ll_u),
+                 "params": params.meta, "seconds": round(secs, 1)}
+    g = mean_se(np.array(gain_world))
+    out["loglik_world_gain_nats"] = {"mean": round(g[0], 3), "se": round(g[1], 3)}
+    for name, u, wv in (("loglik_shanten_worlds", ll_u, ll_w), ("loglik_shanten_table", tab_u, tab_w)):
+        mu, _su = mean_se(np.array(u))
+        mw, _sw = mean_se(np.array(wv))
+        dd = mean_se(np.array(wv) - np.array(u))
+        out[name] = {"uniform": round(mu, 3), "weighted": round(mw, 3), "gain": round(dd[0], 3), "gain_se": round(dd[1], 3)}
+    out["mean_shanten"] = {"truth": round(float(np.mean(sh_true_all)), 3), "uniform": round(float(np.mean(sh_mean_u)), 3),
+                           "weighted": round(float(np.mean(sh_mean_w)), 3)}
+    out["ess_share"] = round(float(np.mean(ess)), 3)
+    out["calibration"] = {}
+    for k in KS:
+        t = np.array(truth[k])
+        pu, pw = np.array(pred_u[k]), np.array(pred_w[k])
+        out["calibration"][k] = {"realised": round(float(t.mean()), 3),
+                                 "mean_pred_uniform": round(float(pu.mean()), 3),
+                                 "mean_pred_weighted": round(float(pw.mean()), 3),
+                                 "brier_uniform": round(float(((pu - t) ** 2).mean()), 4),
+                                 "brier_weighted": round(float(((pw - t) ** 2).mean()), 4),
+                                 "uniform": calibration(pu, t), "weighted": calibration(pw, t)}
+    if a.json:
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return 0
+    print(f"# {out['command']}\n{out['states']} held-out states, {out['opponents']} opponents, {M} worlds each "
+          f"({Z} for the normaliser), {secs:.0f} s; params: {params.meta.get('command')}")
+    print("\n(a) log-likelihood of the truth, weighted − uniform dealing (nats, mean ± se)")
+    print(f"  whole hidden world (3 hands + wall), per state: {g[0]:+.3f} ± {g[1]:.3f}")
+    for name, label in (("loglik_shanten_worlds", "opponent's shanten, from the sampled worlds"),
+                        ("loglik_shanten_table", "opponent's shanten, from the tables")):
+        r = out[name]
+        print(f"  {label}: uniform {r['uniform']:.3f}, weighted {r['weighted']:.3f}, "
+              f"gain {r['gain']:+.3f} ± {r['gain_se']:.3f} per opponent")
+    ms = out["mean_shanten"]
+    print(f"  mean shanten of the opponents: truth {ms['truth']:.2f}, uniform worlds {ms['uniform']:.2f}, "
+          f"weighted worlds {ms['weighted']:.2f}; weights' effective sample size {out['ess_share']:.0%} of the worlds")
+    print("\n(b) calibration: 'this opponent wins within k of its own turns', played out by the core bots")
+    for k in KS:
+        r = out["calibration"][k]
+        print(f"\n  k = {k}: realised {r['realised']:.3f}; mean prediction uniform {r['mean_pred_uniform']:.3f}, "
+              f"weighted {r['mean_pred_weighted']:.3f}; Brier uniform {r['brier_uniform']:.4f}, "
+              f"weighted {r['brier_weighted']:.4f}")
+        print(f"  {'bin':>11} | {'uniform: n':>10} {'pred':>6} {'real':>6} | {'weighted: n':>11} {'pred':>6} {'real':>6}")
+        ub = {x["bin"]: x for x in r["uniform"]}
+        wb = {x["bin"]: x for x in r["weighted"]}
+        for lo, hi in itertools.pairwise(BINS):
+            key = f"{lo:.2f}–{min(hi, 1.0):.2f}"
+            u, v = ub.get(key), wb.get(key)
+            us = f"{u['n']:>10} {u['predicted']:>6.3f} {u['realised']:>6.3f}" if u else f"{'':>10} {'':>6} {'':>6}"
+            vs = f"{v['n']:>11} {v['predicted']:>6.3f} {v['realised']:>6.3f}" if v else f"{'':>11} {'':>6} {'':>6}"
+            print(f"  {key:>11} | {us} | {vs}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
