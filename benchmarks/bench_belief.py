@@ -1,7 +1,8 @@
 """How well the search's sampled worlds match the truth: weighted (``shangrao.sim.belief``) against uniform dealing.
 
     python benchmarks/bench_belief.py [--hands 300] [--seed heldout-1] [--worlds 64] [--z-worlds 512]
-                                      [--bots ukeire,ukeire,ukeire,ukeire] [--params PATH] [--json]
+                                      [--pilot 128] [--bots ukeire,ukeire,ukeire,ukeire]
+                                      [--params PATH] [--json]
 
 Held-out states: every 3rd own-turn decision of ``--hands`` core self-play hands of ``--bots``, shuffled
 from seeds (``belief:{seed}:{i}``) never used to fit the shipped params.  For each state and each of the
@@ -21,8 +22,10 @@ Prints
       self-normalised weighted (weighted dealing) — against what happened in the real hand.  Per
       probability bin: states × opponents, mean prediction, realised frequency; and the Brier score.
   Three dealings: ``uniform``; ``weighted`` (the same uniform worlds, self-normalised weights
-  ``exp(world_log_weight)``); ``tilted`` (``deal_world_tilted``: worlds drawn from the weighted
-  distribution by rejection, equal weights).  The weights' effective sample size
+  ``exp(world_log_weight)``); ``tilted`` (``deal_world_tilted`` with the table's rows,
+  ``opponent_log_ratios``: worlds drawn from the weighted distribution by rejection, equal weights);
+  ``pilot`` (``deal_world_tilted`` with ``state_log_ratios``: the model against this state's own
+  uniform distribution, from ``--pilot`` deals).  The weights' effective sample size
   (``(Σw)² / Σw²`` over the worlds, as a share of them).
 """
 
@@ -67,6 +70,7 @@ def main() -> int:
     ap.add_argument("--seed", default="heldout-1")
     ap.add_argument("--worlds", type=int, default=64)
     ap.add_argument("--z-worlds", type=int, default=512)
+    ap.add_argument("--pilot", type=int, default=128)
     ap.add_argument("--bots", default="ukeire,ukeire,ukeire,ukeire")
     ap.add_argument("--params", default=None)
     ap.add_argument("--json", action="store_true")
@@ -84,16 +88,19 @@ def main() -> int:
     for s in range(4):
         C.mt_seed(mts[s], C.seed_key(f"bench-belief-bot:{a.seed}:{s}"))
     M, Z = a.worlds, a.z_worlds
-    METHODS = ("uniform", "weighted", "tilted")
+    METHODS = ("uniform", "weighted", "tilted", "pilot")
+    DEALT = ("uniform", "tilted", "pilot")
     w = np.zeros(M)
-    sh = {m: np.zeros((M, 3), dtype=np.int64) for m in ("uniform", "tilted")}
-    d = {m: np.full((M, 3), -1, dtype=np.int64) for m in ("uniform", "tilted")}
+    sh = {m: np.zeros((M, 3), dtype=np.int64) for m in DEALT}
+    d = {m: np.full((M, 3), -1, dtype=np.int64) for m in DEALT}
+    lr3 = {m: np.zeros((3, B.N_SH)) for m in DEALT}
+    log_model = params.log_p_model()
     wt = np.zeros(M)
     wz = np.zeros(Z)
     shz = np.zeros((Z, 3), dtype=np.int64)
     dz = np.zeros((Z, 3), dtype=np.int64)
     p_mod, p_uni = params.p_model(), params.p_uniform()
-    gain_world = {"weighted": [], "tilted": []}
+    gain_world: dict[str, list] = {"weighted": [], "tilted": [], "pilot": []}
     ll = {m: [] for m in METHODS}
     tab_u, tab_w, ess = [], [], []
     pred = {m: {k: [] for k in KS} for m in METHODS}
@@ -104,18 +111,22 @@ def main() -> int:
     for i in range(len(seats)):
         st, seat = snaps[i], int(seats[i])
         w_true = B.world_log_weight(st, seat, tb, params.log_ratio)
-        B.sample_worlds(st, seat, tb, params.log_ratio, mt, Z, False, False, rules, codes, mts, _BOT_RULES, wz, shz, dz)
+        B.opponent_log_ratios(st, seat, params.log_ratio, lr3["tilted"])
+        B.state_log_ratios(st, seat, tb, log_model, mt, a.pilot, lr3["pilot"])
+        B.sample_worlds(st, seat, tb, params.log_ratio, lr3["uniform"], mt, Z, False, False, rules, codes, mts,
+                        _BOT_RULES, wz, shz, dz)
         gain_world["weighted"].append(w_true - (np.logaddexp.reduce(wz) - np.log(Z)))
-        gain_world["tilted"].append(B.tilted_log_gain(st, seat, tb, params.log_ratio, mt, Z))
-        B.sample_worlds(st, seat, tb, params.log_ratio, mt, M, False, True, rules, codes, mts, _BOT_RULES, w,
-                        sh["uniform"], d["uniform"])
-        B.sample_worlds(st, seat, tb, params.log_ratio, mt, M, True, True, rules, codes, mts, _BOT_RULES, wt,
-                        sh["tilted"], d["tilted"])
+        for m in ("tilted", "pilot"):
+            gain_world[m].append(B.tilted_log_gain(st, seat, tb, lr3[m], mt, Z))
+        for m in DEALT:
+            B.sample_worlds(st, seat, tb, params.log_ratio, lr3[m], mt, M, m != "uniform", True, rules, codes, mts,
+                            _BOT_RULES, w if m == "uniform" else wt, sh[m], d[m])
         nw = np.exp(w - w.max())
         nw /= nw.sum()
         ess.append(1.0 / (nw ** 2).sum() / M)
-        share = {"uniform": np.full(M, 1.0 / M), "weighted": nw, "tilted": np.full(M, 1.0 / M)}
-        src = {"uniform": "uniform", "weighted": "uniform", "tilted": "tilted"}
+        share = {"uniform": np.full(M, 1.0 / M), "weighted": nw, "tilted": np.full(M, 1.0 / M),
+                 "pilot": np.full(M, 1.0 / M)}
+        src = {"uniform": "uniform", "weighted": "uniform", "tilted": "tilted", "pilot": "pilot"}
         rows, nev0 = conts[i]
         for j in range(3):
             o = (seat + 1 + j) % 4
@@ -139,7 +150,7 @@ def main() -> int:
     out: dict = {"command": " ".join(["python", *sys.argv]), "states": len(seats), "opponents": len(tab_u),
                  "params": params.meta, "seconds": round(secs, 1)}
     out["loglik_world_gain_nats"] = {}
-    for m in ("weighted", "tilted"):
+    for m in ("weighted", "tilted", "pilot"):
         g = mean_se(np.array(gain_world[m]))
         out["loglik_world_gain_nats"][m] = {"mean": round(g[0], 3), "se": round(g[1], 3)}
     out["loglik_shanten_worlds"] = {}
@@ -169,7 +180,7 @@ def main() -> int:
     print(f"# {out['command']}\n{out['states']} held-out states, {out['opponents']} opponents, {M} worlds each "
           f"({Z} for the normalisers), {secs:.0f} s; params: {params.meta.get('command')}")
     print("\n(a) log-likelihood of the truth (nats, mean ± se)")
-    for m in ("weighted", "tilted"):
+    for m in ("weighted", "tilted", "pilot"):
         r = out["loglik_world_gain_nats"][m]
         print(f"  whole hidden world (3 hands + wall), {m} − uniform dealing, per state: {r['mean']:+.3f} ± {r['se']:.3f}")
     r = out["loglik_shanten_table"]

@@ -30,6 +30,14 @@ Uniform worlds           ``deal_world(st, seat, mt, out) -> int`` (``@njit``): `
                          ``seat`` has not seen (``mt``: a core MT19937 state, uint32 ``[625]``); returns
                          1, or 0 (``out`` untouched) outside the ``act``/``discard`` phases (a claim or
                          rob window holds options computed from the real hands)
+Tilted worlds            ``deal_world_tilted(st, seat, tb, lr3, mt, out, max_tries) -> int`` (``@njit``):
+                         worlds drawn from the weighted distribution directly (rejection, opponent by
+                         opponent), so they need no weights; ``lr3`` float64 ``[3, N_SH]`` from
+                         ``opponent_log_ratios(st, seat, log_ratio, lr3)`` (the table) or
+                         ``state_log_ratios(st, seat, tb, log_model, mt, pilot, lr3)`` (the table's
+                         model against this state's own uniform distribution, from ``pilot`` deals):
+                         compute ``lr3`` once a decision, then deal the worlds.  The recommended
+                         sampler (measured in docs/bots.md)
 Params                   :class:`BeliefParams` (``log_ratio``, the raw counts, ``meta``: seeds, bots,
                          hands); :func:`load_params` reads ``sim/data/belief.npz`` (shipped) or a path;
                          :func:`fit` makes them; ``python -m shangrao.sim.belief fit --hands N --seed S
@@ -64,7 +72,8 @@ from . import kernels as K
 
 __all__ = [
     "N_CELLS", "N_SH", "BeliefParams", "deal_world", "deal_world_tilted", "fit", "load_params", "log_weight",
-    "sample_worlds", "shipped_params_path", "tilted_log_gain", "world_log_weight",
+    "opponent_log_ratios", "sample_worlds", "shipped_params_path", "state_log_ratios", "tilted_log_gain",
+    "world_log_weight",
 ]
 
 # ---------------------------------------------------------------------------------------------- the state's fields
@@ -323,14 +332,60 @@ def _pool_shanten(st, tb, o, pool, p, size, c):
 
 
 @njit(cache=True)
-def deal_world_tilted(st, seat, tb, log_ratio, mt, out, max_tries):
-    """A world drawn *from the weighted distribution* rather than weighted afterwards: each opponent in
-    turn (``seat + 1``, ``+ 2``, ``+ 3``) is dealt its tiles uniformly from what is left of the unseen
-    tiles and kept with probability ``exp(log_ratio[cell, shanten] − max over the row)`` (rejection
-    sampling, at most ``max_tries`` deals an opponent: then the last is kept); the rest is the wall,
-    shuffled.  So the worlds need no weights (each opponent's hand follows ``P_uniform · ratio``
-    given the tiles the earlier ones took).  Returns the number of opponents whose tries ran out
-    (0 normally), or -1 outside the act/discard phases (``out`` then untouched)."""
+def opponent_log_ratios(st, seat, log_ratio, lr3):
+    """``lr3[j, :]`` = the row of ``log_ratio`` (``[N_CELLS, N_SH]``) of opponent ``j`` (seat
+    ``(seat + 1 + j) % 4``)'s feature cell: the tilt :func:`deal_world_tilted` applies."""
+    for j in range(3):
+        cell = _cell(st, (seat + 1 + j) % 4)
+        for s in range(N_SH):
+            lr3[j, s] = log_ratio[cell, s]
+
+
+@njit(cache=True)
+def state_log_ratios(st, seat, tb, log_model, mt, pilot, lr3):
+    """``lr3[j, s]`` = ``log P_model(s | cell of opponent j) − log P̂(s)``, ``P̂`` this state's own
+    uniform-dealing distribution of opponent ``j``'s shanten, estimated on ``pilot`` uniform deals of
+    its tiles from everything ``seat`` has not seen (0.5 pseudo-deals a value); a value no pilot deal
+    showed gets at most the largest of the others.  Tilting by these rows makes each opponent's shanten
+    follow the model in *this* state, not only on average over its cell.  ``log_model``: float64
+    ``[N_CELLS, N_SH]`` (:meth:`BeliefParams.log_p_model`); ``mt`` advanced."""
+    pool = np.empty(136, dtype=np.int64)
+    size = np.zeros(4, dtype=np.int64)
+    gone = np.zeros(4, dtype=np.int64)
+    c = np.zeros(34, dtype=np.int8)
+    h = np.zeros(N_SH, dtype=np.int64)
+    n = _hidden_pool(st, seat, pool, size, gone)
+    for j in range(3):
+        o = (seat + 1 + j) % 4
+        cell = _cell(st, o)
+        h[:] = 0
+        for _t in range(pilot):
+            for q in range(size[o]):
+                r = q + C.mt_below(mt, n - q)
+                x = pool[q]
+                pool[q] = pool[r]
+                pool[r] = x
+            h[_pool_shanten(st, tb, o, pool, 0, size[o], c)] += 1
+        top = -1e300
+        for s in range(N_SH):
+            lr3[j, s] = log_model[cell, s] - np.log((h[s] + 0.5) / (pilot + 0.5 * N_SH))
+            if h[s] > 0 and lr3[j, s] > top:
+                top = lr3[j, s]
+        for s in range(N_SH):
+            if h[s] == 0 and lr3[j, s] > top:
+                lr3[j, s] = top
+
+
+@njit(cache=True)
+def deal_world_tilted(st, seat, tb, lr3, mt, out, max_tries):
+    """A world drawn *from the weighted distribution* rather than weighted afterwards: each opponent
+    ``j`` in turn (seat ``(seat + 1 + j) % 4``) is dealt its tiles uniformly from what is left of the
+    unseen tiles and kept with probability ``exp(lr3[j, shanten] − max(lr3[j]))`` (rejection sampling,
+    at most ``max_tries`` deals an opponent: then the last is kept); the rest is the wall, shuffled.
+    So the worlds need no weights.  ``lr3``: float64 ``[3, N_SH]``, from :func:`opponent_log_ratios`
+    (the fitted table) or :func:`state_log_ratios` (corrected for this state).  Returns the number of
+    opponents whose tries ran out (0 normally), or -1 outside the act/discard phases (``out`` then
+    untouched)."""
     ph = st[_O_PHASE]
     if ph != _P_ACT and ph != _P_DISCARD:
         return -1
@@ -343,10 +398,9 @@ def deal_world_tilted(st, seat, tb, log_ratio, mt, out, max_tries):
     capped = 0
     for i in range(1, 4):
         o = (seat + i) % 4
-        cell = _cell(st, o)
-        top = log_ratio[cell, 0]
+        top = lr3[i - 1, 0]
         for s in range(1, N_SH):
-            top = max(top, log_ratio[cell, s])
+            top = max(top, lr3[i - 1, s])
         accepted = False
         for _t in range(max_tries):
             for q in range(p, p + size[o]):  # a uniform draw of size[o] ids from pool[p:n]
@@ -358,7 +412,7 @@ def deal_world_tilted(st, seat, tb, log_ratio, mt, out, max_tries):
                 continue
             s = _pool_shanten(st, tb, o, pool, p, size[o], c)
             u = C.mt_next(mt) / 4294967296.0
-            if u < np.exp(log_ratio[cell, s] - top):
+            if u < np.exp(lr3[i - 1, s] - top):
                 accepted = True
                 break
         if not accepted:
@@ -370,11 +424,11 @@ def deal_world_tilted(st, seat, tb, log_ratio, mt, out, max_tries):
 
 
 @njit(cache=True)
-def tilted_log_gain(st, seat, tb, log_ratio, mt, n):
+def tilted_log_gain(st, seat, tb, lr3, mt, n):
     """``log p_tilted(hidden) − log p_uniform(hidden)`` of the hidden tiles of ``st`` itself (the truth)
-    under :func:`deal_world_tilted` (tries never running out): the sum over the opponents in turn of
-    ``log_ratio[cell, shanten] − log Z``, ``Z`` the mean of ``exp(log_ratio[cell, ·] − top)`` over ``n``
-    uniform deals from the tiles left after the earlier opponents' real hands, plus ``top``."""
+    under :func:`deal_world_tilted` with ``lr3`` (tries never running out): the sum over the opponents
+    in turn of ``lr3[j, shanten] − top − log Z``, ``Z`` the mean of ``exp(lr3[j, ·] − top)`` over ``n``
+    uniform deals from the tiles left after the earlier opponents' real hands."""
     pool = np.empty(136, dtype=np.int64)
     trial = np.empty(136, dtype=np.int64)
     size = np.zeros(4, dtype=np.int64)
@@ -385,10 +439,9 @@ def tilted_log_gain(st, seat, tb, log_ratio, mt, n):
     g = 0.0
     for i in range(1, 4):
         o = (seat + i) % 4
-        cell = _cell(st, o)
-        top = log_ratio[cell, 0]
+        top = lr3[i - 1, 0]
         for s in range(1, N_SH):
-            top = max(top, log_ratio[cell, s])
+            top = max(top, lr3[i - 1, s])
         z = 0.0
         for q in range(m):
             trial[q] = pool[q]
@@ -399,11 +452,45 @@ def tilted_log_gain(st, seat, tb, log_ratio, mt, n):
                 trial[q] = trial[j]
                 trial[j] = x
             if _bao_ok(st, o, trial, p, size[o], gone[o]):
-                z += np.exp(log_ratio[cell, _pool_shanten(st, tb, o, trial, p, size[o], c)] - top)
+                z += np.exp(lr3[i - 1, _pool_shanten(st, tb, o, trial, p, size[o], c)] - top)
         z = max(z / n, 1e-300)
-        g += log_ratio[cell, _pool_shanten(st, tb, o, pool, p, size[o], c)] - top - np.log(z)
+        g += lr3[i - 1, _pool_shanten(st, tb, o, pool, p, size[o], c)] - top - np.log(z)
         p += size[o]
     return g
+
+
+@njit(cache=True)
+def sample_worlds(st, seat, tb, log_ratio, lr3, mt, worlds, tilted, play, rules, bots, mts, bot_rules, out_w, out_sh,
+                  out_d):
+    """Deal ``worlds`` worlds of ``st`` for ``seat`` (``mt`` advanced): uniform ones
+    (:func:`deal_world`; ``out_w[m]``: the world's :func:`world_log_weight` under ``log_ratio``) or,
+    when ``tilted``, tilted ones (:func:`deal_world_tilted` with ``lr3``, 200 tries an opponent;
+    ``out_w[m]``: 0), and write each world's opponents' shanten (opponent ``j`` = seat
+    ``(seat + 1 + j) % 4``) to ``out_sh[m, j]`` and, when ``play``, each opponent's own draws before
+    it wins when the world is played to its end by the core bots ``bots`` (rng ``mts``), else -1,
+    to ``out_d[m, j]``.  Returns the number of worlds dealt (0 outside the act/discard phases)."""
+    world = np.zeros(st.shape[0], dtype=np.int64)
+    ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int64)
+    dec = np.zeros(C.MAX_DECISIONS, dtype=np.int32)
+    script = np.zeros(1, dtype=np.int32)
+    c = np.zeros(34, dtype=np.int8)
+    nev0 = st[_O_NEV]
+    for m in range(worlds):
+        if tilted:
+            if deal_world_tilted(st, seat, tb, lr3, mt, world, 200) < 0:
+                return 0
+            out_w[m] = 0.0
+        else:
+            if not deal_world(st, seat, mt, world):
+                return 0
+            out_w[m] = world_log_weight(world, seat, tb, log_ratio)
+        for j in range(3):
+            out_sh[m, j] = _shanten_of(world, tb, (seat + 1 + j) % 4, c)
+        if play:
+            C.play_to_end(world, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
+            for j in range(3):
+                out_d[m, j] = _draws_to_win(ev, nev0, world[_O_NEV], (seat + 1 + j) % 4)
+    return worlds
 
 
 # ---------------------------------------------------------------------------------------------- self-play samples
@@ -469,39 +556,6 @@ def _fit_counts(snaps, seats, ns, tb, mt, worlds, n_model, n_unif, world):
                     n_unif[_cell(world, o), _shanten_of(world, tb, o, c)] += 1
 
 
-@njit(cache=True)
-def sample_worlds(st, seat, tb, log_ratio, mt, worlds, tilted, play, rules, bots, mts, bot_rules, out_w, out_sh,
-                  out_d):
-    """Deal ``worlds`` worlds of ``st`` for ``seat`` (``mt`` advanced): uniform ones
-    (:func:`deal_world`; ``out_w[m]``: the world's log-weight) or, when ``tilted``, weighted ones
-    (:func:`deal_world_tilted`, 200 tries an opponent; ``out_w[m]``: 0), and write its opponents' shanten (opponent ``j`` = seat
-    ``(seat + 1 + j) % 4``) to ``out_sh[m, j]`` and, when ``play``, each opponent's own draws before
-    it wins when the world is played to its end by the core bots ``bots`` (rng ``mts``), else -1,
-    to ``out_d[m, j]``.  Returns the number of worlds dealt (0 outside the act/discard phases)."""
-    world = np.zeros(st.shape[0], dtype=np.int64)
-    ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int64)
-    dec = np.zeros(C.MAX_DECISIONS, dtype=np.int32)
-    script = np.zeros(1, dtype=np.int32)
-    c = np.zeros(34, dtype=np.int8)
-    nev0 = st[_O_NEV]
-    for m in range(worlds):
-        if tilted:
-            if deal_world_tilted(st, seat, tb, log_ratio, mt, world, 200) < 0:
-                return 0
-            out_w[m] = 0.0
-        else:
-            if not deal_world(st, seat, mt, world):
-                return 0
-            out_w[m] = world_log_weight(world, seat, tb, log_ratio)
-        for j in range(3):
-            out_sh[m, j] = _shanten_of(world, tb, (seat + 1 + j) % 4, c)
-        if play:
-            C.play_to_end(world, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
-            for j in range(3):
-                out_d[m, j] = _draws_to_win(ev, nev0, world[_O_NEV], (seat + 1 + j) % 4)
-    return worlds
-
-
 # ---------------------------------------------------------------------------------------------- params
 @dataclass(frozen=True)
 class BeliefParams:
@@ -520,6 +574,10 @@ class BeliefParams:
     def p_model(self) -> np.ndarray:
         """``P_model(shanten | cell)``, float64 ``[N_CELLS, N_SH]`` (rows sum to 1)."""
         return _smooth_model(self.n_model, self.p_uniform(), float(self.meta.get("alpha", ALPHA)))
+
+    def log_p_model(self) -> np.ndarray:
+        """``log P_model(shanten | cell)``, float64 ``[N_CELLS, N_SH]`` (for :func:`state_log_ratios`)."""
+        return np.ascontiguousarray(np.log(self.p_model()))
 
     def p_uniform(self) -> np.ndarray:
         """``P_uniform(shanten | cell)``, float64 ``[N_CELLS, N_SH]`` (rows sum to 1)."""
