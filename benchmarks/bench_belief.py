@@ -2,7 +2,7 @@
 
     python benchmarks/bench_belief.py [--hands 300] [--seed heldout-1] [--worlds 64] [--z-worlds 512]
                                       [--pilot 128] [--bots ukeire,ukeire,ukeire,ukeire]
-                                      [--params PATH] [--json]
+                                      [--params PATH] [--json] [--speed]
 
 Held-out states: every 3rd own-turn decision of ``--hands`` core self-play hands of ``--bots``, shuffled
 from seeds (``belief:{seed}:{i}``) never used to fit the shipped params.  For each state and each of the
@@ -64,6 +64,43 @@ def calibration(pred: np.ndarray, truth: np.ndarray) -> list[dict]:
     return rows
 
 
+def speed(a: argparse.Namespace) -> int:
+    """CPU time of a uniform deal and its weight, of a tilted deal, and of ``state_log_ratios`` (one
+    core; a Python call a world, as a caller outside the core would pay)."""
+    tb = tables()
+    params = B.load_params(a.params)
+    lr, lm = params.log_ratio, params.log_p_model()
+    snaps, seats, _ = B.self_play_states(40, f"speed:{a.seed}")
+    mt = np.zeros(625, dtype=np.uint32)
+    C.mt_seed(mt, C.seed_key("speed"))
+    world = np.zeros(C.STATE_SIZE, dtype=np.int64)
+    lr3 = np.zeros((3, B.N_SH))
+    n = 200
+
+    def uniform(st: np.ndarray, s: int) -> None:
+        for _ in range(n):
+            B.deal_world(st, s, mt, world)
+            B.world_log_weight(world, s, tb, lr)
+
+    def tilted(st: np.ndarray, s: int) -> None:
+        B.opponent_log_ratios(st, s, lr, lr3)
+        for _ in range(n):
+            B.deal_world_tilted(st, s, tb, lr3, mt, world, 200)
+
+    def pilot(st: np.ndarray, s: int) -> None:
+        B.state_log_ratios(st, s, tb, lm, mt, a.pilot, lr3)
+
+    print(f"{len(seats)} states of 40 self-play hands")
+    for name, f, per in (("uniform deal + world_log_weight", uniform, n), ("tilted deal", tilted, n),
+                         (f"state_log_ratios (pilot {a.pilot}), a decision", pilot, 1)):
+        f(snaps[0], int(seats[0]))  # compiled / loaded
+        c0 = time.process_time()
+        for st, s in zip(snaps, seats):
+            f(st, int(s))
+        print(f"  {name}: {(time.process_time() - c0) / len(seats) / per * 1e6:.1f} µs CPU")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=300)
@@ -74,7 +111,10 @@ def main() -> int:
     ap.add_argument("--bots", default="ukeire,ukeire,ukeire,ukeire")
     ap.add_argument("--params", default=None)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--speed", action="store_true", help="only time the dealings (CPU per world) and stop")
     a = ap.parse_args()
+    if a.speed:
+        return speed(a)
     bots = tuple(a.bots.split(","))
     params = B.load_params(a.params)
     t0 = time.perf_counter()
