@@ -59,7 +59,20 @@ def _codes(st, s):
     return out
 
 
-def test_a_dealt_world_keeps_everything_the_seat_sees_and_is_self_consistent(states):
+def _deal(kind, st, seat, mt, world):
+    if kind == "uniform":
+        return B.deal_world(st, seat, mt, world) == 1
+    lr3 = np.zeros((3, B.N_SH))
+    if kind == "tilted":
+        B.opponent_log_ratios(st, seat, B.load_params().log_ratio, lr3)
+    else:
+        B.state_log_ratios(st, seat, TB, B.load_params().log_p_model(), mt, 32, lr3)
+    assert np.isfinite(lr3).all()
+    return B.deal_world_tilted(st, seat, TB, lr3, mt, world, 200) >= 0
+
+
+@pytest.mark.parametrize("kind", ["uniform", "tilted", "pilot"])
+def test_a_dealt_world_keeps_everything_the_seat_sees_and_is_self_consistent(states, kind):
     snaps, seats, _ = states
     mt = np.zeros(625, dtype=np.uint32)
     C.mt_seed(mt, C.seed_key("deal"))
@@ -67,7 +80,7 @@ def test_a_dealt_world_keeps_everything_the_seat_sees_and_is_self_consistent(sta
     changed = 0
     for st, seat in zip(snaps[:40], seats[:40]):
         seat = int(seat)
-        assert B.deal_world(st, seat, mt, world) == 1
+        assert _deal(kind, st, seat, mt, world)
         assert _hidden(world, seat) == _hidden(st, seat)
         seen = np.ones(C.STATE_SIZE, dtype=bool)
         for o in range(4):
@@ -108,8 +121,33 @@ def test_no_world_is_dealt_in_a_claim_window(states):
     st = snaps[0].copy()
     st[C._O_PHASE] = C.P_CLAIM
     out = np.full(C.STATE_SIZE, 7, dtype=np.int64)
-    assert B.deal_world(st, int(seats[0]), np.zeros(625, dtype=np.uint32), out) == 0
+    mt = np.zeros(625, dtype=np.uint32)
+    assert B.deal_world(st, int(seats[0]), mt, out) == 0
+    assert B.deal_world_tilted(st, int(seats[0]), TB, np.zeros((3, B.N_SH)), mt, out, 200) == -1
     assert (out == 7).all()
+
+
+def test_tilted_worlds_are_deterministic_and_bring_the_opponents_nearer_to_winning_than_uniform_ones(states):
+    snaps, seats, _ = states
+    lr = B.load_params().log_ratio
+    lr3 = np.zeros((3, B.N_SH))
+    mean = {}
+    for tilted in (False, True):
+        runs = []
+        for _ in range(2):
+            mt = np.zeros(625, dtype=np.uint32)
+            C.mt_seed(mt, C.seed_key("tilt"))
+            w, sh, d = np.zeros(20), np.zeros((20, 3), dtype=np.int64), np.zeros((20, 3), dtype=np.int64)
+            out = []
+            for st, seat in zip(snaps[:30], seats[:30]):
+                B.opponent_log_ratios(st, int(seat), lr, lr3)
+                B.sample_worlds(st, int(seat), TB, lr, lr3, mt, 20, tilted, False, RULES, BOTS,
+                                np.zeros((4, 625), dtype=np.uint32), _BOT_RULES, w, sh, d)
+                out.append(sh.copy())
+            runs.append(np.array(out))
+        assert np.array_equal(runs[0], runs[1])
+        mean[tilted] = runs[0].mean()
+    assert mean[True] < mean[False] - 0.3
 
 
 @pytest.mark.parametrize("which", ["shipped", "small"])
@@ -125,7 +163,7 @@ def test_the_weight_is_finite_and_deterministic_for_every_world_consistent_with_
         seat = int(seat)
         a = B.log_weight(st, seat, params)
         assert np.isfinite(a) and a == B.log_weight(st.copy(), seat, params)
-        assert B.sample_worlds(st, seat, TB, params.log_ratio, mt, 50, False, RULES, BOTS,
+        assert B.sample_worlds(st, seat, TB, params.log_ratio, np.zeros((3, B.N_SH)), mt, 50, False, False, RULES, BOTS,
                                np.zeros((4, 625), dtype=np.uint32), _BOT_RULES, w, sh, d) == 50
         assert np.isfinite(w).all()
     assert np.isfinite(params.log_ratio).all()

@@ -30,6 +30,14 @@ Uniform worlds           ``deal_world(st, seat, mt, out) -> int`` (``@njit``): `
                          ``seat`` has not seen (``mt``: a core MT19937 state, uint32 ``[625]``); returns
                          1, or 0 (``out`` untouched) outside the ``act``/``discard`` phases (a claim or
                          rob window holds options computed from the real hands)
+Tilted worlds            ``deal_world_tilted(st, seat, tb, lr3, mt, out, max_tries) -> int`` (``@njit``):
+                         worlds drawn from the weighted distribution directly (rejection, opponent by
+                         opponent), so they need no weights; ``lr3`` float64 ``[3, N_SH]`` from
+                         ``opponent_log_ratios(st, seat, log_ratio, lr3)`` (the table) or
+                         ``state_log_ratios(st, seat, tb, log_model, mt, pilot, lr3)`` (the table's
+                         model against this state's own uniform distribution, from ``pilot`` deals):
+                         compute ``lr3`` once a decision, then deal the worlds.  The recommended
+                         sampler (measured in docs/bots.md)
 Params                   :class:`BeliefParams` (``log_ratio``, the raw counts, ``meta``: seeds, bots,
                          hands); :func:`load_params` reads ``sim/data/belief.npz`` (shipped) or a path;
                          :func:`fit` makes them; ``python -m shangrao.sim.belief fit --hands N --seed S
@@ -63,7 +71,8 @@ from . import core as C
 from . import kernels as K
 
 __all__ = [
-    "N_CELLS", "N_SH", "BeliefParams", "deal_world", "fit", "load_params", "log_weight", "shipped_params_path",
+    "N_CELLS", "N_SH", "BeliefParams", "deal_world", "deal_world_tilted", "fit", "load_params", "log_weight",
+    "opponent_log_ratios", "sample_worlds", "shipped_params_path", "state_log_ratios", "tilted_log_gain",
     "world_log_weight",
 ]
 
@@ -203,22 +212,15 @@ def _set_hand_id(out, s, tid):
 
 
 @njit(cache=True)
-def deal_world(st, seat, mt, out):
-    """``out`` = ``st`` with the opponents' concealed tiles and the live wall dealt again uniformly
-    from the tiles ``seat`` has not seen (each opponent keeps its number of tiles; its 宝-drawn count
-    keeps what left its hand; a world in which an opponent would now hold a 4th 宝 that the table never
-    saw paid is dealt again).  ``mt``: uint32[625] MT19937 state (advanced).  Returns 1, or 0 outside
-    the act/discard phases (``out`` then untouched)."""
-    ph = st[_O_PHASE]
-    if ph != _P_ACT and ph != _P_DISCARD:
-        return 0
-    pool = np.empty(136, dtype=np.int64)
+def _hidden_pool(st, seat, pool, size, gone):
+    """The ids ``seat`` has not seen (opponents' concealed tiles, then the live wall) into ``pool``;
+    ``size[o]``: opponent ``o``'s concealed tiles; ``gone[o]``: its 宝 drawn that left its hand.
+    Returns how many ids."""
     n = 0
-    size = np.zeros(4, dtype=np.int64)
-    gone = np.zeros(4, dtype=np.int64)   # 宝 drawn that left the hand (flown or melded)
     bao = st[_O_BAO]
     for i in range(1, 4):
         o = (seat + i) % 4
+        size[o] = 0
         gone[o] = st[_O_BAODRAWN + o] - st[_O_COUNTS + o * 34 + bao]
         for k in range(34):
             m = st[_O_MASK + o * 34 + k]
@@ -230,25 +232,37 @@ def deal_world(st, seat, mt, out):
     for p in range(st[_O_HEAD], st[_O_TAIL] + 1):
         pool[n] = st[_O_LIVE + p]
         n += 1
-    for _try in range(100):
-        for i in range(n - 1, 0, -1):
-            j = C.mt_below(mt, i + 1)
-            x = pool[i]
-            pool[i] = pool[j]
-            pool[j] = x
-        ok = True
-        p = 0
-        for i in range(1, 4):
-            o = (seat + i) % 4
-            nb = 0
-            for q in range(p, p + size[o]):
-                if pool[q] >> 2 == bao:
-                    nb += 1
-            if st[_O_BAODRAWN + o] < 4 and gone[o] + nb >= 4:
-                ok = False
-            p += size[o]
-        if ok:
-            break
+    return n
+
+
+@njit(cache=True, inline="always")
+def _bao_ok(st, o, pool, p, size, gone):
+    """Opponent ``o`` dealt ``pool[p:p + size]`` would not hold a 4th 宝 the table never saw paid."""
+    if st[_O_BAODRAWN + o] >= 4:
+        return True
+    nb = 0
+    bao = st[_O_BAO]
+    for q in range(p, p + size):
+        if pool[q] >> 2 == bao:
+            nb += 1
+    return gone + nb < 4
+
+
+@njit(cache=True, inline="always")
+def _shuffle(mt, pool, lo, hi):
+    """Fisher–Yates of ``pool[lo:hi]`` (CPython's ``shuffle`` order of draws)."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + C.mt_below(mt, i - lo + 1)
+        x = pool[i]
+        pool[i] = pool[j]
+        pool[j] = x
+
+
+@njit(cache=True)
+def _write_world(st, seat, pool, size, gone, out):
+    """``out`` = ``st`` with opponent ``seat + 1``, ``+ 2``, ``+ 3`` holding the next ``size[o]`` ids of
+    ``pool`` each and the live wall the rest, in order."""
+    bao = st[_O_BAO]
     out[:] = st
     p = 0
     for i in range(1, 4):
@@ -271,7 +285,228 @@ def deal_world(st, seat, mt, out):
     for q in range(st[_O_HEAD], st[_O_TAIL] + 1):
         out[_O_LIVE + q] = pool[p]
         p += 1
+
+
+@njit(cache=True)
+def deal_world(st, seat, mt, out):
+    """``out`` = ``st`` with the opponents' concealed tiles and the live wall dealt again uniformly
+    from the tiles ``seat`` has not seen (each opponent keeps its number of tiles; its 宝-drawn count
+    keeps what left its hand; a world in which an opponent would now hold a 4th 宝 that the table never
+    saw paid is dealt again).  ``mt``: uint32[625] MT19937 state (advanced).  Returns 1, or 0 outside
+    the act/discard phases (``out`` then untouched)."""
+    ph = st[_O_PHASE]
+    if ph != _P_ACT and ph != _P_DISCARD:
+        return 0
+    pool = np.empty(136, dtype=np.int64)
+    size = np.zeros(4, dtype=np.int64)
+    gone = np.zeros(4, dtype=np.int64)
+    n = _hidden_pool(st, seat, pool, size, gone)
+    for _try in range(100):
+        _shuffle(mt, pool, 0, n)
+        ok = True
+        p = 0
+        for i in range(1, 4):
+            o = (seat + i) % 4
+            if not _bao_ok(st, o, pool, p, size[o], gone[o]):
+                ok = False
+            p += size[o]
+        if ok:
+            break
+    _write_world(st, seat, pool, size, gone, out)
     return 1
+
+
+@njit(cache=True)
+def _pool_shanten(st, tb, o, pool, p, size, c):
+    """Shanten (clipped as :func:`_shanten_of`) of opponent ``o`` holding ``pool[p:p + size]``."""
+    for k in range(34):
+        c[k] = 0
+    for q in range(p, p + size):
+        c[pool[q] >> 2] += 1
+    s = K.shanten(tb[0], tb[1], c, st[_O_BAO], 4 - _f_nmeld(st, o), _f_melds_terminal(st, o))
+    if s < 0:
+        s = 0
+    if s > N_SH - 1:
+        s = N_SH - 1
+    return s
+
+
+@njit(cache=True)
+def opponent_log_ratios(st, seat, log_ratio, lr3):
+    """``lr3[j, :]`` = the row of ``log_ratio`` (``[N_CELLS, N_SH]``) of opponent ``j`` (seat
+    ``(seat + 1 + j) % 4``)'s feature cell: the tilt :func:`deal_world_tilted` applies."""
+    for j in range(3):
+        cell = _cell(st, (seat + 1 + j) % 4)
+        for s in range(N_SH):
+            lr3[j, s] = log_ratio[cell, s]
+
+
+@njit(cache=True)
+def state_log_ratios(st, seat, tb, log_model, mt, pilot, lr3):
+    """``lr3[j, s]`` = ``log P_model(s | cell of opponent j) − log P̂(s)``, ``P̂`` this state's own
+    uniform-dealing distribution of opponent ``j``'s shanten, estimated on ``pilot`` uniform deals of
+    its tiles from everything ``seat`` has not seen (0.5 pseudo-deals a value); a value no pilot deal
+    showed gets at most the largest of the others.  Tilting by these rows makes each opponent's shanten
+    follow the model in *this* state, not only on average over its cell.  ``log_model``: float64
+    ``[N_CELLS, N_SH]`` (:meth:`BeliefParams.log_p_model`); ``mt`` advanced."""
+    pool = np.empty(136, dtype=np.int64)
+    size = np.zeros(4, dtype=np.int64)
+    gone = np.zeros(4, dtype=np.int64)
+    c = np.zeros(34, dtype=np.int8)
+    h = np.zeros(N_SH, dtype=np.int64)
+    n = _hidden_pool(st, seat, pool, size, gone)
+    for j in range(3):
+        o = (seat + 1 + j) % 4
+        cell = _cell(st, o)
+        h[:] = 0
+        for _t in range(pilot):
+            for q in range(size[o]):
+                r = q + C.mt_below(mt, n - q)
+                x = pool[q]
+                pool[q] = pool[r]
+                pool[r] = x
+            h[_pool_shanten(st, tb, o, pool, 0, size[o], c)] += 1
+        top = -1e300
+        for s in range(N_SH):
+            lr3[j, s] = log_model[cell, s] - np.log((h[s] + 0.5) / (pilot + 0.5 * N_SH))
+            if h[s] > 0 and lr3[j, s] > top:
+                top = lr3[j, s]
+        for s in range(N_SH):
+            if h[s] == 0 and lr3[j, s] > top:
+                lr3[j, s] = top
+
+
+@njit(cache=True)
+def deal_world_tilted(st, seat, tb, lr3, mt, out, max_tries):
+    """A world drawn *from the weighted distribution* rather than weighted afterwards: each opponent
+    ``j`` in turn (seat ``(seat + 1 + j) % 4``) is dealt its tiles uniformly from what is left of the
+    unseen tiles and kept with probability ``exp(lr3[j, shanten] − max(lr3[j]))`` (rejection sampling,
+    at most ``max_tries`` deals an opponent: then the try with the largest ``lr3`` is kept — with 200
+    tries about 9 % of the opponents of self-play states run out, mostly late ready hands that uniform
+    dealing makes once in thousands); the rest is the wall, shuffled.
+    So the worlds need no weights.  ``lr3``: float64 ``[3, N_SH]``, from :func:`opponent_log_ratios`
+    (the fitted table) or :func:`state_log_ratios` (corrected for this state).  Returns the number of
+    opponents whose tries ran out (0 normally), or -1 outside the act/discard phases (``out`` then
+    untouched)."""
+    ph = st[_O_PHASE]
+    if ph != _P_ACT and ph != _P_DISCARD:
+        return -1
+    pool = np.empty(136, dtype=np.int64)
+    size = np.zeros(4, dtype=np.int64)
+    gone = np.zeros(4, dtype=np.int64)
+    c = np.zeros(34, dtype=np.int8)
+    best = np.empty(14, dtype=np.int64)
+    n = _hidden_pool(st, seat, pool, size, gone)
+    p = 0
+    capped = 0
+    for i in range(1, 4):
+        o = (seat + i) % 4
+        top = lr3[i - 1, 0]
+        for s in range(1, N_SH):
+            top = max(top, lr3[i - 1, s])
+        accepted = False
+        best_lr = -1e300
+        for _t in range(max_tries):
+            for q in range(p, p + size[o]):  # a uniform draw of size[o] ids from pool[p:n]
+                j = q + C.mt_below(mt, n - q)
+                x = pool[q]
+                pool[q] = pool[j]
+                pool[j] = x
+            if not _bao_ok(st, o, pool, p, size[o], gone[o]):
+                continue
+            s = _pool_shanten(st, tb, o, pool, p, size[o], c)
+            if lr3[i - 1, s] > best_lr:
+                best_lr = lr3[i - 1, s]
+                for q in range(size[o]):
+                    best[q] = pool[p + q]
+            u = C.mt_next(mt) / 4294967296.0
+            if u < np.exp(lr3[i - 1, s] - top):
+                accepted = True
+                break
+        if not accepted:
+            capped += 1
+            if best_lr > -1e300:  # keep the try nearest the model's favourite, not the last one
+                for q in range(size[o]):
+                    for r in range(p, n):
+                        if pool[r] == best[q]:
+                            x = pool[p + q]
+                            pool[p + q] = pool[r]
+                            pool[r] = x
+                            break
+        p += size[o]
+    _shuffle(mt, pool, p, n)
+    _write_world(st, seat, pool, size, gone, out)
+    return capped
+
+
+@njit(cache=True)
+def tilted_log_gain(st, seat, tb, lr3, mt, n):
+    """``log p_tilted(hidden) − log p_uniform(hidden)`` of the hidden tiles of ``st`` itself (the truth)
+    under :func:`deal_world_tilted` with ``lr3`` (tries never running out): the sum over the opponents
+    in turn of ``lr3[j, shanten] − top − log Z``, ``Z`` the mean of ``exp(lr3[j, ·] − top)`` over ``n``
+    uniform deals from the tiles left after the earlier opponents' real hands."""
+    pool = np.empty(136, dtype=np.int64)
+    trial = np.empty(136, dtype=np.int64)
+    size = np.zeros(4, dtype=np.int64)
+    gone = np.zeros(4, dtype=np.int64)
+    c = np.zeros(34, dtype=np.int8)
+    m = _hidden_pool(st, seat, pool, size, gone)
+    p = 0
+    g = 0.0
+    for i in range(1, 4):
+        o = (seat + i) % 4
+        top = lr3[i - 1, 0]
+        for s in range(1, N_SH):
+            top = max(top, lr3[i - 1, s])
+        z = 0.0
+        for q in range(m):
+            trial[q] = pool[q]
+        for _t in range(n):
+            for q in range(p, p + size[o]):
+                j = q + C.mt_below(mt, m - q)
+                x = trial[q]
+                trial[q] = trial[j]
+                trial[j] = x
+            if _bao_ok(st, o, trial, p, size[o], gone[o]):
+                z += np.exp(lr3[i - 1, _pool_shanten(st, tb, o, trial, p, size[o], c)] - top)
+        z = max(z / n, 1e-300)
+        g += lr3[i - 1, _pool_shanten(st, tb, o, pool, p, size[o], c)] - top - np.log(z)
+        p += size[o]
+    return g
+
+
+@njit(cache=True)
+def sample_worlds(st, seat, tb, log_ratio, lr3, mt, worlds, tilted, play, rules, bots, mts, bot_rules, out_w, out_sh,
+                  out_d):
+    """Deal ``worlds`` worlds of ``st`` for ``seat`` (``mt`` advanced): uniform ones
+    (:func:`deal_world`; ``out_w[m]``: the world's :func:`world_log_weight` under ``log_ratio``) or,
+    when ``tilted``, tilted ones (:func:`deal_world_tilted` with ``lr3``, 200 tries an opponent;
+    ``out_w[m]``: 0), and write each world's opponents' shanten (opponent ``j`` = seat
+    ``(seat + 1 + j) % 4``) to ``out_sh[m, j]`` and, when ``play``, each opponent's own draws before
+    it wins when the world is played to its end by the core bots ``bots`` (rng ``mts``), else -1,
+    to ``out_d[m, j]``.  Returns the number of worlds dealt (0 outside the act/discard phases)."""
+    world = np.zeros(st.shape[0], dtype=np.int64)
+    ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int64)
+    dec = np.zeros(C.MAX_DECISIONS, dtype=np.int32)
+    script = np.zeros(1, dtype=np.int32)
+    c = np.zeros(34, dtype=np.int8)
+    nev0 = st[_O_NEV]
+    for m in range(worlds):
+        if tilted:
+            if deal_world_tilted(st, seat, tb, lr3, mt, world, 200) < 0:
+                return 0
+            out_w[m] = 0.0
+        else:
+            if not deal_world(st, seat, mt, world):
+                return 0
+            out_w[m] = world_log_weight(world, seat, tb, log_ratio)
+        for j in range(3):
+            out_sh[m, j] = _shanten_of(world, tb, (seat + 1 + j) % 4, c)
+        if play:
+            C.play_to_end(world, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
+            for j in range(3):
+                out_d[m, j] = _draws_to_win(ev, nev0, world[_O_NEV], (seat + 1 + j) % 4)
+    return worlds
 
 
 # ---------------------------------------------------------------------------------------------- self-play samples
@@ -337,32 +572,6 @@ def _fit_counts(snaps, seats, ns, tb, mt, worlds, n_model, n_unif, world):
                     n_unif[_cell(world, o), _shanten_of(world, tb, o, c)] += 1
 
 
-@njit(cache=True)
-def sample_worlds(st, seat, tb, log_ratio, mt, worlds, play, rules, bots, mts, bot_rules, out_w, out_sh, out_d):
-    """Deal ``worlds`` uniform worlds of ``st`` for ``seat`` (:func:`deal_world`, ``mt`` advanced) and
-    write each world's log-weight to ``out_w[m]``, its opponents' shanten (opponent ``j`` = seat
-    ``(seat + 1 + j) % 4``) to ``out_sh[m, j]`` and, when ``play``, each opponent's own draws before
-    it wins when the world is played to its end by the core bots ``bots`` (rng ``mts``), else -1,
-    to ``out_d[m, j]``.  Returns the number of worlds dealt (0 outside the act/discard phases)."""
-    world = np.zeros(st.shape[0], dtype=np.int64)
-    ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int64)
-    dec = np.zeros(C.MAX_DECISIONS, dtype=np.int32)
-    script = np.zeros(1, dtype=np.int32)
-    c = np.zeros(34, dtype=np.int8)
-    nev0 = st[_O_NEV]
-    for m in range(worlds):
-        if not deal_world(st, seat, mt, world):
-            return 0
-        out_w[m] = world_log_weight(world, seat, tb, log_ratio)
-        for j in range(3):
-            out_sh[m, j] = _shanten_of(world, tb, (seat + 1 + j) % 4, c)
-        if play:
-            C.play_to_end(world, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
-            for j in range(3):
-                out_d[m, j] = _draws_to_win(ev, nev0, world[_O_NEV], (seat + 1 + j) % 4)
-    return worlds
-
-
 # ---------------------------------------------------------------------------------------------- params
 @dataclass(frozen=True)
 class BeliefParams:
@@ -381,6 +590,10 @@ class BeliefParams:
     def p_model(self) -> np.ndarray:
         """``P_model(shanten | cell)``, float64 ``[N_CELLS, N_SH]`` (rows sum to 1)."""
         return _smooth_model(self.n_model, self.p_uniform(), float(self.meta.get("alpha", ALPHA)))
+
+    def log_p_model(self) -> np.ndarray:
+        """``log P_model(shanten | cell)``, float64 ``[N_CELLS, N_SH]`` (for :func:`state_log_ratios`)."""
+        return np.ascontiguousarray(np.log(self.p_model()))
 
     def p_uniform(self) -> np.ndarray:
         """``P_uniform(shanten | cell)``, float64 ``[N_CELLS, N_SH]`` (rows sum to 1)."""
@@ -491,7 +704,7 @@ def fit(hands: int = 4000, seed: int | str = 1, bots: tuple[str, ...] = ("ukeire
     world = np.zeros(C.STATE_SIZE, dtype=np.int64)
     _fit_counts(snaps, seats, len(seats), K.tables(), mt, worlds, n_model, n_unif, world)
     meta = {"features_version": FEATURES_VERSION, "hands": hands, "seed": seed, "bots": list(bots),
-            "stride": stride, "worlds": worlds, "alpha": alpha, "states": int(len(seats)),
+            "stride": stride, "worlds": worlds, "alpha": alpha, "states": len(seats),
             "command": (f"python -m shangrao.sim.belief fit --hands {hands} --seed {seed} --bots {','.join(bots)} "
                         f"--stride {stride} --worlds {worlds} --alpha {alpha:g}")}
     return _params_from_counts(n_model, n_unif, meta)
