@@ -40,6 +40,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..errors import InputError
 from ..game.match import Bot
 from .errors import UnknownBotError
 from .expert import ExpertBot
@@ -171,9 +172,9 @@ def get_bot(name: str, seed: int | str | None = None) -> Bot:
     if spec.startswith("search:"):
         from .search import SearchBot, parse_search_spec
 
-        bot = SearchBot(seed, **parse_search_spec(spec))  # type: ignore[arg-type]
-        bot.name = spec
-        return bot
+        searcher = SearchBot(seed, **parse_search_spec(spec))  # type: ignore[arg-type]
+        searcher.name = spec
+        return searcher
     entry = BOTS.get(spec)
     if entry is not None:
         return entry.factory(seed)

@@ -39,10 +39,10 @@ _PHASES = ("act", "discard", "claim", "rob", "over")
 
 
 def _policy_codes() -> dict[str, int]:
-    """The play-out policies: the core's own bots (``shangrao.sim.play.STEP_BOTS``) -> their codes."""
-    from ..sim.play import CORE_BOTS, STEP_BOTS
+    """The play-out policies: the core's own bots (``shangrao.sim.core.CORE_BOTS``, not ``external``) -> codes."""
+    from ..sim.core import CORE_BOTS
 
-    return {n: CORE_BOTS[n] for n in STEP_BOTS}
+    return {n: c for n, c in CORE_BOTS.items() if n != "external"}
 
 
 def view_from_observation(obs: Observation) -> np.ndarray:

@@ -636,8 +636,7 @@ def _params_from_counts(n_model: np.ndarray, n_unif: np.ndarray, meta: dict[str,
 
 
 def _bot_codes(bots: tuple[str, ...]) -> np.ndarray:
-    from .play import CORE_BOTS
-
+    CORE_BOTS = C.CORE_BOTS  # the core's own bots (not shangrao.sim.play's: no import cycle)
     if len(bots) != 4 or any(b not in CORE_BOTS or b == "external" for b in bots):
         raise InputError(f"bots: give 4 core bots of random, greedy, ukeire; got {bots!r}")
     return np.array([CORE_BOTS[b] for b in bots], dtype=np.int32)
@@ -652,8 +651,9 @@ def self_play_states(hands: int, seed: int | str, bots: tuple[str, ...] = ("ukei
     seats, and per state ``(the hand's event rows, the event count at the state)`` (the real
     continuation, for "wins within k turns")."""
     from ..rules import DEFAULT_RULES
-    from .play import _BOT_RULES
     from .rules import encode_rules
+
+    _BOT_RULES = C.BOT_RULES
 
     if hands < 1 or stride < 1:
         raise InputError(f"hands and stride: give at least 1, got hands={hands!r}, stride={stride!r}")
