@@ -152,17 +152,20 @@ def test_bad_tile_strings():
         shangrao.score({"hand": "123m456p789s123q5z", "win_tile": "5z"})
 
 
-@pytest.mark.parametrize("extra,what", [
-    ({"win_by": "ron"}, "win_by"),
-    ({"win_by": "robbing_kong"}, "robbed"),
-    ({"robbed": 1}, "robbed"),
-    ({"kong_chain": 1}, "kong_chain"),
-    ({"payers_flown": [0, 0]}, "payers_flown"),
-    ({"winner_flown": 3, "payers_flown": [1, 1, 0]}, "four 宝"),
-    ({"four_bao": True}, "need a bao"),
-    ({"heavenly": "yes"}, "heavenly"),
-    ({"colour": "red"}, "unknown field"),
-])
+@pytest.mark.parametrize(
+    "extra,what",
+    [
+        ({"win_by": "ron"}, "win_by"),
+        ({"win_by": "robbing_kong"}, "robbed"),
+        ({"robbed": 1}, "robbed"),
+        ({"kong_chain": 1}, "kong_chain"),
+        ({"payers_flown": [0, 0]}, "payers_flown"),
+        ({"winner_flown": 3, "payers_flown": [1, 1, 0]}, "four 宝"),
+        ({"four_bao": True}, "need a bao"),
+        ({"heavenly": "yes"}, "heavenly"),
+        ({"colour": "red"}, "unknown field"),
+    ],
+)
 def test_bad_situation_fields(extra, what):
     situation = {"hand": "123m456p789s123s5z", "win_tile": "5z", **extra}
     with pytest.raises(SituationError, match=what):

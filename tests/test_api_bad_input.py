@@ -17,8 +17,9 @@ HAND13 = parse_tiles("123m456p789s123s5z")
 
 
 @pytest.mark.parametrize("fn", [shangrao.is_winning, shangrao.shanten])
-@pytest.mark.parametrize("melds, needle", [("pung:111m", "Meld"), (["pung:111m"], "Meld"), (None, "declared_melds"),
-                                           ([5], "Meld")])
+@pytest.mark.parametrize(
+    "melds, needle", [("pung:111m", "Meld"), (["pung:111m"], "Meld"), (None, "declared_melds"), ([5], "Meld")]
+)
 def test_declared_melds_of_the_wrong_type(fn, melds, needle):
     with pytest.raises(TypeError, match=needle):
         fn(WIN, None, melds)
@@ -70,8 +71,17 @@ def test_score_rules_of_the_wrong_type():
     assert shangrao.score(sit, {"base_points": 2}).total == 2 * shangrao.score(sit).total
 
 
-@pytest.mark.parametrize("field, value", [("heavenly", "no"), ("four_bao", 1), ("caught_bao", "yes"),
-                                          ("winner_held_bao", "x"), ("bao", True), ("win_tile", True)])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("heavenly", "no"),
+        ("four_bao", 1),
+        ("caught_bao", "yes"),
+        ("winner_held_bao", "x"),
+        ("bao", True),
+        ("win_tile", True),
+    ],
+)
 def test_win_situation_refuses_non_bools_and_bool_kinds(field, value):
     kw = {"hand": HAND13, "win_tile": 31, "bao": 17, field: value}
     with pytest.raises(ValueError, match=field):
@@ -85,6 +95,7 @@ def test_format_tiles_refuses_bad_kinds():
 
 
 # ---------------------------------------------------------------- the game engine
+
 
 def _played(seed: int = 3) -> Game:
     g = Game(seed=seed)

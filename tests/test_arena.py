@@ -79,8 +79,18 @@ def test_stats_count_bao_kongs_and_declines():
         stats.add_deal(recs)
     out = stats.to_dict()
     for b in out["bots"]:
-        assert set(b) >= {"win_rate", "mean_win_points", "patterns", "doublings", "declined_wins", "feibao",
-                          "caught_bao", "kongs", "robbed", "robs"}
+        assert set(b) >= {
+            "win_rate",
+            "mean_win_points",
+            "patterns",
+            "doublings",
+            "declined_wins",
+            "feibao",
+            "caught_bao",
+            "kongs",
+            "robbed",
+            "robs",
+        }
         assert b["wins"] == sum(b["patterns"].values())
 
 

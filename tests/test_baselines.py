@@ -28,8 +28,9 @@ def small_dataset(tmp_path_factory):
 
 def test_bc_example_saves_a_checkpoint_every_n_epochs_that_plays(small_dataset, tmp_path):
     out = tmp_path / "bc.npz"
-    proc = _run("examples/train_bc.py", str(small_dataset), "--out", str(out), "--epochs", "2", "--every", "1",
-                "--hidden", "16")
+    proc = _run(
+        "examples/train_bc.py", str(small_dataset), "--out", str(out), "--epochs", "2", "--every", "1", "--hidden", "16"
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.is_file() and (tmp_path / "bc.epoch1.npz").is_file() and (tmp_path / "bc.epoch2.npz").is_file()
     res = run_arena([f"policy:{out}", "greedy", "greedy", "greedy"], deals=1, seed=1)
@@ -38,10 +39,28 @@ def test_bc_example_saves_a_checkpoint_every_n_epochs_that_plays(small_dataset, 
 
 def test_ppo_example_numpy_backend_saves_checkpoints_that_play_in_the_arena(small_dataset, tmp_path):
     bc = tmp_path / "bc.npz"
-    assert _run("examples/train_bc.py", str(small_dataset), "--out", str(bc), "--epochs", "1", "--hidden", "16").returncode == 0
+    assert (
+        _run("examples/train_bc.py", str(small_dataset), "--out", str(bc), "--epochs", "1", "--hidden", "16").returncode
+        == 0
+    )
     run = tmp_path / "ppo"
-    proc = _run("examples/ppo_masked.py", "--init", str(bc), "--opponents", "greedy", "--updates", "2",
-                "--episodes", "2", "--every", "1", "--out", str(run), "--backend", "numpy")
+    proc = _run(
+        "examples/ppo_masked.py",
+        "--init",
+        str(bc),
+        "--opponents",
+        "greedy",
+        "--updates",
+        "2",
+        "--episodes",
+        "2",
+        "--every",
+        "1",
+        "--out",
+        str(run),
+        "--backend",
+        "numpy",
+    )
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in run.glob("*.npz")) == ["ppo-0000.npz", "ppo-0001.npz", "ppo-0002.npz"]
     assert '"update": 2' in proc.stdout

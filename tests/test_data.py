@@ -50,8 +50,9 @@ def test_hand_points_are_the_settlement_and_sum_to_zero_per_hand(ukeire_ds):
 def test_two_spawned_workers_write_the_same_rows(ukeire_ds, tmp_path):
     out, _ = ukeire_ds
     two = tmp_path / "two"
-    write_selfplay(two, HANDS, seed=7, bots="ukeire", shard_rows=300, workers=2,
-                   mp_context=multiprocessing.get_context("spawn"))
+    write_selfplay(
+        two, HANDS, seed=7, bots="ukeire", shard_rows=300, workers=2, mp_context=multiprocessing.get_context("spawn")
+    )
     a, b = Dataset(out).load(), Dataset(two).load()
     for col in COLUMNS:
         np.testing.assert_array_equal(a[col], b[col], err_msg=col)
@@ -66,8 +67,14 @@ def test_stored_games_give_the_same_decisions_as_the_self_play_that_made_them(tm
     for rec in iter_hands(3, seed=5, bots=["greedy"] * 4):
         if gid is None:
             gid = store.create_game("simulate", rec["bots"], seed=rec["match_seed"])
-        store.append_hand(gid, rec["hand_no"], rec["dealer"], rec["events"], rec["summary"],
-                          scores_after=list(rec["result"]["scores"]))
+        store.append_hand(
+            gid,
+            rec["hand_no"],
+            rec["dealer"],
+            rec["events"],
+            rec["summary"],
+            scores_after=list(rec["result"]["scores"]),
+        )
     write_selfplay(tmp_path / "fresh", 3, seed=5, bots="greedy")
     write_from_games(tmp_path / "stored", store, [gid])
     store.close()

@@ -21,8 +21,11 @@ def test_httpx_is_a_test_dependency_and_nothing_in_the_package_imports_it():
     project = _project()
     assert "httpx" not in _names(project["dependencies"])
     assert "httpx" in _names(project["optional-dependencies"]["test"])
-    users = [str(p.relative_to(ROOT)) for p in (ROOT / "src" / "shangrao").rglob("*.py")
-             if re.search(r"^\s*(import|from)\s+httpx\b", p.read_text(encoding="utf-8"), re.M)]
+    users = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "src" / "shangrao").rglob("*.py")
+        if re.search(r"^\s*(import|from)\s+httpx\b", p.read_text(encoding="utf-8"), re.M)
+    ]
     assert users == []
 
 

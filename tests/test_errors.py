@@ -17,8 +17,19 @@ from shangrao.rules import RuleSetError
 from shangrao.scoring import SituationError
 from shangrao.tiles import TileParseError
 
-INPUT_ERRORS = [TileParseError, MeldError, SituationError, ActionParseError, IllegalActionError, WallError,
-                ReplayError, RuleSetError, RecordError, UnknownBotError, HandError]
+INPUT_ERRORS = [
+    TileParseError,
+    MeldError,
+    SituationError,
+    ActionParseError,
+    IllegalActionError,
+    WallError,
+    ReplayError,
+    RuleSetError,
+    RecordError,
+    UnknownBotError,
+    HandError,
+]
 
 
 @pytest.mark.parametrize("cls", INPUT_ERRORS, ids=lambda c: c.__name__)

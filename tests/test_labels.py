@@ -16,8 +16,15 @@ from shangrao.scoring.items import BONUS_NAMES, BONUSES
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "shangrao"
 #: where labels are defined (their enums and definitions); labels.py only collects them
-HOMES = {"melds.py", "game/actions.py", "scoring/items.py", "scoring/situation.py", "analysis/readings.py",
-         "labels.py", "bots/__init__.py"}
+HOMES = {
+    "melds.py",
+    "game/actions.py",
+    "scoring/items.py",
+    "scoring/situation.py",
+    "analysis/readings.py",
+    "labels.py",
+    "bots/__init__.py",
+}
 
 
 def _string_constants(path: Path) -> list[tuple[int, str]]:
@@ -29,14 +36,20 @@ def _string_constants(path: Path) -> list[tuple[int, str]]:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
                 docs.add(id(first.value))
-    return [(n.lineno, n.value) for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+    return [
+        (n.lineno, n.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+    ]
 
 
 def test_labels_are_defined_once():
     table = labels_table()
-    zh = {v["zh"] for sec in ("actions", "melds", "win_by", "patterns", "doublings", "bonuses")
-          for v in table[sec].values()}
+    zh = {
+        v["zh"]
+        for sec in ("actions", "melds", "win_by", "patterns", "doublings", "bonuses")
+        for v in table[sec].values()
+    }
     copies = []
     for path in SRC.rglob("*.py"):
         rel = path.relative_to(SRC).as_posix()

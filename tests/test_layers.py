@@ -9,9 +9,29 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "shangrao"
 
 LAYERS = {
-    "errors": 0, "strictjson": 0, "tiles": 1, "melds": 2, "analysis": 3, "scoring": 4, "rules": 4, "game": 5,
-    "bots": 6, "sim": 6, "labels": 6, "encoding": 6, "train": 8, "ppo": 8, "records": 7, "cli": 8, "web": 8, "env": 8, "selfplay": 8, "arena": 8,
-    "data": 8, "review": 6, "__init__": 8,
+    "errors": 0,
+    "strictjson": 0,
+    "tiles": 1,
+    "melds": 2,
+    "analysis": 3,
+    "scoring": 4,
+    "rules": 4,
+    "game": 5,
+    "bots": 6,
+    "sim": 6,
+    "labels": 6,
+    "encoding": 6,
+    "train": 8,
+    "ppo": 8,
+    "records": 7,
+    "cli": 8,
+    "web": 8,
+    "env": 8,
+    "selfplay": 8,
+    "arena": 8,
+    "data": 8,
+    "review": 6,
+    "__init__": 8,
 }
 
 
@@ -33,11 +53,11 @@ def _imports(path: Path) -> list[tuple[int, str]]:
                     target = [node.names[0].name]
                 out.append((node.lineno, target[0]))
             elif node.module and node.module.startswith("shangrao."):
-                out.append((node.lineno, _top(node.module[len("shangrao."):])))
+                out.append((node.lineno, _top(node.module[len("shangrao.") :])))
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.startswith("shangrao."):
-                    out.append((node.lineno, _top(a.name[len("shangrao."):])))
+                    out.append((node.lineno, _top(a.name[len("shangrao.") :])))
     return out
 
 
@@ -72,7 +92,19 @@ def test_only_the_many_hands_front_ends_import_the_compiled_core():
 
 
 #: inside web/: the HTTP shell (routes, handlers, the app) above the table core it calls
-WEB_SHELL = {"app", "pages", "api_tables", "api_games", "api_rooms", "socket", "watch", "failures", "http", "deps", "page_html"}
+WEB_SHELL = {
+    "app",
+    "pages",
+    "api_tables",
+    "api_games",
+    "api_rooms",
+    "socket",
+    "watch",
+    "failures",
+    "http",
+    "deps",
+    "page_html",
+}
 
 
 def test_the_web_table_core_imports_nothing_of_the_http_shell():
@@ -82,8 +114,12 @@ def test_the_web_table_core_imports_nothing_of_the_http_shell():
         if path.stem in WEB_SHELL or path.stem == "__init__":  # (the package's list names create_app)
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
-                    and node.module.split(".")[0] in WEB_SHELL):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.level == 1
+                and node.module
+                and node.module.split(".")[0] in WEB_SHELL
+            ):
                 bad.append(f"web/{path.name}:{node.lineno} imports .{node.module}")
     assert not bad, "\n".join(bad)
 
@@ -109,6 +145,7 @@ def test_the_app_factory_stays_thin_and_no_engine_method_is_patched():
 
 
 # ---------------------------------------------------------------------- import cycles (issue 39)
+
 
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
@@ -222,8 +259,7 @@ def test_no_import_cycles_inside_the_package():
     """Every module's dependencies go one way: no group of the package's modules imports each other
     round, counting function-local imports (records: compact/store/migrations, web: failures/pages and
     manager/manners/spectators/tables were such cycles, each hidden by a function-local import)."""
-    bad = [group for group in import_cycles(import_graph())
-           if not any(set(group) <= known for known in KNOWN_CYCLES)]
+    bad = [group for group in import_cycles(import_graph()) if not any(set(group) <= known for known in KNOWN_CYCLES)]
     assert not bad, "import cycles: " + "; ".join(" <-> ".join(g) for g in bad)
 
 

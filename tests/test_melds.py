@@ -8,15 +8,18 @@ from shangrao.melds import Meld, MeldError, MeldType, parse_meld
 from shangrao.tiles import parse_tiles
 
 
-@pytest.mark.parametrize("text,kind,tiles", [
-    ("chow:123m", MeldType.CHOW, "123m"),
-    ("chow:798p", MeldType.CHOW, "789p"),
-    ("pung:555p", MeldType.PUNG, "555p"),
-    ("kong:7777s", MeldType.KONG, "7777s"),
-    ("concealed_kong:1111z", MeldType.CONCEALED_KONG, "1111z"),
-    ("pung:中中中", MeldType.PUNG, "777z"),
-    ("PUNG: 2 2 2 m", MeldType.PUNG, "222m"),
-])
+@pytest.mark.parametrize(
+    "text,kind,tiles",
+    [
+        ("chow:123m", MeldType.CHOW, "123m"),
+        ("chow:798p", MeldType.CHOW, "789p"),
+        ("pung:555p", MeldType.PUNG, "555p"),
+        ("kong:7777s", MeldType.KONG, "7777s"),
+        ("concealed_kong:1111z", MeldType.CONCEALED_KONG, "1111z"),
+        ("pung:中中中", MeldType.PUNG, "777z"),
+        ("PUNG: 2 2 2 m", MeldType.PUNG, "222m"),
+    ],
+)
 def test_parse_meld(text, kind, tiles):
     m = parse_meld(text)
     assert m.type is kind and m.tiles == tuple(parse_tiles(tiles))
@@ -41,18 +44,21 @@ def test_unknown_meld_kind():
         Meld("triple", (0, 0, 0))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("text,what", [
-    ("pung:55p", "a pung has 3 identical tiles"),
-    ("pung:5555p", "a pung has 3 identical tiles"),
-    ("kong:555p", "a kong has 4 identical tiles"),
-    ("concealed_kong:11112z", "has 5"),
-    ("chow:1234m", "a chow has 3 tiles"),
-    ("chow:124m", "not a chow"),
-    ("chow:891m", "not a chow"),
-    ("chow:123z", "not a chow"),
-    ("chow:89m1p", "not a chow"),
-    ("pung:556p", "must be identical"),
-])
+@pytest.mark.parametrize(
+    "text,what",
+    [
+        ("pung:55p", "a pung has 3 identical tiles"),
+        ("pung:5555p", "a pung has 3 identical tiles"),
+        ("kong:555p", "a kong has 4 identical tiles"),
+        ("concealed_kong:11112z", "has 5"),
+        ("chow:1234m", "a chow has 3 tiles"),
+        ("chow:124m", "not a chow"),
+        ("chow:891m", "not a chow"),
+        ("chow:123z", "not a chow"),
+        ("chow:89m1p", "not a chow"),
+        ("pung:556p", "must be identical"),
+    ],
+)
 def test_wrong_tiles_for_meld_kind(text, what):
     with pytest.raises(MeldError, match=what) as exc:
         parse_meld(text)
@@ -79,8 +85,12 @@ def test_meld_rejects_kinds_out_of_range():
 def test_meld_repr_round_trips_with_claimed_and_from_seat():
     from shangrao.melds import Meld, MeldType
 
-    for m in (Meld.parse("pung:555p"), Meld(MeldType.PUNG, (13, 13, 13), claimed=13, from_seat=2),
-              Meld(MeldType.CHOW, (3, 4, 5), claimed=4, from_seat=0), Meld(MeldType.KONG, (30,) * 4, claimed=30)):
+    for m in (
+        Meld.parse("pung:555p"),
+        Meld(MeldType.PUNG, (13, 13, 13), claimed=13, from_seat=2),
+        Meld(MeldType.CHOW, (3, 4, 5), claimed=4, from_seat=0),
+        Meld(MeldType.KONG, (30,) * 4, claimed=30),
+    ):
         assert eval(repr(m), {"Meld": Meld}) == m
     a = Meld(MeldType.PUNG, (13, 13, 13), claimed=13, from_seat=2)
     b = Meld(MeldType.PUNG, (13, 13, 13), claimed=13, from_seat=1)

@@ -45,10 +45,17 @@ def test_a_state_file_of_other_settings_is_refused_not_overwritten(tmp_path: Pat
         train_ppo(other, tmp_path, log=None)
 
 
-@pytest.mark.parametrize(("field", "value", "says"), [
-    ("num_envs", 0, "num_envs"), ("steps", True, "steps"), ("hidden", (), "hidden"),
-    ("seats", ("ukeire",) * 4, "learner"), ("lam", 1.5, "lam"), ("kl_coef", 0.1, "anchor"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("num_envs", 0, "num_envs"),
+        ("steps", True, "steps"),
+        ("hidden", (), "hidden"),
+        ("seats", ("ukeire",) * 4, "learner"),
+        ("lam", 1.5, "lam"),
+        ("kl_coef", 0.1, "anchor"),
+    ],
+)
 def test_bad_settings_are_refused_by_name(field: str, value: object, says: str) -> None:
     with pytest.raises(PPOConfigError, match=says):
         PPOConfig(**{**SMALL.__dict__, field: value}).check()

@@ -57,13 +57,34 @@ def test_discarding_from_a_ready_hand_so_it_is_no_longer_ready_is_a_mistake_with
 def test_declining_a_win_when_an_opponent_is_one_tile_from_winning_is_a_mistake_with_a_positive_loss():
     # seat 1 pungs seat 0's 1p, 4p, 7p and is left with 2s2s5s5s: three 碰 shown, one tile from winning.
     # seat 0 then draws 1z for 123m 456m 789m 111z 22z and discards it instead of winning.
-    hands = {0: "123m456m789m11z1p4p", 1: "1p1p4p4p7p7p2s2s5s5s8s9s3z", 2: "1s1s3s3s9p9p8p8p2m2m4z4z5z",
-             3: "7s7s3p3p5p5p9s3m3m4m4m8m8m"}
-    draws = "2z" "7z" "5z" "7p" "7z" "5z" "2z" "7z" "5z" "1z"  # s0, s2, s3 each round (seat 1 claims)
+    hands = {
+        0: "123m456m789m11z1p4p",
+        1: "1p1p4p4p7p7p2s2s5s5s8s9s3z",
+        2: "1s1s3s3s9p9p8p8p2m2m4z4z5z",
+        3: "7s7s3p3p5p5p9s3m3m4m4m8m8m",
+    }
+    draws = "2z7z5z7p7z5z2z7z5z1z"  # s0, s2, s3 each round (seat 1 claims)
     g = _game(hands, draws)
-    _drive(g, [(0, "discard 1p"), (1, "pung 1p"), (1, "discard 3z"), (2, "discard 7z"), (3, "discard 5z"),
-               (0, "discard 4p"), (1, "pung 4p"), (1, "discard 8s"), (2, "discard 7z"), (3, "discard 5z"),
-               (0, "discard 7p"), (1, "pung 7p"), (1, "discard 9s"), (2, "discard 7z"), (3, "discard 5z")])
+    _drive(
+        g,
+        [
+            (0, "discard 1p"),
+            (1, "pung 1p"),
+            (1, "discard 3z"),
+            (2, "discard 7z"),
+            (3, "discard 5z"),
+            (0, "discard 4p"),
+            (1, "pung 4p"),
+            (1, "discard 8s"),
+            (2, "discard 7z"),
+            (3, "discard 5z"),
+            (0, "discard 7p"),
+            (1, "pung 7p"),
+            (1, "discard 9s"),
+            (2, "discard 7z"),
+            (3, "discard 5z"),
+        ],
+    )
     assert Action(ActionType.WIN) in g.legal_actions(0)
     _drive(g, [(0, "discard 1z")])
     r = review_events(g.events, seats=[0])
@@ -93,7 +114,9 @@ def test_every_legal_option_is_valued_and_the_review_is_json_able():
     gr = review_hands([(0, g.events)], seats=[0, 1])
     for d in gr.decisions():
         assert len(d.options) >= 2 and d.chosen in [o.action for o in d.options]
-        assert d.loss == pytest.approx(max(0.0, d.options[0].value - next(o.value for o in d.options if o.action == d.chosen)), abs=2e-3)
+        assert d.loss == pytest.approx(
+            max(0.0, d.options[0].value - next(o.value for o in d.options if o.action == d.chosen)), abs=2e-3
+        )
     back = GameReview.from_dict(json.loads(json.dumps(gr.to_dict())))
     assert back.to_dict() == gr.to_dict()
     assert isinstance(ExpertEvaluator(), Evaluator)

@@ -9,14 +9,14 @@ from shangrao.rules import DEFAULT_RULES, RuleSet, RuleSetError
 
 def test_defaults_are_the_seeds_values():
     r = DEFAULT_RULES
-    assert r.base_points == 1                      # 基本分： 1 分
-    assert r.heavenly_points == 10                 # 天糊：10分
-    assert r.earthly_points == 10                  # 地糊：10分
-    assert r.robbing_kong_factor == 6              # 抢杠 …乘以6倍
-    assert r.pung_kong_bonus == 1                  # 碰杠： 1分
-    assert r.concealed_kong_bonus == 2             # 自摸杠： 2分
-    assert r.caught_bao_bonus == 10                # 接宝： 10分
-    assert r.four_bao_bonus == 10                  # 四个宝： 10分
+    assert r.base_points == 1  # 基本分： 1 分
+    assert r.heavenly_points == 10  # 天糊：10分
+    assert r.earthly_points == 10  # 地糊：10分
+    assert r.robbing_kong_factor == 6  # 抢杠 …乘以6倍
+    assert r.pung_kong_bonus == 1  # 碰杠： 1分
+    assert r.concealed_kong_bonus == 2  # 自摸杠： 2分
+    assert r.caught_bao_bonus == 10  # 接宝： 10分
+    assert r.four_bao_bonus == 10  # 四个宝： 10分
 
 
 def test_round_trip_and_replace():
@@ -32,8 +32,10 @@ def test_unknown_option_named():
         RuleSet.from_dict({"bogus": 1})
 
 
-@pytest.mark.parametrize("field,value", [("base_points", -1), ("base_points", "1"), ("earthly_win", 1),
-                                         ("hands_per_match", 0), ("base_points", True)])
+@pytest.mark.parametrize(
+    "field,value",
+    [("base_points", -1), ("base_points", "1"), ("earthly_win", 1), ("hands_per_match", 0), ("base_points", True)],
+)
 def test_bad_values(field, value):
     with pytest.raises(RuleSetError, match=field):
         RuleSet.from_dict({field: value})

@@ -24,8 +24,13 @@ from shangrao.tiles import (
 # 例如翻开的牌为一万，二万即为宝，如为九万则一万为宝；东→南→西→北→东；中→发→白→中
 EXPECTED_BAO = {
     **{f"{r}{s}": f"{r % 9 + 1}{s}" for s in "mps" for r in range(1, 10)},
-    "1z": "2z", "2z": "3z", "3z": "4z", "4z": "1z",   # 东→南→西→北→东
-    "7z": "6z", "6z": "5z", "5z": "7z",               # 中→发→白→中 (5z 白, 6z 发, 7z 中)
+    "1z": "2z",
+    "2z": "3z",
+    "3z": "4z",
+    "4z": "1z",  # 东→南→西→北→东
+    "7z": "6z",
+    "6z": "5z",
+    "5z": "7z",  # 中→发→白→中 (5z 白, 6z 发, 7z 中)
 }
 
 
@@ -68,12 +73,28 @@ def test_mpsz_separators_and_empty():
     assert parse_tiles("") == []
 
 
-@pytest.mark.parametrize("text,kinds", [
-    ("一万", [0]), ("九条", [26]), ("五筒", [13]), ("3万", [2]),
-    ("东", [27]), ("东风", [27]), ("南风", [28]), ("西", [29]), ("北风", [30]),
-    ("白", [31]), ("白板", [31]), ("发", [32]), ("发财", [32]), ("中", [33]), ("红中", [33]),
-    ("一万二万三万", [0, 1, 2]), ("五饼七索", [13, 24]),
-])
+@pytest.mark.parametrize(
+    "text,kinds",
+    [
+        ("一万", [0]),
+        ("九条", [26]),
+        ("五筒", [13]),
+        ("3万", [2]),
+        ("东", [27]),
+        ("东风", [27]),
+        ("南风", [28]),
+        ("西", [29]),
+        ("北风", [30]),
+        ("白", [31]),
+        ("白板", [31]),
+        ("发", [32]),
+        ("发财", [32]),
+        ("中", [33]),
+        ("红中", [33]),
+        ("一万二万三万", [0, 1, 2]),
+        ("五饼七索", [13, 24]),
+    ],
+)
 def test_chinese_names(text, kinds):
     assert parse_tiles(text) == kinds
 
@@ -87,16 +108,16 @@ def test_tile_names_roundtrip():
 
 def test_unicode_block():
     # U+1F000 东 … U+1F004 中 U+1F005 发 U+1F006 白, U+1F007 一万 …, U+1F010 一条 …, U+1F019 一筒 …
-    assert parse_tiles("\U0001F000\U0001F004\U0001F005\U0001F006") == [27, 33, 32, 31]
-    assert parse_tiles("\U0001F007\U0001F00F") == [0, 8]
-    assert parse_tiles("\U0001F010\U0001F019") == [18, 9]
+    assert parse_tiles("\U0001f000\U0001f004\U0001f005\U0001f006") == [27, 33, 32, 31]
+    assert parse_tiles("\U0001f007\U0001f00f") == [0, 8]
+    assert parse_tiles("\U0001f010\U0001f019") == [18, 9]
     for k in range(34):
         assert parse_tiles(unicode_tile(k)) == [k]
-    assert format_tiles([0, 1, 2], style="unicode") == "\U0001F007\U0001F008\U0001F009"
+    assert format_tiles([0, 1, 2], style="unicode") == "\U0001f007\U0001f008\U0001f009"
 
 
 def test_unicode_variation_selector_ignored():
-    assert parse_tiles("\U0001F004\ufe0f") == [33]
+    assert parse_tiles("\U0001f004\ufe0f") == [33]
 
 
 def test_format_roundtrip_all_styles():
@@ -125,17 +146,20 @@ def test_terminals_and_honors():
 # ------------------------------------------------------------------ bad strings
 
 
-@pytest.mark.parametrize("text,position,what", [
-    ("12x", 2, "unexpected character 'x'"),
-    ("m", 0, "no digits"),
-    ("8z", 0, "honor tiles are 1z-7z"),
-    ("123m0p", 4, "ranks are 1-9"),
-    ("12", 0, "not followed by a suit"),
-    ("1m2", 2, "not followed by a suit"),
-    ("1东", 0, "not followed by a suit"),
-    ("12m\U0001F022", 3, "flower"),
-    ("万", 0, "no number"),
-])
+@pytest.mark.parametrize(
+    "text,position,what",
+    [
+        ("12x", 2, "unexpected character 'x'"),
+        ("m", 0, "no digits"),
+        ("8z", 0, "honor tiles are 1z-7z"),
+        ("123m0p", 4, "ranks are 1-9"),
+        ("12", 0, "not followed by a suit"),
+        ("1m2", 2, "not followed by a suit"),
+        ("1东", 0, "not followed by a suit"),
+        ("12m\U0001f022", 3, "flower"),
+        ("万", 0, "no number"),
+    ],
+)
 def test_bad_tile_string_names_position(text, position, what):
     with pytest.raises(TileParseError) as exc:
         parse_tiles(text)

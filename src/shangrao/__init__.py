@@ -83,8 +83,13 @@ __all__ = [
 ]
 
 
-def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
-            *, unseen: Sequence[int] | None = None) -> int:
+def shanten(
+    tiles_34: Sequence[int],
+    bao: int | None,
+    declared_melds: int | Sequence[Meld] = 0,
+    *,
+    unseen: Sequence[int] | None = None,
+) -> int:
     """Shanten across all forms with wildcards (-1 complete, 0 ready).
 
     0 exactly when :func:`waits` finds a wait (a kind all four copies of which are in the hand and
@@ -118,9 +123,15 @@ def _kind(value: object, what: str) -> int | None:
         raise InputError(f"{what} must be a tile string like '5m', a kind 0..33 or None, got {value!r}") from None
 
 
-def analyze(hand: str | Iterable[int] | None = None, bao: int | str | None = None, melds: Sequence[Meld | str] = (),
-            *, indicator: int | str | None = None, seen: str | Iterable[int] = (),
-            tiles_34: Sequence[int] | None = None) -> Analysis:
+def analyze(
+    hand: str | Iterable[int] | None = None,
+    bao: int | str | None = None,
+    melds: Sequence[Meld | str] = (),
+    *,
+    indicator: int | str | None = None,
+    seen: str | Iterable[int] = (),
+    tiles_34: Sequence[int] | None = None,
+) -> Analysis:
     """Analyse a concealed hand: readings if complete, waits if one short, shanten always.
 
     hand: tile string (any notation) or a list of kinds 0..33 (one entry per tile).

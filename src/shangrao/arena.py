@@ -104,8 +104,9 @@ class _Counted:
         return a
 
 
-def _core_rotation(seed: str, r: int, names: list[str], rules: RuleSet
-                   ) -> tuple[Game, HandResult, list[int], list[int]]:
+def _core_rotation(
+    seed: str, r: int, names: list[str], rules: RuleSet
+) -> tuple[Game, HandResult, list[int], list[int]]:
     """One rotation in the compiled core: the hand, then the engine replaying its decisions (the
     log, and the per-seat counts :class:`_Counted` keeps: decisions asked, wins declined)."""
     from .game.actions import ActionType
@@ -147,11 +148,20 @@ def play_deal(args: tuple[Any, ...]) -> list[dict[str, Any]]:
         names = [lineup[(i - r) % 4] for i in range(4)]
         if engine == "fast":
             game, result, declined, decisions = _core_rotation(seed, r, names, rules)
-            out.append({
-                "deal": d, "rotation": r, "seed": seed, "bots": names,
-                "result": result.to_dict(), "summary": hand_summary(result, game.events), "events": game.events,
-                "declined": declined, "decisions": decisions, "seconds": [0.0] * 4,
-            })
+            out.append(
+                {
+                    "deal": d,
+                    "rotation": r,
+                    "seed": seed,
+                    "bots": names,
+                    "result": result.to_dict(),
+                    "summary": hand_summary(result, game.events),
+                    "events": game.events,
+                    "declined": declined,
+                    "decisions": decisions,
+                    "seconds": [0.0] * 4,
+                }
+            )
             continue
         bots = [_Counted(get_bot(n, seed=f"{seed}:{r}:{i}")) for i, n in enumerate(names)]
         game = Game(rules, seed=seed, dealer=0, hand_no=0)
@@ -160,18 +170,33 @@ def play_deal(args: tuple[Any, ...]) -> list[dict[str, Any]]:
         finally:
             for b in bots:
                 close_bot(b.bot)
-        out.append({
-            "deal": d, "rotation": r, "seed": seed, "bots": names,
-            "result": result.to_dict(), "summary": hand_summary(result, game.events), "events": game.events,
-            "declined": [b.declined for b in bots], "decisions": [b.decisions for b in bots],
-            "seconds": [b.seconds for b in bots],
-        })
+        out.append(
+            {
+                "deal": d,
+                "rotation": r,
+                "seed": seed,
+                "bots": names,
+                "result": result.to_dict(),
+                "summary": hand_summary(result, game.events),
+                "events": game.events,
+                "declined": [b.declined for b in bots],
+                "decisions": [b.decisions for b in bots],
+                "seconds": [b.seconds for b in bots],
+            }
+        )
     return out
 
 
-def iter_deals(deals: int, seed: int, lineup: Sequence[str], rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context: BaseContext | None = None,
-               engine: str | None = "python") -> Iterator[list[dict[str, Any]]]:
+def iter_deals(
+    deals: int,
+    seed: int,
+    lineup: Sequence[str],
+    rules: RuleSet = DEFAULT_RULES,
+    workers: int | None = 1,
+    ray_address: str | None = None,
+    mp_context: BaseContext | None = None,
+    engine: str | None = "python",
+) -> Iterator[list[dict[str, Any]]]:
     """Yield each deal's four records (:func:`play_deal`) in deal order, as deals finish.  ``engine``
     as for :func:`shangrao.selfplay.iter_hands` (None: fast where every bot is a core bot)."""
     from .selfplay import resolve_engine, run_jobs
@@ -212,9 +237,13 @@ def _t_quantile(p: float, df: int) -> float:
 
     z = NormalDist().inv_cdf(p)
     v = float(df)
-    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
-            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
-            + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4))
+    return (
+        z
+        + (z**3 + z) / (4 * v)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+        + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4)
+    )
 
 
 class _BotStats:
@@ -284,8 +313,9 @@ class ArenaStats:
                     self.bots[names[ev["seat"]]].caught += 1
                 elif t == "kong_stands":
                     self.bots[names[ev["seat"]]].kongs += 1
-            robbed_from = {ev["from"] for ev in rec["events"]
-                           if ev["type"] == "win" and ev.get("win_by") == "robbing_kong"}
+            robbed_from = {
+                ev["from"] for ev in rec["events"] if ev["type"] == "win" and ev.get("win_by") == "robbing_kong"
+            }
             for s in robbed_from:
                 self.bots[names[s]].robbed += 1
         for name, n in deal_hands.items():
@@ -298,42 +328,56 @@ class ArenaStats:
             mean, lo, hi, sd = t_interval(b.per_deal)
             h = b.hands or 1
             w = b.wins or 1
-            out.append({
-                "bot": b.name,
-                "seats_per_deal": self.lineup.count(b.name),
-                "hands": b.hands,
-                "points": b.points,
-                "points_per_hand": round(mean, 4),
-                "ci95": [round(lo, 4) if math.isfinite(lo) else None,
-                         round(hi, 4) if math.isfinite(hi) else None],  # null: one deal gives no interval
-                "sd_deals": round(sd, 4),
-                "wins": b.wins,
-                "win_rate": round(b.wins / h, 4),
-                "mean_win_points": round(b.win_points / w, 3),
-                "mean_hand_value": round(b.hand_values / w, 3),
-                "patterns": dict(sorted(b.patterns.items(), key=lambda kv: (-kv[1], kv[0]))),
-                "doublings": dict(sorted(b.doublings.items(), key=lambda kv: (-kv[1], kv[0]))),
-                "declined_wins": b.declined,
-                "feibao": b.feibao,
-                "caught_bao": b.caught,
-                "kongs": b.kongs,
-                "robbed": b.robbed,
-                "robs": b.robs,
-            })
-        return {"lineup": self.lineup, "seed": self.seed, "deals": self.deals, "hands": 4 * self.deals,
-                "bots": out}
+            out.append(
+                {
+                    "bot": b.name,
+                    "seats_per_deal": self.lineup.count(b.name),
+                    "hands": b.hands,
+                    "points": b.points,
+                    "points_per_hand": round(mean, 4),
+                    "ci95": [
+                        round(lo, 4) if math.isfinite(lo) else None,
+                        round(hi, 4) if math.isfinite(hi) else None,
+                    ],  # null: one deal gives no interval
+                    "sd_deals": round(sd, 4),
+                    "wins": b.wins,
+                    "win_rate": round(b.wins / h, 4),
+                    "mean_win_points": round(b.win_points / w, 3),
+                    "mean_hand_value": round(b.hand_values / w, 3),
+                    "patterns": dict(sorted(b.patterns.items(), key=lambda kv: (-kv[1], kv[0]))),
+                    "doublings": dict(sorted(b.doublings.items(), key=lambda kv: (-kv[1], kv[0]))),
+                    "declined_wins": b.declined,
+                    "feibao": b.feibao,
+                    "caught_bao": b.caught,
+                    "kongs": b.kongs,
+                    "robbed": b.robbed,
+                    "robs": b.robs,
+                }
+            )
+        return {"lineup": self.lineup, "seed": self.seed, "deals": self.deals, "hands": 4 * self.deals, "bots": out}
 
     def timing(self) -> dict[str, Any]:
-        return {b.name: {"decisions": b.decisions, "seconds": round(b.seconds, 3),
-                         "decisions_per_second": round(b.decisions / b.seconds, 1) if b.seconds else None}
-                for b in self.bots.values()}
+        return {
+            b.name: {
+                "decisions": b.decisions,
+                "seconds": round(b.seconds, 3),
+                "decisions_per_second": round(b.decisions / b.seconds, 1) if b.seconds else None,
+            }
+            for b in self.bots.values()
+        }
 
 
-def run_arena(lineup: Sequence[str], deals: int, seed: int, rules: RuleSet = DEFAULT_RULES,
-              workers: int | None = 1, ray_address: str | None = None,
-              on_deal: Callable[[list[dict[str, Any]]], None] | None = None,
-              mp_context: BaseContext | None = None,
-              engine: str | None = "python") -> dict[str, Any]:
+def run_arena(
+    lineup: Sequence[str],
+    deals: int,
+    seed: int,
+    rules: RuleSet = DEFAULT_RULES,
+    workers: int | None = 1,
+    ray_address: str | None = None,
+    on_deal: Callable[[list[dict[str, Any]]], None] | None = None,
+    mp_context: BaseContext | None = None,
+    engine: str | None = "python",
+) -> dict[str, Any]:
     """Play ``deals`` deals four times each and return the result dict (module docstring).
     ``engine``: ``"python"``, ``"fast"`` (the compiled core; the same numbers) or None (fast where
     every bot of the lineup is a core bot).
@@ -344,14 +388,20 @@ def run_arena(lineup: Sequence[str], deals: int, seed: int, rules: RuleSet = DEF
     from .selfplay import resolve_engine
 
     stats = ArenaStats(_check_lineup(lineup), seed)
-    engine = resolve_engine(engine, stats.lineup, deals * 4 if isinstance(deals, int) else None)  # once: the summary names it
+    engine = resolve_engine(
+        engine, stats.lineup, deals * 4 if isinstance(deals, int) else None
+    )  # once: the summary names it
     t0 = time.perf_counter()
     for recs in iter_deals(deals, seed, stats.lineup, rules, workers, ray_address, mp_context, engine):
         stats.add_deal(recs)
         if on_deal is not None:
             on_deal(recs)
     out = stats.to_dict()
-    out["timing"] = {"seconds": round(time.perf_counter() - t0, 3),
-                     "workers": workers if ray_address is None else None, "ray": ray_address,
-                     "bots": stats.timing(), "engine": engine}
+    out["timing"] = {
+        "seconds": round(time.perf_counter() - t0, 3),
+        "workers": workers if ray_address is None else None,
+        "ray": ray_address,
+        "bots": stats.timing(),
+        "engine": engine,
+    }
     return out

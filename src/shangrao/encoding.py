@@ -50,19 +50,25 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------------- actions
-DISCARD_INDEX = 0          # 0..33: discard kind k
-CHOW_INDEX = 34            # 34, 35, 36: chow with the claimed tile lowest / middle / highest
+DISCARD_INDEX = 0  # 0..33: discard kind k
+CHOW_INDEX = 34  # 34, 35, 36: chow with the claimed tile lowest / middle / highest
 PUNG_INDEX = 37
-KONG_INDEX = 38            # kong on a discard (碰杠 with a concealed triplet)
-ADDED_KONG_INDEX = 39      # 39..72: added kong of kind k
+KONG_INDEX = 38  # kong on a discard (碰杠 with a concealed triplet)
+ADDED_KONG_INDEX = 39  # 39..72: added kong of kind k
 CONCEALED_KONG_INDEX = 73  # 73..106: concealed kong of kind k
 WIN_INDEX = 107
-PASS_INDEX = 108           # also declines a win: 偷机
-CATCH_BAO_INDEX = 109      # 接宝
+PASS_INDEX = 108  # also declines a win: 偷机
+CATCH_BAO_INDEX = 109  # 接宝
 N_ACTIONS = 110
 
 _A = ActionType
-_SIMPLE = {_A.WIN: WIN_INDEX, _A.PASS: PASS_INDEX, _A.CATCH_BAO: CATCH_BAO_INDEX, _A.PUNG: PUNG_INDEX, _A.KONG: KONG_INDEX}
+_SIMPLE = {
+    _A.WIN: WIN_INDEX,
+    _A.PASS: PASS_INDEX,
+    _A.CATCH_BAO: CATCH_BAO_INDEX,
+    _A.PUNG: PUNG_INDEX,
+    _A.KONG: KONG_INDEX,
+}
 _SIMPLE_INV = {v: k for k, v in _SIMPLE.items()}
 
 
@@ -175,13 +181,30 @@ class _PlaneNames(tuple[str, ...]):
         return tuple.__contains__(self, _OLD_PLANE_NAMES.get(value, value) if isinstance(value, str) else value)
 
 
-PLANE_NAMES = _PlaneNames((
-    "hand", "drawn",
-    "melds_self", "melds_next", "melds_opposite", "melds_previous",
-    "kongs_self", "kongs_next", "kongs_opposite", "kongs_previous",
-    "discards_self", "discards_next", "discards_opposite", "discards_previous",
-    "bao", "indicator", "claim_tile", "rob_tile", "seen", "scalars",
-))
+PLANE_NAMES = _PlaneNames(
+    (
+        "hand",
+        "drawn",
+        "melds_self",
+        "melds_next",
+        "melds_opposite",
+        "melds_previous",
+        "kongs_self",
+        "kongs_next",
+        "kongs_opposite",
+        "kongs_previous",
+        "discards_self",
+        "discards_next",
+        "discards_opposite",
+        "discards_previous",
+        "bao",
+        "indicator",
+        "claim_tile",
+        "rob_tile",
+        "seen",
+        "scalars",
+    )
+)
 N_PLANES = len(PLANE_NAMES)
 OBS_SHAPE = (N_PLANES, 34)
 _P = {name: i for i, name in enumerate(PLANE_NAMES)}
@@ -189,23 +212,30 @@ _P = {name: i for i, name in enumerate(PLANE_NAMES)}
 # columns of the "scalars" plane
 SCALAR = {
     "tiles_left": 0,
-    "dealer": 1,          # 1..4: dealer one-hot, relative seat
-    "flown": 5,           # 5..8: 飞宝 count per relative seat
-    "hand_size": 9,       # 9..12: concealed tile count per relative seat
+    "dealer": 1,  # 1..4: dealer one-hot, relative seat
+    "flown": 5,  # 5..8: 飞宝 count per relative seat
+    "hand_size": 9,  # 9..12: concealed tile count per relative seat
     "bao_drawn": 13,
-    "phase": 14,          # 14..18: act, discard, claim, rob, over
-    "discarder": 19,      # 19..22: relative seat of the discard on the table
-    "kong_maker": 23,     # 23..26: relative seat of the kong in the rob window
+    "phase": 14,  # 14..18: act, discard, claim, rob, over
+    "discarder": 19,  # 19..22: relative seat of the discard on the table
+    "kong_maker": 23,  # 23..26: relative seat of the kong in the rob window
     "kong_chain": 27,
     "first_discard": 28,
-    "seat": 29,           # 29..32: own absolute seat one-hot (0 = east at the match start)
-    "hands_left": 33,     # hands of the episode left, this one included
+    "seat": 29,  # 29..32: own absolute seat one-hot (0 = east at the match start)
+    "hands_left": 33,  # hands of the episode left, this one included
 }
 _PHASES = ("act", "discard", "claim", "rob", "over")
 
 _high = np.zeros(OBS_SHAPE, dtype=np.int8)
-for _name, _h in (("hand", 4), ("drawn", 1), ("bao", 1), ("indicator", 1), ("claim_tile", 1), ("rob_tile", 1),
-                  ("seen", 4)):
+for _name, _h in (
+    ("hand", 4),
+    ("drawn", 1),
+    ("bao", 1),
+    ("indicator", 1),
+    ("claim_tile", 1),
+    ("rob_tile", 1),
+    ("seen", 4),
+):
     _high[_P[_name]] = _h
 for _r in range(4):
     _high[_P["melds_self"] + _r] = 4
@@ -214,8 +244,8 @@ for _r in range(4):
 _sc = _high[_P["scalars"]]
 _sc[:] = 1
 _sc[SCALAR["tiles_left"]] = 127
-_sc[SCALAR["flown"]:SCALAR["flown"] + 4] = 4
-_sc[SCALAR["hand_size"]:SCALAR["hand_size"] + 4] = 14
+_sc[SCALAR["flown"] : SCALAR["flown"] + 4] = 4
+_sc[SCALAR["hand_size"] : SCALAR["hand_size"] + 4] = 14
 _sc[SCALAR["bao_drawn"]] = 4
 _sc[SCALAR["kong_chain"]] = 4
 _sc[SCALAR["hands_left"]] = 127
@@ -270,7 +300,7 @@ def encode_observation(obs: Observation, hands_left: int = 1) -> np.ndarray:
         out[17 * 34 + kk] = 1
         out[_SC0 + SCALAR["kong_maker"] + (ks - me) % 4] = 1
         seen[kk] = 4  # all four copies of a declared kong are shown
-    out[18 * 34:19 * 34] = [min(4, x) for x in seen]
+    out[18 * 34 : 19 * 34] = [min(4, x) for x in seen]
     out[_SC0 + SCALAR["tiles_left"]] = min(obs.tiles_left, 127)
     out[_SC0 + SCALAR["dealer"] + (obs.dealer - me) % 4] = 1
     out[_SC0 + SCALAR["bao_drawn"]] = obs.bao_drawn
@@ -292,8 +322,9 @@ def check_action(action: object, who: str = "action") -> int:
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise InvalidActionError(f"{who}: {action!r} ({type(action).__name__}) is not an integer flat action "
-                                 f"0..{N_ACTIONS - 1}")
+        raise InvalidActionError(
+            f"{who}: {action!r} ({type(action).__name__}) is not an integer flat action 0..{N_ACTIONS - 1}"
+        )
     i = int(action)
     if not 0 <= i < N_ACTIONS:
         raise InvalidActionError(f"{who}: flat action {i} is out of range 0..{N_ACTIONS - 1}")
@@ -312,7 +343,7 @@ N_STATE_ROWS = 4 * N_PLANES + 2
 STATE_SHAPE = (N_STATE_ROWS, 34)
 _state_high = np.zeros(STATE_SHAPE, dtype=np.int8)
 for _s in range(4):
-    _state_high[_s * N_PLANES:(_s + 1) * N_PLANES] = OBS_HIGH
+    _state_high[_s * N_PLANES : (_s + 1) * N_PLANES] = OBS_HIGH
 _state_high[4 * N_PLANES] = 4
 _state_high[4 * N_PLANES + 1] = 1
 STATE_HIGH = _state_high
@@ -328,8 +359,8 @@ def encode_state(game: Game, hands_left: int = 1) -> np.ndarray:
     """
     out = np.zeros(STATE_SHAPE, dtype=np.int8)
     for s in range(4):
-        out[s * N_PLANES:(s + 1) * N_PLANES] = encode_observation(game.observation(s), hands_left)
-    live = game.live[game.head:game.tail + 1]
+        out[s * N_PLANES : (s + 1) * N_PLANES] = encode_observation(game.observation(s), hands_left)
+    live = game.live[game.head : game.tail + 1]
     row = out[4 * N_PLANES]
     for t in live:
         row[t >> 2] += 1
@@ -339,9 +370,17 @@ def encode_state(game: Game, hands_left: int = 1) -> np.ndarray:
 
 
 #: names before Shangrao-v1 (0.1): still importable, with a DeprecationWarning
-_OLD_NAMES = {"DISCARD": "DISCARD_INDEX", "CHOW": "CHOW_INDEX", "PUNG": "PUNG_INDEX", "KONG": "KONG_INDEX",
-              "ADDED_KONG": "ADDED_KONG_INDEX", "CONCEALED_KONG": "CONCEALED_KONG_INDEX", "WIN": "WIN_INDEX",
-              "PASS": "PASS_INDEX", "CATCH_BAO": "CATCH_BAO_INDEX"}
+_OLD_NAMES = {
+    "DISCARD": "DISCARD_INDEX",
+    "CHOW": "CHOW_INDEX",
+    "PUNG": "PUNG_INDEX",
+    "KONG": "KONG_INDEX",
+    "ADDED_KONG": "ADDED_KONG_INDEX",
+    "CONCEALED_KONG": "CONCEALED_KONG_INDEX",
+    "WIN": "WIN_INDEX",
+    "PASS": "PASS_INDEX",
+    "CATCH_BAO": "CATCH_BAO_INDEX",
+}
 
 
 def __getattr__(name: str) -> Any:

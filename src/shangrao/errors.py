@@ -35,8 +35,11 @@ def quote(value: object, limit: int = 60) -> str:
     try:
         text = repr(value)
     except ValueError:  # an int of more than 4300 digits
-        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits" if isinstance(value, int) \
+        return (
+            f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+            if isinstance(value, int)
             else f"a {type(value).__name__}"
+        )
     if len(text) <= limit:
         return text
     size = f" ({len(value)} characters)" if isinstance(value, str) else ""

@@ -58,6 +58,7 @@ _MELD_LABELS: dict[str, tuple[str, str]] = {
 
 MeldKind = MeldType  # the 0.1.0 name
 
+
 @dataclass(frozen=True)
 class Meld:
     """One declared meld.

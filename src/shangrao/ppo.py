@@ -93,8 +93,14 @@ class PPOConfig:
 
     def check(self) -> None:
         """Raise :class:`PPOConfigError` naming the first bad setting."""
-        ints = {"num_envs": self.num_envs, "steps": self.steps, "epochs": self.epochs,
-                "minibatch": self.minibatch, "updates": self.updates, "checkpoint_every": self.checkpoint_every}
+        ints = {
+            "num_envs": self.num_envs,
+            "steps": self.steps,
+            "epochs": self.epochs,
+            "minibatch": self.minibatch,
+            "updates": self.updates,
+            "checkpoint_every": self.checkpoint_every,
+        }
         for name, v in ints.items():
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise PPOConfigError(f"{name}: a positive int, got {v!r}")
@@ -204,7 +210,7 @@ class _Adam:
     def step(self, params: list[F32], grads: list[F32]) -> None:
         self.t += 1
         b1, b2, eps = 0.9, 0.999, 1e-8
-        c1, c2 = 1 - b1 ** self.t, 1 - b2 ** self.t
+        c1, c2 = 1 - b1**self.t, 1 - b2**self.t
         for p, g, m, v in zip(params, grads, self.m, self.v, strict=True):
             m *= b1
             m += (1 - b1) * g
@@ -286,8 +292,13 @@ def _rollout(env: Any, net: ActorCritic, cfg: PPOConfig, u: int, rng: np.random.
         for s in learners:
             idx = np.flatnonzero(seats[:, i] == s)
             gae = 0.0
-            nxt_v = float(v_end[i]) if (idx.size and not done[idx[-1], i]
-                                        and int(batch.current_player[i]) == s) else float(vals[idx[-1], i]) if idx.size else 0.0
+            nxt_v = (
+                float(v_end[i])
+                if (idx.size and not done[idx[-1], i] and int(batch.current_player[i]) == s)
+                else float(vals[idx[-1], i])
+                if idx.size
+                else 0.0
+            )
             for k in range(idx.size - 1, -1, -1):
                 j = idx[k]
                 if done[j, i]:
@@ -301,12 +312,28 @@ def _rollout(env: Any, net: ActorCritic, cfg: PPOConfig, u: int, rng: np.random.
                 adv[j, i] = gae
     ret = adv + vals
     flat = steps * n
-    return Rollout(xs.reshape(flat, -1), masks.reshape(flat, -1), acts.reshape(flat), logps.reshape(flat),
-                   vals.reshape(flat), adv.reshape(flat), ret.reshape(flat), hands, points)
+    return Rollout(
+        xs.reshape(flat, -1),
+        masks.reshape(flat, -1),
+        acts.reshape(flat),
+        logps.reshape(flat),
+        vals.reshape(flat),
+        adv.reshape(flat),
+        ret.reshape(flat),
+        hands,
+        points,
+    )
 
 
-def update_stats(net: ActorCritic, opt: _Adam, ro: Rollout, cfg: PPOConfig, u: int, rng: np.random.Generator,
-                 anchor: MLPPolicy | None = None) -> dict[str, float]:
+def update_stats(
+    net: ActorCritic,
+    opt: _Adam,
+    ro: Rollout,
+    cfg: PPOConfig,
+    u: int,
+    rng: np.random.Generator,
+    anchor: MLPPolicy | None = None,
+) -> dict[str, float]:
     """PPO's epochs over one rollout (in place on ``net``/``opt``); the mean losses and the entropy."""
     frac = u / max(1, cfg.updates - 1)
     ent_coef = cfg.ent_start + (cfg.ent_end - cfg.ent_start) * min(1.0, frac)
@@ -321,7 +348,7 @@ def update_stats(net: ActorCritic, opt: _Adam, ro: Rollout, cfg: PPOConfig, u: i
     for _ in range(cfg.epochs):
         order = rng.permutation(T)
         for s in range(0, T, cfg.minibatch):
-            idx = order[s:s + cfg.minibatch]
+            idx = order[s : s + cfg.minibatch]
             B = idx.size
             logits, values, acts = net.forward(ro.x[idx])
             mask = ro.mask[idx]
@@ -361,10 +388,17 @@ def update_stats(net: ActorCritic, opt: _Adam, ro: Rollout, cfg: PPOConfig, u: i
 
 
 # ----------------------------------------------------------------------------------- checkpoints
-def _save_state(path: Path, net: ActorCritic, opt: _Adam, u: int, cfg: PPOConfig, history: list[dict[str, Any]]) -> None:
-    arrays: dict[str, Any] = {"format": np.array("shangrao-ppo-state"), "version": np.array(1),
-                              "config": np.array(cfg.key()), "update": np.array(u), "adam_t": np.array(opt.t),
-                              "history": np.array(json.dumps(history))}
+def _save_state(
+    path: Path, net: ActorCritic, opt: _Adam, u: int, cfg: PPOConfig, history: list[dict[str, Any]]
+) -> None:
+    arrays: dict[str, Any] = {
+        "format": np.array("shangrao-ppo-state"),
+        "version": np.array(1),
+        "config": np.array(cfg.key()),
+        "update": np.array(u),
+        "adam_t": np.array(opt.t),
+        "history": np.array(json.dumps(history)),
+    }
     for i, p in enumerate(net.params()):
         arrays[f"p{i}"] = p
     for i, (m, v) in enumerate(zip(opt.m, opt.v, strict=True)):
@@ -383,8 +417,9 @@ def _load_state(path: Path, net: ActorCritic, opt: _Adam, cfg: PPOConfig) -> tup
         if str(z["format"]) != "shangrao-ppo-state":
             raise PPOConfigError(f"{path}: not a PPO state file")
         if str(z["config"]) != cfg.key():
-            raise PPOConfigError(f"{path}: written by a run with other settings; use another out_dir "
-                                 f"(stored: {z['config']!s})")
+            raise PPOConfigError(
+                f"{path}: written by a run with other settings; use another out_dir (stored: {z['config']!s})"
+            )
         params = net.params()
         for i, p in enumerate(params):
             p[...] = z[f"p{i}"]
@@ -399,12 +434,15 @@ def _threads_note() -> str | None:
     """A warning when NumPy's BLAS may run many threads (they must be capped before NumPy loads)."""
     if os.environ.get("OMP_NUM_THREADS") or os.environ.get("OPENBLAS_NUM_THREADS"):
         return None
-    return ("note: OMP_NUM_THREADS is not set: NumPy's BLAS threads make these small matrices 4-14x slower "
-            "on a small machine; run with OMP_NUM_THREADS=1 (examples/ppo_vector.py sets it)")
+    return (
+        "note: OMP_NUM_THREADS is not set: NumPy's BLAS threads make these small matrices 4-14x slower "
+        "on a small machine; run with OMP_NUM_THREADS=1 (examples/ppo_vector.py sets it)"
+    )
 
 
-def train_ppo(cfg: PPOConfig, out_dir: str | Path, stop_after: int | None = None,
-              log: Callable[[str], None] | None = print) -> list[dict[str, Any]]:
+def train_ppo(
+    cfg: PPOConfig, out_dir: str | Path, stop_after: int | None = None, log: Callable[[str], None] | None = print
+) -> list[dict[str, Any]]:
     """Run (or resume) PPO until ``cfg.updates`` updates are done; returns the per-update history.
 
     out_dir: where checkpoints go (made if missing).  stop_after: stop after this many updates in
@@ -439,15 +477,21 @@ def train_ppo(cfg: PPOConfig, out_dir: str | Path, stop_after: int | None = None
         t1 = time.process_time()
         stats = update_stats(net, opt, ro, cfg, u, rng, anchor)
         t2 = time.process_time()
-        entry = {"update": u + 1, "hands": ro.hands, "decisions": int(ro.x.shape[0]),
-                 "points_per_hand": round(ro.points / max(1, ro.hands), 4),
-                 **{k: round(v, 5) for k, v in stats.items()},
-                 "rollout_cpu_s": round(t1 - t0, 3), "update_cpu_s": round(t2 - t1, 3)}
+        entry = {
+            "update": u + 1,
+            "hands": ro.hands,
+            "decisions": int(ro.x.shape[0]),
+            "points_per_hand": round(ro.points / max(1, ro.hands), 4),
+            **{k: round(v, 5) for k, v in stats.items()},
+            "rollout_cpu_s": round(t1 - t0, 3),
+            "update_cpu_s": round(t2 - t1, 3),
+        }
         history.append(entry)
         if log:
             log(json.dumps(entry))
         if (u + 1) % cfg.checkpoint_every == 0 or u + 1 == cfg.updates:
             net.policy({"trainer": "shangrao.ppo", "update": u + 1, "config": json.loads(cfg.key())}).save(
-                out / f"ppo-{u + 1:04d}.npz")
+                out / f"ppo-{u + 1:04d}.npz"
+            )
             _save_state(state, net, opt, u + 1, cfg, history)
     return history

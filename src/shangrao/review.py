@@ -38,8 +38,17 @@ from .game.state import Game, Observation
 from .scoring.items import DOUBLINGS, PATTERNS
 from .tiles import format_tile, tile_name
 
-__all__ = ["BIG_MISTAKE", "MISTAKE", "Decision", "GameReview", "HandReview", "Option", "Summary",
-           "review_events", "review_hands"]
+__all__ = [
+    "BIG_MISTAKE",
+    "MISTAKE",
+    "Decision",
+    "GameReview",
+    "HandReview",
+    "Option",
+    "Summary",
+    "review_events",
+    "review_hands",
+]
 
 A = ActionType
 #: a decision that lost more than this many points is a mistake; more than BIG_MISTAKE a big one
@@ -122,10 +131,20 @@ class Summary:
         m = sum(d.matched for d in decisions)
         loss = sum(d.loss for d in decisions)
         top = sorted((d for d in decisions if d.loss > 1e-9), key=lambda d: -d.loss)[:5]
-        return cls(n, m, (m / n) if n else 1.0, round(loss, 3), hands, round(loss / hands, 3) if hands else 0.0,
-                   sum(d.loss > MISTAKE for d in decisions), sum(d.loss > BIG_MISTAKE for d in decisions),
-                   [{"hand": d.hand, "seat": d.seat, "step": d.step, "loss": d.loss, "chosen": d.chosen,
-                     "best": d.best} for d in top])
+        return cls(
+            n,
+            m,
+            (m / n) if n else 1.0,
+            round(loss, 3),
+            hands,
+            round(loss / hands, 3) if hands else 0.0,
+            sum(d.loss > MISTAKE for d in decisions),
+            sum(d.loss > BIG_MISTAKE for d in decisions),
+            [
+                {"hand": d.hand, "seat": d.seat, "step": d.step, "loss": d.loss, "chosen": d.chosen, "best": d.best}
+                for d in top
+            ],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -143,13 +162,23 @@ class HandReview:
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hand": self.hand, "seats": list(self.seats), "decisions": [d.to_dict() for d in self.decisions],
-                "summary": {k: v.to_dict() for k, v in self.summary.items()}, "seconds": round(self.seconds, 3)}
+        return {
+            "hand": self.hand,
+            "seats": list(self.seats),
+            "decisions": [d.to_dict() for d in self.decisions],
+            "summary": {k: v.to_dict() for k, v in self.summary.items()},
+            "seconds": round(self.seconds, 3),
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> HandReview:
-        return cls(d["hand"], list(d["seats"]), [Decision.from_dict(x) for x in d["decisions"]],
-                   {k: Summary(**v) for k, v in d["summary"].items()}, d.get("seconds", 0.0))
+        return cls(
+            d["hand"],
+            list(d["seats"]),
+            [Decision.from_dict(x) for x in d["decisions"]],
+            {k: Summary(**v) for k, v in d["summary"].items()},
+            d.get("seconds", 0.0),
+        )
 
 
 @dataclass
@@ -164,22 +193,39 @@ class GameReview:
     summary: dict[str, Summary]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"evaluator": self.evaluator, "version": self.version, "seats": list(self.seats),
-                "hands": [h.to_dict() for h in self.hands], "summary": {k: v.to_dict() for k, v in self.summary.items()}}
+        return {
+            "evaluator": self.evaluator,
+            "version": self.version,
+            "seats": list(self.seats),
+            "hands": [h.to_dict() for h in self.hands],
+            "summary": {k: v.to_dict() for k, v in self.summary.items()},
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> GameReview:
-        return cls(d["evaluator"], d["version"], list(d["seats"]), [HandReview.from_dict(h) for h in d["hands"]],
-                   {k: Summary(**v) for k, v in d["summary"].items()})
+        return cls(
+            d["evaluator"],
+            d["version"],
+            list(d["seats"]),
+            [HandReview.from_dict(h) for h in d["hands"]],
+            {k: Summary(**v) for k, v in d["summary"].items()},
+        )
 
     def for_seats(self, seats: Iterable[int] | None) -> GameReview:
         """The same review narrowed to ``seats`` (None: unchanged).  Raises InputError for a bad seat."""
         if seats is None:
             return self
         keep = _check_seats(seats)
-        hands = [HandReview(h.hand, keep, [d for d in h.decisions if d.seat in keep],
-                            {str(s): h.summary[str(s)] for s in keep if str(s) in h.summary}, h.seconds)
-                 for h in self.hands]
+        hands = [
+            HandReview(
+                h.hand,
+                keep,
+                [d for d in h.decisions if d.seat in keep],
+                {str(s): h.summary[str(s)] for s in keep if str(s) in h.summary},
+                h.seconds,
+            )
+            for h in self.hands
+        ]
         return GameReview(self.evaluator, self.version, keep, hands, summarize(hands, keep))
 
     def decisions(self, seat: int | None = None) -> list[Decision]:
@@ -215,8 +261,13 @@ def _win_points(g: Game, seat: int, a: Action) -> float | None:
     return float(g2.scores[seat] - before)
 
 
-def review_events(events: Sequence[Mapping[str, Any]], seats: Iterable[int] | None = None, *, hand: int = 0,
-                  evaluator: Evaluator | None = None) -> HandReview:
+def review_events(
+    events: Sequence[Mapping[str, Any]],
+    seats: Iterable[int] | None = None,
+    *,
+    hand: int = 0,
+    evaluator: Evaluator | None = None,
+) -> HandReview:
     """Review one hand from its event log (every decision of ``seats``, default all four).
 
     Raises :class:`~shangrao.game.ReplayError` (an InputError) where the log is not a legal Shangrao
@@ -244,8 +295,9 @@ def review_events(events: Sequence[Mapping[str, Any]], seats: Iterable[int] | No
     return HandReview(hand, seats_l, out, summary, time.process_time() - t0)
 
 
-def _decide(g: Game, seat: int, legal: list[Action], chosen: Action, ev: Evaluator, hand: int, i: int,
-            step: int) -> Decision:
+def _decide(
+    g: Game, seat: int, legal: list[Action], chosen: Action, ev: Evaluator, hand: int, i: int, step: int
+) -> Decision:
     obs = g.observation(seat)
     wins = {}
     for a in legal:
@@ -264,10 +316,25 @@ def _decide(g: Game, seat: int, legal: list[Action], chosen: Action, ev: Evaluat
         best = chosen if values[chosen][0] >= vb - 1e-9 else best
     opts = [Option(str(a), round(values[a][0], 3), _r(values[a][1])) for a in order]
     cands = getattr(ev, "last", None) or []
-    reason, reason_zh = (_reason(obs, legal, chosen, best, values, {c.action: c for c in cands}) if loss > MISTAKE
-                         else ("", ""))
-    return Decision(hand, seat, i, step, str(getattr(obs.phase, "value", obs.phase)), list(obs.hand), obs.drawn, opts,
-                    str(chosen), str(best), round(loss, 3), _r(err), reason, reason_zh)
+    reason, reason_zh = (
+        _reason(obs, legal, chosen, best, values, {c.action: c for c in cands}) if loss > MISTAKE else ("", "")
+    )
+    return Decision(
+        hand,
+        seat,
+        i,
+        step,
+        str(getattr(obs.phase, "value", obs.phase)),
+        list(obs.hand),
+        obs.drawn,
+        opts,
+        str(chosen),
+        str(best),
+        round(loss, 3),
+        _r(err),
+        reason,
+        reason_zh,
+    )
 
 
 def _r(x: float | None) -> float | None:
@@ -293,15 +360,23 @@ def _opponents(obs: Observation) -> tuple[str, str]:
         if ms:
             chow = [m.type.value == "chow" for m in ms]
             shown = "、".join(f"{m.type.chinese} {format_tile(m.tiles[0])}{'…' if c else ''}" for m, c in zip(ms, chow))
-            shown_zh = "、".join(f"{m.type.chinese} {tile_name(m.tiles[0])}{'…' if c else ''}" for m, c in zip(ms, chow))
+            shown_zh = "、".join(
+                f"{m.type.chinese} {tile_name(m.tiles[0])}{'…' if c else ''}" for m, c in zip(ms, chow)
+            )
             n = len(obs.discards[s])
             en.append(f"{_SEAT_WORDS[off]} shows {shown} and has discarded {n}")
             zh.append(f"{_SEAT_WORDS[off]}亮出 {shown_zh}，已打出 {n} 张")
     return "; ".join(en), "；".join(zh)
 
 
-def _reason(obs: Observation, legal: list[Action], chosen: Action, best: Action, values: Mapping[Action, tuple[float, float | None]],
-            cands: Mapping[Action, Candidate]) -> tuple[str, str]:
+def _reason(
+    obs: Observation,
+    legal: list[Action],
+    chosen: Action,
+    best: Action,
+    values: Mapping[Action, tuple[float, float | None]],
+    cands: Mapping[Action, Candidate],
+) -> tuple[str, str]:
     """The rule that explains the loss, in words, from the evaluator's candidates (modest: only what it
     knows): (English, Chinese)."""
     vb, vc = values[best][0], values[chosen][0]
@@ -325,8 +400,10 @@ def _reason(obs: Observation, legal: list[Action], chosen: Action, best: Action,
     elif has_win and chosen.type is A.WIN and best.type is not A.WIN:
         if cb is not None and cb.aim == "baodiao":
             name = PATTERNS["baodiao"].name
-            en.append(f"declining the win for {name} (宝 alone: any draw wins) is valued at "
-                      f"{vb:+.1f} against {vc:+.1f} now (偷机)")
+            en.append(
+                f"declining the win for {name} (宝 alone: any draw wins) is valued at "
+                f"{vb:+.1f} against {vc:+.1f} now (偷机)"
+            )
             zh.append(f"不糊、等{name}（单吊宝：摸到什么都能糊）估值 {vb:+.1f} 分，现在糊 {vc:+.1f} 分（偷机）")
         else:
             en.append(f"declining the win is valued at {vb:+.1f} against {vc:+.1f} now")
@@ -341,7 +418,9 @@ def _reason(obs: Observation, legal: list[Action], chosen: Action, best: Action,
             zh.append(f"{_zh(chosen)}后离听牌差 {sh_c} 张（{sh_c} 向听）；{_zh(best)}{ready_zh}")
         if chosen.tile == obs.bao:
             name = DOUBLINGS["feibao"].name
-            en.append(f"{name} doubles what the hand wins and what it pays; the expert flies a 宝 only into a ready hand")
+            en.append(
+                f"{name} doubles what the hand wins and what it pays; the expert flies a 宝 only into a ready hand"
+            )
             zh.append(f"{name}让这手牌赢的和输的都翻倍；专家只在听牌时飞宝")
         if cc is not None and cb is not None and cb.aim != cc.aim and cb.aim_name:
             en.append(f"{best} aims at {cb.aim_name}")
@@ -370,9 +449,13 @@ def _shanten_after(obs: Observation, a: Action) -> int | None:
         return None
 
 
-def review_hands(hands: Iterable[tuple[int, Sequence[Mapping[str, Any]]]], seats: Iterable[int] | None = None, *,
-                 evaluator: Evaluator | None = None,
-                 progress: Callable[[int, HandReview], None] | None = None) -> GameReview:
+def review_hands(
+    hands: Iterable[tuple[int, Sequence[Mapping[str, Any]]]],
+    seats: Iterable[int] | None = None,
+    *,
+    evaluator: Evaluator | None = None,
+    progress: Callable[[int, HandReview], None] | None = None,
+) -> GameReview:
     """Review a game: ``hands`` is ``(hand index, events)`` per hand; ``progress(done, hand_review)``
     is called after each hand.  Raises ReplayError naming the hand whose log does not replay."""
     seats_l = _check_seats(seats)
@@ -391,5 +474,4 @@ def review_hands(hands: Iterable[tuple[int, Sequence[Mapping[str, Any]]]], seats
 
 def summarize(hands: Sequence[HandReview], seats: Sequence[int]) -> dict[str, Summary]:
     """Per seat over ``hands``: :class:`Summary` (points lost per hand over the hands reviewed)."""
-    return {str(s): Summary.of([d for h in hands for d in h.decisions if d.seat == s], hands=len(hands))
-            for s in seats}
+    return {str(s): Summary.of([d for h in hands for d in h.decisions if d.seat == s], hands=len(hands)) for s in seats}

@@ -111,8 +111,10 @@ class RuleSet:
         unknown = sorted(str(k) for k in set(data) - names)
         if unknown:  # each quoted cut to 40 characters, at most 5 of them: never a huge key echoed
             more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-            raise RuleSetError(f"unknown rule option(s): {', '.join(_printable(x, 40) for x in unknown[:5])}{more}; "
-                               f"known: {', '.join(sorted(names))}")
+            raise RuleSetError(
+                f"unknown rule option(s): {', '.join(_printable(x, 40) for x in unknown[:5])}{more}; "
+                f"known: {', '.join(sorted(names))}"
+            )
         return cls(**data)
 
     def replace(self, **changes: Any) -> RuleSet:
@@ -122,8 +124,13 @@ class RuleSet:
 #: the options added after 0.1.0 (house rules) with their defaults; see :meth:`RuleSet.to_dict`
 _HOUSE_RULE_DEFAULTS: dict[str, Any] = {
     name: getattr(RuleSet(), name)
-    for name in ("kong_after_pung", "added_kong_drawn_only", "jiuyao_melds", "win_on_bao_tile",
-                 "baodiao_bao_needs_touji")
+    for name in (
+        "kong_after_pung",
+        "added_kong_drawn_only",
+        "jiuyao_melds",
+        "win_on_bao_tile",
+        "baodiao_bao_needs_touji",
+    )
 }
 
 DEFAULT_RULES = RuleSet()
@@ -132,14 +139,21 @@ DEFAULT_RULES = RuleSet()
 #: every rule option's words (Chinese, English), as the 开桌 card and a room's rules show them
 #: (``GET /api/labels``' section ``rules``)
 RULE_LABELS: dict[str, tuple[str, str]] = {
-    "base_points": ("基本分", "base points"), "heavenly_points": ("天糊分", "天糊 points"),
-    "earthly_points": ("地糊分", "地糊 points"), "robbing_kong_factor": ("抢杠倍数", "抢杠 factor"),
-    "rob_concealed_kong": ("可抢暗杠", "rob a concealed kong"), "rob_exposed_kong": ("可抢明杠", "rob a kong on a discard"),
-    "earthly_win": ("可地糊", "地糊 allowed"), "pung_kong_bonus": ("碰杠奖励", "碰杠 bonus"),
-    "concealed_kong_bonus": ("自摸杠奖励", "自摸杠 bonus"), "four_bao_bonus": ("四个宝奖励", "四个宝 bonus"),
-    "caught_bao_bonus": ("接宝奖励", "接宝 bonus"), "hands_per_match": ("局数", "hands per match"),
+    "base_points": ("基本分", "base points"),
+    "heavenly_points": ("天糊分", "天糊 points"),
+    "earthly_points": ("地糊分", "地糊 points"),
+    "robbing_kong_factor": ("抢杠倍数", "抢杠 factor"),
+    "rob_concealed_kong": ("可抢暗杠", "rob a concealed kong"),
+    "rob_exposed_kong": ("可抢明杠", "rob a kong on a discard"),
+    "earthly_win": ("可地糊", "地糊 allowed"),
+    "pung_kong_bonus": ("碰杠奖励", "碰杠 bonus"),
+    "concealed_kong_bonus": ("自摸杠奖励", "自摸杠 bonus"),
+    "four_bao_bonus": ("四个宝奖励", "四个宝 bonus"),
+    "caught_bao_bonus": ("接宝奖励", "接宝 bonus"),
+    "hands_per_match": ("局数", "hands per match"),
     "kong_after_pung": ("碰后可杠", "kong right after 碰"),
     "added_kong_drawn_only": ("碰杠只用新摸的牌", "added kong only with the tile drawn"),
-    "jiuyao_melds": ("九幺可有副露", "九幺 with declared melds"), "win_on_bao_tile": ("宝牌可地糊/抢杠", "地糊/抢杠 on a 宝 tile"),
+    "jiuyao_melds": ("九幺可有副露", "九幺 with declared melds"),
+    "win_on_bao_tile": ("宝牌可地糊/抢杠", "地糊/抢杠 on a 宝 tile"),
     "baodiao_bao_needs_touji": ("宝吊宝须偷机", "宝吊宝/宝吊无宝 only after 偷机"),
 }

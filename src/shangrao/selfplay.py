@@ -81,8 +81,17 @@ from .errors import InputError
 from .game import Match
 from .rules import DEFAULT_RULES, RuleSet
 
-__all__ = ["COLD_FAST_HANDS", "ENGINES", "RayUnavailableError", "iter_hands", "match_seed", "play_match_records", "resolve_engine",
-           "run_jobs", "simulate_hands"]
+__all__ = [
+    "COLD_FAST_HANDS",
+    "ENGINES",
+    "RayUnavailableError",
+    "iter_hands",
+    "match_seed",
+    "play_match_records",
+    "resolve_engine",
+    "run_jobs",
+    "simulate_hands",
+]
 
 #: the ways to play hands: the Python engine, or the compiled core (shangrao.sim)
 ENGINES = ("python", "fast")
@@ -103,8 +112,9 @@ def match_seed(run_seed: int, m: int) -> int:
     return random.Random(f"shangrao-simulate:{run_seed}:{m}").randrange(2**63)
 
 
-def play_match_records(run_seed: int, m: int, bots: Sequence[str], rules: RuleSet = DEFAULT_RULES,
-                       max_hands: int | None = None) -> list[dict[str, Any]]:
+def play_match_records(
+    run_seed: int, m: int, bots: Sequence[str], rules: RuleSet = DEFAULT_RULES, max_hands: int | None = None
+) -> list[dict[str, Any]]:
     """Play match ``m`` of run ``run_seed`` (at most ``max_hands`` hands) and return its hand records."""
     mseed = match_seed(run_seed, m)
     names = list(bots)
@@ -126,18 +136,20 @@ def _play_records(match: Match, m: int, mseed: int, names: list[str], limit: int
 
     out: list[dict[str, Any]] = []
     for rec in match:
-        out.append({
-            "match": m,
-            "match_seed": mseed,
-            "hand_no": rec.hand_no,
-            "hand_seed": rec.seed,
-            "dealer": rec.dealer,
-            "bots": names,
-            "result": rec.result.to_dict(),
-            "summary": hand_summary(rec.result, rec.events),
-            "events": rec.events,
-            "match_over": False,
-        })
+        out.append(
+            {
+                "match": m,
+                "match_seed": mseed,
+                "hand_no": rec.hand_no,
+                "hand_seed": rec.seed,
+                "dealer": rec.dealer,
+                "bots": names,
+                "result": rec.result.to_dict(),
+                "summary": hand_summary(rec.result, rec.events),
+                "events": rec.events,
+                "match_over": False,
+            }
+        )
         if len(out) >= limit:
             break
     return out
@@ -166,13 +178,21 @@ def resolve_engine(engine: str | None, bots: Sequence[str], hands: int | None = 
         raise InputError(f"engine: one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "fast" and not core:
         other = next(b for b in bots if not is_core_bot(b))
-        raise InputError(f"engine fast: the compiled core plays random, greedy, ukeire and search, not {other!r}; "
-                         "use engine python")
+        raise InputError(
+            f"engine fast: the compiled core plays random, greedy, ukeire and search, not {other!r}; use engine python"
+        )
     return engine
 
 
-def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[int], bots: Sequence[str],
-                      rules: RuleSet = DEFAULT_RULES, events: bool = True, compact: bool = False) -> list[dict[str, Any]]:
+def play_core_records(
+    run_seed: int,
+    matches: Sequence[int],
+    limits: Sequence[int],
+    bots: Sequence[str],
+    rules: RuleSet = DEFAULT_RULES,
+    events: bool = True,
+    compact: bool = False,
+) -> list[dict[str, Any]]:
     """The hand records of matches ``matches`` (at most ``limits[i]`` hands each) played by the
     compiled core — the same records :func:`play_match_records` gives, ``events`` and ``result``
     from the Python engine replaying the core's decisions (None with ``events=False``).  With
@@ -193,8 +213,15 @@ def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[in
     out: list[dict[str, Any]] = []
     for h in iter_match_hands(seeds, list(limits), names, rules):
         rec: dict[str, Any] = {
-            "match": matches[h.match], "match_seed": h.match_seed, "hand_no": h.hand_no, "hand_seed": h.hand_seed,
-            "dealer": h.dealer, "bots": names, "result": None, "summary": None, "events": None,
+            "match": matches[h.match],
+            "match_seed": h.match_seed,
+            "hand_no": h.hand_no,
+            "hand_seed": h.hand_seed,
+            "dealer": h.dealer,
+            "bots": names,
+            "result": None,
+            "summary": None,
+            "events": None,
             "match_over": h.last and h.hand_no == rules.hands_per_match - 1,
         }
         if events:
@@ -211,8 +238,7 @@ def play_core_records(run_seed: int, matches: Sequence[int], limits: Sequence[in
         else:
             rec["summary"] = hand_summary(h, rules)
             if compact:
-                rec["decisions"] = pack_hand(rkey, h.match_seed, h.hand_no, h.dealer, h.scores,
-                                             h.decisions)
+                rec["decisions"] = pack_hand(rkey, h.match_seed, h.hand_no, h.dealer, h.scores, h.decisions)
         out.append(rec)
     return out
 
@@ -253,8 +279,13 @@ def _play_job(args: tuple[Any, ...]) -> list[dict[str, Any]]:
     return play_match_records(seed, m, bots, rules, limit)
 
 
-def run_jobs(fn: Callable[[_J], _R], jobs: Iterable[_J], workers: int | None = 1, ray_address: str | None = None,
-             mp_context: BaseContext | None = None) -> Iterator[_R]:
+def run_jobs(
+    fn: Callable[[_J], _R],
+    jobs: Iterable[_J],
+    workers: int | None = 1,
+    ray_address: str | None = None,
+    mp_context: BaseContext | None = None,
+) -> Iterator[_R]:
     """``fn(job)`` for every job, results yielded in job order: in this process (``workers=1``),
     in ``workers`` processes (``0``/None: one per CPU), or as Ray tasks (``ray_address``).
 
@@ -281,10 +312,18 @@ def run_jobs(fn: Callable[[_J], _R], jobs: Iterable[_J], workers: int | None = 1
         yield from pool.map(fn, jobs)
 
 
-def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, rules: RuleSet = DEFAULT_RULES,
-               workers: int | None = 1, ray_address: str | None = None, mp_context: BaseContext | None = None,
-               engine: str | None = "python",
-               events: bool = True, compact: bool = False) -> Iterator[dict[str, Any]]:
+def iter_hands(
+    n_hands: int,
+    seed: int,
+    bots: Sequence[str] = ("greedy",) * 4,
+    rules: RuleSet = DEFAULT_RULES,
+    workers: int | None = 1,
+    ray_address: str | None = None,
+    mp_context: BaseContext | None = None,
+    engine: str | None = "python",
+    events: bool = True,
+    compact: bool = False,
+) -> Iterator[dict[str, Any]]:
     """Yield the hand records of :func:`simulate_hands`, in order, as matches finish.
 
     compact: records for compact storage (:mod:`shangrao.records.compact`): ``"events"`` and
@@ -296,8 +335,18 @@ def iter_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4, r
         raise InputError("compact records come from the fast engine (the Python engine stores full events)")
     if fast:
         todo = _jobs(n_hands, rules)
-        core_jobs = [(seed, [m for m, _ in todo[i:i + FAST_CHUNK]], [lim for _, lim in todo[i:i + FAST_CHUNK]],
-                      names, rules, events and not compact, compact) for i in range(0, len(todo), FAST_CHUNK)]
+        core_jobs = [
+            (
+                seed,
+                [m for m, _ in todo[i : i + FAST_CHUNK]],
+                [lim for _, lim in todo[i : i + FAST_CHUNK]],
+                names,
+                rules,
+                events and not compact,
+                compact,
+            )
+            for i in range(0, len(todo), FAST_CHUNK)
+        ]
         for recs in run_jobs(_play_core_job, core_jobs, workers, ray_address, mp_context):
             yield from recs
         return
@@ -313,8 +362,7 @@ def _iter_ray(fn: Callable[[_J], _R], jobs: list[_J], address: str) -> Iterator[
     try:
         import ray
     except ImportError as err:  # pragma: no cover - depends on the installation
-        raise RayUnavailableError(
-            f"ray_address={address!r} needs Ray: pip install '.[ray]' ({err})") from None
+        raise RayUnavailableError(f"ray_address={address!r} needs Ray: pip install '.[ray]' ({err})") from None
     connected_here = False
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
@@ -336,8 +384,16 @@ def _iter_ray(fn: Callable[[_J], _R], jobs: list[_J], address: str) -> Iterator[
             ray.shutdown()
 
 
-def simulate_hands(n_hands: int, seed: int, bots: Sequence[str] = ("greedy",) * 4,
-                   rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
-                   mp_context: BaseContext | None = None, engine: str | None = "python", events: bool = True) -> list[dict[str, Any]]:
+def simulate_hands(
+    n_hands: int,
+    seed: int,
+    bots: Sequence[str] = ("greedy",) * 4,
+    rules: RuleSet = DEFAULT_RULES,
+    workers: int | None = 1,
+    ray_address: str | None = None,
+    mp_context: BaseContext | None = None,
+    engine: str | None = "python",
+    events: bool = True,
+) -> list[dict[str, Any]]:
     """Play ``n_hands`` hands (see the module docstring) and return their records in order."""
     return list(iter_hands(n_hands, seed, bots, rules, workers, ray_address, mp_context, engine, events))

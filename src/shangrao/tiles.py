@@ -100,11 +100,28 @@ _KIND_OF_UNICODE = {v: k for k, v in _UNICODE_OF_KIND.items()}
 
 _SUIT_CHARS = {"万": MAN, "萬": MAN, "筒": PIN, "饼": PIN, "餅": PIN, "条": SOU, "條": SOU, "索": SOU}
 _HONOR_WORDS = {
-    "东风": EAST, "東風": EAST, "南风": SOUTH, "南風": SOUTH, "西风": WEST, "西風": WEST,
-    "北风": NORTH, "北風": NORTH, "红中": RED, "紅中": RED, "发财": GREEN, "發財": GREEN,
+    "东风": EAST,
+    "東風": EAST,
+    "南风": SOUTH,
+    "南風": SOUTH,
+    "西风": WEST,
+    "西風": WEST,
+    "北风": NORTH,
+    "北風": NORTH,
+    "红中": RED,
+    "紅中": RED,
+    "发财": GREEN,
+    "發財": GREEN,
     "白板": WHITE,
-    "东": EAST, "東": EAST, "南": SOUTH, "西": WEST, "北": NORTH,
-    "中": RED, "发": GREEN, "發": GREEN, "白": WHITE,
+    "东": EAST,
+    "東": EAST,
+    "南": SOUTH,
+    "西": WEST,
+    "北": NORTH,
+    "中": RED,
+    "发": GREEN,
+    "發": GREEN,
+    "白": WHITE,
 }
 
 
@@ -142,8 +159,9 @@ def is_terminal_or_honor(kind: int) -> bool:
     return kind in TERMINALS_AND_HONORS
 
 
-def check_int(value: object, what: str, lo: int | None = None, hi: int | None = None,
-              error: type[InputError] = InputError) -> int:
+def check_int(
+    value: object, what: str, lo: int | None = None, hi: int | None = None, error: type[InputError] = InputError
+) -> int:
     """``value`` as a plain int in ``lo..hi`` (either bound optional): numpy integers are
     accepted (``operator.index``); bools, floats, strings and None are refused with ``error``
     (an ``InputError``) naming ``what``."""
@@ -326,8 +344,7 @@ def from_34(tiles_34: Sequence[int]) -> list[int]:
     return [k for k in range(NUM_KINDS) for _ in range(tiles_34[k])]
 
 
-def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand",
-                      error: type[InputError] = InputError) -> list[int]:
+def validate_tiles_34(tiles_34: Sequence[int], what: str = "hand", error: type[InputError] = InputError) -> list[int]:
     """Check a ``tiles_34`` vector: length 34, ints 0..4.  Returns it as a list of plain ints.
 
     Accepts a list, tuple or numpy array of integers (numpy integers via ``operator.index``);

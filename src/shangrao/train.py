@@ -47,17 +47,21 @@ class _Adam:
             m += (1 - b1) * g
             v *= b2
             v += (1 - b2) * g * g
-            mh = m / (1 - b1 ** self.t)
-            vh = v / (1 - b2 ** self.t)
+            mh = m / (1 - b1**self.t)
+            vh = v / (1 - b2**self.t)
             p -= self.lr * mh / (np.sqrt(vh) + 1e-8)
 
 
 def _init(sizes: Sequence[int], rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
-    return [((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32), np.zeros(b, dtype=np.float32))
-            for a, b in itertools.pairwise(sizes)]
+    return [
+        ((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32), np.zeros(b, dtype=np.float32))
+        for a, b in itertools.pairwise(sizes)
+    ]
 
 
-def _forward(policy: MLPPolicy, x: np.ndarray, f: np.ndarray | None) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+def _forward(
+    policy: MLPPolicy, x: np.ndarray, f: np.ndarray | None
+) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
     acts = [x]
     h = x
     for W, b in policy.layers[:-1]:
@@ -104,8 +108,15 @@ def _backward(policy: MLPPolicy, acts: list[np.ndarray], fh: list[np.ndarray], d
     return grads
 
 
-def bc_step(policy: MLPPolicy, opt: _Adam | None, x: np.ndarray, f: np.ndarray | None, mask: np.ndarray,
-            action: np.ndarray, lr: float = 1e-3) -> tuple[float, float]:
+def bc_step(
+    policy: MLPPolicy,
+    opt: _Adam | None,
+    x: np.ndarray,
+    f: np.ndarray | None,
+    mask: np.ndarray,
+    action: np.ndarray,
+    lr: float = 1e-3,
+) -> tuple[float, float]:
     """One gradient step of masked cross-entropy; returns (loss, accuracy) before the step."""
     mask = mask.astype(bool)
     logits, acts, fh = _forward(policy, x, f)
@@ -122,9 +133,18 @@ def bc_step(policy: MLPPolicy, opt: _Adam | None, x: np.ndarray, f: np.ndarray |
     return loss, acc
 
 
-def ppo_step(policy: MLPPolicy, opt: _Adam, x: np.ndarray, f: np.ndarray | None, mask: np.ndarray,
-             action: np.ndarray, advantage: np.ndarray, old_logp: np.ndarray, clip: float = 0.2,
-             entropy_coef: float = 0.01) -> dict[str, float]:
+def ppo_step(
+    policy: MLPPolicy,
+    opt: _Adam,
+    x: np.ndarray,
+    f: np.ndarray | None,
+    mask: np.ndarray,
+    action: np.ndarray,
+    advantage: np.ndarray,
+    old_logp: np.ndarray,
+    clip: float = 0.2,
+    entropy_coef: float = 0.01,
+) -> dict[str, float]:
     """One step of PPO's clipped surrogate (no value head: the advantages come from the caller).
 
     loss = -mean(min(r A, clip(r, 1-c, 1+c) A)) - entropy_coef * entropy, r = exp(logp - old_logp).
@@ -150,8 +170,11 @@ def ppo_step(policy: MLPPolicy, opt: _Adam, x: np.ndarray, f: np.ndarray | None,
     dH = -p * (np.where(mask, logp_all, 0.0) + ent[:, None])
     dz -= entropy_coef * dH / n
     opt.step(_backward(policy, acts, fh, dz))
-    return {"loss": float(-np.minimum(unclipped, clipped).mean()), "entropy": float(ent.mean()),
-            "clip_fraction": float((np.abs(ratio - 1) > clip).mean())}
+    return {
+        "loss": float(-np.minimum(unclipped, clipped).mean()),
+        "entropy": float(ent.mean()),
+        "clip_fraction": float((np.abs(ratio - 1) > clip).mean()),
+    }
 
 
 def _params(policy: MLPPolicy) -> list[np.ndarray]:
@@ -163,11 +186,21 @@ def _params(policy: MLPPolicy) -> list[np.ndarray]:
     return out
 
 
-def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-features", epochs: int = 8,
-             batch_size: int = 512, lr: float = 1e-3, seed: int = 0, policies: Sequence[str] | None = None,
-             feature_hidden: int = 16, min_hand_points: int | None = None, bots_view: bool = True,
-             on_epoch: Callable[[int, dict[str, Any]], None] | None = None,
-             checkpoint: Callable[[int, MLPPolicy], None] | None = None) -> tuple[MLPPolicy, list[dict[str, Any]]]:
+def train_bc(
+    dataset: Any,
+    hidden: Sequence[int] = (256,),
+    arch: str = "mlp-features",
+    epochs: int = 8,
+    batch_size: int = 512,
+    lr: float = 1e-3,
+    seed: int = 0,
+    policies: Sequence[str] | None = None,
+    feature_hidden: int = 16,
+    min_hand_points: int | None = None,
+    bots_view: bool = True,
+    on_epoch: Callable[[int, dict[str, Any]], None] | None = None,
+    checkpoint: Callable[[int, MLPPolicy], None] | None = None,
+) -> tuple[MLPPolicy, list[dict[str, Any]]]:
     """Fit a policy to ``dataset`` (a :class:`shangrao.data.Dataset` or its directory, or a list of them).
 
     policies: keep only rows whose acting policy is one of these specs.  min_hand_points: keep only
@@ -218,19 +251,33 @@ def train_bc(dataset: Any, hidden: Sequence[int] = (256,), arch: str = "mlp-feat
         perm = rng.permutation(n)
         tot_loss = tot_acc = 0.0
         for b in range(0, n, batch_size):
-            sel = perm[b:b + batch_size]
+            sel = perm[b : b + batch_size]
             loss, acc = bc_step(policy, opt, x_all[sel], None if f_all is None else f_all[sel], mask[sel], action[sel])
             tot_loss += loss * len(sel)
             tot_acc += acc * len(sel)
-        rec = {"epoch": ep + 1, "loss": round(tot_loss / max(n, 1), 4), "accuracy": round(tot_acc / max(n, 1), 4),
-               "seconds": round(time.perf_counter() - t0, 2), "rows": n}
+        rec = {
+            "epoch": ep + 1,
+            "loss": round(tot_loss / max(n, 1), 4),
+            "accuracy": round(tot_acc / max(n, 1), 4),
+            "seconds": round(time.perf_counter() - t0, 2),
+            "rows": n,
+        }
         history.append(rec)
         if on_epoch is not None:
             on_epoch(ep + 1, rec)
         if checkpoint is not None:
             checkpoint(ep + 1, policy)
     all_policies = sorted({p for ds in dss for p in ds.policies})
-    policy.meta = {"trained": "behaviour cloning (shangrao.train.train_bc)", "dataset": [str(ds.path) for ds in dss],
-                   "policies": list(policies) if policies else all_policies, "rows": n, "epochs": epochs,
-                   "hidden": list(hidden), "lr": lr, "batch_size": batch_size, "seed": seed, "history": history}
+    policy.meta = {
+        "trained": "behaviour cloning (shangrao.train.train_bc)",
+        "dataset": [str(ds.path) for ds in dss],
+        "policies": list(policies) if policies else all_policies,
+        "rows": n,
+        "epochs": epochs,
+        "hidden": list(hidden),
+        "lr": lr,
+        "batch_size": batch_size,
+        "seed": seed,
+        "history": history,
+    }
     return policy, history

@@ -33,8 +33,10 @@ def test_indicator_copy_is_not_a_wait():
 
 def test_indicator_implied_by_the_bao():
     """--bao 4m means the indicator 3m was flipped: the same hand, the same answer."""
-    assert shangrao.analyze("12333m789s456p11z", bao="4m").waits == shangrao.analyze(
-        "12333m789s456p11z", indicator="3m").waits
+    assert (
+        shangrao.analyze("12333m789s456p11z", bao="4m").waits
+        == shangrao.analyze("12333m789s456p11z", indicator="3m").waits
+    )
 
 
 def test_fifth_copy_with_the_indicator_is_an_input_error():

@@ -21,16 +21,19 @@ def _t(s: str) -> list[int]:
 PUNG_1M = [parse_meld("pung:111m")]
 
 
-@pytest.mark.parametrize(("name", "call"), [
-    ("is_winning", lambda: is_winning(_t("11m123m456p789s"), None, PUNG_1M)),  # the example: six 1m
-    ("shanten", lambda: shanten(_t("11m123m456p789s"), None, PUNG_1M)),
-    ("shanten", lambda: shanten(_t("1m123m456p789s"), None, PUNG_1M)),
-    ("waits", lambda: waits(_t("1m123m456p789s"), None, PUNG_1M)),
-    ("is_baodiao_state", lambda: is_baodiao_state(_t("1m123m456p789s"), 5, PUNG_1M)),
-    ("waits_after_discards", lambda: waits_after_discards(_t("11m123m456p789s"), None, PUNG_1M)),
-    ("is_winning", lambda: shangrao.is_winning(_t("11m123m456p789s"), None, PUNG_1M)),
-    ("shanten", lambda: shangrao.shanten(_t("11m123m456p789s"), None, PUNG_1M)),
-])
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("is_winning", lambda: is_winning(_t("11m123m456p789s"), None, PUNG_1M)),  # the example: six 1m
+        ("shanten", lambda: shanten(_t("11m123m456p789s"), None, PUNG_1M)),
+        ("shanten", lambda: shanten(_t("1m123m456p789s"), None, PUNG_1M)),
+        ("waits", lambda: waits(_t("1m123m456p789s"), None, PUNG_1M)),
+        ("is_baodiao_state", lambda: is_baodiao_state(_t("1m123m456p789s"), 5, PUNG_1M)),
+        ("waits_after_discards", lambda: waits_after_discards(_t("11m123m456p789s"), None, PUNG_1M)),
+        ("is_winning", lambda: shangrao.is_winning(_t("11m123m456p789s"), None, PUNG_1M)),
+        ("shanten", lambda: shangrao.shanten(_t("11m123m456p789s"), None, PUNG_1M)),
+    ],
+)
 def test_a_fifth_copy_across_hand_and_melds_is_refused(name, call):
     with pytest.raises(CopyLimitError, match=rf"^{name}: the hand and the declared melds hold \d copies of 1m"):
         call()

@@ -45,8 +45,8 @@ def test_honors_do_not_chow():
 
 
 def test_bao_is_a_wildcard_for_any_kind():
-    assert forms("123m456p789s12s55z9p", bao="9p") == {Form.STANDARD}    # 宝 as 3s
-    assert forms("123m456p789s123s5z9p", bao="9p") == {Form.STANDARD}    # 宝 as 5z
+    assert forms("123m456p789s12s55z9p", bao="9p") == {Form.STANDARD}  # 宝 as 3s
+    assert forms("123m456p789s123s5z9p", bao="9p") == {Form.STANDARD}  # 宝 as 5z
 
 
 def test_bao_in_meld_is_only_its_face():
@@ -109,8 +109,8 @@ def test_seven_pairs_bao_pair_may_read_as_terminal():
 
 def test_shisanlang():
     assert forms("147m258p369s12345z") == {Form.SHISANLANG}
-    assert forms("147m258p369s12344z") == set()       # an honor repeated
-    assert forms("146m258p369s12345z") == set()       # 4m and 6m only 2 apart
+    assert forms("147m258p369s12344z") == set()  # an honor repeated
+    assert forms("146m258p369s12345z") == set()  # 4m and 6m only 2 apart
     assert forms("1m147p258s1234567z") == {Form.SHISANLANG}  # uneven suits allowed
 
 

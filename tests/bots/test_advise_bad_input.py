@@ -34,8 +34,17 @@ def test_advise_refuses_another_seats_legal_actions():
         advise(obs1, foreign)
 
 
-@pytest.mark.parametrize("bad", [Action(A.DISCARD, 99), Action(A.DISCARD, -1), Action("bogus"),  # type: ignore[arg-type]
-                                 None, 3, "discard 9z"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        Action(A.DISCARD, 99),
+        Action(A.DISCARD, -1),
+        Action("bogus"),  # type: ignore[arg-type]
+        None,
+        3,
+        "discard 9z",
+    ],
+)
 def test_advise_refuses_a_malformed_action(bad):
     obs, _ = _obs(hand="1133m2255p88s167z5s", bao="5s")
     with pytest.raises(IllegalActionError):

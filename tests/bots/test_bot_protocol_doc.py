@@ -35,7 +35,7 @@ def _table_keys(section: str) -> dict[str, set[str]]:
     lines = DOC.read_text(encoding="utf-8").split(section, 1)[1].splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("|"))
     table = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         table.append(line)
@@ -63,7 +63,8 @@ def test_the_example_exchange_replays_line_for_line(tmp_path: Path, monkeypatch:
     result = CliRunner().invoke(app, [*head, "--bots", bots])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "docs" / "bot-protocol-example.txt").read_text(encoding="utf-8") == EXAMPLE.read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
 
 
 def test_the_example_is_one_whole_hand_with_an_answer_per_request() -> None:

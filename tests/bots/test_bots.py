@@ -22,6 +22,7 @@ def test_get_bot_registry():
 def test_random_bot_seeded_and_legal():
     def run():
         return events_to_jsonl(play_match([get_bot("random", seed=i) for i in range(4)], seed=3).hands[0].events)
+
     assert run() == run()
 
 
@@ -82,9 +83,16 @@ def test_greedy_no_touji_when_wall_short():
 
 def test_greedy_claims_pung_that_helps_and_passes_otherwise():
     # seat 2 holds 5m5m in a hand where the pung keeps its shanten
-    g = game({0: "5m2p3p4p7p8p9p1s2s3s7s8s9s", 1: "1m9m2p5p9p3s5s9s1z2z3z7m7m",
-              2: "5m5m1m2m3m4p5p6p1s2s3s4z4z", 3: "3m7m8m4p4p8s8s1z1z2z4z5z7z"}, draws="4z",
-             rules=DEFAULT_RULES.replace(earthly_win=False))
+    g = game(
+        {
+            0: "5m2p3p4p7p8p9p1s2s3s7s8s9s",
+            1: "1m9m2p5p9p3s5s9s1z2z3z7m7m",
+            2: "5m5m1m2m3m4p5p6p1s2s3s4z4z",
+            3: "3m7m8m4p4p8s8s1z1z2z4z5z7z",
+        },
+        draws="4z",
+        rules=DEFAULT_RULES.replace(earthly_win=False),
+    )
     g.apply("discard 5m")
     assert g.current_seat == 2
     assert GreedyBot(0).choose(g.observation(2), g.legal_actions()) == Action(ActionType.PUNG, 4)
@@ -92,17 +100,26 @@ def test_greedy_claims_pung_that_helps_and_passes_otherwise():
 
 def test_greedy_passes_pung_that_breaks_hand():
     # the claim rule: pung exactly when the shanten after it is not worse than now
-    g = game({0: "5m2p3p4p7p8p9p1s2s3s7s8s9s", 1: "1m9m2p5p9p3s5s9s1z2z3z7m7m",
-              2: "5m5m1m2m3m4p5p6p1s2s3s7m8m", 3: "3m7m8m4p4p8s8s1z1z2z4z5z7z"}, draws="4z",
-             rules=DEFAULT_RULES.replace(earthly_win=False))
+    g = game(
+        {
+            0: "5m2p3p4p7p8p9p1s2s3s7s8s9s",
+            1: "1m9m2p5p9p3s5s9s1z2z3z7m7m",
+            2: "5m5m1m2m3m4p5p6p1s2s3s7m8m",
+            3: "3m7m8m4p4p8s8s1z1z2z4z5z7z",
+        },
+        draws="4z",
+        rules=DEFAULT_RULES.replace(earthly_win=False),
+    )
     g.apply("discard 5m")
     obs = g.observation(2)
     a = GreedyBot(0).choose(obs, g.legal_actions())
     from shangrao.analysis import shanten
+
     now = shanten(list(obs.hand_34), obs.bao, [])
     c = list(obs.hand_34)
     c[4] -= 2
     from shangrao.melds import Meld, MeldType
+
     after = shanten(c, obs.bao, [Meld(MeldType.PUNG, (4, 4, 4))])
     assert (a.type is ActionType.PUNG) == (after <= now)
 
@@ -114,6 +131,7 @@ def test_ukeire_bot_is_greedy_with_useful_tile_tie_break_and_plays_legally():
     assert isinstance(bot, GreedyBot) and bot.ukeire and bot.name == "ukeire"
     for i in range(5):
         g = Game(seed=100 + i)
-        r = play_hand(g, [get_bot("ukeire", i), get_bot("greedy", i), get_bot("ukeire", i + 9), get_bot("random", i)],
-                      check=True)
+        r = play_hand(
+            g, [get_bot("ukeire", i), get_bot("greedy", i), get_bot("ukeire", i + 9), get_bot("random", i)], check=True
+        )
         assert sum(r.deltas) == 0

@@ -40,6 +40,7 @@ def test_expert_is_deterministic():
         g = Game(seed="det:1")
         play_hand(g, [ExpertBot(i) for i in range(4)])
         return g.result.to_dict()
+
     assert run() == run()
 
 
@@ -92,10 +93,27 @@ def _rob_observation(next_seat_single: bool) -> tuple[Observation, list[Action]]
     seen = parse_tiles("111222333444555666777888m222333444555666777888999s5z5z5z6z6z6z")
     ponds = ((), tuple(seen[:20]), tuple(seen[20:40]), tuple(seen[40:]))
     obs = Observation(
-        seat=0, phase="act", current_seat=0, hand=tuple(sorted(hand)), hand_34=tuple(c), drawn=k9m,
-        hand_sizes=(len(hand), size1, 13, 13), melds=(melds0, m1, (), ()), discards=ponds,
-        bao=parse_tile("1p"), indicator=parse_tile("9p"), tiles_left=6, dealer=0, scores=(0, 0, 0, 0),
-        flown=(0, 0, 0, 0), bao_drawn=0, last_discard=None, kong=None, kong_chain=0, first_discard=False)
+        seat=0,
+        phase="act",
+        current_seat=0,
+        hand=tuple(sorted(hand)),
+        hand_34=tuple(c),
+        drawn=k9m,
+        hand_sizes=(len(hand), size1, 13, 13),
+        melds=(melds0, m1, (), ()),
+        discards=ponds,
+        bao=parse_tile("1p"),
+        indicator=parse_tile("9p"),
+        tiles_left=6,
+        dealer=0,
+        scores=(0, 0, 0, 0),
+        flown=(0, 0, 0, 0),
+        bao_drawn=0,
+        last_discard=None,
+        kong=None,
+        kong_chain=0,
+        first_discard=False,
+    )
     legal = [Action(A.ADDED_KONG, k9m)] + [Action(A.DISCARD, x) for x in range(34) if c[x]]
     return obs, legal
 
@@ -119,8 +137,7 @@ def test_always_catches_bao_and_robs():
     obs, legal = situation(hand="123m456p789s1122z", bao="5s", tiles_left=40, claim={"tile": "5s", "from": "left"})
     legal = [Action(A.CATCH_BAO)] + legal
     assert ExpertBot().choose(obs, legal) == Action(A.CATCH_BAO)
-    rob = Observation(**{**obs.__dict__, "phase": "rob", "last_discard": None,
-                         "kong": (1, parse_tile("3z"), "kong")})
+    rob = Observation(**{**obs.__dict__, "phase": "rob", "last_discard": None, "kong": (1, parse_tile("3z"), "kong")})
     assert ExpertBot().choose(rob, [Action(A.WIN), Action(A.PASS)]) == Action(A.WIN)
 
 
@@ -188,8 +205,11 @@ def test_the_learned_value_only_chooses_among_discards_nearly_as_fast_as_the_fas
             if top.action.type is A.DISCARD:
                 nonlocal seen
                 seen += 1
-                fast = min((c for c in ranked if c.action.type is A.DISCARD and c.action.tile != obs.bao),
-                           key=lambda c: (c.shanten, -(c.useful or 0)), default=top)
+                fast = min(
+                    (c for c in ranked if c.action.type is A.DISCARD and c.action.tile != obs.bao),
+                    key=lambda c: (c.shanten, -(c.useful or 0)),
+                    default=top,
+                )
                 assert top.shanten == fast.shanten
                 assert (top.useful or 0) >= 0.7 * (fast.useful or 0)
             return top.action
@@ -208,6 +228,7 @@ def test_value_model_argument_is_checked():
         ExpertBot(value_pool=1.5)
     assert ExpertBot(value_model=None).value_model is None
     from shangrao.bots.expert_value import WEIGHTS
+
     assert ExpertBot().value_model == WEIGHTS and len(WEIGHTS) == 55
 
 
@@ -219,8 +240,23 @@ def test_the_training_tool_writes_weights_the_bot_plays_with(tmp_path):
 
     root = Path(__file__).resolve().parents[2]
     out = tmp_path / "w.py"
-    subprocess.run([sys.executable, str(root / "tools" / "train_expert_value.py"), "--hands", "2", "--seed", "t",
-                    "--workers", "1", "--out", str(out)], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            str(root / "tools" / "train_expert_value.py"),
+            "--hands",
+            "2",
+            "--seed",
+            "t",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     ns: dict = {}
     exec(out.read_text(), ns)
     weights = ns["WEIGHTS"]
@@ -234,8 +270,9 @@ def _baodiao_choice(opponent_melds, ponds, sizes, tiles_left: int) -> tuple[Obse
     """The 有宝平糊 win of ``test_declines_basic_win_for_the_baodiao_state`` (+3, or decline for the 宝吊 state:
     any draw wins ×3) with the other seats' melds, ponds and hand sizes given."""
     obs, legal = situation(hand="123m456p789s222z1z5s", bao="5s", drawn="2z", tiles_left=tiles_left)
-    obs = Observation(**{**obs.__dict__, "melds": ((), *opponent_melds), "discards": ((), *ponds),
-                         "hand_sizes": (14, *sizes)})
+    obs = Observation(
+        **{**obs.__dict__, "melds": ((), *opponent_melds), "discards": ((), *ponds), "hand_sizes": (14, *sizes)}
+    )
     return obs, legal
 
 
@@ -264,8 +301,11 @@ def test_takes_the_win_when_the_opponents_melds_and_discards_show_them_ready():
     # late, every other seat has four melds (单吊 on one tile) after a dozen turns: the model reads each at
     # 20-27 % to win on its next draw, so the one more round the 宝吊 state needs is too dear — take the +3.
     # The single turn-count hazard (the default) saw them no closer than any seat at that turn and declined.
-    melds = ((_pung("9m"), _chow("2s"), _pung("4z"), _chow("3m")), (_pung("8p"), _pung("6z"), _chow("1p"), _pung("4s")),
-             (_chow("6m"), _pung("3z"), _pung("7z"), _chow("6p")))
+    melds = (
+        (_pung("9m"), _chow("2s"), _pung("4z"), _chow("3m")),
+        (_pung("8p"), _pung("6z"), _chow("1p"), _pung("4s")),
+        (_chow("6m"), _pung("3z"), _pung("7z"), _chow("6p")),
+    )
     ponds = (tuple(parse_tiles("1z1m9s2p5m6p4s")), tuple(parse_tiles("9s1z7m3p5m")), tuple(parse_tiles("1m9p2s4p6s")))
     obs, legal = _baodiao_choice(melds, ponds, (1, 1, 1), 12)
     assert all(r.p_within[0] > 0.15 and r.p_ready > 0.9 for r in default_model().reads(obs))

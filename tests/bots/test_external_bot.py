@@ -46,7 +46,10 @@ def test_the_node_sample_bot_plays_20_hands_in_the_arena():
 
 def test_the_python_sample_bot_plays_and_sees_its_seats_redacted_log(tmp_path):
     log = tmp_path / "seen.jsonl"
-    cmd = _script(tmp_path, "tee_bot.py", f"""
+    cmd = _script(
+        tmp_path,
+        "tee_bot.py",
+        f"""
         import json, subprocess, sys
         out = open({str(log)!r}, "w")
         child = subprocess.Popen([{PY!r}, {str(PY_BOT)!r}], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -55,7 +58,8 @@ def test_the_python_sample_bot_plays_and_sees_its_seats_redacted_log(tmp_path):
             child.stdin.write(line); child.stdin.flush()
             if json.loads(line)["type"] == "request":
                 sys.stdout.write(child.stdout.readline()); sys.stdout.flush()
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ExternalBotWarning)
@@ -75,12 +79,16 @@ def test_the_python_sample_bot_plays_and_sees_its_seats_redacted_log(tmp_path):
 
 
 def test_a_bot_answering_garbage_gets_the_stand_in_and_a_warning_and_the_hand_goes_on(tmp_path):
-    cmd = _script(tmp_path, "garbage.py", """
+    cmd = _script(
+        tmp_path,
+        "garbage.py",
+        """
         import sys
         for line in sys.stdin:
             if '"request"' in line:
                 print("shout 9z", flush=True)
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1)
     with pytest.warns(ExternalBotWarning, match="not an action"):
         res = play_hand(Game(seed=2), [bot, *_greedy3()])
@@ -90,12 +98,16 @@ def test_a_bot_answering_garbage_gets_the_stand_in_and_a_warning_and_the_hand_go
 
 
 def test_a_bot_answering_an_illegal_action_gets_the_stand_in(tmp_path):
-    cmd = _script(tmp_path, "illegal.py", """
+    cmd = _script(
+        tmp_path,
+        "illegal.py",
+        """
         import sys
         for line in sys.stdin:
             if '"request"' in line:
                 print("catch_bao", flush=True)
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1)
     with pytest.warns(ExternalBotWarning, match="not legal"):
         play_hand(Game(seed=2), [bot, *_greedy3()])
@@ -103,7 +115,10 @@ def test_a_bot_answering_an_illegal_action_gets_the_stand_in(tmp_path):
 
 
 def test_a_bot_answering_late_gets_the_stand_in_and_its_late_answer_is_ignored(tmp_path):
-    cmd = _script(tmp_path, "late.py", """
+    cmd = _script(
+        tmp_path,
+        "late.py",
+        """
         import json, sys, time
         n = 0
         for line in sys.stdin:
@@ -113,7 +128,8 @@ def test_a_bot_answering_late_gets_the_stand_in_and_its_late_answer_is_ignored(t
                 if n == 1:
                     time.sleep(1.3)  # the first answer comes after the timeout
                 print(json.dumps({"id": msg["id"], "action": msg["legal"][-1]}), flush=True)
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1, timeout=1.0)
     with pytest.warns(ExternalBotWarning, match="no answer to request 1 within 1 s"):
         res = play_hand(Game(seed=2), [bot, *_greedy3()])
@@ -123,11 +139,15 @@ def test_a_bot_answering_late_gets_the_stand_in_and_its_late_answer_is_ignored(t
 
 
 def test_a_bot_that_dies_gets_the_stand_in_for_the_rest_of_the_hand(tmp_path):
-    cmd = _script(tmp_path, "dies.py", """
+    cmd = _script(
+        tmp_path,
+        "dies.py",
+        """
         import sys
         sys.stdin.readline()   # hello
         sys.exit(3)
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1)
     with pytest.warns(ExternalBotWarning, match="exited"):
         res = play_hand(Game(seed=2), [bot, *_greedy3()])
@@ -136,12 +156,16 @@ def test_a_bot_that_dies_gets_the_stand_in_for_the_rest_of_the_hand(tmp_path):
 
 
 def test_strict_mode_raises_a_clear_error(tmp_path):
-    cmd = _script(tmp_path, "garbage2.py", """
+    cmd = _script(
+        tmp_path,
+        "garbage2.py",
+        """
         import sys
         for line in sys.stdin:
             if '"request"' in line:
                 print("{not json", flush=True)
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1, strict=True)
     with pytest.raises(ExternalBotError, match="not JSON"):
         play_hand(Game(seed=2), [bot, *_greedy3()])
@@ -149,10 +173,14 @@ def test_strict_mode_raises_a_clear_error(tmp_path):
 
 
 def test_the_arena_goes_on_when_an_outside_bot_dies(tmp_path):
-    cmd = _script(tmp_path, "dies2.py", """
+    cmd = _script(
+        tmp_path,
+        "dies2.py",
+        """
         import sys
         sys.exit(0)
-    """)
+    """,
+    )
     with pytest.warns(ExternalBotWarning):
         res = run_arena([f"ext:{cmd}", "greedy", "greedy", "greedy"], deals=1, seed=1)
     assert res["hands"] == 4
@@ -169,8 +197,15 @@ def test_the_schema_documents_every_message_and_the_samples_follow_it():
 
     msgs = [{"type": "hello", "protocol": "shangrao-bot", "version": 1, "name": "x"}]
     msgs += redact(g.events, 0)
-    msgs.append({"type": "request", "id": 1, "seat": 0, "legal": [str(a) for a in g.legal_actions()],
-                 "observation": g.observation(0).to_dict()})
+    msgs.append(
+        {
+            "type": "request",
+            "id": 1,
+            "seat": 0,
+            "legal": [str(a) for a in g.legal_actions()],
+            "observation": g.observation(0).to_dict(),
+        }
+    )
     msgs.append({"type": "bye"})
     for m in msgs:
         v.validate(json.loads(json.dumps(m)))
@@ -194,6 +229,7 @@ def test_outside_bots_are_gymnasium_opponents(tmp_path):
 
 # ---------------------------------------------------------------- size, writes and lifetime (issue 34)
 
+
 def _request(bot):
     g = Game(seed=2)
     while g.current_seat != 0 or len(g.legal_actions()) < 2:
@@ -205,7 +241,10 @@ def _request(bot):
 def test_a_line_over_the_limit_is_one_fault_not_pieces_taken_as_answers(tmp_path):
     from shangrao.bots.external import MAX_LINE
 
-    cmd = _script(tmp_path, "long.py", f"""
+    cmd = _script(
+        tmp_path,
+        "long.py",
+        f"""
         import json, sys
         n = 0
         for line in sys.stdin:
@@ -215,7 +254,8 @@ def test_a_line_over_the_limit_is_one_fault_not_pieces_taken_as_answers(tmp_path
                 if n == 1:
                     sys.stdout.write("x" * ({MAX_LINE} + 5) + "\\n")  # one line a little over the limit
                 print(json.dumps({{"id": msg["id"], "action": msg["legal"][0]}}), flush=True)
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1, timeout=5.0)
     obs, legal = _request(bot)
     with pytest.warns(ExternalBotWarning, match=f"line of {MAX_LINE + 5} bytes, over the limit"):
@@ -228,14 +268,18 @@ def test_a_line_over_the_limit_is_one_fault_not_pieces_taken_as_answers(tmp_path
 def test_the_queue_of_unread_lines_is_bounded_and_a_flood_is_a_fault(tmp_path):
     from shangrao.bots.external import MAX_QUEUED
 
-    cmd = _script(tmp_path, "flood.py", """
+    cmd = _script(
+        tmp_path,
+        "flood.py",
+        """
         import json, sys
         for line in sys.stdin:
             msg = json.loads(line)
             if msg["type"] == "request":
                 sys.stdout.write("noise\\n" * 5000)
                 print(json.dumps({"id": msg["id"], "action": msg["legal"][0]}), flush=True)
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1, timeout=5.0)
     obs, legal = _request(bot)
     with pytest.warns(ExternalBotWarning):
@@ -253,10 +297,14 @@ def test_the_queue_of_unread_lines_is_bounded_and_a_flood_is_a_fault(tmp_path):
 def test_a_bot_that_stops_reading_its_stdin_does_not_block_a_write_past_the_timeout(tmp_path):
     import time as _time
 
-    cmd = _script(tmp_path, "deaf.py", """
+    cmd = _script(
+        tmp_path,
+        "deaf.py",
+        """
         import time
         time.sleep(60)   # never reads its stdin
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1, timeout=0.5)
     pgid = None
     t0 = _time.monotonic()
@@ -272,13 +320,17 @@ def test_a_bot_that_stops_reading_its_stdin_does_not_block_a_write_past_the_time
 
 
 def test_closing_a_bot_ends_its_whole_process_group_children_included(tmp_path):
-    cmd = _script(tmp_path, "forks.py", """
+    cmd = _script(
+        tmp_path,
+        "forks.py",
+        """
         import signal, subprocess, sys
         signal.signal(signal.SIGTERM, signal.SIG_IGN)   # deaf to SIGTERM: SIGKILL follows
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
         for line in sys.stdin:
             pass
-    """)
+    """,
+    )
     bot = ExternalBot(cmd, seed=1, timeout=2.0)
     _request(bot)  # started, and shown its log
     pgid = bot.pgid

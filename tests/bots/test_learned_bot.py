@@ -23,16 +23,22 @@ def test_learned_is_in_the_registry_with_its_weights_inside_the_package():
 
 
 def test_learned_plays_with_numpy_only_no_torch_imported():
-    code = ("import sys; from shangrao.bots import get_bot; from shangrao.game import Game, play_hand; "
-            "play_hand(Game(seed=1), [get_bot('learned'), get_bot('greedy'), get_bot('greedy'), get_bot('greedy')]); "
-            "assert 'torch' not in sys.modules and 'onnxruntime' not in sys.modules; print('ok')")
+    code = (
+        "import sys; from shangrao.bots import get_bot; from shangrao.game import Game, play_hand; "
+        "play_hand(Game(seed=1), [get_bot('learned'), get_bot('greedy'), get_bot('greedy'), get_bot('greedy')]); "
+        "assert 'torch' not in sys.modules and 'onnxruntime' not in sys.modules; print('ok')"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
 def test_learned_is_deterministic():
-    a = play_hand(Game(seed=9), [get_bot("learned", seed=1), get_bot("greedy", 1), get_bot("greedy", 2), get_bot("greedy", 3)])
-    b = play_hand(Game(seed=9), [get_bot("learned", seed=2), get_bot("greedy", 1), get_bot("greedy", 2), get_bot("greedy", 3)])
+    a = play_hand(
+        Game(seed=9), [get_bot("learned", seed=1), get_bot("greedy", 1), get_bot("greedy", 2), get_bot("greedy", 3)]
+    )
+    b = play_hand(
+        Game(seed=9), [get_bot("learned", seed=2), get_bot("greedy", 1), get_bot("greedy", 2), get_bot("greedy", 3)]
+    )
     assert a.deltas == b.deltas
 
 

@@ -59,7 +59,7 @@ def test_reads_are_chances_non_decreasing_in_k_and_cumulative_interpolates():
 
 def test_constant_hazard_between_the_horizons():
     r = OpponentRead(1, (0.1, 0.19, 0.3439, 0.5), 0.5, 2.0)
-    assert r.cumulative(3) == pytest.approx(1 - 0.9 ** 3)
+    assert r.cumulative(3) == pytest.approx(1 - 0.9**3)
 
 
 def test_weights_of_the_wrong_shape_are_refused(tmp_path):

@@ -26,10 +26,18 @@ def _first_legal(planes, mask):
 
 def _tiny_checkpoint(path, seed=0, arch="mlp"):
     rng = np.random.default_rng(seed)
-    layers = [(rng.standard_normal((680, 16)).astype(np.float32), np.zeros(16, np.float32)),
-              (rng.standard_normal((16, 110)).astype(np.float32), np.zeros(110, np.float32))]
-    fnet = [(rng.standard_normal((4, 8)).astype(np.float32), np.zeros(8, np.float32)),
-            (rng.standard_normal((8, 1)).astype(np.float32), np.zeros(1, np.float32))] if arch == "mlp-features" else []
+    layers = [
+        (rng.standard_normal((680, 16)).astype(np.float32), np.zeros(16, np.float32)),
+        (rng.standard_normal((16, 110)).astype(np.float32), np.zeros(110, np.float32)),
+    ]
+    fnet = (
+        [
+            (rng.standard_normal((4, 8)).astype(np.float32), np.zeros(8, np.float32)),
+            (rng.standard_normal((8, 1)).astype(np.float32), np.zeros(1, np.float32)),
+        ]
+        if arch == "mlp-features"
+        else []
+    )
     MLPPolicy(layers, arch, {"test": True}, fnet).save(path)
     return path
 
@@ -113,13 +121,16 @@ def test_policy_spec_in_the_arena_same_numbers_with_two_spawned_workers(ckpt):
     assert one["bots"][0]["bot"] == f"policy:{ckpt}"
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("policy:/nonexistent/x.npz", "No such file"),
-    ("policy:", "give a file"),
-    ("ext:", "give a command"),
-    ("ext:/nonexistent/bot --x", "not found"),
-    ("nosuchbot", "unknown bot"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("policy:/nonexistent/x.npz", "No such file"),
+        ("policy:", "give a file"),
+        ("ext:", "give a command"),
+        ("ext:/nonexistent/bot --x", "not found"),
+        ("nosuchbot", "unknown bot"),
+    ],
+)
 def test_bad_bot_specs_are_one_clear_error(spec, words):
     with pytest.raises(UnknownBotError, match=words):
         check_bot_spec(spec)
@@ -165,11 +176,17 @@ def test_onnx_policy_through_onnxruntime(tmp_path):
 
     w = np.zeros((680, 110), np.float32)
     w[:, 108] = 1.0  # pass is the best when legal
-    nodes = [helper.make_node("Flatten", ["planes"], ["flat"], axis=1),
-             helper.make_node("MatMul", ["flat", "W"], ["logits"])]
-    graph = helper.make_graph(nodes, "p", [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["B", 20, 34])],
-                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["B", 110])],
-                              [numpy_helper.from_array(w, "W")])
+    nodes = [
+        helper.make_node("Flatten", ["planes"], ["flat"], axis=1),
+        helper.make_node("MatMul", ["flat", "W"], ["logits"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "p",
+        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["B", 20, 34])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["B", 110])],
+        [numpy_helper.from_array(w, "W")],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     path = tmp_path / "p.onnx"

@@ -31,8 +31,14 @@ def _position() -> tuple[Observation, list[Action]]:
     return obs, legal
 
 
-KONG_SITUATION = {"hand": "123m456p78s1z1z3z", "melds": ["pung:333z"], "bao": "5s", "drawn": "3z", "tiles_left": 40,
-                  "discards": "19m4z7p"}
+KONG_SITUATION = {
+    "hand": "123m456p78s1z1z3z",
+    "melds": ["pung:333z"],
+    "bao": "5s",
+    "drawn": "3z",
+    "tiles_left": 40,
+    "discards": "19m4z7p",
+}
 ADDED_KONG = Action(ActionType.ADDED_KONG, 29)  # 3z on the pung of 3z
 #: the kong's answer is a matter of a few points: more worlds
 KONG_WORLDS = 256

@@ -37,14 +37,17 @@ def _flat(text: str) -> str:
     return " ".join(BOX.sub(" ", text).split())
 
 
-@pytest.mark.parametrize("hand, bao, melds", [
-    ("123m456p789s12s55z", "9p", []),
-    ("1112345678999m", "5z", []),                  # nine waits
-    ("13579m1357p159s1z", "2z", []),               # 十三浪-ish, long per-form line
-    ("123m456p789s123s5z", "5z", []),              # the 宝吊 state: any tile
-    ("123m456p789s5z5z", "5z", ["pung:111z"]),
-    ("11223344556677z", None, []),
-])
+@pytest.mark.parametrize(
+    "hand, bao, melds",
+    [
+        ("123m456p789s12s55z", "9p", []),
+        ("1112345678999m", "5z", []),  # nine waits
+        ("13579m1357p159s1z", "2z", []),  # 十三浪-ish, long per-form line
+        ("123m456p789s123s5z", "5z", []),  # the 宝吊 state: any tile
+        ("123m456p789s5z5z", "5z", ["pung:111z"]),
+        ("11223344556677z", None, []),
+    ],
+)
 def test_analyze_fits(hand, bao, melds):
     a = shangrao.analyze(hand, bao, melds)
     text = _text(render_analysis(a))
@@ -58,11 +61,14 @@ def test_analyze_fits(hand, bao, melds):
         assert all(shangrao.format_tiles([t]) in flat for g in r.groups for t in g.tiles)
 
 
-@pytest.mark.parametrize("sit", [
-    {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "payers_flown": [1, 0, 2]},
-    json.loads((Path(__file__).parents[2] / "examples" / "seed_largest.json").read_text(encoding="utf-8")),
-    {"hand": "5z5z123m456m789m12p", "win_tile": "3p", "bao": "5z"},
-])
+@pytest.mark.parametrize(
+    "sit",
+    [
+        {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "payers_flown": [1, 0, 2]},
+        json.loads((Path(__file__).parents[2] / "examples" / "seed_largest.json").read_text(encoding="utf-8")),
+        {"hand": "5z5z123m456m789m12p", "win_tile": "3p", "bao": "5z"},
+    ],
+)
 def test_score_fits(sit):
     s = WinSituation.from_dict(sit)
     r = shangrao.score(s)
@@ -86,8 +92,9 @@ def test_play_screen_fits():
         s = game.current_seat
         if s == 0 and len(legal) > 1:
             obs = game.observation(0)
-            text = _text(*render_table(obs, 0, 8, ["human", "greedy", "greedy", "greedy"]),
-                         *render_choices(legal, obs, game.bao))
+            text = _text(
+                *render_table(obs, 0, 8, ["human", "greedy", "greedy", "greedy"]), *render_choices(legal, obs, game.bao)
+            )
             _fits(text)
             flat = _flat(text)
             for k in obs.discards[1]:
@@ -139,8 +146,11 @@ def test_help_fits_80_columns(command, shangrao_cmd, tmp_path):
 
 
 def test_score_json_notes_are_listed(run):
-    p = run("score", "--json", input=json.dumps({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p",
-                                                  "payers_flown": [1, 0, 0]}))
+    p = run(
+        "score",
+        "--json",
+        input=json.dumps({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "payers_flown": [1, 0, 0]}),
+    )
     assert json.loads(p.stdout)["notes"]
 
 

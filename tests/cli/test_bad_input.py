@@ -53,20 +53,24 @@ def _db(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- analyze / score: odd hands
 
-@pytest.mark.parametrize("args, needle", [
-    (["", "--bao", "9p"], "13 or 14"),
-    (["1m" * 30, "--bao", "9p"], "only 4"),
-    (["111m456p789s12s55z", "--meld", "pung:111m", "--bao", "9p"], "copies of 1m"),
-    (["123m456p789s1s", "--meld", "kong:111m", "--bao", "9p"], "kong"),
-    (["123m456p789s1s", "--meld", "chow:891m", "--bao", "9p"], "chow"),
-    (["123m456p789s1s", "--meld", "chow:123z", "--bao", "9p"], "chow"),
-    (["123m456p789s12s🀢🀢", "--bao", "9p"], "flower"),
-    (["１２３m456p789s12s55z", "--bao", "9p"], "position 0"),
-    (["123m456p789s12s55z😀", "--bao", "9p"], "position 18"),
-    (["123m" * 50_000, "--bao", "9p"], "hand"),
-    (["123m456p789s12s55z", "--bao", "zzz"], "--bao"),
-    (["123m456p789s12s", "--meld", "pung555p", "--bao", "9p"], "KIND:TILES"),
-])
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["", "--bao", "9p"], "13 or 14"),
+        (["1m" * 30, "--bao", "9p"], "only 4"),
+        (["111m456p789s12s55z", "--meld", "pung:111m", "--bao", "9p"], "copies of 1m"),
+        (["123m456p789s1s", "--meld", "kong:111m", "--bao", "9p"], "kong"),
+        (["123m456p789s1s", "--meld", "chow:891m", "--bao", "9p"], "chow"),
+        (["123m456p789s1s", "--meld", "chow:123z", "--bao", "9p"], "chow"),
+        (["123m456p789s12s🀢🀢", "--bao", "9p"], "flower"),
+        (["１２３m456p789s12s55z", "--bao", "9p"], "position 0"),
+        (["123m456p789s12s55z😀", "--bao", "9p"], "position 18"),
+        (["123m" * 50_000, "--bao", "9p"], "hand"),
+        (["123m456p789s12s55z", "--bao", "zzz"], "--bao"),
+        (["123m456p789s12s", "--meld", "pung555p", "--bao", "9p"], "KIND:TILES"),
+    ],
+)
 def test_analyze_odd_hands(args, needle):
     one_line_error(run("analyze", *args), needle)
 
@@ -107,22 +111,31 @@ def test_score_accepts_a_utf8_bom(tmp_path):
     assert json.loads(out)["total"] == 6
     code, out, err = run("score", "-", "--json", stdin="\ufeff" + json.dumps(SITUATION))
     assert code == 0, err
-    code, out, err = run("analyze", "--jsonl", stdin="\ufeff" + json.dumps({"hand": "123m456p789s12s55z", "bao": "9p"}) + "\n")
+    code, out, err = run(
+        "analyze", "--jsonl", stdin="\ufeff" + json.dumps({"hand": "123m456p789s12s55z", "bao": "9p"}) + "\n"
+    )
     assert code == 0, (out, err)
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("null", "JSON object"), ("[1]", "JSON object"), ('"x"', "JSON object"), ("", "empty"), ("{", "line 1"),
-    (json.dumps({**SITUATION, "hand": None}), "hand"),
-    (json.dumps({**SITUATION, "kong_chain": "1"}), "kong_chain"),
-    (json.dumps({**SITUATION, "kong_chain": -1}), "kong_chain"),
-    (json.dumps({**SITUATION, "kong_chain": 10**100}), "kong_chain"),
-    (json.dumps({**SITUATION, "robbed": 1}), "robbed"),
-    (json.dumps({**SITUATION, "payers_flown": {"a": 1}}), "payers_flown"),
-    (json.dumps({**SITUATION, "melds": [{"kind": {"x": 1}}]}), "melds[0]"),
-    ('{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "kong_chain": NaN}', "kong_chain"),
-    (json.dumps({**SITUATION, "heavenly": None}), "heavenly"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("null", "JSON object"),
+        ("[1]", "JSON object"),
+        ('"x"', "JSON object"),
+        ("", "empty"),
+        ("{", "line 1"),
+        (json.dumps({**SITUATION, "hand": None}), "hand"),
+        (json.dumps({**SITUATION, "kong_chain": "1"}), "kong_chain"),
+        (json.dumps({**SITUATION, "kong_chain": -1}), "kong_chain"),
+        (json.dumps({**SITUATION, "kong_chain": 10**100}), "kong_chain"),
+        (json.dumps({**SITUATION, "robbed": 1}), "robbed"),
+        (json.dumps({**SITUATION, "payers_flown": {"a": 1}}), "payers_flown"),
+        (json.dumps({**SITUATION, "melds": [{"kind": {"x": 1}}]}), "melds[0]"),
+        ('{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "kong_chain": NaN}', "kong_chain"),
+        (json.dumps({**SITUATION, "heavenly": None}), "heavenly"),
+    ],
+)
 def test_score_wrong_types(text, needle):
     one_line_error(run("score", "-", stdin=text), needle)
 
@@ -138,13 +151,24 @@ def test_score_files(tmp_path):
 
 # ---------------------------------------------------------------- game commands
 
+
 def test_simulate_huge_hands_is_refused_at_once():
     # it used to build a list of 10**22 matches before playing (hang, then MemoryError)
     one_line_error(run("simulate", "--hands", "99999999999999999999999"), "--hands")
 
 
-@pytest.mark.parametrize("args", [["--hands", "0"], ["--hands", "-1"], ["--hands", "abc"], ["--seed", "abc"],
-                                  ["--bots", "foo,bar,baz,qux"], ["--bots", ""], ["--bots", "greedy,greedy"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--hands", "0"],
+        ["--hands", "-1"],
+        ["--hands", "abc"],
+        ["--seed", "abc"],
+        ["--bots", "foo,bar,baz,qux"],
+        ["--bots", ""],
+        ["--bots", "greedy,greedy"],
+    ],
+)
 def test_simulate_bad_options(args):
     one_line_error(run("simulate", *args))
 
@@ -185,10 +209,16 @@ HUGE = "1" + "0" * 5000  # Python refuses to read an integer of more than 4300 d
 def test_a_number_of_5000_digits_is_bad_json_in_score_advise_and_every_jsonl():
     sit = '{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "robbed": ' + HUGE + "}"
     one_line_error(run("score", "-", stdin=sit), "more than 4300 digits")
-    one_line_error(run("advise", "-", stdin='{"hand": "123m456p789s12s5z9p", "bao": "9p", "tiles_left": '
-                       + HUGE + "}"), "more than 4300 digits")
-    _code, out, _err = run("analyze", "--jsonl", "-", stdin='{"hand": "123m456p789s12s5z", "bao": ' + HUGE
-                         + '}\n{"hand": "123m456p789s12s5z9p", "bao": "9p"}\n')
+    one_line_error(
+        run("advise", "-", stdin='{"hand": "123m456p789s12s5z9p", "bao": "9p", "tiles_left": ' + HUGE + "}"),
+        "more than 4300 digits",
+    )
+    _code, out, _err = run(
+        "analyze",
+        "--jsonl",
+        "-",
+        stdin='{"hand": "123m456p789s12s5z", "bao": ' + HUGE + '}\n{"hand": "123m456p789s12s5z9p", "bao": "9p"}\n',
+    )
     rows = [json.loads(x) for x in out.splitlines()]
     assert "more than 4300 digits" in rows[0]["error"] and "error" not in rows[1]  # the batch goes on
 
@@ -196,8 +226,9 @@ def test_a_number_of_5000_digits_is_bad_json_in_score_advise_and_every_jsonl():
 def test_ray_address_that_ray_cannot_read_is_bad_input():
     pytest.importorskip("ray")
     one_line_error(run("simulate", "-n", "1", "--ray", "bogus"), "Invalid address format")
-    one_line_error(run("arena", "--bots", "greedy,greedy", "-n", "1", "--no-store", "--ray", "bogus"),
-                   "Invalid address format")
+    one_line_error(
+        run("arena", "--bots", "greedy,greedy", "-n", "1", "--no-store", "--ray", "bogus"), "Invalid address format"
+    )
 
 
 def test_arena_json_of_one_deal_has_no_interval_and_is_strict_json():
@@ -211,11 +242,14 @@ def test_arena_json_of_one_deal_has_no_interval_and_is_strict_json():
     assert data["bots"][0]["ci95"] == [None, None]
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["--host", ""], "--host"),
-    (["--turn-timeout", "inf"], "--turn-timeout"),
-    (["--idle-timeout", "1e9"], "--idle-timeout"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--host", ""], "--host"),
+        (["--turn-timeout", "inf"], "--turn-timeout"),
+        (["--idle-timeout", "1e9"], "--idle-timeout"),
+    ],
+)
 def test_serve_refuses_an_empty_host_and_endless_timeouts(args, needle):
     one_line_error(run("serve", "--no-browser", *args), needle)
 
@@ -224,22 +258,39 @@ def test_a_key_given_twice_is_bad_input_in_score_advise_and_every_jsonl():
     # json keeps the last value silently: {"hand": A, "hand": B} would score B without a word
     twice = '{"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "bao": "1m"}'
     one_line_error(run("score", "-", stdin=twice), "'bao' is given twice")
-    one_line_error(run("advise", "-", stdin='{"hand": "123m456p789s12s5z9p", "bao": "9p", "hand": "1m"}'),
-                   "'hand' is given twice")
-    _code, out, _err = run("analyze", "--jsonl", "-", stdin='{"hand": "123m456p789s12s5z", "hand": "1m"}\n'
-                           '{"hand": "123m456p789s12s5z9p", "bao": "9p"}\n')
+    one_line_error(
+        run("advise", "-", stdin='{"hand": "123m456p789s12s5z9p", "bao": "9p", "hand": "1m"}'), "'hand' is given twice"
+    )
+    _code, out, _err = run(
+        "analyze",
+        "--jsonl",
+        "-",
+        stdin='{"hand": "123m456p789s12s5z", "hand": "1m"}\n{"hand": "123m456p789s12s5z9p", "bao": "9p"}\n',
+    )
     rows = [json.loads(x) for x in out.splitlines()]
     assert "given twice" in rows[0]["error"] and "error" not in rows[1]  # the batch goes on
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["simulate", "--hands", "1", "--workers", "2", "--ray", "local"], "--workers and --ray"),
-    (["arena", "--bots", "greedy,random", "--deals", "1", "--workers", "2", "--ray", "local"], "--workers and --ray"),
-    (["arena", "--bots", "greedy,random", "--deals", "1", "--no-store", "--db", "x.sqlite3"], "--db and --no-store"),
-    (["arena", "--bots", "greedy,random", "--deals", "1", "--seed", "9" * 30], "--seed: a 64-bit integer"),
-    (["simulate", "--hands", "1", "--seed", "-" + "9" * 30], "--seed: a 64-bit integer"),
-    (["simulate", "--hands", "1", "--rule", "base_points=2", "--rule", "base_points=3"], "--rule base_points: given twice"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["simulate", "--hands", "1", "--workers", "2", "--ray", "local"], "--workers and --ray"),
+        (
+            ["arena", "--bots", "greedy,random", "--deals", "1", "--workers", "2", "--ray", "local"],
+            "--workers and --ray",
+        ),
+        (
+            ["arena", "--bots", "greedy,random", "--deals", "1", "--no-store", "--db", "x.sqlite3"],
+            "--db and --no-store",
+        ),
+        (["arena", "--bots", "greedy,random", "--deals", "1", "--seed", "9" * 30], "--seed: a 64-bit integer"),
+        (["simulate", "--hands", "1", "--seed", "-" + "9" * 30], "--seed: a 64-bit integer"),
+        (
+            ["simulate", "--hands", "1", "--rule", "base_points=2", "--rule", "base_points=3"],
+            "--rule base_points: given twice",
+        ),
+    ],
+)
 def test_run_options_that_contradict_or_overflow_are_refused(args, needle):
     one_line_error(run(*args), needle)
 

@@ -42,8 +42,11 @@ def test_advise_takes_the_win_on_an_empty_wall(run):
 
 
 def test_advise_claim_and_exported_observation(run, tmp_path):
-    p = _advise(run, {"hand": "123m456p789s11z23s", "bao": "5s", "tiles_left": 40,
-                      "claim": {"tile": "1z", "from": "across"}}, "--json")
+    p = _advise(
+        run,
+        {"hand": "123m456p789s11z23s", "bao": "5s", "tiles_left": 40, "claim": {"tile": "1z", "from": "across"}},
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     acts = [c["action"] for c in json.loads(p.stdout)["candidates"]]
     assert set(acts) == {"pung 1z", "pass"}
@@ -63,10 +66,12 @@ def test_advise_bad_input(run, one_line_error):
     one_line_error(_advise(run, {"hand": "123m456p789s111z5s7z"}), "bao: missing")
     one_line_error(_advise(run, {"hand": "123m456p789s111z5s7z", "bao": "5s", "colour": 1}), "unknown field")
     one_line_error(_advise(run, {"hand": "1111m456p789s111z5s", "bao": "5s", "discards": "1m"}), "copies of 1m")
-    one_line_error(run("advise", input="{\"hand\": "), "bad JSON")
+    one_line_error(run("advise", input='{"hand": '), "bad JSON")
     one_line_error(run("advise", "--lang", "fr", input="{}"), "--lang")
-    one_line_error(_advise(run, {"hand": "123m456p789s11z23s", "bao": "5s",
-                                 "claim": {"tile": "1z", "from": "behind"}}), "claim.from")
+    one_line_error(
+        _advise(run, {"hand": "123m456p789s11z23s", "bao": "5s", "claim": {"tile": "1z", "from": "behind"}}),
+        "claim.from",
+    )
 
 
 def test_every_exported_observation_of_real_hands_is_accepted():
@@ -95,16 +100,16 @@ def test_advise_refuses_an_impossible_exported_observation(run, one_line_error, 
     g = Game(seed=5)
     good = g.observation(g.current_seat).to_dict()
     cases = [
-        ({"hand": good["hand"] + [good["hand"][0]]}, "hand:"),                 # 15 tiles on the turn
-        ({"hand": [0, 0, 0, 0, 0] + good["hand"][5:]}, "copies of 1m"),       # five 1m
+        ({"hand": good["hand"] + [good["hand"][0]]}, "hand:"),  # 15 tiles on the turn
+        ({"hand": [0, 0, 0, 0, 0] + good["hand"][5:]}, "copies of 1m"),  # five 1m
         ({"bao": (good["bao"] + 1) % 34 if good["bao"] % 9 != 8 else good["bao"] - 1}, "indicator"),
         ({"drawn": next(k for k in range(34) if k not in good["hand"])}, "drawn:"),
         ({"hand_sizes": [14, 13, 13]}, "hand_sizes"),
         ({"flown": [0, 0, 9, 0]}, "flown"),
         ({"last_discard": [good["seat"], 3]}, "last_discard"),
         # issue 22: 飞宝 and the 宝 drawn against the 宝 in sight
-        ({"flown": [0, 0, 1, 0]}, r"flown\[2\]: 1 宝"),                          # nothing in seat 2's pond
-        ({"bao_drawn": good["hand"].count(good["bao"]) + 1}, "bao_drawn"),      # a drawn 宝 gone nowhere
+        ({"flown": [0, 0, 1, 0]}, r"flown\[2\]: 1 宝"),  # nothing in seat 2's pond
+        ({"bao_drawn": good["hand"].count(good["bao"]) + 1}, "bao_drawn"),  # a drawn 宝 gone nowhere
     ]
     from shangrao.cli.advise_cmd import situation_to_observation
     from shangrao.cli.common import CliError
@@ -139,11 +144,17 @@ def test_exported_observation_fields_are_strictly_typed():
 
     g = Game(seed=5)
     good = g.observation(g.current_seat).to_dict()
-    for change, needle in [({"kong_chain": 1e400}, "kong_chain"), ({"bao_drawn": 1e400}, "bao_drawn"),
-                           ({"last_discard": [3, 1e400]}, "last_discard"), ({"last_discard": ["3", "2"]}, "last_discard"),
-                           ({"first_discard": "false"}, "first_discard"), ({"colour": 1}, "unknown field"),
-                           ({"indicator": None}, "indicator"), ({"discards": [["x"], [], [], []]}, "discards\\[0\\]"),
-                           ({"melds": None}, "melds")]:
+    for change, needle in [
+        ({"kong_chain": 1e400}, "kong_chain"),
+        ({"bao_drawn": 1e400}, "bao_drawn"),
+        ({"last_discard": [3, 1e400]}, "last_discard"),
+        ({"last_discard": ["3", "2"]}, "last_discard"),
+        ({"first_discard": "false"}, "first_discard"),
+        ({"colour": 1}, "unknown field"),
+        ({"indicator": None}, "indicator"),
+        ({"discards": [["x"], [], [], []]}, "discards\\[0\\]"),
+        ({"melds": None}, "melds"),
+    ]:
         with pytest.raises(CliError, match=needle):
             situation_to_observation({**good, **change})
 
@@ -153,11 +164,13 @@ def test_advise_refuses_a_flown_bao_not_in_sight(run, one_line_error):
     base = {"hand": "123m456p789s12s55z7z", "bao": "9p"}
     one_line_error(run("advise", "-", input=json.dumps({**base, "flown": 1})), "flown:", "飞宝")
     from shangrao.cli.advise_cmd import situation_to_observation
+
     obs, _ = situation_to_observation({**base, "flown": 1, "discards": "9p"})
     assert obs.bao_drawn == 1  # the flown 宝 was drawn
 
 
 def test_advise_says_it_needs_the_bao_when_given_none(run, one_line_error):
     # 'none' means no 宝 in score and analyze; advise needs the hand's 宝 and says so (was a tile-notation error)
-    one_line_error(run("advise", "-", input=json.dumps({"hand": "123m456p789s123s5z", "bao": "none"})),
-                   "bao:", "needs the 宝")
+    one_line_error(
+        run("advise", "-", input=json.dumps({"hand": "123m456p789s123s5z", "bao": "none"})), "bao:", "needs the 宝"
+    )

@@ -6,18 +6,18 @@ import json
 
 import pytest
 
-WIN = "123m456p789s123s55z"          # 平糊: chows and a pair of 白
-BAO_WIN = "123m456p789s123s5z9p"     # the 宝 9p stands for 白
+WIN = "123m456p789s123s55z"  # 平糊: chows and a pair of 白
+BAO_WIN = "123m456p789s123s5z9p"  # the 宝 9p stands for 白
 
 
 def test_analyze_winning_hand_human(run):
     p = run("analyze", BAO_WIN, "--bao", "9p")
     assert p.returncode == 0, p.stderr
     out = p.stdout
-    assert "九筒(宝)" in out          # 宝 marked with its Chinese name
+    assert "九筒(宝)" in out  # 宝 marked with its Chinese name
     assert "yes 糊" in out
-    assert "宝→白(5z)" in out         # what the 宝 stands for
-    assert "5z5z*" in out             # the pair, its second tile a 宝
+    assert "宝→白(5z)" in out  # what the 宝 stands for
+    assert "5z5z*" in out  # the pair, its second tile a 宝
     assert "-1 (complete" in out
 
 
@@ -81,9 +81,12 @@ def test_analyze_jsonl_all_good_exits_0(run):
 @pytest.mark.parametrize(
     "args, needles",
     [
-        (["11111m23456789p", "--bao", "9p"], ["5 copies of 1m"]),                       # fifth copy of a tile
-        (["1111m1m", "--meld", "pung:111m", "--bao", "9p"], ["copies of 1m"]),         # fifth copy across melds
-        (["123m456p789s12s5z", "--bao", "9p", "--meld", "pung:555p"], ["1 declared meld", "10 or 11", "got 12"]),  # wrong count
+        (["11111m23456789p", "--bao", "9p"], ["5 copies of 1m"]),  # fifth copy of a tile
+        (["1111m1m", "--meld", "pung:111m", "--bao", "9p"], ["copies of 1m"]),  # fifth copy across melds
+        (
+            ["123m456p789s12s5z", "--bao", "9p", "--meld", "pung:555p"],
+            ["1 declared meld", "10 or 11", "got 12"],
+        ),  # wrong count
         (["123m456p789s12s55z5z", "--bao", "9p", "--meld", "pung:555p"], ["got 14"]),
         (["123m456p789s12s", "--bao", "9p", "--meld", "pong:555p"], ["unknown meld kind 'pong'"]),  # unknown meld kind
         (["123m456p789s12s", "--bao", "9p", "--meld", "chow:135m"], ["not a chow"]),

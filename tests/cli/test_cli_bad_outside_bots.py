@@ -52,8 +52,10 @@ def _specs(tmp_path: Path, *names: str) -> list[str]:
     out = []
     for name in names:
         p = tmp_path / f"{name}.py"
-        p.write_text("import os\n" f"open({str(tmp_path / (name + '.pid'))!r}, 'w').write(str(os.getpid()))\n"
-                     + textwrap.dedent(BOTS[name]))
+        p.write_text(
+            "import os\n"
+            f"open({str(tmp_path / (name + '.pid'))!r}, 'w').write(str(os.getpid()))\n" + textwrap.dedent(BOTS[name])
+        )
         out.append(f"ext:{sys.executable} {p}")
     return out
 
@@ -61,8 +63,9 @@ def _specs(tmp_path: Path, *names: str) -> list[str]:
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "SHANGRAO_EXT_TIMEOUT": "0.1", "COLUMNS": "120"}
     exe = [sys.executable, "-c", "from shangrao.cli import main; main()"]
-    return subprocess.run([*exe, *args, "--db", str(tmp_path / "r.sqlite3")], capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run(
+        [*exe, *args, "--db", str(tmp_path / "r.sqlite3")], capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 def _no_process_left(tmp_path: Path, names) -> None:
@@ -74,10 +77,21 @@ def _no_process_left(tmp_path: Path, names) -> None:
 
 
 def test_simulate_with_outside_bots_that_stop_reading_answer_late_fork_or_print_binary_ends_and_leaves_no_process(
-        tmp_path):
+    tmp_path,
+):
     names = ("deaf", "slow", "forker", "binary")
-    proc = _run(tmp_path, "simulate", "--engine", "python", "--hands", "1", "--seed", "3",
-                "--bots", ",".join(_specs(tmp_path, *names)))
+    proc = _run(
+        tmp_path,
+        "simulate",
+        "--engine",
+        "python",
+        "--hands",
+        "1",
+        "--seed",
+        "3",
+        "--bots",
+        ",".join(_specs(tmp_path, *names)),
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "stored as game" in proc.stdout
     err = proc.stderr
@@ -88,8 +102,18 @@ def test_simulate_with_outside_bots_that_stop_reading_answer_late_fork_or_print_
 
 def test_arena_with_outside_bots_that_fork_close_their_stdout_or_exit_at_once_ends_and_leaves_no_process(tmp_path):
     names = ("forker", "noout", "quits")
-    proc = _run(tmp_path, "arena", "--engine", "python", "--deals", "1", "--seed", "3",
-                "--lineup", ",".join([*_specs(tmp_path, *names), "greedy"]))
+    proc = _run(
+        tmp_path,
+        "arena",
+        "--engine",
+        "python",
+        "--deals",
+        "1",
+        "--seed",
+        "3",
+        "--lineup",
+        ",".join([*_specs(tmp_path, *names), "greedy"]),
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "stored as games" in proc.stdout
     assert "exited (code 0) before answering" in proc.stderr  # quits
@@ -99,8 +123,18 @@ def test_arena_with_outside_bots_that_fork_close_their_stdout_or_exit_at_once_en
 
 
 def test_each_outside_bot_fault_is_one_line_on_stderr(tmp_path):
-    proc = _run(tmp_path, "simulate", "--engine", "python", "--hands", "1", "--seed", "3",
-                "--bots", ",".join([*_specs(tmp_path, "quits"), "greedy", "greedy", "greedy"]))
+    proc = _run(
+        tmp_path,
+        "simulate",
+        "--engine",
+        "python",
+        "--hands",
+        "1",
+        "--seed",
+        "3",
+        "--bots",
+        ",".join([*_specs(tmp_path, "quits"), "greedy", "greedy", "greedy"]),
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = [ln for ln in proc.stderr.splitlines() if "quits.py" in ln]
     assert len(lines) == 1 and lines[0].startswith("outside bot ext:"), proc.stderr

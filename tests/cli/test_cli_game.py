@@ -24,16 +24,42 @@ def sim_db(tmp_path_factory, shangrao_cmd):
 
     d = tmp_path_factory.mktemp("sim")
     db = d / "sim.sqlite3"
-    p = subprocess.run([*shangrao_cmd, "simulate", "--hands", "10", "--seed", "3", "--bots", "greedy,greedy,random,random",
-                        "--db", str(db), "--json"], capture_output=True, text=True, timeout=600)
+    p = subprocess.run(
+        [
+            *shangrao_cmd,
+            "simulate",
+            "--hands",
+            "10",
+            "--seed",
+            "3",
+            "--bots",
+            "greedy,greedy,random,random",
+            "--db",
+            str(db),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 0, p.stderr
     return db, json.loads(p.stdout)
 
 
 def test_simulate_same_seed_same_summary_and_every_hand_stored(run, sim_db, tmp_path):
     db, first = sim_db
-    p = run("simulate", "--hands", "10", "--seed", "3", "--bots", "greedy,greedy,random,random",
-            "--db", str(tmp_path / "again.sqlite3"), "--json")
+    p = run(
+        "simulate",
+        "--hands",
+        "10",
+        "--seed",
+        "3",
+        "--bots",
+        "greedy,greedy,random,random",
+        "--db",
+        str(tmp_path / "again.sqlite3"),
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     second = json.loads(p.stdout)
     assert _deterministic(first) == _deterministic(second)
@@ -116,8 +142,10 @@ def _edit_first_hand(sim_db, tmp_path, column: str, edit) -> tuple[Path, int]:
         with Store(copy) as store:
             events = store.load_game(gid, hand=0).hands[0].events
         con = sqlite3.connect(copy)
-        con.execute("UPDATE hands SET events=?, decisions=NULL WHERE game_id=? AND hand_index=0",
-                    ("\n".join(json.dumps(e, ensure_ascii=False) for e in events), gid))
+        con.execute(
+            "UPDATE hands SET events=?, decisions=NULL WHERE game_id=? AND hand_index=0",
+            ("\n".join(json.dumps(e, ensure_ascii=False) for e in events), gid),
+        )
         con.commit()
         con.close()
     con = sqlite3.connect(copy)
@@ -144,6 +172,7 @@ def test_replay_detects_a_tampered_record(run, sim_db, tmp_path):
 def test_replay_of_events_edited_into_another_shape_is_reported_not_a_traceback(run, sim_db, tmp_path, edit):
     """Stored events edited by hand (a field of another type or out of range): `replay` reports the hand
     (exit 1, one error line) — it replays before it narrates, so the narration never reads such a field."""
+
     def damage(text):
         evs = [json.loads(x) for x in text.splitlines()]
         if edit == "draw_kind_object":
@@ -171,7 +200,7 @@ def test_play_eof_leaves_cleanly_and_saves(run, tmp_path):
     assert "saved as game 1 (unfinished" in p.stdout
     g = Store(db).load_game(1)
     assert g.mode == "play" and g.status == "unfinished" and g.players[0] == "human"
-    assert g.pending and g.pending[0][0]["type"] == "deal"   # the hand in progress is kept as live events
+    assert g.pending and g.pending[0][0]["type"] == "deal"  # the hand in progress is kept as live events
 
 
 def test_play_bad_input_reprompts(run, tmp_path):
@@ -187,8 +216,14 @@ def test_play_transcript_through_a_pty(tmp_path, shangrao_cmd):
     pexpect = pytest.importorskip("pexpect")
     db = tmp_path / "pty.sqlite3"
     env = {**os.environ, "SHANGRAO_DB": str(db)}
-    child = pexpect.spawn(shangrao_cmd[0], [*shangrao_cmd[1:], "play", "--seed", "1", "--db", str(db)], env=env,
-                          encoding="utf-8", timeout=120, dimensions=(50, 160))
+    child = pexpect.spawn(
+        shangrao_cmd[0],
+        [*shangrao_cmd[1:], "play", "--seed", "1", "--db", str(db)],
+        env=env,
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 160),
+    )
     transcript = []
     child.logfile_read = type("L", (), {"write": lambda self, s: transcript.append(s), "flush": lambda self: None})()
     decisions = 0
@@ -205,8 +240,15 @@ def test_play_transcript_through_a_pty(tmp_path, shangrao_cmd):
         else:
             pytest.fail("play ended before the first settlement:\n" + "".join(transcript)[-2000:])
     text = "".join(transcript)
-    for word in ("宝", "指示牌 indicator", "余 left", "你的手牌 hand", "可选 choices", "settlement 结算",
-                 "transfers of the hand"):
+    for word in (
+        "宝",
+        "指示牌 indicator",
+        "余 left",
+        "你的手牌 hand",
+        "可选 choices",
+        "settlement 结算",
+        "transfers of the hand",
+    ):
         assert word in text, word
     child.sendintr()
     child.expect(r"saved as game (\d+) \(unfinished, 1 hand\(s\) stored\)")

@@ -19,9 +19,25 @@ def stored(tmp_path_factory, shangrao_cmd):
     import subprocess
 
     db = tmp_path_factory.mktemp("review") / "r.sqlite3"
-    p = subprocess.run([*shangrao_cmd, "simulate", "--hands", "2", "--seed", "5", "--engine", "python",
-                        "--bots", "random,greedy,expert,expert", "--db", str(db)], capture_output=True, text=True,
-                       timeout=300)
+    p = subprocess.run(
+        [
+            *shangrao_cmd,
+            "simulate",
+            "--hands",
+            "2",
+            "--seed",
+            "5",
+            "--engine",
+            "python",
+            "--bots",
+            "random,greedy,expert,expert",
+            "--db",
+            str(db),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert p.returncode == 0, p.stderr
     return db
 

@@ -9,9 +9,13 @@ import pytest
 PINGHU = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"}
 SHISANLANG = {"hand": "147m258p369s1234z", "win_tile": "5z", "bao": "5m"}
 LARGEST = {
-    "hand": "9s", "win_tile": "9s", "bao": "5m",
+    "hand": "9s",
+    "win_tile": "9s",
+    "bao": "5m",
     "melds": ["concealed_kong:1111m", "concealed_kong:9999m", "concealed_kong:1111z", "concealed_kong:2222z"],
-    "kong_chain": 4, "winner_flown": 4, "four_bao": True,
+    "kong_chain": 4,
+    "winner_flown": 4,
+    "four_bao": True,
 }
 
 
@@ -31,7 +35,9 @@ def test_score_wubao_shisanlang(run):
 
 
 def test_score_wubao_jiuyao(run):
-    d = _json(run("score", "--json", input=json.dumps({"hand": "119m19p19s11z2z3z5z6z", "win_tile": "9s", "bao": "5m"})))
+    d = _json(
+        run("score", "--json", input=json.dumps({"hand": "119m19p19s11z2z3z5z6z", "win_tile": "9s", "bao": "5m"}))
+    )
     assert d["pattern"]["name"] == "无宝九幺" and d["payments"] == [4, 4, 4] and d["total"] == 12
 
 
@@ -51,8 +57,24 @@ def test_score_human_breakdown_in_chinese(run):
     p = run("score", "-", input=json.dumps(LARGEST))
     assert p.returncode == 0, p.stderr
     out = p.stdout
-    for word in ("清碰碰糊", "×10", "杠开", "单吊", "飞宝", "九幺", "自摸杠", "四个宝", "手牌分 hand value",
-                 "10240", "下家", "对家", "上家", "10258", "+30774", "算式"):
+    for word in (
+        "清碰碰糊",
+        "×10",
+        "杠开",
+        "单吊",
+        "飞宝",
+        "九幺",
+        "自摸杠",
+        "四个宝",
+        "手牌分 hand value",
+        "10240",
+        "下家",
+        "对家",
+        "上家",
+        "10258",
+        "+30774",
+        "算式",
+    ):
         assert word in out, word
 
 
@@ -74,13 +96,13 @@ def test_score_jsonl(run):
 @pytest.mark.parametrize(
     "situation, needles",
     [
-        ('{"hand": "123m456p789s123s5z", "win_tile": "5z",', ["bad JSON", "line 1", "column"]),      # bad JSON
+        ('{"hand": "123m456p789s123s5z", "win_tile": "5z",', ["bad JSON", "line 1", "column"]),  # bad JSON
         ('{"hand": "123m456p789s123s5z",\n "win_tile": 5z}', ["bad JSON", "line 2", "column 15"]),
-        (json.dumps({**PINGHU, "winner": 1}), ["unknown field(s): winner"]),                       # unknown field
-        (json.dumps({**PINGHU, "hand": "1111m1m456p789s23s"}), ["copies of 1m"]),                  # fifth copy
-        (json.dumps({**PINGHU, "hand": "123m456p789s12s"}), ["hand", "13 tiles", "got 11"]),       # wrong count
+        (json.dumps({**PINGHU, "winner": 1}), ["unknown field(s): winner"]),  # unknown field
+        (json.dumps({**PINGHU, "hand": "1111m1m456p789s23s"}), ["copies of 1m"]),  # fifth copy
+        (json.dumps({**PINGHU, "hand": "123m456p789s12s"}), ["hand", "13 tiles", "got 11"]),  # wrong count
         (json.dumps({**PINGHU, "melds": ["pong:111z"], "hand": "123m456p789s5z"}), ["melds[0]", "unknown meld kind"]),
-        (json.dumps({**PINGHU, "hand": "123m456q"}), ["hand", "invalid tile notation"]),           # bad tile string
+        (json.dumps({**PINGHU, "hand": "123m456q"}), ["hand", "invalid tile notation"]),  # bad tile string
         (json.dumps({**PINGHU, "win_by": "discard"}), ["win_by"]),
         (json.dumps([1, 2]), ["JSON object"]),
         ("", ["empty input"]),
@@ -102,18 +124,25 @@ def test_score_in_process(cli):
 
 
 # ---------------------------------------------------------------- issue 22: impossible situations
-ROBBER_HOLDS_THE_KIND = {"hand": "123m456p789s123s1m", "win_tile": "1m", "bao": "5z", "win_by": "robbing_kong",
-                         "robbed": 0}
-HEAVENLY_CAUGHT = {"hand": "123m456p789s2s6z6z6z", "win_tile": "3s", "bao": "6z", "heavenly": True,
-                   "caught_bao": True}
+ROBBER_HOLDS_THE_KIND = {
+    "hand": "123m456p789s123s1m",
+    "win_tile": "1m",
+    "bao": "5z",
+    "win_by": "robbing_kong",
+    "robbed": 0,
+}
+HEAVENLY_CAUGHT = {"hand": "123m456p789s2s6z6z6z", "win_tile": "3s", "bao": "6z", "heavenly": True, "caught_bao": True}
 FOUR_BAO_WITHOUT_BAO = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "6z", "four_bao": True}
 
 
-@pytest.mark.parametrize(("situation", "needles"), [
-    (ROBBER_HOLDS_THE_KIND, ["hand:", "抢杠"]),
-    (HEAVENLY_CAUGHT, ["caught_bao:", "天糊", "接宝"]),
-    (FOUR_BAO_WITHOUT_BAO, ["four_bao:", "四个宝"]),
-])
+@pytest.mark.parametrize(
+    ("situation", "needles"),
+    [
+        (ROBBER_HOLDS_THE_KIND, ["hand:", "抢杠"]),
+        (HEAVENLY_CAUGHT, ["caught_bao:", "天糊", "接宝"]),
+        (FOUR_BAO_WITHOUT_BAO, ["four_bao:", "四个宝"]),
+    ],
+)
 @pytest.mark.parametrize("as_json", [False, True])
 def test_score_refuses_impossible_situations_in_one_line(run, one_line_error, situation, needles, as_json):
     p = run("score", *(["--json"] if as_json else []), input=json.dumps(situation))

@@ -36,9 +36,11 @@ def test_analyze_baodiao_state_prints_any_tile(run, one_line_error, shangrao_cmd
 
 def test_jsonl_list_hand_is_kinds_and_counts_need_tiles_34(run, one_line_error, shangrao_cmd):
     vector = [1] * 14 + [0] * 20
-    lines = [json.dumps({"hand": vector, "bao": None}),
-             json.dumps({"tiles_34": [1] * 13 + [0] * 21, "bao": "none"}),
-             json.dumps({"hand": [0, 1], "tiles_34": vector})]
+    lines = [
+        json.dumps({"hand": vector, "bao": None}),
+        json.dumps({"tiles_34": [1] * 13 + [0] * 21, "bao": "none"}),
+        json.dumps({"hand": [0, 1], "tiles_34": vector}),
+    ]
     p = run("analyze", "--jsonl", input="\n".join(lines) + "\n")
     out = [json.loads(x) for x in p.stdout.splitlines()]
     assert p.returncode == 2
@@ -50,13 +52,23 @@ def test_jsonl_list_hand_is_kinds_and_counts_need_tiles_34(run, one_line_error, 
 def test_jsonl_file_and_stdin_split_the_same(run, tmp_path, one_line_error, shangrao_cmd):
     """Only \\n ends a line (not U+2028, \\x85, \\x0b, \\x0c); bad UTF-8 fails that line alone."""
     good = b'{"hand": "123m456p789s1122z", "bao": "none"}'
-    data = (good + b"\n" + b'{"hand": "123m456p789s11\xe2\x80\xa822z"}\n' + b'{"hand": "1\xff"}\n'
-            + good.replace(b"1122z", b"11\x0c22z") + b"\n" + good + b"\n")
+    data = (
+        good
+        + b"\n"
+        + b'{"hand": "123m456p789s11\xe2\x80\xa822z"}\n'
+        + b'{"hand": "1\xff"}\n'
+        + good.replace(b"1122z", b"11\x0c22z")
+        + b"\n"
+        + good
+        + b"\n"
+    )
     f = tmp_path / "in.jsonl"
     f.write_bytes(data)
     from_file = run("analyze", "--jsonl", str(f))
     env = {**os.environ, "SHANGRAO_DB": str(tmp_path / "d.sqlite3")}
-    from_stdin = subprocess.run([*shangrao_cmd, "analyze", "--jsonl"], input=data, capture_output=True, env=env, timeout=120, check=False)
+    from_stdin = subprocess.run(
+        [*shangrao_cmd, "analyze", "--jsonl"], input=data, capture_output=True, env=env, timeout=120, check=False
+    )
     assert from_file.stdout == from_stdin.stdout.decode("utf-8")
     out = [json.loads(x) for x in from_file.stdout.splitlines()]
     # 5 lines: U+2028 inside line 2 is not a break (whitespace in a tile string); \x0c in a
@@ -88,22 +100,40 @@ def test_score_impossible_bao_counts(run, one_line_error, shangrao_cmd):
 def test_score_bao_none_and_the_note(run, one_line_error, shangrao_cmd):
     p = run("score", input=json.dumps({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "none"}))
     assert p.returncode == 0 and "平糊自摸" in p.stdout
-    p = run("score", input=json.dumps({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p",
-                                      "payers_flown": [1, 0, 0]}))
+    p = run(
+        "score",
+        input=json.dumps({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "payers_flown": [1, 0, 0]}),
+    )
     assert p.returncode == 0 and "注 1" in p.stdout and "never held a 宝" in p.stdout
 
 
 def test_simulate_rule_options(run, tmp_path, one_line_error, shangrao_cmd):
     """Issue 10 (12): house rules from the command line, stored with the game."""
     db = tmp_path / "r.sqlite3"
-    p = run("simulate", "--hands", "8", "--seed", "3", "--db", str(db), "--json",
-            "--rule", "kong_after_pung=true", "--rule", "jiuyao_melds=false", "--rule", "base_points=2")
+    p = run(
+        "simulate",
+        "--hands",
+        "8",
+        "--seed",
+        "3",
+        "--db",
+        str(db),
+        "--json",
+        "--rule",
+        "kong_after_pung=true",
+        "--rule",
+        "jiuyao_melds=false",
+        "--rule",
+        "base_points=2",
+    )
     assert p.returncode == 0, p.stderr
     from shangrao.records import Store
 
     rules = Store(str(db)).load_game(1).rules
     assert rules["kong_after_pung"] is True and rules["jiuyao_melds"] is False and rules["base_points"] == 2
-    one_line_error(run("simulate", "--hands", "1", "--rule", "nonsense=1", "--db", str(db)), "--rule", "kong_after_pung")
+    one_line_error(
+        run("simulate", "--hands", "1", "--rule", "nonsense=1", "--db", str(db)), "--rule", "kong_after_pung"
+    )
     one_line_error(run("simulate", "--hands", "1", "--rule", "jiuyao_melds=maybe", "--db", str(db)), "true or false")
     one_line_error(run("simulate", "--hands", "1", "--rule", "base_points=x", "--db", str(db)), "integer")
 

@@ -28,19 +28,24 @@ sys.stderr.write("\\nMODULES " + json.dumps({"code": code, "heavy": heavy[:5]}) 
 
 def _imported(args: list[str], env_db: str) -> dict:
     env = {**os.environ, "SHANGRAO_DB": env_db, "COLUMNS": "120"}
-    proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(args)], capture_output=True, text=True,
-                          env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(args)], capture_output=True, text=True, env=env, timeout=120
+    )
     line = [ln for ln in proc.stderr.splitlines() if ln.startswith("MODULES ")][-1]
     return json.loads(line.removeprefix("MODULES "))
 
 
-@pytest.mark.parametrize("args", [
-    ["--help"],
-    ["analyze", "123m456p789s12s55z", "--bao", "9p"],
-    ["analyze", "--help"],
-    ["simulate", "--help"],
-    ["games", "--help"],
-], ids=["help", "analyze", "analyze-help", "simulate-help", "games-help"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["analyze", "123m456p789s12s55z", "--bao", "9p"],
+        ["analyze", "--help"],
+        ["simulate", "--help"],
+        ["games", "--help"],
+    ],
+    ids=["help", "analyze", "analyze-help", "simulate-help", "games-help"],
+)
 def test_help_and_analyze_do_not_import_the_records_layer(args, tmp_path):
     got = _imported(args, str(tmp_path / "db.sqlite3"))
     assert got["code"] == 0

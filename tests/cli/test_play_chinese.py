@@ -39,8 +39,7 @@ def test_play_a_hand_typing_only_chinese(tmp_path, shangrao_cmd):
     env = {**os.environ, "SHANGRAO_DB": str(db), "COLUMNS": "80", "LINES": "50"}
     # the scripted hand is the seed's hand against greedy bots (the default opponents are expert)
     args = [*shangrao_cmd[1:], "play", "--seed", SEED, "--bot", "greedy", "--db", str(db)]
-    child = pexpect.spawn(shangrao_cmd[0], args, env=env,
-                          encoding="utf-8", timeout=120, dimensions=(50, 80))
+    child = pexpect.spawn(shangrao_cmd[0], args, env=env, encoding="utf-8", timeout=120, dimensions=(50, 80))
     transcript: list[str] = []
     child.logfile_read = type("L", (), {"write": lambda self, s: transcript.append(s), "flush": lambda self: None})()
     typed: list[str] = []
@@ -125,39 +124,83 @@ def test_play_a_hand_typing_only_chinese(tmp_path, shangrao_cmd):
 
 
 ACTS = [Action(ActionType.DISCARD, parse_tile(t)) for t in ("1m", "5p", "2z", "7z")]
-CLAIM = [Action(ActionType.PUNG, parse_tile("2z")), Action(ActionType.CHOW, parse_tile("3m")),
-         Action(ActionType.CHOW, parse_tile("4m")), Action(ActionType.PASS)]
+CLAIM = [
+    Action(ActionType.PUNG, parse_tile("2z")),
+    Action(ActionType.CHOW, parse_tile("3m")),
+    Action(ActionType.CHOW, parse_tile("4m")),
+    Action(ActionType.PASS),
+]
 
 
-@pytest.mark.parametrize("text, want", [
-    ("1", ACTS[0]), ("一万", ACTS[0]), ("🀇", ACTS[0]), ("1m", ACTS[0]), ("打 南", ACTS[2]), ("打南", ACTS[2]),
-    ("南风", ACTS[2]), ("南", ACTS[2]), ("中", ACTS[3]), ("discard 5p", ACTS[1]), ("出 五筒", ACTS[1]),
-    ("  打　南 ", ACTS[2]),
-])
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("1", ACTS[0]),
+        ("一万", ACTS[0]),
+        ("🀇", ACTS[0]),
+        ("1m", ACTS[0]),
+        ("打 南", ACTS[2]),
+        ("打南", ACTS[2]),
+        ("南风", ACTS[2]),
+        ("南", ACTS[2]),
+        ("中", ACTS[3]),
+        ("discard 5p", ACTS[1]),
+        ("出 五筒", ACTS[1]),
+        ("  打　南 ", ACTS[2]),
+    ],
+)
 def test_discard_words(text, want):
     assert read_choice(text, ACTS) == want
 
 
-@pytest.mark.parametrize("text, want", [
-    ("碰", CLAIM[0]), ("pung", CLAIM[0]), ("过", CLAIM[3]), ("pass", CLAIM[3]), ("吃 345m", CLAIM[1]),
-    ("吃 456m", CLAIM[2]), ("吃 四万五万六万", CLAIM[2]),
-])
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("碰", CLAIM[0]),
+        ("pung", CLAIM[0]),
+        ("过", CLAIM[3]),
+        ("pass", CLAIM[3]),
+        ("吃 345m", CLAIM[1]),
+        ("吃 456m", CLAIM[2]),
+        ("吃 四万五万六万", CLAIM[2]),
+    ],
+)
 def test_claim_words(text, want):
     assert read_choice(text, CLAIM) == want
 
 
-@pytest.mark.parametrize("text, cmd", [("q", Command.QUIT), ("退出", Command.QUIT), ("help", Command.HELP),
-                                       ("?", Command.HELP), ("帮助", Command.HELP), ("提示", Command.HINT),
-                                       ("hint", Command.HINT), ("撤销", Command.UNDO), ("undo", Command.UNDO)])
+@pytest.mark.parametrize(
+    "text, cmd",
+    [
+        ("q", Command.QUIT),
+        ("退出", Command.QUIT),
+        ("help", Command.HELP),
+        ("?", Command.HELP),
+        ("帮助", Command.HELP),
+        ("提示", Command.HINT),
+        ("hint", Command.HINT),
+        ("撤销", Command.UNDO),
+        ("undo", Command.UNDO),
+    ],
+)
 def test_commands(text, cmd):
     assert read_choice(text, ACTS) is cmd
 
 
-@pytest.mark.parametrize("text, msg", [
-    ("0", "no choice 0: choose 1–4"), ("99", "no choice 99: choose 1–4"), ("碰", "not possible now"),
-    ("九万", "no 九万 in your hand"), ("banana", "not understood"), ("12m", "one tile at a time"),
-    ("²", "no choice ²"), ("①", "no choice ①"), ("9" * 5000, "no choice '9+… \\(5000 characters\\)"),
-])
+@pytest.mark.parametrize(
+    "text, msg",
+    [
+        ("0", "no choice 0: choose 1–4"),
+        ("99", "no choice 99: choose 1–4"),
+        ("碰", "not possible now"),
+        ("九万", "no 九万 in your hand"),
+        ("banana", "not understood"),
+        ("12m", "one tile at a time"),
+        ("²", "no choice ²"),
+        ("①", "no choice ①"),
+        ("9" * 5000, "no choice '9+… \\(5000 characters\\)"),
+    ],
+)
 def test_errors_say_what_to_type(text, msg):
     with pytest.raises(ChoiceError, match=msg):
         read_choice(text, ACTS)

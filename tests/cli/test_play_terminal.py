@@ -21,9 +21,15 @@ def _spawn(shangrao_cmd, db, rows: int, cols: int, *, ignore_sigint: bool = Fals
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     env = {**os.environ, "SHANGRAO_DB": str(db)}
-    return pexpect.spawn(shangrao_cmd[0], [*shangrao_cmd[1:], "play", "--seed", "2", "--db", str(db)], env=env,
-                         encoding="utf-8", timeout=120, dimensions=(rows, cols),
-                         preexec_fn=preexec if ignore_sigint else None)
+    return pexpect.spawn(
+        shangrao_cmd[0],
+        [*shangrao_cmd[1:], "play", "--seed", "2", "--db", str(db)],
+        env=env,
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(rows, cols),
+        preexec_fn=preexec if ignore_sigint else None,
+    )
 
 
 def _to_first_settlement(child, screen=None) -> None:
@@ -71,8 +77,9 @@ def test_ctrl_c_leaves_play_when_it_was_started_with_sigint_ignored(tmp_path, sh
 def _obs(hand: str, bao: str):
     tiles = parse_tiles(hand)
     h34 = to_34(tiles)
-    return SimpleNamespace(hand_34=h34, hand=tiles, melds=[[], [], [], []], seat=0,
-                           unseen=lambda: [4 - c for c in h34]), parse_tile(bao)
+    return SimpleNamespace(
+        hand_34=h34, hand=tiles, melds=[[], [], [], []], seat=0, unseen=lambda: [4 - c for c in h34]
+    ), parse_tile(bao)
 
 
 def test_a_discard_into_baodiao_waits_on_any_tile_not_a_list_of_kinds():

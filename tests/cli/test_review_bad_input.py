@@ -25,8 +25,9 @@ def test_review_file_refuses_a_hand_cut_off_before_its_end_naming_the_hand(run, 
     for cut, name in ((events[:10], "cut.json"), (events[:1], "deal_only.json")):
         path = tmp_path / name
         path.write_text(json.dumps(cut), encoding="utf-8")
-        one_line_error(run("review", "--file", str(path)), f"hand 1 stops after event {len(cut) - 1}",
-                       "only finished hands")
+        one_line_error(
+            run("review", "--file", str(path)), f"hand 1 stops after event {len(cut) - 1}", "only finished hands"
+        )
     # a whole first hand and a cut second one: --hand 1 reviews the whole one, --hand 2 is refused
     both = tmp_path / "both.json"
     both.write_text(json.dumps(events + _hand("second")[:7]), encoding="utf-8")
@@ -53,8 +54,11 @@ def test_a_stored_review_damaged_by_hand_is_computed_again_and_mended_not_an_int
     store.append_hand(gid, 0, 0, g.events, hand_summary(g.result, g.events), list(g.scores))
     good = review_game(store, gid).to_dict()
     store.close()
-    for damage in ('"x"', '{"hand": 0, "seats": [0], "decisions": [], "summary": []}',
-                   json.dumps({**good["hands"][0], "decisions": [{**good["hands"][0]["decisions"][0], "loss": "x"}]})):
+    for damage in (
+        '"x"',
+        '{"hand": 0, "seats": [0], "decisions": [], "summary": []}',
+        json.dumps({**good["hands"][0], "decisions": [{**good["hands"][0]["decisions"][0], "loss": "x"}]}),
+    ):
         with sqlite3.connect(db) as con:
             con.execute("UPDATE reviews SET review = ?", (damage,))
         p = run("review", str(gid), "--db", str(db), "--json")
@@ -62,6 +66,9 @@ def test_a_stored_review_damaged_by_hand_is_computed_again_and_mended_not_an_int
         assert json.loads(p.stdout)["summary"] == good["summary"]
         store = Store(f"sqlite:///{db}")
         try:  # mended in place: one review of the hand, the good one
-            assert load_reviews(store, gid, good["evaluator"], good["version"])[0]["summary"] == good["hands"][0]["summary"]
+            assert (
+                load_reviews(store, gid, good["evaluator"], good["version"])[0]["summary"]
+                == good["hands"][0]["summary"]
+            )
         finally:
             store.close()

@@ -33,9 +33,12 @@ def test_serve_prints_the_address_and_opens_a_browser_where_a_display_is(cli, mo
     res = cli("serve", "--port", "8123")
     assert res.exit_code == 0, res.output
     assert "http://127.0.0.1:8123/" in res.output
-    (_app, kw), = ran
-    assert {k: kw[k] for k in ("host", "port", "log_level")} == {"host": "127.0.0.1", "port": 8123,
-                                                                  "log_level": "warning"}
+    ((_app, kw),) = ran
+    assert {k: kw[k] for k in ("host", "port", "log_level")} == {
+        "host": "127.0.0.1",
+        "port": 8123,
+        "log_level": "warning",
+    }
     assert kw["ws_per_message_deflate"] is False and kw["ws_ping_interval"] == kw["ws_ping_timeout"] == 20.0
     # the tables-per-minute limit counts the TCP peer: X-Forwarded-For from a local client names nobody
     assert kw["proxy_headers"] is False
@@ -52,10 +55,22 @@ def test_serve_opens_no_browser_without_a_display_or_with_no_browser(cli, monkey
 
 def test_serve_passes_its_limits_and_timing_to_the_server(cli, monkeypatch):
     ran, _ = _patch(monkeypatch, display=False)
-    res = cli("serve", "--claim-pause", "0", "--max-live-tables", "7", "--messages-per-second", "3",
-              "--idle-timeout", "60", "--ws-deflate", "--ping-interval", "5")
+    res = cli(
+        "serve",
+        "--claim-pause",
+        "0",
+        "--max-live-tables",
+        "7",
+        "--messages-per-second",
+        "3",
+        "--idle-timeout",
+        "60",
+        "--ws-deflate",
+        "--ping-interval",
+        "5",
+    )
     assert res.exit_code == 0, res.output
-    (app, kw), = ran
+    ((app, kw),) = ran
     st = app.state.manager.settings
     assert (st.claim_pause, st.max_live_tables, st.messages_per_second, st.idle_timeout) == (0.0, 7, 3.0, 60.0)
     assert kw["ws_per_message_deflate"] is True and kw["ws_ping_interval"] == 5.0
@@ -69,9 +84,11 @@ def test_serve_guards_its_connections_and_says_how_many_it_holds(cli, monkeypatc
     monkeypatch.setattr(guard, "raise_file_limit", lambda: 1024)
     res = cli("serve", "--header-timeout", "2.5", "--address-connections", "9", "--max-connections", "300")
     assert res.exit_code == 0, res.output
-    assert "connections: up to 300 at once (file limit 1024), 9 per client address group (/24, /64, loopback); " \
-           "a request's headers within 2.5 s" in res.output
-    (app, kw), = ran
+    assert (
+        "connections: up to 300 at once (file limit 1024), 9 per client address group (/24, /64, loopback); "
+        "a request's headers within 2.5 s" in res.output
+    )
+    ((app, kw),) = ran
     st = app.state.manager.settings
     assert (st.header_timeout, st.max_connections_per_address, st.max_connections) == (2.5, 9, 300)
     assert issubclass(kw["http"], guard.GuardedHttp) and kw["ws"] is guard.GuardedWebSocket
@@ -115,10 +132,17 @@ def test_every_server_setting_is_a_serve_option_and_an_environment_variable(cli,
     monkeypatch.setenv("SHANGRAO_TURN_TIMEOUT", "40")
     res = cli("serve", "--turn-timeout", "50", "--read-threads", "3")
     assert res.exit_code == 0, res.output
-    (app, _kw), = ran
+    ((app, _kw),) = ran
     st = app.state.manager.settings
-    assert (st.claim_timeout, st.standin_bot, st.retry_delay, st.db_threads, st.next_hand_timeout,
-            st.turn_timeout, st.read_threads) == (5.0, "random", 0.25, 2, 7.0, 50.0, 3)
+    assert (
+        st.claim_timeout,
+        st.standin_bot,
+        st.retry_delay,
+        st.db_threads,
+        st.next_hand_timeout,
+        st.turn_timeout,
+        st.read_threads,
+    ) == (5.0, "random", 0.25, 2, 7.0, 50.0, 3)
 
 
 def test_a_bad_setting_is_one_line_naming_the_option_or_the_variable(shangrao_cmd, tmp_path, one_line_error):
@@ -127,8 +151,9 @@ def test_a_bad_setting_is_one_line_naming_the_option_or_the_variable(shangrao_cm
 
     def run(*args, **env):
         e = {**os.environ, "SHANGRAO_DB": str(tmp_path / "d.sqlite3"), **env}
-        return subprocess.run([*shangrao_cmd, "serve", "--no-browser", *args], capture_output=True, text=True,
-                              env=e, timeout=120)
+        return subprocess.run(
+            [*shangrao_cmd, "serve", "--no-browser", *args], capture_output=True, text=True, env=e, timeout=120
+        )
 
     one_line_error(run("--standin-bot", "nobody"), "--standin-bot", "SHANGRAO_STANDIN_BOT", "greedy")
     one_line_error(run(SHANGRAO_CLAIM_TIMEOUT="soon"), "--claim-timeout")
@@ -137,15 +162,19 @@ def test_a_bad_setting_is_one_line_naming_the_option_or_the_variable(shangrao_cm
     one_line_error(run(SHANGRAO_MAX_NAME="500"), "--max-name")
 
 
-@pytest.mark.parametrize("value,words", [
-    ("我的=ext:{py} -V", "a label is 1-32 ASCII letters"),  # non-ASCII
-    ("=ext:{py} -V", "the label ''"),  # empty
-    ("mine=", "has no bot after '='"),
-    ("a=ext:{py} -V;a=ext:{py} -V", "given twice"),
-    ("Greedy=ext:{py} -V", "names a registered bot"),
-    ("human=ext:{py} -V", "names a registered bot"),
-    ("mine=ext:/no/such/bot", "not found"),
-], ids=["non-ascii", "empty", "no-spec", "twice", "registered", "human", "missing"])
+@pytest.mark.parametrize(
+    "value,words",
+    [
+        ("我的=ext:{py} -V", "a label is 1-32 ASCII letters"),  # non-ASCII
+        ("=ext:{py} -V", "the label ''"),  # empty
+        ("mine=", "has no bot after '='"),
+        ("a=ext:{py} -V;a=ext:{py} -V", "given twice"),
+        ("Greedy=ext:{py} -V", "names a registered bot"),
+        ("human=ext:{py} -V", "names a registered bot"),
+        ("mine=ext:/no/such/bot", "not found"),
+    ],
+    ids=["non-ascii", "empty", "no-spec", "twice", "registered", "human", "missing"],
+)
 def test_bad_offered_bot_labels_are_refused_naming_the_variable(value, words):
     import sys
 
@@ -162,7 +191,9 @@ def test_an_equals_sign_inside_a_spec_is_part_of_its_command():
     from shangrao.bots import _web_bot_labels
 
     assert _web_bot_labels(f"b=ext:{sys.executable} -c x=1;ext:{sys.executable} -c y=2") == (
-        ("b", f"ext:{sys.executable} -c x=1"), ("bot1", f"ext:{sys.executable} -c y=2"))
+        ("b", f"ext:{sys.executable} -c x=1"),
+        ("bot1", f"ext:{sys.executable} -c y=2"),
+    )
 
 
 def test_serve_refuses_bad_offered_bots_in_one_line_before_listening(shangrao_cmd, tmp_path, one_line_error):
@@ -170,9 +201,14 @@ def test_serve_refuses_bad_offered_bots_in_one_line_before_listening(shangrao_cm
     import subprocess
     import sys
 
-    env = {**os.environ, "SHANGRAO_DB": str(tmp_path / "d.sqlite3"), "SHANGRAO_WEB_BOTS": f"我的=ext:{sys.executable} -V"}
-    proc = subprocess.run([*shangrao_cmd, "serve", "--no-browser", "--port", "1"], capture_output=True, text=True,
-                          env=env, timeout=60)
+    env = {
+        **os.environ,
+        "SHANGRAO_DB": str(tmp_path / "d.sqlite3"),
+        "SHANGRAO_WEB_BOTS": f"我的=ext:{sys.executable} -V",
+    }
+    proc = subprocess.run(
+        [*shangrao_cmd, "serve", "--no-browser", "--port", "1"], capture_output=True, text=True, env=env, timeout=60
+    )
     one_line_error(proc, "SHANGRAO_WEB_BOTS", "a label is 1-32 ASCII letters")
     assert not (tmp_path / "d.sqlite3").exists()  # refused before the database was opened
 

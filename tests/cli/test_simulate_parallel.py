@@ -10,9 +10,25 @@ from shangrao.records import Store
 
 def _run(tmp_path, name: str, *extra: str) -> tuple[dict, list]:
     db = tmp_path / f"{name}.sqlite3"
-    out = subprocess.run(["shangrao", "simulate", "--hands", "20", "--seed", "11",
-                          "--bots", "greedy,random,greedy,random", "--db", str(db), "--json", *extra],
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [
+            "shangrao",
+            "simulate",
+            "--hands",
+            "20",
+            "--seed",
+            "11",
+            "--bots",
+            "greedy,random,greedy,random",
+            "--db",
+            str(db),
+            "--json",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     summary.pop("timing")

@@ -24,11 +24,26 @@ def _text(render, *args) -> str:
 
 def test_simulates_doublings_table_gives_each_doubling_its_own_multiplier():
     rob, kong = DOUBLINGS["qianggang"].name, DOUBLINGS["gangkai"].name
-    s = {"hands": 10, "matches": 1, "hands_per_match": 8, "seed": 1, "bots": ["greedy"] * 4, "seats": [],
-         "by_bot": [], "wins": 3, "drawn": 0, "drawn_rate": 0.0, "multi_winner_hands": 0, "win_by": {},
-         "patterns": {}, "doublings": {kong: 2, rob: 1}, "bonuses": {},
-         "timing": {"seconds": 1.0, "hands_per_second": 10}, "storage": {"db": None},
-         "doubling_factors": doubling_factors(DEFAULT_RULES)}
+    s = {
+        "hands": 10,
+        "matches": 1,
+        "hands_per_match": 8,
+        "seed": 1,
+        "bots": ["greedy"] * 4,
+        "seats": [],
+        "by_bot": [],
+        "wins": 3,
+        "drawn": 0,
+        "drawn_rate": 0.0,
+        "multi_winner_hands": 0,
+        "win_by": {},
+        "patterns": {},
+        "doublings": {kong: 2, rob: 1},
+        "bonuses": {},
+        "timing": {"seconds": 1.0, "hands_per_second": 10},
+        "storage": {"db": None},
+        "doubling_factors": doubling_factors(DEFAULT_RULES),
+    }
     lines = _text(render_summary, s).splitlines()
     assert not any("×2 each" in x for x in lines)
     assert any(x.split()[:2] == [rob, f"×{DEFAULT_RULES.robbing_kong_factor}"] for x in lines), lines

@@ -16,12 +16,21 @@ A = ActionType
 
 def test_action_table_layout():
     assert senv.N_ACTIONS == 110
-    assert [senv.DISCARD_INDEX, senv.CHOW_INDEX, senv.PUNG_INDEX, senv.KONG_INDEX, senv.ADDED_KONG_INDEX, senv.CONCEALED_KONG_INDEX,
-            senv.WIN_INDEX, senv.PASS_INDEX, senv.CATCH_BAO_INDEX] == [0, 34, 37, 38, 39, 73, 107, 108, 109]
+    assert [
+        senv.DISCARD_INDEX,
+        senv.CHOW_INDEX,
+        senv.PUNG_INDEX,
+        senv.KONG_INDEX,
+        senv.ADDED_KONG_INDEX,
+        senv.CONCEALED_KONG_INDEX,
+        senv.WIN_INDEX,
+        senv.PASS_INDEX,
+        senv.CATCH_BAO_INDEX,
+    ] == [0, 34, 37, 38, 39, 73, 107, 108, 109]
     assert senv.index_to_action(5) == Action(A.DISCARD, 5)
-    assert senv.index_to_action(34, claimed=4) == Action(A.CHOW, 4)   # 567m... claimed lowest
-    assert senv.index_to_action(35, claimed=4) == Action(A.CHOW, 3)   # claimed in the middle
-    assert senv.index_to_action(36, claimed=4) == Action(A.CHOW, 2)   # claimed highest
+    assert senv.index_to_action(34, claimed=4) == Action(A.CHOW, 4)  # 567m... claimed lowest
+    assert senv.index_to_action(35, claimed=4) == Action(A.CHOW, 3)  # claimed in the middle
+    assert senv.index_to_action(36, claimed=4) == Action(A.CHOW, 2)  # claimed highest
     assert senv.index_to_action(37, claimed=30) == Action(A.PUNG, 30)
     assert senv.index_to_action(38, claimed=30) == Action(A.KONG, 30)
     assert senv.index_to_action(39 + 33) == Action(A.ADDED_KONG, 33)
@@ -63,8 +72,9 @@ def test_mask_equals_legal_actions_over_random_hands():
     """Every legal engine action has its own index and the mask is exactly the legal set."""
     seen = Counter()
     for m in range(12):
-        match = Match(seed=f"mask:{m}", bots=[get_bot("greedy" if s % 2 else "random", seed=f"{m}:{s}")
-                                              for s in range(4)])
+        match = Match(
+            seed=f"mask:{m}", bots=[get_bot("greedy" if s % 2 else "random", seed=f"{m}:{s}") for s in range(4)]
+        )
         for _ in range(DEFAULT_RULES.hands_per_match):
             g = match.new_hand()
             while not g.is_over:
@@ -80,8 +90,7 @@ def test_mask_equals_legal_actions_over_random_hands():
 def test_catch_bao_and_chow_positions_on_a_scripted_wall():
     # 宝 = 6z (indicator 7z); seat 1 holds three 宝 and can 接宝 seat 0's discarded 宝
     rules = DEFAULT_RULES.replace(earthly_win=False)
-    w = script_wall({0: "6z1m2m3m7m8m9m1s2s3s2z2z3p", 1: "6z6z6z1m4m7m2p5p8p3s6s9s1z"}, draws="4z",
-                    indicator="7z")
+    w = script_wall({0: "6z1m2m3m7m8m9m1s2s3s2z2z3p", 1: "6z6z6z1m4m7m2p5p8p3s6s9s1z"}, draws="4z", indicator="7z")
     g = Game(rules, dealer=0, **w)
     g.apply("discard 6z")
     legal = senv.legal_index_map(g)
@@ -90,19 +99,25 @@ def test_catch_bao_and_chow_positions_on_a_scripted_wall():
     assert senv.CATCH_BAO_INDEX not in senv.legal_index_map(g)
 
     # seat 1 can chow 3m three ways: 123m, 234m, 345m
-    w = script_wall({0: "3m9m9m9p9p9p1z1z1z2z2z2z5z", 1: "1m2m4m5m7p8p9p7s8s9s3z3z4z"}, draws="6z",
-                    indicator="7z")
+    w = script_wall({0: "3m9m9m9p9p9p1z1z1z2z2z2z5z", 1: "1m2m4m5m7p8p9p7s8s9s3z3z4z"}, draws="6z", indicator="7z")
     g = Game(rules, dealer=0, **w)
     g.apply("discard 3m")
     legal = senv.legal_index_map(g)
     assert {i: str(a) for i, a in legal.items() if senv.CHOW_INDEX <= i < senv.PUNG_INDEX} == {
-        34: "chow 345m", 35: "chow 234m", 36: "chow 123m"}
+        34: "chow 345m",
+        35: "chow 234m",
+        36: "chow 123m",
+    }
 
 
 def test_observation_does_not_depend_on_other_hands():
     """Swapping two other seats' concealed hands leaves a seat's planes unchanged (no hidden info)."""
-    h = {0: "1m2m3m4m5m6m7m8m9m1p2p3p4p", 1: "1s2s3s4s5s6s7s8s9s1z1z1z2z",
-         2: "5p6p7p8p9p5p6p7p8p9p3z3z3z", 3: "2s3s4s5s6s7s8s9s2z2z4z4z4z"}
+    h = {
+        0: "1m2m3m4m5m6m7m8m9m1p2p3p4p",
+        1: "1s2s3s4s5s6s7s8s9s1z1z1z2z",
+        2: "5p6p7p8p9p5p6p7p8p9p3z3z3z",
+        3: "2s3s4s5s6s7s8s9s2z2z4z4z4z",
+    }
     swapped = {0: h[0], 1: h[2], 2: h[1], 3: h[3]}
     ga = Game(dealer=0, **script_wall(h, draws="5z", indicator="7z"))
     gb = Game(dealer=0, **script_wall(swapped, draws="5z", indicator="7z"))
@@ -119,7 +134,7 @@ def test_planes_of_a_fresh_hand():
     assert p[0].sum() == 14 and p[1].sum() == 1 and p[14, g.bao] == 1 and p[15, g.indicator] == 1
     assert sc[S["tiles_left"]] == g.tiles_left and sc[S["dealer"]] == 1  # dealer is self (relative 0)
     assert sc[S["phase"]] == 1 and sc[S["seat"] + 2] == 1 and sc[S["hands_left"]] == 3
-    assert list(sc[S["hand_size"]:S["hand_size"] + 4]) == [14, 13, 13, 13]
+    assert list(sc[S["hand_size"] : S["hand_size"] + 4]) == [14, 13, 13, 13]
     q = senv.encode_observation(g.observation(3))
     qs = q[senv.PLANE_NAMES.index("scalars")]
     assert qs[S["dealer"] + 3] == 1 and q[1].sum() == 0  # dealer is seat 3's 上家; seat 3 drew nothing

@@ -52,8 +52,13 @@ def test_aec_observations_hide_who_decides_in_windows():
             action = int(enc.PASS_INDEX) if mask[enc.PASS_INDEX] and rng.random() < 0.5 else int(rng.choice(choices))
             hand_before = len(e.match.hands)
             e.step(action)
-            if e.agents and len(e.match.hands) == hand_before and wid is not None and _window(e.game) == wid \
-                    and action != enc.CATCH_BAO_INDEX:
+            if (
+                e.agents
+                and len(e.match.hands) == hand_before
+                and wid is not None
+                and _window(e.game) == wid
+                and action != enc.CATCH_BAO_INDEX
+            ):
                 hidden += 1
                 for s, a in enumerate(senv.AGENTS):
                     if s in (decider, e.game.current_seat):
@@ -73,9 +78,10 @@ def test_gym_observation_is_the_learner_view():
     done = False
     while not done and steps < 2000:
         g = env.game
-        assert np.array_equal(obs["observation"],
-                              enc.encode_observation(g.observation(env.seat),
-                                                     env.rules.hands_per_match - len(env.match.hands)))
+        assert np.array_equal(
+            obs["observation"],
+            enc.encode_observation(g.observation(env.seat), env.rules.hands_per_match - len(env.match.hands)),
+        )
         legal = np.flatnonzero(obs["action_mask"])
         obs, _, done, _trunc, _info = env.step(int(legal[0]))
         steps += 1

@@ -97,8 +97,14 @@ def test_opponent_objects_and_bad_options():
     e.reset(seed=0)
     assert e.bots[1] is None and isinstance(e.bots[0], RandomBot)
     assert e.action_masks().dtype == bool
-    for bad in ({"opponents": ("random",) * 2}, {"opponents": ("nobody",) * 3}, {"seat": 4},
-                {"illegal_action": "ignore"}, {"hands": 0}, {"opponents": (1, 2, 3)}):
+    for bad in (
+        {"opponents": ("random",) * 2},
+        {"opponents": ("nobody",) * 3},
+        {"seat": 4},
+        {"illegal_action": "ignore"},
+        {"hands": 0},
+        {"opponents": (1, 2, 3)},
+    ):
         with pytest.raises(ValueError):
             senv.ShangraoGymEnv(**bad)
 

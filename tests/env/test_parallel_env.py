@@ -58,8 +58,10 @@ def _play_parallel(seed: int, hands: int = 1):
         assert deciding == e.deciding_agents()
         if len(deciding) > 1:
             windows.append(deciding)
-        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
-                   for a, o in obs.items()}
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
+            for a, o in obs.items()
+        }
         obs, rew, _terms, _truncs, _infos = e.step(actions)
         for a, r in rew.items():
             totals[a] += r
@@ -92,8 +94,10 @@ def test_parallel_window_masks_are_the_engines_window_options():
             for s in set(range(4)) - set(window):
                 assert not obs[senv.AGENTS[s]]["action_mask"].any()
         checked += 1
-        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
-                   for a, o in obs.items()}
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
+            for a, o in obs.items()
+        }
         obs, *_ = e.step(actions)
 
 
@@ -156,8 +160,10 @@ def test_reward_options_points_normalized_and_match_rank(mode):
     totals = dict.fromkeys(e.possible_agents, 0.0)
     rng = np.random.default_rng(1)
     while e.agents:
-        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
-                   for a, o in obs.items()}
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
+            for a, o in obs.items()
+        }
         obs, rew, *_ = e.step(actions)
         for a, r in rew.items():
             totals[a] += r

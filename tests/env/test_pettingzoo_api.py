@@ -8,8 +8,11 @@ import shangrao.env as senv
 
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
-@pytest.mark.parametrize("factory", [lambda: senv.env(), lambda: senv.raw_env(hands=3, normalize=True)],
-                         ids=["env-one-hand", "raw-match-of-3"])
+@pytest.mark.parametrize(
+    "factory",
+    [lambda: senv.env(), lambda: senv.raw_env(hands=3, normalize=True)],
+    ids=["env-one-hand", "raw-match-of-3"],
+)
 def test_api_test_passes(factory):
     api_test(factory(), num_cycles=2000, verbose_progress=False)
 

@@ -32,8 +32,11 @@ def test_200_hands_rewards_equal_settlement_and_sum_to_zero():
             assert len(results) == hands_per_episode
             for r in results:
                 assert sum(r.deltas) == 0
-                assert sum(t.points for t in r.transfers if t.payee == 0) - \
-                    sum(t.points for t in r.transfers if t.payer == 0) == r.deltas[0]
+                assert (
+                    sum(t.points for t in r.transfers if t.payee == 0)
+                    - sum(t.points for t in r.transfers if t.payer == 0)
+                    == r.deltas[0]
+                )
             expected = [sum(r.deltas[s] for r in results) for s in range(4)]
             assert [totals[a] for a in AGENTS] == expected
             assert sum(totals.values()) == 0

@@ -10,8 +10,16 @@ from shangrao.rules import DEFAULT_RULES
 INDICATOR = "7z"
 
 
-def make_game(hands, draws="", replacements="", indicator=INDICATOR, dealer=0, rules=DEFAULT_RULES,
-              dice=(1, 1), scores=(0, 0, 0, 0)) -> Game:
+def make_game(
+    hands,
+    draws="",
+    replacements="",
+    indicator=INDICATOR,
+    dealer=0,
+    rules=DEFAULT_RULES,
+    dice=(1, 1),
+    scores=(0, 0, 0, 0),
+) -> Game:
     w = script_wall(hands, draws=draws, replacements=replacements, indicator=indicator, dice=dice, dealer=dealer)
     return Game(rules, dealer=dealer, scores=scores, **w)
 
@@ -51,6 +59,7 @@ def tsumogiri_to_end(game: Game) -> None:
 
 def _fmt(kind: int) -> str:
     from shangrao.tiles import format_tile
+
     return format_tile(kind)
 
 
@@ -65,7 +74,7 @@ __all__ = ["make_game", "do", "pass_windows", "legal_strs", "tsumogiri_to_end", 
 TABLE_SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"
 TABLE_SEAT2_TRIPLET = "5m5m5m2m8m3p6p4s6s2z3z4z5z"  # may pung or kong 5m
 TABLE_SEAT3 = "3m7m8m4p4p8s8s1z1z2z4z5z7z"
-TABLE_NOBODY = "1m1m9m9m1p1p9p9p2s2s4z4z3z"        # nothing on 5m
+TABLE_NOBODY = "1m1m9m9m1p1p9p9p2s2s4z4z3z"  # nothing on 5m
 TABLE_NOBODY2 = "2m2m8m8m5p5p6p6p3s3s7m3z5s"
 
 

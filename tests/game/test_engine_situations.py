@@ -49,6 +49,7 @@ def _to_turn_of(g: Game, seat: int) -> None:
 
 def _discard_drawn(g: Game, seat: int) -> str:
     from shangrao.tiles import format_tile
+
     tid = g.last_draw[seat]
     assert tid is not None
     return f"discard {format_tile(tid >> 2)}"
@@ -68,8 +69,10 @@ def _scripted() -> Iterator[tuple[str, Game]]:
     yield "earthly", g
     # 地糊 on the dealer's 宝 (R4), with and without 接宝 on it first (R14: the seat is asked again)
     hands = {0: "1112223334445z", 1: "123m456m789m1p666z", 2: "123456789s1234p", 3: "5556667778889p"}
-    for steps, label in ((("0:discard 6z", "1:win"), "earthly on a bao"),
-                         (("0:discard 6z", "1:catch_bao", "1:win"), "earthly after caught_bao")):
+    for steps, label in (
+        (("0:discard 6z", "1:win"), "earthly on a bao"),
+        (("0:discard 6z", "1:catch_bao", "1:win"), "earthly after caught_bao"),
+    ):
         g = make_game(hands, draws="6z")
         do(g, *steps)
         yield label, g
@@ -109,8 +112,10 @@ SITUATIONS = _engine_situations()
 
 def test_the_engine_situations_cover_the_rare_flags():
     """The set holds every clause the validation judges (so the properties below test them all)."""
+
     def has(pred) -> bool:
         return any(pred(s) for _, _, s in SITUATIONS)
+
     assert has(lambda s: s.heavenly) and has(lambda s: s.heavenly and s.four_bao)
     assert has(lambda s: s.win_by is WinBy.DEALER_FIRST_DISCARD and s.caught_bao)
     assert has(lambda s: s.win_by is WinBy.DEALER_FIRST_DISCARD and s.win_tile != s.bao)
@@ -173,13 +178,19 @@ def _impossible(s: WinSituation) -> Iterator[tuple[str, dict]]:
         yield "杠开 with more kongs in a row than kong melds", {"kong_chain": sum(m.is_kong for m in s.melds) + 1}
     if bao is None:
         return
-    if not s.melds and s.win_by is WinBy.SELF_DRAW and (s.winner_flown or any(s.payers_flown) or s.caught_bao
-                                                          or s.touji) and not s.heavenly:
+    if (
+        not s.melds
+        and s.win_by is WinBy.SELF_DRAW
+        and (s.winner_flown or any(s.payers_flown) or s.caught_bao or s.touji)
+        and not s.heavenly
+    ):
         yield "天糊 after a discard or 偷机", {"heavenly": True}
     if first:
         yield "天糊/地糊 with the winner's 飞宝", {"winner_flown": 1}
-        yield "天糊/地糊 with a second discarded 宝", {"payers_flown": (1, 1, 0) if not s.payers_flown[0]
-                                                  else (1, 0, 1)}
+        yield (
+            "天糊/地糊 with a second discarded 宝",
+            {"payers_flown": (1, 1, 0) if not s.payers_flown[0] else (1, 0, 1)},
+        )
         yield "天糊/地糊 with 偷机", {"touji": 1}
     if not s.caught_bao and (s.heavenly or n_hand + n_melds + s.winner_flown < 3):
         yield "接宝 with fewer than three 宝 drawn or with 天糊", {"caught_bao": True}
@@ -207,12 +218,22 @@ def test_every_engine_situation_with_one_impossible_field_is_refused():
     assert sum(tried.values()) > 1000
     # every kind of change was made on some engine situation
     assert set(tried) == {
-        "a fifth copy", "four copies of the indicator (R1)", "抢杠 with the robbed kind in hand",
-        "杠开 with more kongs in a row than kong melds", "天糊 after a discard or 偷机",
-        "天糊/地糊 with the winner's 飞宝", "天糊/地糊 with a second discarded 宝", "天糊/地糊 with 偷机",
-        "接宝 with fewer than three 宝 drawn or with 天糊", "接宝 with no payer's 飞宝", "四个宝 unflagged",
-        "四个宝 without four 宝", "winner_held_bao false with a 宝 in hand",
-        "winner_held_bao true with no 宝 anywhere", "偷机 with no 宝"}, sorted(tried)
+        "a fifth copy",
+        "four copies of the indicator (R1)",
+        "抢杠 with the robbed kind in hand",
+        "杠开 with more kongs in a row than kong melds",
+        "天糊 after a discard or 偷机",
+        "天糊/地糊 with the winner's 飞宝",
+        "天糊/地糊 with a second discarded 宝",
+        "天糊/地糊 with 偷机",
+        "接宝 with fewer than three 宝 drawn or with 天糊",
+        "接宝 with no payer's 飞宝",
+        "四个宝 unflagged",
+        "四个宝 without four 宝",
+        "winner_held_bao false with a 宝 in hand",
+        "winner_held_bao true with no 宝 anywhere",
+        "偷机 with no 宝",
+    }, sorted(tried)
 
 
 def test_earthly_win_on_the_dealers_bao_after_catching_it():

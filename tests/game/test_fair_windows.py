@@ -94,6 +94,7 @@ def _bot_chooser(names, seed):
     def choose(g):
         legal = g.legal_actions()
         return legal[0] if len(legal) == 1 else bots[g.current_seat].choose(g.observation(g.current_seat), legal)
+
     return choose
 
 
@@ -190,5 +191,4 @@ def test_window_options_lists_every_seat_to_be_asked_in_engine_order():
     do(g3, "0:discard 7z")
     pass_windows(g3)
     do(g3, "1:discard 5p", "2:kong 5p")
-    assert {s: [str(a) for a in v] for s, v in g3.window_options().items()} == {3: ["win", "pass"],
-                                                                                0: ["win", "pass"]}
+    assert {s: [str(a) for a in v] for s, v in g3.window_options().items()} == {3: ["win", "pass"], 0: ["win", "pass"]}

@@ -42,8 +42,13 @@ def test_game_seed_of_another_type_is_one_clear_error(seed):
 
 
 def test_game_accepts_numpy_integers_like_ints():
-    a = Game(seed=np.int64(1), dealer=np.int64(2), scores=np.zeros(4, dtype=np.int64), hand_no=np.int64(3),
-             dice=(np.int64(3), np.int64(4)))
+    a = Game(
+        seed=np.int64(1),
+        dealer=np.int64(2),
+        scores=np.zeros(4, dtype=np.int64),
+        hand_no=np.int64(3),
+        dice=(np.int64(3), np.int64(4)),
+    )
     b = Game(seed=1, dealer=2, scores=(0, 0, 0, 0), hand_no=3, dice=(3, 4))
     assert a.wall == b.wall and a.dealer == 2 and a.seed.__class__ is int
     assert all(s.__class__ is int for s in a.scores)
@@ -56,8 +61,17 @@ def test_apply_normalises_an_action_built_with_a_str_type():
     assert g.events[-1] is not None
 
 
-@pytest.mark.parametrize("bad", [Action("bogus", 3), Action(ActionType.DISCARD, 99),  # type: ignore[arg-type]
-                                 Action(ActionType.DISCARD, 1.0), Action(ActionType.PASS, 3), None, 5])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        Action("bogus", 3),
+        Action(ActionType.DISCARD, 99),  # type: ignore[arg-type]
+        Action(ActionType.DISCARD, 1.0),
+        Action(ActionType.PASS, 3),
+        None,
+        5,
+    ],
+)
 def test_apply_refuses_a_malformed_action_clearly(bad):
     g = Game(seed=1)
     with pytest.raises(IllegalActionError):

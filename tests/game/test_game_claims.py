@@ -6,9 +6,9 @@ from game_helpers import do, legal_strs, make_game, pass_windows
 from shangrao.game import ActionParseError, IllegalActionError, parse_action
 from shangrao.melds import MeldType
 
-SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"          # dealer; discards 5m
-SEAT1 = "4m6m1m9m2p5p9p3s5s9s1z2z3z"          # next seat: chow 456m possible
-SEAT2_PAIR = "5m5m2m8m3p6p4s6s2z3z4z5z5z"     # pung 5m possible
+SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"  # dealer; discards 5m
+SEAT1 = "4m6m1m9m2p5p9p3s5s9s1z2z3z"  # next seat: chow 456m possible
+SEAT2_PAIR = "5m5m2m8m3p6p4s6s2z3z4z5z5z"  # pung 5m possible
 SEAT2_TRIPLET = "5m5m5m2m8m3p6p4s6s2z3z4z5z"  # kong 5m possible
 SEAT3 = "3m7m8m4p4p8s8s1z1z2z4z5z7z"
 
@@ -47,7 +47,10 @@ def test_kong_beats_chow():
     # nobody can rob 5m: the kong stands, 碰杠 bonus 1 from each, replacement from the tail
     assert [str(m) for m in g.melds[2]] == ["kong:5555m"]
     assert [(t.payer, t.payee, t.points, t.reason) for t in g.transfers] == [
-        (3, 2, 1, "pung_kong"), (0, 2, 1, "pung_kong"), (1, 2, 1, "pung_kong")]
+        (3, 2, 1, "pung_kong"),
+        (0, 2, 1, "pung_kong"),
+        (1, 2, 1, "pung_kong"),
+    ]
     assert g.phase == "act" and g.current_seat == 2 and g.kong_chain == 1
     assert g.events[-1]["type"] == "draw" and g.events[-1]["source"] == "tail" and g.events[-1]["kind"] == "6s"
 
@@ -66,8 +69,7 @@ def test_all_pass_next_seat_draws():
 
 def test_chow_from_non_next_seat_refused():
     # seat 2 holds 4m6m but is not the next seat: no chow option, it is not even asked
-    g = make_game({0: SEAT0, 1: "1m9m2p5p9p3s5s9s1z2z3z7m7m", 2: "4m6m2m8m3p6p4s6s2z3z4z5z5z", 3: SEAT3},
-                  draws="4z8m")
+    g = make_game({0: SEAT0, 1: "1m9m2p5p9p3s5s9s1z2z3z7m7m", 2: "4m6m2m8m3p6p4s6s2z3z4z5z5z", 3: SEAT3}, draws="4z8m")
     do(g, "0:discard 5m")
     assert g.phase == "act" and g.current_seat == 1  # no window at all
     with pytest.raises(IllegalActionError):
@@ -86,8 +88,9 @@ def test_chow_on_honors_refused():
 
 def test_kong_right_after_chow_refused():
     seat1 = "4m6m1p1p1p1p9m5p9p3s5s9s1z"  # four 1p in hand
-    g = make_game({0: "5m2p3p4p7p8p9p2s3s4s7s8s9s", 1: seat1, 2: "2m8m3p6p4s6s2z3z4z5z5z6s7m", 3: SEAT3},
-                  draws="4z8m2m3m4s")
+    g = make_game(
+        {0: "5m2p3p4p7p8p9p2s3s4s7s8s9s", 1: seat1, 2: "2m8m3p6p4s6s2z3z4z5z5z6s7m", 3: SEAT3}, draws="4z8m2m3m4s"
+    )
     do(g, "0:discard 5m", "1:chow 456m")
     assert "concealed_kong 1p" not in legal_strs(g)
     before = g.state_key()

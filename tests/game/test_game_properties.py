@@ -19,9 +19,27 @@ from shangrao.game import (
     replay,
 )
 
-PUBLIC_KEYS = {"seat", "phase", "current_seat", "hand", "drawn", "hand_sizes", "melds", "discards", "bao",
-               "indicator", "tiles_left", "dealer", "scores", "flown", "bao_drawn", "last_discard", "kong",
-               "kong_chain", "first_discard"}
+PUBLIC_KEYS = {
+    "seat",
+    "phase",
+    "current_seat",
+    "hand",
+    "drawn",
+    "hand_sizes",
+    "melds",
+    "discards",
+    "bao",
+    "indicator",
+    "tiles_left",
+    "dealer",
+    "scores",
+    "flown",
+    "bao_drawn",
+    "last_discard",
+    "kong",
+    "kong_chain",
+    "first_discard",
+}
 
 
 def _all_ids(g: Game) -> list[int]:
@@ -92,6 +110,7 @@ def test_same_seed_same_game_byte_for_byte():
     def run():
         res = play_match([get_bot("random", seed=i) for i in range(4)], seed="abc")
         return "".join(events_to_jsonl(h.events) for h in res.hands)
+
     assert run() == run()
 
 
@@ -104,8 +123,17 @@ def test_observation_hides_other_hands():
 
 
 def test_action_string_round_trip():
-    for text in ("discard 5m", "chow 345m", "pung 7z", "kong 1p", "added_kong 9s", "concealed_kong 4z",
-                 "win", "pass", "catch_bao"):
+    for text in (
+        "discard 5m",
+        "chow 345m",
+        "pung 7z",
+        "kong 1p",
+        "added_kong 9s",
+        "concealed_kong 4z",
+        "win",
+        "pass",
+        "catch_bao",
+    ):
         assert str(parse_action(text)) == text
     assert parse_action("chow 3m") == Action(ActionType.CHOW, 2)
     assert parse_action("discard 五万") == Action(ActionType.DISCARD, 4)

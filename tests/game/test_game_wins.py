@@ -18,7 +18,7 @@ def _tsumogiri(g, seat):
 # ---------------------------------------------------------------- 地糊
 E0 = "5m1s2s3s7s8s9s1z2z3z4z5z7z"
 E1 = "4m6m9m4p5p6p2s5s6s8s1z2z3z"
-E2 = "1m2m3m1p2p3p7p8p9p4s4s4m6m"   # waits 5m
+E2 = "1m2m3m1p2p3p7p8p9p4s4s4m6m"  # waits 5m
 E3_PUNG = "5m5m7m8m4p9p3s9s4z5z7z1z2z"
 E3_WIN = "7m8m9m4p5p6p7s8s9s1z1z3m4m"  # waits 2m / 5m
 
@@ -100,12 +100,12 @@ def test_no_heavenly_after_a_kong():
 
 
 # ---------------------------------------------------------------- 抢杠
-R0_WAIT = "1m2m3m7m8m9m1s2s3s4p6p2z2z"    # waits 5p
+R0_WAIT = "1m2m3m7m8m9m1s2s3s4p6p2z2z"  # waits 5p
 R0_IDLE = "1m2m3m7m8m9m1s2s3s2z2z3p7p"
 R1 = "5p9m9p9s3z4z5z4m7p3s5s7s1z"
 R2_TRIPLET = "5p5p5p2p8p4s6s8s5m1z3z4z5z"
 R2_PAIR = "5p5p2p8p4s6s8s5m1z3z4z5z9s"
-R3_WAIT = "4m5m6m1p2p3p7s8s9s4p6p6m6m"    # waits 5p
+R3_WAIT = "4m5m6m1p2p3p7s8s9s4p6p6m6m"  # waits 5p
 
 
 def test_robbing_exposed_kong_two_robbers():
@@ -173,8 +173,12 @@ def test_exposed_kong_not_robbable_when_rule_off():
 
 
 def _concealed_kong_game(rules):
-    g = make_game({0: R0_IDLE, 1: R1.replace("5p", "6z"), 2: R2_TRIPLET, 3: R3_WAIT}, draws="7z8m2m2s3s1z5p",
-                  replacements="8s", rules=rules)
+    g = make_game(
+        {0: R0_IDLE, 1: R1.replace("5p", "6z"), 2: R2_TRIPLET, 3: R3_WAIT},
+        draws="7z8m2m2s3s1z5p",
+        replacements="8s",
+        rules=rules,
+    )
     do(g, "0:discard 7z")
     pass_windows(g)
     do(g, "1:discard 6z")
@@ -308,12 +312,22 @@ def test_drawn_hand_next_dealer_wraps():
 # ---------------------------------------------------------------- dealer rotation through a Match
 def test_match_dealer_rotation_win_and_drawn():
     m = Match(seed=5)
-    g = Game(m.rules, dealer=m.dealer, scores=m.scores, **script_wall({0: E0, 1: E1, 2: E2, 3: E3_WIN}, draws="6m", indicator="7z"))
+    g = Game(
+        m.rules,
+        dealer=m.dealer,
+        scores=m.scores,
+        **script_wall({0: E0, 1: E1, 2: E2, 3: E3_WIN}, draws="6m", indicator="7z"),
+    )
     do(g, "0:discard 5m", "1:pass", "2:pass", "3:win")
     m.finish_hand(g)
     assert m.dealer == 3 and m.scores == (-10, -10, -10, 30)
-    g = Game(m.rules, dealer=m.dealer, scores=m.scores, hand_no=1,
-             **script_wall({3: "1m2p5p8p3s6s9s1z4z7z2m3m5m"}, draws="5z", dealer=3, indicator="7z"))
+    g = Game(
+        m.rules,
+        dealer=m.dealer,
+        scores=m.scores,
+        hand_no=1,
+        **script_wall({3: "1m2p5p8p3s6s9s1z4z7z2m3m5m"}, draws="5z", dealer=3, indicator="7z"),
+    )
     tsumogiri_to_end(g)
     m.finish_hand(g)
     assert m.dealer == 0 and sum(m.scores) == 0
@@ -321,7 +335,11 @@ def test_match_dealer_rotation_win_and_drawn():
 
 def test_match_dealer_after_several_robbers():
     m = Match(seed=5)
-    g = Game(m.rules, dealer=m.dealer, **script_wall({0: R0_WAIT, 1: R1, 2: R2_TRIPLET, 3: R3_WAIT}, draws="7z8m", indicator="7z"))
+    g = Game(
+        m.rules,
+        dealer=m.dealer,
+        **script_wall({0: R0_WAIT, 1: R1, 2: R2_TRIPLET, 3: R3_WAIT}, draws="7z8m", indicator="7z"),
+    )
     do(g, "0:discard 7z")
     pass_windows(g)
     do(g, "1:discard 5p", "2:kong 5p", "3:win", "0:win")

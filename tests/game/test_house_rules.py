@@ -8,7 +8,7 @@ from shangrao.rules import DEFAULT_RULES
 from shangrao.scoring import WinBy
 
 E1 = "4m6m9m4p5p6p2s5s6s8s1z2z3z"
-E2 = "1m2m3m1p2p3p7p8p9p4s4s4m6m"   # waits 5m
+E2 = "1m2m3m1p2p3p7p8p9p4s4s4m6m"  # waits 5m
 E3 = "5m5m7m8m4p9p3s9s4z5z7z1z2z"
 
 
@@ -18,8 +18,7 @@ def test_earthly_win_after_the_dealers_concealed_kong(earthly):
     """地糊 (3) "在第一轮庄家出牌时": a concealed kong and its replacement draw before the dealer's
     first discard do not change whose first discard it is."""
     rules = DEFAULT_RULES.replace(earthly_win=earthly)
-    g = make_game({0: "5m1s1s1s1s8s9s1z2z3z4z5z7z", 1: E1, 2: E2, 3: E3}, draws="6m", replacements="8p",
-                  rules=rules)
+    g = make_game({0: "5m1s1s1s1s8s9s1z2z3z4z5z7z", 1: E1, 2: E2, 3: E3}, draws="6m", replacements="8p", rules=rules)
     do(g, "0:concealed_kong 1s", "0:discard 5m", "1:pass")
     if not earthly:
         assert "win" not in legal_strs(g)
@@ -48,8 +47,12 @@ P3 = "1z1z1z2m3m4m6m7m8m2s3s4s4z"
 
 @pytest.mark.parametrize("allowed", [False, True])
 def test_kong_right_after_pung(allowed):
-    g = make_game({0: P0, 1: P1, 2: P2, 3: P3}, draws="4p", replacements="9m",
-                  rules=DEFAULT_RULES.replace(kong_after_pung=allowed))
+    g = make_game(
+        {0: P0, 1: P1, 2: P2, 3: P3},
+        draws="4p",
+        replacements="9m",
+        rules=DEFAULT_RULES.replace(kong_after_pung=allowed),
+    )
     do(g, "0:discard 2z", "1:pung 2z")
     assert g.phase == "discard"
     assert ("concealed_kong 5p" in legal_strs(g)) is allowed
@@ -64,8 +67,9 @@ A1 = "2z2z2z5s6s7s8s9s1s4z6p7p8p"
 
 @pytest.mark.parametrize("drawn_only", [False, True])
 def test_added_kong_with_a_held_tile(drawn_only):
-    g = make_game({0: P0, 1: A1, 2: P2, 3: P3}, draws="4p3m8s6s7s",
-                  rules=DEFAULT_RULES.replace(added_kong_drawn_only=drawn_only))
+    g = make_game(
+        {0: P0, 1: A1, 2: P2, 3: P3}, draws="4p3m8s6s7s", rules=DEFAULT_RULES.replace(added_kong_drawn_only=drawn_only)
+    )
     do(g, "0:discard 2z", "1:pung 2z", "1:discard 4z")
     for seat in (2, 3, 0):
         pass_windows(g)
@@ -77,8 +81,8 @@ def test_added_kong_with_a_held_tile(drawn_only):
 
 
 # ---------------------------------------------------------------- win_on_bao_tile (R4)
-B0 = "6z1s2s3s7s8s9s1z2z3z4z5z7z"    # the dealer discards the 宝 (6z) first
-B2 = "1m2m3m1p2p3p7p8p9p4s4s4s1z"    # wins on anything with a 宝, e.g. the discarded 6z
+B0 = "6z1s2s3s7s8s9s1z2z3z4z5z7z"  # the dealer discards the 宝 (6z) first
+B2 = "1m2m3m1p2p3p7p8p9p4s4s4s1z"  # wins on anything with a 宝, e.g. the discarded 6z
 
 
 @pytest.mark.parametrize("allowed", [True, False])
@@ -134,10 +138,22 @@ def test_baodiao_bao_only_after_touji(strict):
 
 
 # ---------------------------------------------------------------- every house rule: whole hands
-HOUSE = [{"kong_after_pung": True}, {"rob_concealed_kong": True}, {"added_kong_drawn_only": True},
-         {"jiuyao_melds": False}, {"win_on_bao_tile": False}, {"baodiao_bao_needs_touji": True},
-         {"kong_after_pung": True, "rob_concealed_kong": True, "added_kong_drawn_only": True,
-          "jiuyao_melds": False, "win_on_bao_tile": False, "baodiao_bao_needs_touji": True}]
+HOUSE = [
+    {"kong_after_pung": True},
+    {"rob_concealed_kong": True},
+    {"added_kong_drawn_only": True},
+    {"jiuyao_melds": False},
+    {"win_on_bao_tile": False},
+    {"baodiao_bao_needs_touji": True},
+    {
+        "kong_after_pung": True,
+        "rob_concealed_kong": True,
+        "added_kong_drawn_only": True,
+        "jiuyao_melds": False,
+        "win_on_bao_tile": False,
+        "baodiao_bao_needs_touji": True,
+    },
+]
 
 
 @pytest.mark.parametrize("changes", HOUSE, ids=lambda c: ",".join(c))

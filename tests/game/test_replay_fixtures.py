@@ -58,8 +58,25 @@ def _log(name: str) -> tuple[str, list[dict]]:
 
 def test_fixtures_cover_every_kind_of_event():
     types = {ev["type"] for name in NAMES for ev in _log(name)[1]}
-    assert types >= {"deal", "draw", "discard", "call", "pass", "chow", "pung", "kong", "concealed_kong",
-                     "added_kong", "kong_stands", "catch_bao", "four_bao", "transfer", "declare_win", "win", "end"}
+    assert types >= {
+        "deal",
+        "draw",
+        "discard",
+        "call",
+        "pass",
+        "chow",
+        "pung",
+        "kong",
+        "concealed_kong",
+        "added_kong",
+        "kong_stands",
+        "catch_bao",
+        "four_bao",
+        "transfer",
+        "declare_win",
+        "win",
+        "end",
+    }
     win_by = {ev["win_by"] for name in NAMES for ev in _log(name)[1] if ev["type"] == "win"}
     assert win_by == {"self_draw", "robbing_kong", "dealer_first_discard"}
 
@@ -90,8 +107,7 @@ def test_old_log_prefix_replays(name):
 
 # labels changed on purpose when each got one home (issue 11): the seed's 碰杠 for a kong on a discard,
 # and the English of 接宝 as the action list shows it
-RENAMED = {" 杠 kong": " 碰杠 kong", "接宝 catch_bao": "接宝 catch the 宝",
-           "— 地糊": "— 地糊 dealer's first discard"}
+RENAMED = {" 杠 kong": " 碰杠 kong", "接宝 catch_bao": "接宝 catch the 宝", "— 地糊": "— 地糊 dealer's first discard"}
 
 
 def _relabelled(line: str) -> str:
@@ -128,8 +144,12 @@ def test_consumers_read_old_logs_the_same(name):
     for f in replay_frames(events):
         e = f["event"]
         if e is not None:
-            e = {**e, "events": [old_of[json.dumps(_essential(x), sort_keys=True, ensure_ascii=False)][0]
-                                 for x in e["events"]]}
+            e = {
+                **e,
+                "events": [
+                    old_of[json.dumps(_essential(x), sort_keys=True, ensure_ascii=False)][0] for x in e["events"]
+                ],
+            }
         shown.append(e)
     frames = json.dumps(shown, sort_keys=True, ensure_ascii=False)
     assert hashlib.sha256(frames.encode()).hexdigest() == exp["frame_events_sha256"]

@@ -17,7 +17,7 @@ from shangrao.game.table import Player, TableState, Timing
 
 T = Timing(bot_delay=0.5, claim_timeout=10.0, turn_timeout=30.0, absent_timeout=20.0, claim_pause=1.0)
 
-SEAT1_CHOW = "4m6m1m9m2p5p9p3s5s9s1z2z3z"     # may chow 456m on 5m
+SEAT1_CHOW = "4m6m1m9m2p5p9p3s5s9s1z2z3z"  # may chow 456m on 5m
 
 # 抢杠 (test_game_wins): seat 2 makes a kong on seat 1's 5p, seats 3 and 0 wait on 5p
 R0_WAIT = "1m2m3m7m8m9m1s2s3s4p6p2z2z"

@@ -16,9 +16,15 @@ from shangrao.game import IllegalActionError, parse_action, replay
 from shangrao.game.manners import PHRASES, Manners, MannersError, TooFast, majority
 from shangrao.game.table import Player, TableState, Timing
 
-T = Timing(bot_delay=0.5, claim_timeout=10.0, turn_timeout=30.0, absent_timeout=20.0, claim_pause=1.0,
-           dissolve_timeout=60.0, phrase_interval=3.0)
-
+T = Timing(
+    bot_delay=0.5,
+    claim_timeout=10.0,
+    turn_timeout=30.0,
+    absent_timeout=20.0,
+    claim_pause=1.0,
+    dissolve_timeout=60.0,
+    phrase_interval=3.0,
+)
 
 
 def _people() -> list[Player]:

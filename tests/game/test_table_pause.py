@@ -11,7 +11,9 @@ TIMING = Timing(bot_delay=0.5, claim_timeout=5.0, turn_timeout=20.0, absent_time
 
 
 def seats(people: int) -> list[Player]:
-    out = [Player(player="human", standin=get_bot("greedy", seed=1), present=True, was_here=True) for _ in range(people)]
+    out = [
+        Player(player="human", standin=get_bot("greedy", seed=1), present=True, was_here=True) for _ in range(people)
+    ]
     return out + [Player(player="greedy", bot=get_bot("greedy", seed=1)) for _ in range(4 - people)]
 
 

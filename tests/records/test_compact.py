@@ -38,9 +38,22 @@ def _games(path: Path) -> list:
         out = []
         for g in sorted(store.list_games(), key=lambda g: g.id):
             rec = store.load_game(g.id)
-            out.append(((rec.mode, rec.players, rec.seed, rec.rules, rec.status, rec.hands_played, rec.scores,
-                         rec.meta, rec.pending),
-                        [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in rec.hands]))
+            out.append(
+                (
+                    (
+                        rec.mode,
+                        rec.players,
+                        rec.seed,
+                        rec.rules,
+                        rec.status,
+                        rec.hands_played,
+                        rec.scores,
+                        rec.meta,
+                        rec.pending,
+                    ),
+                    [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in rec.hands],
+                )
+            )
         return out
 
 
@@ -69,8 +82,9 @@ def _sql(path: Path, statement: str, *args) -> None:
 
 def _decisions(path: Path, game_id: int, hand_index: int) -> bytes:
     conn = sqlite3.connect(path)
-    (value,) = conn.execute("SELECT decisions FROM hands WHERE game_id = ? AND hand_index = ?",
-                            (game_id, hand_index)).fetchone()
+    (value,) = conn.execute(
+        "SELECT decisions FROM hands WHERE game_id = ? AND hand_index = ?", (game_id, hand_index)
+    ).fetchone()
     conn.close()
     return value
 
@@ -106,16 +120,31 @@ def test_a_compact_hand_is_replayed_only_when_its_events_are_read(stored, monkey
         assert calls == [(1, 2)] and rec.hands[2].events is first  # once, then kept
         assert list(replay(first).result.deltas) == rec.hands[2].result["deltas"]
         d = rec.to_dict()  # as when StoredHand was a dataclass: the hands as dicts, with their events
-        assert d["hands"][2] == {"index": 2, "dealer": rec.hands[2].dealer, "events": first,
-                                 "result": rec.hands[2].result, "scores_after": rec.hands[2].scores_after,
-                                 "created": rec.hands[2].created}
+        assert d["hands"][2] == {
+            "index": 2,
+            "dealer": rec.hands[2].dealer,
+            "events": first,
+            "result": rec.hands[2].result,
+            "scores_after": rec.hands[2].scores_after,
+            "created": rec.hands[2].created,
+        }
         assert len(calls) == 8 and d["hands"][0]["events"] == rec.hands[0].events
 
 
-@pytest.mark.parametrize("damage", [
-    "truncated", "a decision flipped", "format byte", "scores before", "game seed", "game rules", "dealer",
-    "result", "not bytes",
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "truncated",
+        "a decision flipped",
+        "format byte",
+        "scores before",
+        "game seed",
+        "game rules",
+        "dealer",
+        "result",
+        "not bytes",
+    ],
+)
 def test_a_corrupt_compact_hand_is_refused_naming_game_and_hand(fast_db, damage):
     value = _decisions(fast_db, 2, 1)
     if damage == "truncated":
@@ -137,8 +166,10 @@ def test_a_corrupt_compact_hand_is_refused_naming_game_and_hand(fast_db, damage)
     elif damage == "dealer":
         _sql(fast_db, "UPDATE hands SET dealer = (dealer + 1) % 4 WHERE game_id = 2 AND hand_index = 1")
     elif damage == "result":
-        _sql(fast_db, "UPDATE hands SET result = json_set(result, '$.next_dealer', 7) WHERE game_id = 2 "
-                      "AND hand_index = 1")
+        _sql(
+            fast_db,
+            "UPDATE hands SET result = json_set(result, '$.next_dealer', 7) WHERE game_id = 2 AND hand_index = 1",
+        )
     else:
         _sql(fast_db, "UPDATE hands SET decisions = 'abc' WHERE game_id = 2 AND hand_index = 1")
     with Store(fast_db, read_only=True) as store:
@@ -146,8 +177,11 @@ def test_a_corrupt_compact_hand_is_refused_naming_game_and_hand(fast_db, damage)
         # the hands of the game before the damaged one read as they were (a seed or rules edit spoils all)
         if damage not in ("game seed", "game rules"):
             assert rec.hands[0].events[0]["type"] == "deal"
-        with pytest.raises(CompactHandError, match=r"^game 2, hand 1 \(0-based\): the compact record does not "
-                                                   r"replay: ") as err:
+        with pytest.raises(
+            CompactHandError,
+            match=r"^game 2, hand 1 \(0-based\): the compact record does not "
+            r"replay: ",
+        ) as err:
             _ = rec.hands[1].events
         assert isinstance(err.value, RecordError) and "\n" not in str(err.value)
 
@@ -191,12 +225,15 @@ def test_the_web_history_shows_a_compact_game_and_refuses_a_damaged_hand_by_name
             assert r.json()["detail"].startswith("game 1, hand ") and "does not replay" in r.json()["detail"]
 
 
-@pytest.mark.parametrize("damage", [
-    "UPDATE hands SET decisions = NULL, events = NULL WHERE game_id = 1 AND hand_index = 2",
-    "UPDATE hands SET dealer = 'x' WHERE game_id = 1 AND hand_index = 2",
-    "UPDATE hands SET result = '{oops' WHERE game_id = 1 AND hand_index = 2",
-    "UPDATE games SET rules = '[1, 2]' WHERE id = 1",
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE hands SET decisions = NULL, events = NULL WHERE game_id = 1 AND hand_index = 2",
+        "UPDATE hands SET dealer = 'x' WHERE game_id = 1 AND hand_index = 2",
+        "UPDATE hands SET result = '{oops' WHERE game_id = 1 AND hand_index = 2",
+        "UPDATE games SET rules = '[1, 2]' WHERE id = 1",
+    ],
+)
 def test_a_damaged_row_is_answered_422_naming_the_game_not_try_again(fast_db, damage):
     # lasting damage is not "the records database cannot be read now; try again" (a 503)
     with warnings.catch_warnings():
@@ -259,10 +296,14 @@ def test_insert_games_refuses_a_bad_game_and_writes_nothing(tmp_path):
     hand = CompactHand(0, 0, value, {"deltas": [0, 0, 0, 0]}, [0, 0, 0, 0])
     good = NewGame("simulate", ["greedy"] * 4, 7, DEFAULT_RULES.to_dict(), {}, [hand])
     with Store(tmp_path / "x.sqlite3") as store:
-        for bad, why in ((NewGame("simulate", ["greedy"] * 4, 7, {}, {}, [hand, hand]), "hand 1 is numbered 0"),
-                         (NewGame("simulate", ["greedy"] * 4, None, {}, {}, [hand]), "needs its 64-bit integer seed"),  # type: ignore[arg-type]
-                         (NewGame("simulate", ["greedy"] * 4, 7, {}, {}, [CompactHand(0, 4, value, {}, [0] * 4)]),
-                          "dealer is a seat")):
+        for bad, why in (
+            (NewGame("simulate", ["greedy"] * 4, 7, {}, {}, [hand, hand]), "hand 1 is numbered 0"),
+            (NewGame("simulate", ["greedy"] * 4, None, {}, {}, [hand]), "needs its 64-bit integer seed"),  # type: ignore[arg-type]
+            (
+                NewGame("simulate", ["greedy"] * 4, 7, {}, {}, [CompactHand(0, 4, value, {}, [0] * 4)]),
+                "dealer is a seat",
+            ),
+        ):
             with pytest.raises(RecordError, match=why):
                 store.insert_games([good, bad])
         assert store.count_games() == 0
@@ -296,8 +337,9 @@ def test_the_downgrade_from_0004_writes_the_compact_hands_events(fast_db, stored
         assert "decisions" not in cols
     engine.dispose()
     with Store(fast_db, read_only=True) as store:  # read as a database of revision 0003 (full events)
-        got = [[(h.index, h.dealer, h.events, h.result, h.scores_after) for h in store.load_game(g).hands]
-               for g in (1, 2)]
+        got = [
+            [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in store.load_game(g).hands] for g in (1, 2)
+        ]
         assert not any(h.compact for h in store.load_game(1).hands)
     assert got == [hands for _, hands in expected]
     _simulate(fast_db, "fast", hands=8, seed=9)  # and opened to write, it goes up to 0004 again

@@ -53,8 +53,10 @@ def _ask(proc: subprocess.Popen, line: str) -> str:
 
 def _outside_open_and_close(path: Path) -> None:
     """What `sqlite3 DB 'select …'`, a monitoring script or `shangrao games` in another process does."""
-    code = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
-            "c.execute('select count(*) from games').fetchall(); c.close()")
+    code = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+        "c.execute('select count(*) from games').fetchall(); c.close()"
+    )
     subprocess.run([sys.executable, "-c", code, str(path)], check=True, timeout=30)
 
 
@@ -70,8 +72,9 @@ def _game_ids(path: Path) -> list[int]:
 def test_an_outside_connection_that_closes_never_takes_the_wal_of_a_serving_process(tmp_path):
     db = tmp_path / "live.sqlite3"
     Store(str(db)).close()
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env=_env())
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=_env()
+    )
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
         first = int(_ask(proc, "game"))
@@ -145,8 +148,10 @@ WRITER = textwrap.dedent("""
 def test_concurrent_writer_processes_never_number_two_games_alike(tmp_path):
     db = tmp_path / "ids.sqlite3"
     Store(str(db)).close()
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(db), "25"], stdout=subprocess.PIPE, text=True,
-                              env=_env()) for _ in range(4)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(db), "25"], stdout=subprocess.PIPE, text=True, env=_env())
+        for _ in range(4)
+    ]
     try:
         outs = [p.communicate(timeout=120)[0] for p in procs]
     finally:
@@ -165,9 +170,16 @@ def test_concurrent_writer_processes_never_number_two_games_alike(tmp_path):
 # --------------------------------------------------------------------------- a real `shangrao serve`
 CLI = "import sys; from shangrao.cli import main; sys.argv[0] = 'shangrao'; main()"
 #: people who think for ever, bots that answer at once, no pause: the test decides when things happen
-SERVE_ENV = {"SHANGRAO_BOT_DELAY": "0", "SHANGRAO_CLAIM_PAUSE": "0", "SHANGRAO_CLAIM_TIMEOUT": "600",
-             "SHANGRAO_TURN_TIMEOUT": "600", "SHANGRAO_ABSENT_TIMEOUT": "600", "SHANGRAO_NEXT_HAND_TIMEOUT": "600",
-             "SHANGRAO_MESSAGES_PER_SECOND": "10000", "SHANGRAO_TABLES_PER_MINUTE": "10000"}
+SERVE_ENV = {
+    "SHANGRAO_BOT_DELAY": "0",
+    "SHANGRAO_CLAIM_PAUSE": "0",
+    "SHANGRAO_CLAIM_TIMEOUT": "600",
+    "SHANGRAO_TURN_TIMEOUT": "600",
+    "SHANGRAO_ABSENT_TIMEOUT": "600",
+    "SHANGRAO_NEXT_HAND_TIMEOUT": "600",
+    "SHANGRAO_MESSAGES_PER_SECOND": "10000",
+    "SHANGRAO_TABLES_PER_MINUTE": "10000",
+}
 
 
 def _free_port() -> int:
@@ -185,8 +197,24 @@ def _start_server(db: Path, port: int, log: Path) -> subprocess.Popen:
 
     env = {**_env(), **SERVE_ENV}
     with open(log, "ab") as out:
-        proc = subprocess.Popen([sys.executable, "-c", CLI, "serve", "--db", str(db), "--host", "127.0.0.1",
-                                 "--port", str(port), "--no-browser"], stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                CLI,
+                "serve",
+                "--db",
+                str(db),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-browser",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     deadline = time.monotonic() + 30
     while True:
         assert proc.poll() is None, log.read_text()
@@ -257,13 +285,20 @@ def test_a_served_table_loses_nothing_to_outside_writers_and_kill_9(tmp_path):
                 outside["errors"].append(repr(err))
 
     def writers() -> None:  # the README's commands on the same default file, beside the server
-        for args in (["simulate", "--engine", "python", "--hands", "8"],
-                     ["arena", "--bots", "greedy,random", "-n", "1", "--engine", "python"],
-                     ["simulate", "--engine", "python", "--hands", "4", "--seed", "5"]):
+        for args in (
+            ["simulate", "--engine", "python", "--hands", "8"],
+            ["arena", "--bots", "greedy,random", "-n", "1", "--engine", "python"],
+            ["simulate", "--engine", "python", "--hands", "4", "--seed", "5"],
+        ):
             if stop.is_set():
                 return
-            res = subprocess.run([sys.executable, "-c", CLI, *args, "--db", str(db), "--json"], capture_output=True,
-                                 text=True, env=_env(), timeout=60)
+            res = subprocess.run(
+                [sys.executable, "-c", CLI, *args, "--db", str(db), "--json"],
+                capture_output=True,
+                text=True,
+                env=_env(),
+                timeout=60,
+            )
             if res.returncode != 0:
                 outside["errors"].append(res.stderr[-500:])
             else:
@@ -272,7 +307,9 @@ def test_a_served_table_loses_nothing_to_outside_writers_and_kill_9(tmp_path):
     threads = [threading.Thread(target=open_and_close, daemon=True), threading.Thread(target=writers, daemon=True)]
     seat = None
     try:
-        r = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"hands": HANDS, "seats": ["random"] * 3}, timeout=10)
+        r = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables", json={"hands": HANDS, "seats": ["random"] * 3}, timeout=10
+        )
         assert r.status_code == 200, r.text
         table_id, token = r.json()["id"], r.json()["token"]
         for t in threads:
@@ -291,16 +328,22 @@ def test_a_served_table_loses_nothing_to_outside_writers_and_kill_9(tmp_path):
             elif state["legal"]:
                 time.sleep(0.2)  # a person's pace: the outside writers run meanwhile
                 a = rng.choice(state["legal"])
-                seat.ws.send(json.dumps({"type": "action", "action": a["action"], "seq": state["seq"],
-                                         "hand": state["hand_no"]}))
+                seat.ws.send(
+                    json.dumps({"type": "action", "action": a["action"], "seq": state["seq"], "hand": state["hand_no"]})
+                )
                 played += 1
             elif state["view"]["phase"] == "over":  # the match is over before the test has seen enough
                 pytest.fail(f"the match ended: play more hands ({state['hand_no']}, {state['table']})")
             state = seat.next_state()
         last = _shown(state)
         copy = tmp_path / "backup.sqlite3"  # `shangrao backup` of the live database, the server still up
-        res = subprocess.run([sys.executable, "-c", CLI, "backup", str(copy), "--db", str(db)], capture_output=True,
-                             text=True, env=_env(), timeout=60)
+        res = subprocess.run(
+            [sys.executable, "-c", CLI, "backup", str(copy), "--db", str(db)],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=60,
+        )
         assert res.returncode == 0 and "integrity check: ok" in res.stdout, res.stderr
     finally:
         stop.set()
@@ -384,13 +427,20 @@ def test_backup_of_a_path_with_odd_characters_and_its_bad_destinations_are_one_l
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    bad = {str(tmp_path): "is a directory", str(db): "is the database itself",
-           str(odd / ".." / odd.name / db.name): "is the database itself", "": "give the backup's file name",
-           str(tmp_path / "nodir" / "x.sqlite3"): "is not a directory"}
+    bad = {
+        str(tmp_path): "is a directory",
+        str(db): "is the database itself",
+        str(odd / ".." / odd.name / db.name): "is the database itself",
+        "": "give the backup's file name",
+        str(tmp_path / "nodir" / "x.sqlite3"): "is not a directory",
+    }
     if os.geteuid() != 0:  # root writes anywhere
         bad[str(locked / "x.sqlite3")] = "cannot write in"
     for dest, words in bad.items():
         res = runner.invoke(app, ["backup", dest, "--db", str(db)])
-        assert res.exit_code == 2 and words in res.output and len(res.output.strip().splitlines()) == 1, (dest, res.output)
+        assert res.exit_code == 2 and words in res.output and len(res.output.strip().splitlines()) == 1, (
+            dest,
+            res.output,
+        )
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([odd.name, copy.name, "locked"])
     assert list(locked.iterdir()) == []

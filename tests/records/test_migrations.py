@@ -128,8 +128,11 @@ def test_a_database_newer_than_this_code_is_refused_in_one_line(old_db, monkeypa
     conn.commit()
     conn.close()
     for read_only in (False, True):
-        with pytest.raises(SchemaError, match=r"written by a newer shangrao \(schema revision 9999; "
-                                              rf"this one knows up to {HEAD}\)"):
+        with pytest.raises(
+            SchemaError,
+            match=r"written by a newer shangrao \(schema revision 9999; "
+            rf"this one knows up to {HEAD}\)",
+        ):
             Store(old_db, read_only=read_only)
     for args in (["games"], ["serve", "--no-browser"], ["simulate", "--hands", "1"]):
         res = CliRunner().invoke(cli_app, [*args, "--db", str(old_db)])
@@ -143,8 +146,11 @@ def test_a_database_that_cannot_be_upgraded_says_why(old_db):
     conn.execute("DROP TABLE events")
     conn.commit()
     conn.close()
-    with pytest.raises(SchemaError, match=rf"cannot upgrade the records database .* from schema revision "
-                                          rf"{BASELINE} to {HEAD}: .*events"):
+    with pytest.raises(
+        SchemaError,
+        match=rf"cannot upgrade the records database .* from schema revision "
+        rf"{BASELINE} to {HEAD}: .*events",
+    ):
         Store(old_db)
     assert _revision(old_db) is None  # nothing half done: the stamp went back with the failed step
     with pytest.raises(SchemaError, match="cannot upgrade"):  # and it says so again

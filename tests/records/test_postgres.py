@@ -34,9 +34,11 @@ def require_pg_url(environ=os.environ) -> str:
     url = environ.get(ENV_VAR, "").strip()
     if url:
         return url
-    msg = (f"{ENV_VAR} is not set: the PostgreSQL records tests need a server URL such as "
-           f"postgresql+psycopg://shangrao:shangrao@127.0.0.1:5432/shangrao_test "
-           f"(.ci/run starts a server and sets it)")
+    msg = (
+        f"{ENV_VAR} is not set: the PostgreSQL records tests need a server URL such as "
+        f"postgresql+psycopg://shangrao:shangrao@127.0.0.1:5432/shangrao_test "
+        f"(.ci/run starts a server and sets it)"
+    )
     if environ.get("CI"):
         pytest.fail(f"{msg}; CI is set, so this is a failure, not a skip", pytrace=False)
     pytest.skip(msg)
@@ -116,8 +118,13 @@ _EVENTS = [
 def test_pg_store_round_trip(store, pg_url):
     """create, live events, hands in separate transactions (two Store objects), load, list, finish."""
     max_seed, min_seed = 2**63 - 1, -(2**63)
-    gid = store.create_game("simulate", ["greedy", "greedy", "random", "random"], seed=max_seed,
-                            rules=DEFAULT_RULES, meta={"run": "宝", "n": 1})
+    gid = store.create_game(
+        "simulate",
+        ["greedy", "greedy", "random", "random"],
+        seed=max_seed,
+        rules=DEFAULT_RULES,
+        meta={"run": "宝", "n": 1},
+    )
     other = store.create_game("play", ["human", "greedy", "greedy", "greedy"], seed=min_seed)
     assert store.append_event(gid, 0, _EVENTS[0]) == 0
     assert store.append_event(gid, 0, _EVENTS[1]) == 1
@@ -183,8 +190,13 @@ def test_pg_unique_violation_is_a_record_error_and_rolls_back(store, pg_url):
     gid = store.create_game("simulate", ["greedy"] * 4, seed=2)
     raw = create_engine(pg_url)
     with raw.begin() as conn:
-        conn.execute(text("INSERT INTO hands (game_id, hand_index, dealer, events, result, scores_after, created) "
-                          "VALUES (:g, 0, 0, '', '{}', '[0,0,0,0]', now())"), {"g": gid})
+        conn.execute(
+            text(
+                "INSERT INTO hands (game_id, hand_index, dealer, events, result, scores_after, created) "
+                "VALUES (:g, 0, 0, '', '{}', '[0,0,0,0]', now())"
+            ),
+            {"g": gid},
+        )
     raw.dispose()
     with pytest.raises(RecordError, match="hand 0 is already stored"):
         store.append_hand(gid, 0, 0, [{"a": 1}], _result([6, -2, -2, -2]))
@@ -278,9 +290,19 @@ def _stored(url: str, ids: list[int]) -> list[tuple]:
         out = []
         for gid in ids:
             g = s.load_game(gid)
-            out.append((g.mode, g.players, g.seed, g.rules, g.status, g.hands_played, g.scores,
-                        {k: v for k, v in g.meta.items()},
-                        [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in g.hands]))
+            out.append(
+                (
+                    g.mode,
+                    g.players,
+                    g.seed,
+                    g.rules,
+                    g.status,
+                    g.hands_played,
+                    g.scores,
+                    {k: v for k, v in g.meta.items()},
+                    [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in g.hands],
+                )
+            )
         return out
 
 
@@ -335,8 +357,13 @@ def test_pg_a_corrupt_compact_hand_is_refused_naming_game_and_hand(pg_url):
     gid = _simulate(pg_url)["storage"]["game_ids"][1]
     engine = create_engine(pg_url)
     with engine.begin() as conn:  # one decision's byte changed, as an edit by hand would
-        conn.execute(text("UPDATE hands SET decisions = overlay(decisions placing '\\x7f'::bytea from 50) "
-                          "WHERE game_id = :g AND hand_index = 3"), {"g": gid})
+        conn.execute(
+            text(
+                "UPDATE hands SET decisions = overlay(decisions placing '\\x7f'::bytea from 50) "
+                "WHERE game_id = :g AND hand_index = 3"
+            ),
+            {"g": gid},
+        )
     engine.dispose()
     with Store(pg_url) as s:
         rec = s.load_game(gid)
@@ -376,8 +403,15 @@ def test_pg_a_database_of_the_previous_release_is_upgraded_and_every_game_replay
         for name in ("games", "hands", "events"):  # the ids went in as they were: the sequences go on after them
             b.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))"))
     with dst.connect() as conn:
-        assert conn.execute(text("SELECT data_type FROM information_schema.columns WHERE table_name = 'events' "
-                                 "AND column_name = 'event' AND table_schema = current_schema()")).scalar() == "json"
+        assert (
+            conn.execute(
+                text(
+                    "SELECT data_type FROM information_schema.columns WHERE table_name = 'events' "
+                    "AND column_name = 'event' AND table_schema = current_schema()"
+                )
+            ).scalar()
+            == "json"
+        )
     with Store(pg_url, read_only=True) as store:  # read as it is, before the upgrade
         assert check_every_game_replays(store) == 9
     with Store(pg_url) as store:
@@ -388,8 +422,15 @@ def test_pg_a_database_of_the_previous_release_is_upgraded_and_every_game_replay
         check_rooms_work(store, gid)  # revision 0003: the rooms' tables
     with dst.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
-        assert conn.execute(text("SELECT data_type FROM information_schema.columns WHERE table_name = 'events' "
-                                 "AND column_name = 'event' AND table_schema = current_schema()")).scalar() == "text"
+        assert (
+            conn.execute(
+                text(
+                    "SELECT data_type FROM information_schema.columns WHERE table_name = 'events' "
+                    "AND column_name = 'event' AND table_schema = current_schema()"
+                )
+            ).scalar()
+            == "text"
+        )
     src.dispose()
     dst.dispose()
 
@@ -402,7 +443,11 @@ def test_pg_rooms_codes_members_and_standings(store):
     room = create_room(store, "000123", "周三局", 2, {}, "老王", "a" * 64)
     with pytest.raises(CodeTaken):
         create_room(store, "000123", "别的", 2, {}, "小李", "b" * 64)
-    assert [add_member(store, "000123", n, c * 64).seat for n, c in (("小李", "b"), ("阿三", "c"), ("丁", "d"))] == [1, 2, 3]
+    assert [add_member(store, "000123", n, c * 64).seat for n, c in (("小李", "b"), ("阿三", "c"), ("丁", "d"))] == [
+        1,
+        2,
+        3,
+    ]
     with pytest.raises(RoomFull):
         add_member(store, "000123", "多余", "e" * 64)
     gid = store.create_game("web", ["human"] * 4, seed=1, rules=DEFAULT_RULES)

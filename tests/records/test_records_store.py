@@ -26,7 +26,9 @@ def _result(deltas):
 
 def test_create_append_finish_load(store):
     gid = store.create_game("simulate", ["greedy", "greedy", "random", "random"], seed=7, rules=DEFAULT_RULES)
-    store.append_hand(gid, 0, dealer=0, events=[{"type": "deal", "n": 1}, {"type": "draw"}], result=_result([6, -2, -2, -2]))
+    store.append_hand(
+        gid, 0, dealer=0, events=[{"type": "deal", "n": 1}, {"type": "draw"}], result=_result([6, -2, -2, -2])
+    )
     store.append_hand(gid, 1, dealer=0, events=[{"type": "deal"}], result=_result([-1, 3, -1, -1]))
     store.finish_game(gid)
     g = store.load_game(gid)
@@ -116,12 +118,18 @@ def check_group_commit(store):
 
     a, b, c = (store.create_game("web", ["human"] * 4) for _ in range(3))
     insert_events(store, a, 0, 0, [{"type": "deal"}])
-    assert insert_event_batches(store, [(b, 0, 0, [{"type": "deal"}, {"type": "draw"}]),
-                                        (c, 0, 0, [{"type": "deal"}])]) == [None, None]
-    out = insert_event_batches(store, [(a, 0, 1, [{"type": "draw"}]),
-                                       (b, 0, 1, [{"type": "draw", "again": True}]),  # position 1 is taken
-                                       (c, 0, 1, [{"type": "draw", "x": float("nan")}]),  # not JSON
-                                       (c, 0, 1, [{"type": "draw"}])])
+    assert insert_event_batches(
+        store, [(b, 0, 0, [{"type": "deal"}, {"type": "draw"}]), (c, 0, 0, [{"type": "deal"}])]
+    ) == [None, None]
+    out = insert_event_batches(
+        store,
+        [
+            (a, 0, 1, [{"type": "draw"}]),
+            (b, 0, 1, [{"type": "draw", "again": True}]),  # position 1 is taken
+            (c, 0, 1, [{"type": "draw", "x": float("nan")}]),  # not JSON
+            (c, 0, 1, [{"type": "draw"}]),
+        ],
+    )
     assert out[0] is None and out[3] is None
     assert isinstance(out[1], RecordError) and "already stored" in str(out[1])
     assert isinstance(out[2], ValueError)
@@ -245,8 +253,14 @@ def test_a_foreign_or_damaged_database_is_a_record_error_not_a_traceback(tmp_pat
     store = Store(url)
     good = store.create_game("simulate", ["greedy"] * 4, seed=2, rules={})
     store.close()
-    for column, value in (("players", "'5'"), ("players", "'[1,2,3,4]'"), ("players", "'[\"a\"]'"),
-                          ("scores", "'\"x\"'"), ("scores", "'[1.5,2,3,4]'"), ("scores", "'[null,2,3,4]'")):
+    for column, value in (
+        ("players", "'5'"),
+        ("players", "'[1,2,3,4]'"),
+        ("players", "'[\"a\"]'"),
+        ("scores", "'\"x\"'"),
+        ("scores", "'[1.5,2,3,4]'"),
+        ("scores", "'[null,2,3,4]'"),
+    ):
         con = sqlite3.connect(tmp_path / "s.db")
         con.execute(f"UPDATE games SET {column} = {value} WHERE id = ?", (gid,))
         con.commit()
@@ -259,7 +273,9 @@ def test_a_foreign_or_damaged_database_is_a_record_error_not_a_traceback(tmp_pat
             store.load_game(gid)
         store.close()
         con = sqlite3.connect(tmp_path / "s.db")
-        con.execute("UPDATE games SET players = '[\"greedy\",\"greedy\",\"greedy\",\"greedy\"]', "
-                    "scores = '[0,0,0,0]' WHERE id = ?", (gid,))
+        con.execute(
+            'UPDATE games SET players = \'["greedy","greedy","greedy","greedy"]\', scores = \'[0,0,0,0]\' WHERE id = ?',
+            (gid,),
+        )
         con.commit()
         con.close()

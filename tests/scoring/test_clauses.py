@@ -253,8 +253,16 @@ def test_qianggang_x6_paid_by_robbed():
 def test_qianggang_robbed_pays_own_factor_others_pay_bonuses():
     # D8/D9: the robbed payer alone pays the hand (×2^n if that payer flew 宝);
     # 奖励分 are still paid by all three
-    r = sc(hand="123m456p12s55z", melds=["pung:999p"], win_tile="3s", win_by="robbing_kong", robbed=1,
-           bao="9p", caught_bao=True, payers_flown=[0, 1, 0])
+    r = sc(
+        hand="123m456p12s55z",
+        melds=["pung:999p"],
+        win_tile="3s",
+        win_by="robbing_kong",
+        robbed=1,
+        bao="9p",
+        caught_bao=True,
+        payers_flown=[0, 1, 0],
+    )
     assert r.win_payments == (0, 24, 0) and r.payments == (10, 34, 10) and r.total == 54
 
 
@@ -267,8 +275,7 @@ def test_qianggang_with_baodiao():
 def test_bonus_jiebao_10():
     # (21) 接宝 / 奖励分 接宝： 10分
     # three 宝 drawn (here the pung of 9p as its face) and the fourth discarded by a payer
-    r = sc(hand="123m456p123s5z", win_tile="5z", melds=["pung:999p"], bao="9p", caught_bao=True,
-           payers_flown=[1, 0, 0])
+    r = sc(hand="123m456p123s5z", win_tile="5z", melds=["pung:999p"], bao="9p", caught_bao=True, payers_flown=[1, 0, 0])
     assert [(b.name, b.points) for b in r.bonuses] == [("接宝", 10)]
     assert r.payments == (2 * 2 + 10, 12, 12) and r.total == 38
 
@@ -330,8 +337,14 @@ def test_jiuyao_doubling_qidui_with_bao_pair_as_terminal():
 
 def test_doublings_stack():
     # 注 2: 每种名目的每一次都可以是使糊家能得到在原有的基础上*2的n次方
-    r = sc(hand="1z", win_tile="1z", bao="5m", kong_chain=2, winner_flown=1,
-           melds=["concealed_kong:1111m", "concealed_kong:9999m", "pung:111p", "pung:222z"])
+    r = sc(
+        hand="1z",
+        win_tile="1z",
+        bao="5m",
+        kong_chain=2,
+        winner_flown=1,
+        melds=["concealed_kong:1111m", "concealed_kong:9999m", "pung:111p", "pung:222z"],
+    )
     assert ids(r) == {"gangkai": 4, "dandiao": 2, "feibao": 2, "jiuyao": 2}
     assert r.hand_value == 10 * 4 * 2 * 2 * 2
 
@@ -372,6 +385,7 @@ def test_rules_base_points_scale(field, value):
 
 # --- situations the seed rules out are refused, not scored -------------------------------------------------
 
+
 def test_earthly_win_refused_when_switched_off_by_rules():
     """地糊 is a RuleSet option (earthly_win); with it off a 地糊 situation is an error, not a score."""
     from shangrao import RuleSet, SituationError, score
@@ -387,8 +401,15 @@ def test_earthly_win_with_melds_refused():
     from shangrao import SituationError, score
 
     with pytest.raises(SituationError, match="地糊"):
-        score({"hand": "456p789s123s5z", "win_tile": "5z", "melds": ["pung:111m"], "bao": "9p",
-               "win_by": "dealer_first_discard"})
+        score(
+            {
+                "hand": "456p789s123s5z",
+                "win_tile": "5z",
+                "melds": ["pung:111m"],
+                "bao": "9p",
+                "win_by": "dealer_first_discard",
+            }
+        )
 
 
 def test_flown_bao_without_holding_one_refused():
@@ -396,5 +417,6 @@ def test_flown_bao_without_holding_one_refused():
     from shangrao import SituationError, score
 
     with pytest.raises(SituationError, match="winner_held_bao"):
-        score({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "winner_flown": 1,
-               "winner_held_bao": False})
+        score(
+            {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "winner_flown": 1, "winner_held_bao": False}
+        )

@@ -53,8 +53,13 @@ def test_jiuyao_with_melds_house_rule():
 
 
 def test_win_on_a_bao_tile_house_rule():
-    sit = {"hand": "1m2m3m1p2p3p7p8p9p4s4s4s1z", "win_tile": "6z", "bao": "6z", "win_by": "dealer_first_discard",
-           "payers_flown": [0, 0, 1]}  # the dealer flew the 宝 it discarded
+    sit = {
+        "hand": "1m2m3m1p2p3p7p8p9p4s4s4s1z",
+        "win_tile": "6z",
+        "bao": "6z",
+        "win_by": "dealer_first_discard",
+        "payers_flown": [0, 0, 1],
+    }  # the dealer flew the 宝 it discarded
     assert shangrao.score(sit).pattern.name == "地糊"
     with pytest.raises(SituationError, match="win_on_bao_tile"):
         shangrao.score(sit, DEFAULT_RULES.replace(win_on_bao_tile=False))
@@ -62,5 +67,11 @@ def test_win_on_a_bao_tile_house_rule():
 
 def test_house_rule_defaults_are_todays_reading():
     r = DEFAULT_RULES
-    assert (r.kong_after_pung, r.added_kong_drawn_only, r.jiuyao_melds, r.win_on_bao_tile,
-            r.baodiao_bao_needs_touji, r.rob_concealed_kong) == (False, False, True, True, False, False)
+    assert (
+        r.kong_after_pung,
+        r.added_kong_drawn_only,
+        r.jiuyao_melds,
+        r.win_on_bao_tile,
+        r.baodiao_bao_needs_touji,
+        r.rob_concealed_kong,
+    ) == (False, False, True, True, False, False)

@@ -13,10 +13,14 @@ import shangrao
 from shangrao import SituationError
 
 # the issue's three examples
-ROBBER_HOLDS_THE_KIND = {"hand": "123m456p789s123s1m", "win_tile": "1m", "bao": "5z", "win_by": "robbing_kong",
-                         "robbed": 0}
-HEAVENLY_CAUGHT = {"hand": "123m456p789s2s6z6z6z", "win_tile": "3s", "bao": "6z", "heavenly": True,
-                   "caught_bao": True}
+ROBBER_HOLDS_THE_KIND = {
+    "hand": "123m456p789s123s1m",
+    "win_tile": "1m",
+    "bao": "5z",
+    "win_by": "robbing_kong",
+    "robbed": 0,
+}
+HEAVENLY_CAUGHT = {"hand": "123m456p789s2s6z6z6z", "win_tile": "3s", "bao": "6z", "heavenly": True, "caught_bao": True}
 FOUR_BAO_WITHOUT_BAO = {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "6z", "four_bao": True}
 
 
@@ -41,14 +45,28 @@ def test_robbing_kong_with_the_robbed_kind_in_hand_is_refused():
 
 
 def test_robbing_kong_with_the_robbed_kind_in_a_meld_is_refused():
-    refused({"hand": "456p789s123s9m", "melds": ["chow:123m"], "win_tile": "1m", "bao": "5z",
-             "win_by": "robbing_kong", "robbed": 1}, "melds:", "抢杠")
+    refused(
+        {
+            "hand": "456p789s123s9m",
+            "melds": ["chow:123m"],
+            "win_tile": "1m",
+            "bao": "5z",
+            "win_by": "robbing_kong",
+            "robbed": 1,
+        },
+        "melds:",
+        "抢杠",
+    )
 
 
 def test_robbing_kong_of_the_indicators_kind_is_refused():
     """R1: one copy of the indicator is out of play, so no kong of that kind exists (宝 1m: indicator 9m)."""
-    refused({"hand": "123m456p789s123s5z", "win_tile": "9m", "bao": "1m", "win_by": "robbing_kong",
-             "robbed": 0}, "win_tile:", "抢杠", "indicator")
+    refused(
+        {"hand": "123m456p789s123s5z", "win_tile": "9m", "bao": "1m", "win_by": "robbing_kong", "robbed": 0},
+        "win_tile:",
+        "抢杠",
+        "indicator",
+    )
 
 
 def test_robbing_kong_of_the_bao_kind_leaves_one_bao_to_fly():
@@ -74,8 +92,11 @@ def test_heavenly_with_feibao_is_refused():
 
 def test_heavenly_or_earthly_with_touji_is_refused():
     refused({**HEAVENLY_CAUGHT, "caught_bao": False, "touji": 1}, "touji:", "偷机", "天糊")
-    refused({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "win_by": "dealer_first_discard",
-             "touji": 1}, "touji:", "地糊")
+    refused(
+        {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "win_by": "dealer_first_discard", "touji": 1},
+        "touji:",
+        "地糊",
+    )
 
 
 def test_earthly_feibao_is_the_dealers_bao_discard_only():
@@ -94,8 +115,14 @@ def test_earthly_feibao_is_the_dealers_bao_discard_only():
 def test_earthly_with_caught_bao_needs_the_dealers_bao():
     """The engine lets a seat dealt three 宝 declare 接宝 on the dealer's first discard of the fourth
     and then win on it (R14, 地糊): accepted; 接宝 on a 地糊 that is not on a 宝 is refused."""
-    on_bao = {"hand": "123456789m1p999p", "win_tile": "9p", "bao": "9p", "win_by": "dealer_first_discard",
-              "caught_bao": True, "payers_flown": [0, 0, 1]}
+    on_bao = {
+        "hand": "123456789m1p999p",
+        "win_tile": "9p",
+        "bao": "9p",
+        "win_by": "dealer_first_discard",
+        "caught_bao": True,
+        "payers_flown": [0, 0, 1],
+    }
     r = shangrao.score(on_bao)
     assert r.pattern.name == "地糊" and [b.name for b in r.bonuses] == ["接宝"]
     refused({**on_bao, "hand": "123456789m999p2p", "win_tile": "1p"}, "payers_flown:", "地糊")
@@ -103,14 +130,24 @@ def test_earthly_with_caught_bao_needs_the_dealers_bao():
 
 # ---------------------------------------------------------------- 接宝 (21), 四个宝 (22)
 def test_caught_bao_without_three_bao_is_refused():
-    refused({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "caught_bao": True,
-             "payers_flown": [1, 0, 0]}, "caught_bao:", "接宝", "three 宝")
+    refused(
+        {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "caught_bao": True, "payers_flown": [1, 0, 0]},
+        "caught_bao:",
+        "接宝",
+        "three 宝",
+    )
 
 
 def test_caught_bao_without_a_payers_feibao_is_refused():
     """The caught 宝 was discarded by a payer: exactly one payer's 飞宝 (the winner drew the other three)."""
-    ok = {"hand": "123m456p123s5z", "win_tile": "5z", "melds": ["pung:999p"], "bao": "9p", "caught_bao": True,
-          "payers_flown": [1, 0, 0]}
+    ok = {
+        "hand": "123m456p123s5z",
+        "win_tile": "5z",
+        "melds": ["pung:999p"],
+        "bao": "9p",
+        "caught_bao": True,
+        "payers_flown": [1, 0, 0],
+    }
     assert shangrao.score(ok).winning
     refused({**ok, "payers_flown": [0, 0, 0]}, "payers_flown:", "接宝")
     refused({**ok, "payers_flown": [1, 0, 0], "winner_flown": 1, "hand": "123m456p123s9p"}, "bao:")
@@ -130,40 +167,70 @@ def test_four_bao_counts_the_bao_in_hand_melds_flown_and_the_drawn_win_tile():
 
 
 def test_four_bao_with_caught_bao_is_refused():
-    refused({"hand": "123m456p123s6z6z6z5z", "win_tile": "6z", "bao": "6z", "four_bao": True, "caught_bao": True},
-            "four_bao and caught_bao", "四个宝", "接宝")
+    refused(
+        {"hand": "123m456p123s6z6z6z5z", "win_tile": "6z", "bao": "6z", "four_bao": True, "caught_bao": True},
+        "four_bao and caught_bao",
+        "四个宝",
+        "接宝",
+    )
 
 
 # ---------------------------------------------------------------- 注 1 (payers' 飞宝), R17
 def test_payers_feibao_against_the_bao_in_sight():
     """Four 宝 in sight leave none to fly; a claimed 宝 in a meld is a payer's flown one (counted once)."""
-    refused({"hand": "123m456p789s1s9p9p9p", "win_tile": "9p", "bao": "9p", "payers_flown": [1, 0, 0]},
-            "bao:", "more than the four 宝")
-    claimed = {"hand": "123m456p123s5z", "win_tile": "5z", "melds": ["chow:789p"], "bao": "9p",
-               "payers_flown": [1, 0, 0]}
+    refused(
+        {"hand": "123m456p789s1s9p9p9p", "win_tile": "9p", "bao": "9p", "payers_flown": [1, 0, 0]},
+        "bao:",
+        "more than the four 宝",
+    )
+    claimed = {
+        "hand": "123m456p123s5z",
+        "win_tile": "5z",
+        "melds": ["chow:789p"],
+        "bao": "9p",
+        "payers_flown": [1, 0, 0],
+    }
     assert shangrao.score(claimed).winning
     # the winner's own 飞宝 cannot be in its own meld: three 宝 in sight and the winner flew two
-    refused({"hand": "123m456p12s9p9p", "win_tile": "3s", "melds": ["chow:789p"], "bao": "9p",
-             "winner_flown": 2}, "bao:", "more than the four 宝")
+    refused(
+        {"hand": "123m456p12s9p9p", "win_tile": "3s", "melds": ["chow:789p"], "bao": "9p", "winner_flown": 2},
+        "bao:",
+        "more than the four 宝",
+    )
 
 
 def test_winner_held_bao_true_with_no_bao_anywhere_is_refused():
-    refused({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "winner_held_bao": True},
-            "winner_held_bao: true", "R17")
+    refused(
+        {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "winner_held_bao": True},
+        "winner_held_bao: true",
+        "R17",
+    )
     refused({"hand": "123m456p789s123s5z", "win_tile": "5z", "winner_held_bao": True}, "winner_held_bao: true")
 
 
 def test_winner_held_bao_false_with_a_pung_of_bao_is_refused():
-    refused({"hand": "123m456p123s5z", "win_tile": "5z", "melds": ["pung:999p"], "bao": "9p",
-             "payers_flown": [1, 0, 0], "winner_held_bao": False}, "winner_held_bao: false", "melds")
+    refused(
+        {
+            "hand": "123m456p123s5z",
+            "win_tile": "5z",
+            "melds": ["pung:999p"],
+            "bao": "9p",
+            "payers_flown": [1, 0, 0],
+            "winner_held_bao": False,
+        },
+        "winner_held_bao: false",
+        "melds",
+    )
 
 
 def test_touji_needs_a_bao():
     """偷机 declines a 宝吊 win, holding a 宝."""
     refused({"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p", "touji": 1}, "touji:", "偷机")
     refused({"hand": "123m456p789s123s5z", "win_tile": "5z", "touji": 1}, "touji:", "偷机")
-    refused({"hand": "123m456p789s123s9p", "win_tile": "4s", "bao": "9p", "touji": 1, "winner_held_bao": False},
-            "winner_held_bao: false")
+    refused(
+        {"hand": "123m456p789s123s9p", "win_tile": "4s", "bao": "9p", "touji": 1, "winner_held_bao": False},
+        "winner_held_bao: false",
+    )
     assert shangrao.score({"hand": "123m456p789s123s9p", "win_tile": "4s", "bao": "9p", "touji": 1}).winning
 
 
@@ -180,8 +247,9 @@ def test_a_chow_holds_a_bao_claimed_from_the_previous_player_only():
     # a pung takes a discard from anyone
     pung = {"hand": "123m789s234p1z", "win_tile": "1z", "bao": "5p", "melds": ["pung:555p"], "winner_held_bao": False}
     refused({**pung, "payers_flown": [1, 0, 0]}, "winner_held_bao")  # a pung of three 宝: two are its own
-    assert shangrao.score({"hand": "123m789s234p1z", "win_tile": "1z", "bao": "5p", "melds": ["pung:555p"],
-                           "payers_flown": [1, 0, 0]}).winning
+    assert shangrao.score(
+        {"hand": "123m789s234p1z", "win_tile": "1z", "bao": "5p", "melds": ["pung:555p"], "payers_flown": [1, 0, 0]}
+    ).winning
 
 
 def test_touji_counts_at_most_one_a_draw():
@@ -195,6 +263,7 @@ def test_numpy_integers_are_tile_kinds_in_a_situation_dict():
     np = pytest.importorskip("numpy")
     from shangrao.tiles import parse_tiles
 
-    r = shangrao.score({"hand": [np.int64(x) for x in parse_tiles("123m456p789s123s5z")], "win_tile": np.int64(31),
-                        "bao": "9p"})
+    r = shangrao.score(
+        {"hand": [np.int64(x) for x in parse_tiles("123m456p789s123s5z")], "win_tile": np.int64(31), "bao": "9p"}
+    )
     assert r.payments == (2, 2, 2)

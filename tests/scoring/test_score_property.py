@@ -49,17 +49,26 @@ def situations(draw):
     if win_by is WinBy.ROBBING_KONG and (win_tile in held or (bao is not None and win_tile == indicator_of(bao))):
         win_by = WinBy.SELF_DRAW  # 抢杠: the robbed kong holds all four copies of its kind (issue 22)
     kw = dict(
-        hand=tuple(kinds), win_tile=win_tile, melds=melds, bao=bao, win_by=win_by, heavenly=heavenly,
+        hand=tuple(kinds),
+        win_tile=win_tile,
+        melds=melds,
+        bao=bao,
+        win_by=win_by,
+        heavenly=heavenly,
         kong_chain=draw(st.integers(0, kongs)) if win_by is WinBy.SELF_DRAW else 0,
-        winner_flown=flown[0], payers_flown=tuple(flown[1:]),
+        winner_flown=flown[0],
+        payers_flown=tuple(flown[1:]),
         four_bao=four,
         caught_bao=caught,
         robbed=draw(st.integers(0, 2)) if win_by is WinBy.ROBBING_KONG else None,
     )
     # the flags drawn at random often cannot go together (issue 22: 四个宝 needs four 宝 drawn, 接宝 three
     # and one payer's 飞宝, 天糊/地糊 no 飞宝 …): drop them one by one until the situation can exist
-    for drop in ({}, {"four_bao": False, "caught_bao": False},
-                 {"four_bao": False, "caught_bao": False, "winner_flown": 0, "payers_flown": (0, 0, 0)}):
+    for drop in (
+        {},
+        {"four_bao": False, "caught_bao": False},
+        {"four_bao": False, "caught_bao": False, "winner_flown": 0, "payers_flown": (0, 0, 0)},
+    ):
         try:
             return WinSituation(**{**kw, **drop})
         except SituationError:
@@ -68,8 +77,13 @@ def situations(draw):
     return None
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=400,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(situations())
 def test_score_bookkeeping(s):
     r = score(s)

@@ -25,23 +25,33 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {
     "pinghu_zimo": (
         {"hand": "123m456p789s123s5z", "win_tile": "5z", "bao": "9p"},
-        "平糊自摸", 2, 6,
+        "平糊自摸",
+        2,
+        6,
     ),
     "wubao_shisanlang": (
         {"hand": "147m147p147s1234z", "win_tile": "5z", "bao": "9m"},
-        "无宝十三浪", 4, 12,
+        "无宝十三浪",
+        4,
+        12,
     ),
     "wubao_jiuyao": (
         {"hand": "119m199p19s11235z", "win_tile": "6z", "bao": "5m"},
-        "无宝九幺", 4, 12,
+        "无宝九幺",
+        4,
+        12,
     ),
     "feibao_1_wubao_shisanlang": (
         {"hand": "147m147p147s1234z", "win_tile": "5z", "bao": "9m", "winner_flown": 1},
-        "无宝十三浪", 8, 24,
+        "无宝十三浪",
+        8,
+        24,
     ),
     "largest": (
         json.loads((ROOT / "examples" / "seed_largest.json").read_text(encoding="utf-8")),
-        "清碰碰糊", 10258, 30774,
+        "清碰碰糊",
+        10258,
+        30774,
     ),
 }
 
@@ -62,7 +72,10 @@ def test_seed_largest_breakdown():
     r = shangrao.score(situation)
     assert r.hand_value == 10240
     assert {d.id: (d.count, d.factor) for d in r.doublings} == {
-        "gangkai": (4, 16), "dandiao": (1, 2), "feibao": (4, 16), "jiuyao": (1, 2),
+        "gangkai": (4, 16),
+        "dandiao": (1, 2),
+        "feibao": (4, 16),
+        "jiuyao": (1, 2),
     }
     assert {b.name: b.points for b in r.bonuses} == {"自摸杠": 8, "四个宝": 10}
     assert r.bonus_payments == (18, 18, 18)
@@ -73,7 +86,11 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """Run the ``shangrao`` console script's entry point in a fresh interpreter."""
     return subprocess.run(
         [sys.executable, "-c", "import sys; from shangrao.cli import main; sys.exit(main())", *args],
-        input=stdin, capture_output=True, text=True, encoding="utf-8", timeout=120,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
     )
 
 

@@ -38,8 +38,10 @@ def test_robbed_accepts_numpy_ints():
     assert s.robbed == 1 and s.robbed.__class__ is int
 
 
-@pytest.mark.parametrize(("field", "bad"), [("hand", None), ("hand", 5), ("payers_flown", None),
-                                            ("payers_flown", 1), ("melds", None), ("win_by", "bogus")])
+@pytest.mark.parametrize(
+    ("field", "bad"),
+    [("hand", None), ("hand", 5), ("payers_flown", None), ("payers_flown", 1), ("melds", None), ("win_by", "bogus")],
+)
 def test_a_non_list_field_names_the_field(field, bad):
     kw = {"hand": HAND13, "win_tile": 28, field: bad}
     with pytest.raises(SituationError, match=field):

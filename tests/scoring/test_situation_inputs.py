@@ -35,8 +35,9 @@ def test_winner_held_bao_false_with_a_bao_in_hand_is_a_contradiction():
     with pytest.raises(SituationError, match="winner_held_bao: false, but the hand"):
         shangrao.score(_sit(winner_held_bao=False, hand="123m456p789s123s9p", win_tile="1z"))
     with pytest.raises(SituationError, match="winner_held_bao: false, but four_bao"):
-        shangrao.score(_sit(hand="123m456p123s5z", melds=["concealed_kong:9999p"], winner_held_bao=False,
-                            four_bao=True))
+        shangrao.score(
+            _sit(hand="123m456p123s5z", melds=["concealed_kong:9999p"], winner_held_bao=False, four_bao=True)
+        )
 
 
 def test_four_bao_and_caught_bao_leave_the_payers_few_to_fly():

@@ -86,15 +86,17 @@ def test_a_dealt_world_keeps_everything_the_seat_sees_and_is_self_consistent(sta
         for o in range(4):
             if o != seat:
                 for base in (C._O_COUNTS, C._O_MASK):
-                    seen[base + o * 34: base + o * 34 + 34] = False
-                seen[C._O_CODES + o * 5: C._O_CODES + o * 5 + 5] = False
+                    seen[base + o * 34 : base + o * 34 + 34] = False
+                seen[C._O_CODES + o * 5 : C._O_CODES + o * 5 + 5] = False
                 seen[C._O_BAODRAWN + o] = seen[C._O_LASTDRAW + o] = False
-                assert world[C._O_COUNTS + o * 34: C._O_COUNTS + o * 34 + 34].sum() == \
-                    st[C._O_COUNTS + o * 34: C._O_COUNTS + o * 34 + 34].sum()
+                assert (
+                    world[C._O_COUNTS + o * 34 : C._O_COUNTS + o * 34 + 34].sum()
+                    == st[C._O_COUNTS + o * 34 : C._O_COUNTS + o * 34 + 34].sum()
+                )
                 for k in range(34):
                     assert bin(world[C._O_MASK + o * 34 + k]).count("1") == world[C._O_COUNTS + o * 34 + k]
-                assert list(world[C._O_CODES + o * 5: C._O_CODES + o * 5 + 5]) == _codes(world, o)
-        seen[C._O_LIVE:C._O_LIVE + 135] = False
+                assert list(world[C._O_CODES + o * 5 : C._O_CODES + o * 5 + 5]) == _codes(world, o)
+        seen[C._O_LIVE : C._O_LIVE + 135] = False
         assert (world[seen] == st[seen]).all()  # the seat's hand, melds, discards, 飞宝, scores, phase
         changed += int((world != st).any())
     assert changed >= 35
@@ -113,7 +115,7 @@ def test_a_dealt_world_plays_to_its_end_without_an_error(states):
         B.deal_world(st, int(seat), mt, world)
         assert C.play_to_end(world, ev, dec, rules, TB, bots, mts, np.zeros(1, dtype=np.int32), 0, _BOT_RULES) >= 0
         assert world[C._O_PHASE] == C.P_OVER and world[C._O_ERROR] == 0
-        assert world[C._O_SCORES:C._O_SCORES + 4].sum() == 0
+        assert world[C._O_SCORES : C._O_SCORES + 4].sum() == 0
 
 
 def test_no_world_is_dealt_in_a_claim_window(states):
@@ -141,8 +143,24 @@ def test_tilted_worlds_are_deterministic_and_bring_the_opponents_nearer_to_winni
             out = []
             for st, seat in zip(snaps[:30], seats[:30]):
                 B.opponent_log_ratios(st, int(seat), lr, lr3)
-                B.sample_worlds(st, int(seat), TB, lr, lr3, mt, 20, tilted, False, RULES, BOTS,
-                                np.zeros((4, 625), dtype=np.uint32), _BOT_RULES, w, sh, d)
+                B.sample_worlds(
+                    st,
+                    int(seat),
+                    TB,
+                    lr,
+                    lr3,
+                    mt,
+                    20,
+                    tilted,
+                    False,
+                    RULES,
+                    BOTS,
+                    np.zeros((4, 625), dtype=np.uint32),
+                    _BOT_RULES,
+                    w,
+                    sh,
+                    d,
+                )
                 out.append(sh.copy())
             runs.append(np.array(out))
         assert np.array_equal(runs[0], runs[1])
@@ -163,8 +181,27 @@ def test_the_weight_is_finite_and_deterministic_for_every_world_consistent_with_
         seat = int(seat)
         a = B.log_weight(st, seat, params)
         assert np.isfinite(a) and a == B.log_weight(st.copy(), seat, params)
-        assert B.sample_worlds(st, seat, TB, params.log_ratio, np.zeros((3, B.N_SH)), mt, 50, False, False, RULES, BOTS,
-                               np.zeros((4, 625), dtype=np.uint32), _BOT_RULES, w, sh, d) == 50
+        assert (
+            B.sample_worlds(
+                st,
+                seat,
+                TB,
+                params.log_ratio,
+                np.zeros((3, B.N_SH)),
+                mt,
+                50,
+                False,
+                False,
+                RULES,
+                BOTS,
+                np.zeros((4, 625), dtype=np.uint32),
+                _BOT_RULES,
+                w,
+                sh,
+                d,
+            )
+            == 50
+        )
         assert np.isfinite(w).all()
     assert np.isfinite(params.log_ratio).all()
 
@@ -190,14 +227,24 @@ def test_params_survive_a_round_trip_and_a_bad_file_is_named(tmp_path, small_par
     assert "python -m shangrao.sim.belief fit" in back.meta["command"]
     with pytest.raises(InputError, match="no such file"):
         B.load_params(tmp_path / "missing.npz")
-    np.savez(tmp_path / "shape.npz", log_ratio=np.zeros((3, 3)), n_model=small_params.n_model,
-             n_uniform=small_params.n_uniform, meta=np.array("{}"))
+    np.savez(
+        tmp_path / "shape.npz",
+        log_ratio=np.zeros((3, 3)),
+        n_model=small_params.n_model,
+        n_uniform=small_params.n_uniform,
+        meta=np.array("{}"),
+    )
     with pytest.raises(InputError, match=r"shape.npz: log_ratio has shape \(3, 3\)"):
         B.load_params(tmp_path / "shape.npz")
     bad = small_params.log_ratio.copy()
     bad[5, 2] = -np.inf
-    np.savez(tmp_path / "inf.npz", log_ratio=bad, n_model=small_params.n_model, n_uniform=small_params.n_uniform,
-             meta=np.array("{}"))
+    np.savez(
+        tmp_path / "inf.npz",
+        log_ratio=bad,
+        n_model=small_params.n_model,
+        n_uniform=small_params.n_uniform,
+        meta=np.array("{}"),
+    )
     with pytest.raises(InputError, match=r"log_ratio\[5, 2\] is not finite"):
         B.load_params(tmp_path / "inf.npz")
 

@@ -23,8 +23,9 @@ _SRC = str(Path(__file__).resolve().parents[2] / "src")
 def _run(code: str, cache: Path, cwd: Path | None = None) -> str:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(cwd) if cwd else "", _SRC, env.get("PYTHONPATH", "")) if p)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True, cwd=cwd, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -36,9 +37,13 @@ def _toy_package(root: Path, value: int) -> None:
     pkg.mkdir(exist_ok=True)
     shutil.copy(_cache.__file__, pkg / "_cache.py")
     (pkg / "__init__.py").write_text("from ._cache import install, unliteral_calls\n\ninstall()\nunliteral_calls()\n")
-    (pkg / "a.py").write_text(f"from numba import njit\n\n\n@njit(cache=True)\ndef kernel(x):\n    return x + {value}\n")
-    (pkg / "b.py").write_text("from numba import njit\n\nfrom .a import kernel\n\n\n"
-                              "@njit(cache=True)\ndef caller(x):\n    return kernel(x) * 10\n")
+    (pkg / "a.py").write_text(
+        f"from numba import njit\n\n\n@njit(cache=True)\ndef kernel(x):\n    return x + {value}\n"
+    )
+    (pkg / "b.py").write_text(
+        "from numba import njit\n\nfrom .a import kernel\n\n\n"
+        "@njit(cache=True)\ndef caller(x):\n    return kernel(x) * 10\n"
+    )
 
 
 def test_an_edit_of_a_kernel_recompiles_its_callers_in_another_file(tmp_path):
@@ -67,12 +72,17 @@ def test_a_cold_kernel_called_with_different_constants_is_compiled_once(tmp_path
     (tmp_path / "toy" / "c.py").write_text(
         "from numba import njit\n\n\n@njit(cache=True)\ndef score_win(x, k):\n    return x + k\n\n\n"
         "@njit(cache=True)\ndef hot(x, k):\n    return x - k\n\n\n"
-        "@njit(cache=True)\ndef both(x):\n    return score_win(x, 1) * 100 + score_win(x, 2) + hot(x, 1) + hot(x, 2)\n")
-    out = _run("""
+        "@njit(cache=True)\ndef both(x):\n    return score_win(x, 1) * 100 + score_win(x, 2) + hot(x, 1) + hot(x, 2)\n"
+    )
+    out = _run(
+        """
         import toy
         from toy.c import both, hot, score_win
         print(both(3), len(score_win.signatures), len(hot.signatures), str(score_win.signatures[0]))
-    """, tmp_path / "numba-cache", tmp_path)
+    """,
+        tmp_path / "numba-cache",
+        tmp_path,
+    )
     assert out.split(maxsplit=3)[:3] == ["408", "1", "2"]  # (3+1)*100 + 5 + 2 + 1
     assert "Literal" not in out.split(maxsplit=3)[3]
 
@@ -80,7 +90,8 @@ def test_a_cold_kernel_called_with_different_constants_is_compiled_once(tmp_path
 def test_the_win_check_loads_or_compiles_only_what_it_reaches(tmp_path):
     """Lazy: a process that only checks wins compiles (or loads) the win check, not the game loop,
     the scoring kernel or the batched environment."""
-    out = _run("""
+    out = _run(
+        """
         import numpy as np
         from shangrao.sim.batch import is_winning_many
         from shangrao.sim import core, kernels
@@ -88,7 +99,9 @@ def test_the_win_check_loads_or_compiles_only_what_it_reaches(tmp_path):
         assert is_winning_many(h)[0]
         print(len(kernels.is_win_batch.signatures), len(core.play_matches.signatures),
               len(kernels.score_win.signatures))
-    """, Path(os.environ.get("NUMBA_CACHE_DIR") or tmp_path / "numba-cache"))
+    """,
+        Path(os.environ.get("NUMBA_CACHE_DIR") or tmp_path / "numba-cache"),
+    )
     assert out.split() == ["1", "0", "0"]
 
 

@@ -44,7 +44,7 @@ BOT_HANDS = {"greedy": 300, "ukeire": 60}
 def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
     n = min(len(a), len(b))
     i = next((i for i in range(n) if not np.array_equal(a[i], b[i])), n)
-    return f"first difference at row {i} (lengths {len(a)}, {len(b)}): engine {a[i:i + 2].tolist()} core {b[i:i + 2].tolist()}"
+    return f"first difference at row {i} (lengths {len(a)}, {len(b)}): engine {a[i : i + 2].tolist()} core {b[i : i + 2].tolist()}"
 
 
 def _engine_hand(seed: str, rules: RuleSet, dealer: int, scores: tuple[int, ...], bot: str = "random") -> Game:
@@ -57,18 +57,28 @@ def _small_scores(h: int) -> tuple[int, ...]:
     return (h % 7 - 3, 0, 2 * (h % 3), -(h % 5))
 
 
-def _check_random_hands(n: int, rules: RuleSet, tag: str, bot: str = "random",
-                        scores_of=_small_scores, hands=None) -> dict[str, int]:
+def _check_random_hands(
+    n: int, rules: RuleSet, tag: str, bot: str = "random", scores_of=_small_scores, hands=None
+) -> dict[str, int]:
     seen = {"drawn": 0, "wins": 0, "kongs": 0, "robbed": 0, "flown_payers": 0, "max_transfer": 0, "max_score": 0}
-    for h in (range(n) if hands is None else hands):
+    for h in range(n) if hands is None else hands:
         seed = f"{tag}:{h}"
         dealer = h % 4
         scores = scores_of(h)
         g = _engine_hand(seed, rules, dealer, scores, bot)
-        core = play_hand(seed=seed, bots=[bot] * 4, bot_seeds=[f"{seed}:{i}" for i in range(4)], rules=rules,
-                         dealer=dealer, scores=scores, hand_no=dealer)
+        core = play_hand(
+            seed=seed,
+            bots=[bot] * 4,
+            bot_seeds=[f"{seed}:{i}" for i in range(4)],
+            rules=rules,
+            dealer=dealer,
+            scores=scores,
+            hand_no=dealer,
+        )
         py = encode_events(g.events)
-        assert py.shape == core.rows.shape and np.array_equal(py, core.rows), f"hand {seed}: " + _first_difference(py, core.rows)
+        assert py.shape == core.rows.shape and np.array_equal(py, core.rows), f"hand {seed}: " + _first_difference(
+            py, core.rows
+        )
         assert g.result is not None
         assert core.deltas == g.result.deltas and core.final_scores == g.result.scores
         assert core.winners == g.result.winners and core.drawn == g.result.drawn
@@ -79,7 +89,9 @@ def _check_random_hands(n: int, rules: RuleSet, tag: str, bot: str = "random",
         seen["kongs"] += sum(ev["type"] == "kong_stands" for ev in g.events)
         seen["robbed"] += any(w.situation.win_by.value == "robbing_kong" for w in g.result.wins)
         seen["flown_payers"] += any(any(w.situation.payers_flown) for w in g.result.wins)  # 飞宝 doublings
-        seen["max_transfer"] = max([seen["max_transfer"], *(ev["points"] for ev in g.events if ev["type"] == "transfer")])
+        seen["max_transfer"] = max(
+            [seen["max_transfer"], *(ev["points"] for ev in g.events if ev["type"] == "transfer")]
+        )
         seen["max_score"] = max(seen["max_score"], *(abs(x) for x in g.result.scores))
     return seen
 
@@ -126,8 +138,16 @@ HOUSE_RULES = {
     "no_jiuyao_melds": {"jiuyao_melds": False},
     "no_win_on_bao_tile": {"win_on_bao_tile": False},
     "baodiao_bao_needs_touji": {"baodiao_bao_needs_touji": True},
-    "points": {"base_points": 2, "heavenly_points": 7, "earthly_points": 5, "robbing_kong_factor": 3,
-               "pung_kong_bonus": 0, "concealed_kong_bonus": 3, "four_bao_bonus": 4, "caught_bao_bonus": 0},
+    "points": {
+        "base_points": 2,
+        "heavenly_points": 7,
+        "earthly_points": 5,
+        "robbing_kong_factor": 3,
+        "pung_kong_bonus": 0,
+        "concealed_kong_bonus": 3,
+        "four_bao_bonus": 4,
+        "caught_bao_bonus": 0,
+    },
 }
 
 
@@ -167,8 +187,12 @@ SCENARIOS = [
     ("robbing_concealed_kong_by_rule", "test_game_wins", "test_concealed_kong_robbable_with_rule", ()),
     ("earthly_win_beats_chow_and_pung", "test_game_wins", "test_earthly_win_beats_chow_and_pung", ()),
     ("earthly_win_declined", "test_game_wins", "test_earthly_win_declined_then_next_seat_wins", ()),
-    ("earthly_win_after_concealed_kong", "test_house_rules", "test_earthly_win_after_the_dealers_concealed_kong",
-     (True,)),
+    (
+        "earthly_win_after_concealed_kong",
+        "test_house_rules",
+        "test_earthly_win_after_the_dealers_concealed_kong",
+        (True,),
+    ),
     ("earthly_win_on_bao", "test_house_rules", "test_earthly_win_on_a_bao_tile", (True,)),
     ("heavenly_win", "test_game_wins", "test_heavenly_win", ()),
     ("heavenly_win_dealer_seat_1", "test_game_wins", "test_heavenly_win_dealer_seat_1", ()),
@@ -186,13 +210,27 @@ SCENARIOS = [
     ("added_kong_drawn_only_rule", "test_house_rules", "test_added_kong_with_a_held_tile", (True,)),
     ("baodiao_bao_only_after_touji", "test_house_rules", "test_baodiao_bao_only_after_touji", (True,)),
     ("touji_counted", "test_house_rules", "test_touji_is_counted_and_baodiao_bao_names_both_clauses", ()),
-    ("earthly_win_on_caught_bao", "test_engine_situations", "test_earthly_win_on_the_dealers_bao_after_catching_it", ()),
+    (
+        "earthly_win_on_caught_bao",
+        "test_engine_situations",
+        "test_earthly_win_on_the_dealers_bao_after_catching_it",
+        (),
+    ),
 ]
 
 
 def _core_replay(g: Game):
-    return play_hand(seed=g.seed, rules=g.rules, dealer=g.dealer, scores=g.start_scores, hand_no=g.hand_no,
-                     wall=g.wall, dice=g.dice, bots=["external"] * 4, script=decisions_of(g.events))
+    return play_hand(
+        seed=g.seed,
+        rules=g.rules,
+        dealer=g.dealer,
+        scores=g.start_scores,
+        hand_no=g.hand_no,
+        wall=g.wall,
+        dice=g.dice,
+        bots=["external"] * 4,
+        script=decisions_of(g.events),
+    )
 
 
 def _games_of(monkeypatch, scenarios) -> list[Game]:
@@ -218,7 +256,7 @@ def test_special_clause_on_a_scripted_wall_is_identical_in_the_core(monkeypatch,
     for g in games:
         core = _core_replay(g)
         py = encode_events(g.events)
-        rows = core.rows if g.is_over else core.rows[:len(py)]
+        rows = core.rows if g.is_over else core.rows[: len(py)]
         assert py.shape == rows.shape and np.array_equal(py, rows), f"{clause}: " + _first_difference(py, rows)
         if g.is_over:
             assert g.result is not None and core.deltas == g.result.deltas
@@ -233,7 +271,9 @@ def test_the_scripted_scenarios_reach_every_special_clause(monkeypatch):
     assert any(w.situation.win_by.value == "dealer_first_discard" for w in wins)  # 地糊
     assert any(w.situation.heavenly for w in wins)  # 天糊
     assert any(w.situation.kong_chain >= 2 for w in wins)  # 杠开 chain
-    assert any(r.drawn and any(t.reason in ("pung_kong", "concealed_kong") for t in r.transfers) for r in ends)  # 荒牌 after a kong
+    assert any(
+        r.drawn and any(t.reason in ("pung_kong", "concealed_kong") for t in r.transfers) for r in ends
+    )  # 荒牌 after a kong
     assert any(t.reason == "caught_bao" for g in games for t in g.transfers)  # 接宝
     assert any(t.reason == "four_bao" for g in games for t in g.transfers)  # 四个宝
     assert any(w.situation.touji for w in wins)  # 偷机
@@ -261,9 +301,16 @@ def test_bad_arguments_to_the_core_name_the_field_and_the_index():
 #: every amount option at the largest value a RuleSet takes: one 抢杠 then pays 10**12 points (and
 #: rob_concealed_kong on, for more robbing)
 MAX_AMOUNT_RULES = DEFAULT_RULES.replace(
-    base_points=MAX_RULE_INT, robbing_kong_factor=MAX_RULE_INT, heavenly_points=MAX_RULE_INT,
-    earthly_points=MAX_RULE_INT, pung_kong_bonus=MAX_RULE_INT, concealed_kong_bonus=MAX_RULE_INT,
-    four_bao_bonus=MAX_RULE_INT, caught_bao_bonus=MAX_RULE_INT, rob_concealed_kong=True)
+    base_points=MAX_RULE_INT,
+    robbing_kong_factor=MAX_RULE_INT,
+    heavenly_points=MAX_RULE_INT,
+    earthly_points=MAX_RULE_INT,
+    pung_kong_bonus=MAX_RULE_INT,
+    concealed_kong_bonus=MAX_RULE_INT,
+    four_bao_bonus=MAX_RULE_INT,
+    caught_bao_bonus=MAX_RULE_INT,
+    rob_concealed_kong=True,
+)
 #: scores around 2**31 and beyond, and at the edge of the core's range (±2**62, SCORE_LIMIT)
 BIG_SCORES = (2**31 - 5, 2**31 + 7, -(2**31) - 3, 10**12, 2**62, -(2**62), 2**31, -(2**31) + 2)
 #: hands per core bot with the largest amounts (the issue asks for >= 200 a bot)
@@ -297,8 +344,15 @@ def _robbed_hands(bot: str = "random") -> list[int]:
     out = []
     for h in range(ROB_SCAN):
         seed = f"amounts-{bot}:{h}"
-        core = play_hand(seed=seed, bots=[bot] * 4, bot_seeds=[f"{seed}:{i}" for i in range(4)], rules=MAX_AMOUNT_RULES,
-                         dealer=h % 4, scores=_big_scores(h), hand_no=h % 4)
+        core = play_hand(
+            seed=seed,
+            bots=[bot] * 4,
+            bot_seeds=[f"{seed}:{i}" for i in range(4)],
+            rules=MAX_AMOUNT_RULES,
+            dealer=h % 4,
+            scores=_big_scores(h),
+            hand_no=h % 4,
+        )
         r = core.rows
         if ((r[:, 0] == C.E_WIN) & (r[:, 2] == C.W_ROBBING_KONG)).any():
             out.append(h)
@@ -316,8 +370,11 @@ def test_scores_beyond_the_cores_range_are_refused_by_name():
     from shangrao.sim.play import AmountRangeError
 
     play_hand(seed="edge", scores=(2**62, -(2**62), 0, 0))  # the edge itself plays
-    for scores, where in (((0, 2**62 + 1, 0, 0), r"scores\[1\]"), ((0, 0, -(2**62) - 1, 0), r"scores\[2\]"),
-                          ((0, 0, 0, 10**30), r"scores\[3\]")):
+    for scores, where in (
+        ((0, 2**62 + 1, 0, 0), r"scores\[1\]"),
+        ((0, 0, -(2**62) - 1, 0), r"scores\[2\]"),
+        ((0, 0, 0, 10**30), r"scores\[3\]"),
+    ):
         with pytest.raises(AmountRangeError, match=where + r".*beyond ±2\*\*62.*Python engine"):
             play_hand(seed="edge", scores=scores)
 
@@ -328,8 +385,10 @@ def test_the_engines_log_with_a_transfer_beyond_2_31_encodes_to_int64_rows():
     assert g.result is not None and any(w.situation.win_by.value == "robbing_kong" for w in g.result.wins)
     rows = encode_events(g.events)
     transfers = rows[rows[:, 0] == C.E_TRANSFER]
-    assert rows.dtype == np.int64 and transfers[:, 3].max() == max(
-        ev["points"] for ev in g.events if ev["type"] == "transfer") >= 2**31
+    assert (
+        rows.dtype == np.int64
+        and transfers[:, 3].max() == max(ev["points"] for ev in g.events if ev["type"] == "transfer") >= 2**31
+    )
 
 
 def test_an_amount_beyond_int64_in_a_log_is_refused_by_event():

@@ -37,14 +37,14 @@ def _digits(code: int, width: int) -> list[int]:
 @given(st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda c: sum(c) <= 14))
 def test_suit_table_rows_equal_the_python_entries(counts):
     code = sum(c * 5**r for r, c in enumerate(counts))
-    assert list(SUIT[code]) == list(entry(code)[:K.N_FIELDS])
+    assert list(SUIT[code]) == list(entry(code)[: K.N_FIELDS])
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(st.integers(0, 4), min_size=7, max_size=7).filter(lambda c: sum(c) <= 14))
 def test_honor_table_rows_equal_the_python_entries(counts):
     code = sum(c * 5**r for r, c in enumerate(counts))
-    assert list(HONOR[code]) == list(entry(code, True)[:K.N_FIELDS])
+    assert list(HONOR[code]) == list(entry(code, True)[: K.N_FIELDS])
 
 
 def test_table_entry_arithmetic_is_the_python_function_compiled():
@@ -85,11 +85,11 @@ def hands(draw, extra=None):
     else:
         wall = [k for k in range(34) for _ in range(4)]
         rng.shuffle(wall)
-        for k in wall[:3 * m + extra]:
+        for k in wall[: 3 * m + extra]:
             counts[k] += 1
     bao = draw(st.one_of(st.none(), st.integers(0, 33)))
     if bao is not None:
-        for k in [k for k in range(34) if counts[k] and k != bao][:draw(st.integers(0, 4))]:
+        for k in [k for k in range(34) if counts[k] and k != bao][: draw(st.integers(0, 4))]:
             if counts[bao] < 4:
                 counts[k] -= 1
                 counts[bao] += 1
@@ -152,8 +152,11 @@ def _useful_reference(counts, bao, m, jiuyao_ok, t, best, unseen):
     key = HandKey(counts, bao)
     c = list(counts)
     c[t] -= 1
-    return sum(unseen[k] for k in _neighbourhood(c)
-               if unseen[k] and k != t and key.shanten(m, jiuyao_ok, remove=(t,), add=(k,)) < best)
+    return sum(
+        unseen[k]
+        for k in _neighbourhood(c)
+        if unseen[k] and k != t and key.shanten(m, jiuyao_ok, remove=(t,), add=(k,)) < best
+    )
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)
@@ -171,14 +174,19 @@ def test_discard_shanten_and_useful_tiles_match_the_ukeire_bot(case, jiuyao_ok, 
     u = np.array(unseen, dtype=np.int8)
     for t in range(34):
         if counts[t]:
-            assert K.useful_tiles(SUIT, HONOR, a, _b(bao), m, jiuyao_ok, t, best, u) == \
-                _useful_reference(counts, bao, m, jiuyao_ok, t, best, unseen)
+            assert K.useful_tiles(SUIT, HONOR, a, _b(bao), m, jiuyao_ok, t, best, u) == _useful_reference(
+                counts, bao, m, jiuyao_ok, t, best, unseen
+            )
 
 
 # ---------------------------------------------------------------- rules
 def test_rule_sets_round_trip_through_the_int_array():
-    for rules in (DEFAULT_RULES, RuleSet(base_points=3, robbing_kong_factor=4, jiuyao_melds=False,
-                                         baodiao_bao_needs_touji=True, kong_after_pung=True)):
+    for rules in (
+        DEFAULT_RULES,
+        RuleSet(
+            base_points=3, robbing_kong_factor=4, jiuyao_melds=False, baodiao_bao_needs_touji=True, kong_after_pung=True
+        ),
+    ):
         a = encode_rules(rules)
         assert a.dtype == np.int32 and a.shape == (N_RULES,)
         assert decode_rules(a) == rules
@@ -280,23 +288,32 @@ def _assert_same_score(sit: WinSituation, rules: RuleSet) -> None:
         assert res.pattern is not None
         assert K.PATTERN_IDS[out[K.O_PATTERN]] == res.pattern.id
         assert out[K.O_FACTOR] == res.pattern.factor and out[K.O_HAND_VALUE] == res.hand_value
-        assert tuple(out[K.O_WIN:K.O_WIN + 3]) == res.win_payments
-        assert tuple(out[K.O_PAYER_FACTOR:K.O_PAYER_FACTOR + 3]) == res.payer_factors
+        assert tuple(out[K.O_WIN : K.O_WIN + 3]) == res.win_payments
+        assert tuple(out[K.O_PAYER_FACTOR : K.O_PAYER_FACTOR + 3]) == res.payer_factors
         assert (out[K.O_BONUS],) * 3 == res.bonus_payments
         assert breakdown(out, rules) == res.breakdown()
 
 
 @settings(max_examples=1500, deadline=None, derandomize=True)
-@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans(), st.sampled_from([1, 1, 2, 0]),
-       st.sampled_from([6, 6, 3, 0]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([1, 1, 2, 0]),
+    st.sampled_from([6, 6, 3, 0]),
+)
 def test_score_win_matches_score_on_random_situations(seed, jiuyao_melds, needs_touji, base, robbing):
     """(A base of 0 or a 抢杠 factor of 0 makes every candidate worth 0: then the first pattern of
     PATTERNS and the first reading met decide, as ``score()``'s stable sort does.)"""
     rng = random.Random(seed)
     try:
         sit = WinSituation.from_dict(_random_situation(rng))
-        rules = RuleSet(jiuyao_melds=jiuyao_melds, baodiao_bao_needs_touji=needs_touji, base_points=base,
-                        robbing_kong_factor=robbing)
+        rules = RuleSet(
+            jiuyao_melds=jiuyao_melds,
+            baodiao_bao_needs_touji=needs_touji,
+            base_points=base,
+            robbing_kong_factor=robbing,
+        )
         score(sit, rules)
     except SituationError:
         return  # no game reaches it, or the rules refuse it (score() says which)
@@ -306,7 +323,7 @@ def test_score_win_matches_score_on_random_situations(seed, jiuyao_melds, needs_
 def test_score_win_of_no_win_is_empty():
     sit = WinSituation.from_dict({"hand": "123m456p789s1234z", "win_tile": "5z", "bao": None})
     out = score_situation(sit)
-    assert out[K.O_PATTERN] == -1 and not out[K.O_WIN:K.O_WIN + 3].any()
+    assert out[K.O_PATTERN] == -1 and not out[K.O_WIN : K.O_WIN + 3].any()
     assert breakdown(out) == "不糊 (not a win)"
 
 
@@ -345,9 +362,9 @@ def _check_hands(bots: list[str], rules: RuleSet, n_hands: int, seed: int) -> in
                 out = score_situation(w.situation, rules)
                 assert K.PATTERN_IDS[out[K.O_PATTERN]] == ev["pattern_id"]
                 assert out[K.O_HAND_VALUE] == ev["hand_value"]
-                assert list(out[K.O_WIN:K.O_WIN + 3]) == ev["win_payments"]
+                assert list(out[K.O_WIN : K.O_WIN + 3]) == ev["win_payments"]
                 assert breakdown(out, rules) == ev["breakdown"]
-                for payer, pts in zip(w.payers, out[K.O_WIN:K.O_WIN + 3]):
+                for payer, pts in zip(w.payers, out[K.O_WIN : K.O_WIN + 3]):
                     deltas[payer] -= int(pts)
                     deltas[w.seat] += int(pts)
                 wins += 1

@@ -57,7 +57,7 @@ def test_hand_view_reads_and_writes_named_fields():
     v.scores = [1, -2, 3, -4]
     v.counts[1, 5] = 3
     assert st[S.OFS.cur] == 2 and v.cur == 2 and isinstance(v.cur, int)
-    assert list(st[S.OFS.scores:S.OFS.scores + 4]) == [1, -2, 3, -4]
+    assert list(st[S.OFS.scores : S.OFS.scores + 4]) == [1, -2, 3, -4]
     assert st[S.OFS.counts + 34 + 5] == 3
     assert v.melds.shape == (4, 4, S.MELD_W) and v.win_out.shape == (3, K.N_OUT)
 
@@ -76,8 +76,9 @@ def test_architecture_doc_shows_the_declared_schema():
     doc = (ROOT / "docs" / "dev" / "architecture.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- schema:begin -->\n(.*?)\n<!-- schema:end -->", doc, re.S)
     assert m, "docs/dev/architecture.md lacks the schema table markers"
-    assert m.group(1).strip() == S.schema_table().strip(), "regenerate it: python -c 'from shangrao.sim.schema " \
-                                                           "import schema_table; print(schema_table())'"
+    assert m.group(1).strip() == S.schema_table().strip(), (
+        "regenerate it: python -c 'from shangrao.sim.schema import schema_table; print(schema_table())'"
+    )
 
 
 def test_core_codes_are_the_python_enums_declaration_order():
@@ -85,9 +86,18 @@ def test_core_codes_are_the_python_enums_declaration_order():
         return [list(enum).index(m) for m in members]
 
     core_actions = [C.T_DISCARD, C.T_CHOW, C.T_PUNG, C.T_KONG, C.T_ADDED, C.T_CONCEALED, C.T_WIN, C.T_PASS, C.T_CATCH]
-    assert core_actions == order(ActionType, ActionType.DISCARD, ActionType.CHOW, ActionType.PUNG, ActionType.KONG,
-                                 ActionType.ADDED_KONG, ActionType.CONCEALED_KONG, ActionType.WIN, ActionType.PASS,
-                                 ActionType.CATCH_BAO)
+    assert core_actions == order(
+        ActionType,
+        ActionType.DISCARD,
+        ActionType.CHOW,
+        ActionType.PUNG,
+        ActionType.KONG,
+        ActionType.ADDED_KONG,
+        ActionType.CONCEALED_KONG,
+        ActionType.WIN,
+        ActionType.PASS,
+        ActionType.CATCH_BAO,
+    )
     core_events = [C.E_DEAL, C.E_TRANSFER, C.E_END]
     assert core_events == order(EventType, EventType.DEAL, EventType.TRANSFER, EventType.END)
     core_melds = [K.MELD_CHOW, K.MELD_PUNG, K.MELD_KONG, K.MELD_CONCEALED_KONG]
@@ -130,8 +140,15 @@ def test_the_cache_stamp_covers_the_python_homes_the_core_compiles_from(tmp_path
     from shangrao.sim import _cache
 
     homes = {p.relative_to(SIM.parent).as_posix() for p in _cache.HOMES}
-    assert {"bots/greedy.py", "game/actions.py", "game/protocol.py", "melds.py", "scoring/items.py",
-            "scoring/situation.py", "rules.py"} <= homes
+    assert {
+        "bots/greedy.py",
+        "game/actions.py",
+        "game/protocol.py",
+        "melds.py",
+        "scoring/items.py",
+        "scoring/situation.py",
+        "rules.py",
+    } <= homes
     assert all(p.exists() for p in _cache.HOMES)
     (tmp_path / "a.py").write_text("x = 1\n")
     assert _cache.sources_stamp(tmp_path) != _cache.sources_stamp()  # another directory: its files only

@@ -29,11 +29,31 @@ IDENTITY_HANDS = 200
 def _core_state(seed: str, decisions: list[int]) -> np.ndarray:
     st = np.zeros(C.STATE_SIZE, dtype=C.ST_DTYPE)
     ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
-    C.new_hand(st, ev, RS, TB, C.seed_key(seed), 0, np.zeros(4, dtype=C.ST_DTYPE), 0, np.full(136, -1, np.int32),
-               np.zeros(2, np.int32))
+    C.new_hand(
+        st,
+        ev,
+        RS,
+        TB,
+        C.seed_key(seed),
+        0,
+        np.zeros(4, dtype=C.ST_DTYPE),
+        0,
+        np.full(136, -1, np.int32),
+        np.zeros(2, np.int32),
+    )
     scr = np.array(decisions, dtype=np.int32)
-    C.play_to_end(st, ev, np.zeros(C.MAX_DECISIONS, np.int32), RS, TB, np.full(4, C.BOT_EXTERNAL, np.int32),
-                  np.zeros((4, 625), np.uint32), scr, len(scr), RS)
+    C.play_to_end(
+        st,
+        ev,
+        np.zeros(C.MAX_DECISIONS, np.int32),
+        RS,
+        TB,
+        np.full(4, C.BOT_EXTERNAL, np.int32),
+        np.zeros((4, 625), np.uint32),
+        scr,
+        len(scr),
+        RS,
+    )
     return st
 
 
@@ -75,16 +95,16 @@ def test_a_world_holds_every_tile_once_and_keeps_what_the_seat_sees():
             v2 = np.zeros(S.V_SIZE, np.int64)
             S.view_of(w, seat, v2)
             assert np.array_equal(v, v2)  # the world shows the seat what it saw
-            ids = [*w[C._O_LIVE:C._O_LIVE + int(v[S.V_LEFT])], int(w[C._O_IND])]
+            ids = [*w[C._O_LIVE : C._O_LIVE + int(v[S.V_LEFT])], int(w[C._O_IND])]
             for s in range(4):
                 for k in range(34):
                     ids += [4 * k + j for j in range(4) if (int(w[C._O_MASK + s * 34 + k]) >> j) & 1]
                 for i in range(int(w[C._O_NMELD + s])):
                     mo = C._O_MELD + (s * 4 + i) * C.MELD_W
-                    ids += [int(x) for x in w[mo + 4:mo + 8] if x >= 0]
-                ids += [int(x) for x in w[C._O_DISC + s * 40:C._O_DISC + s * 40 + int(w[C._O_NDISC + s])]]
+                    ids += [int(x) for x in w[mo + 4 : mo + 8] if x >= 0]
+                ids += [int(x) for x in w[C._O_DISC + s * 40 : C._O_DISC + s * 40 + int(w[C._O_NDISC + s])]]
             if g.phase == "rob":
-                ids += [int(x) for x in w[C._O_PK_IDS:C._O_PK_IDS + 4]]
+                ids += [int(x) for x in w[C._O_PK_IDS : C._O_PK_IDS + 4]]
             assert sorted(ids) == list(range(136))
             n += 1
         g.push(legal[0] if len(legal) == 1 else bots[seat].choose(g.observation(seat), legal))
@@ -99,8 +119,18 @@ def _core_search_hand(seed: str, bots: list[str], params: np.ndarray) -> list[in
     st = np.zeros(C.STATE_SIZE, dtype=C.ST_DTYPE)
     ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
     dec = np.zeros(C.MAX_DECISIONS, np.int32)
-    C.new_hand(st, ev, RS, TB, C.seed_key(seed), 0, np.zeros(4, dtype=C.ST_DTYPE), 0, np.full(136, -1, np.int32),
-               np.zeros(2, np.int32))
+    C.new_hand(
+        st,
+        ev,
+        RS,
+        TB,
+        C.seed_key(seed),
+        0,
+        np.zeros(4, dtype=C.ST_DTYPE),
+        0,
+        np.full(136, -1, np.int32),
+        np.zeros(2, np.int32),
+    )
     nd = S.play_to_end(st, ev, dec, RS, TB, codes, mts, np.zeros(1, np.int32), 0, RS, params, S.weights_for(params))
     assert st[C._O_PHASE] == C.P_OVER and not st[C._O_ERROR]
     return [int(x) for x in dec[:nd]]
@@ -111,8 +141,10 @@ def test_search_decides_the_same_on_the_python_engine_and_natively_in_the_core()
     for h in range(IDENTITY_HANDS):
         seed = f"ident:{h}"
         names = ["search"] * 4 if h % 2 == 0 else ["search", "greedy", "search", "greedy"]
-        bots = [SearchBot(f"{seed}:{i}", **SMALL) if b == "search" else get_bot("greedy", f"{seed}:{i}")
-                for i, b in enumerate(names)]
+        bots = [
+            SearchBot(f"{seed}:{i}", **SMALL) if b == "search" else get_bot("greedy", f"{seed}:{i}")
+            for i, b in enumerate(names)
+        ]
         g = Game(DEFAULT_RULES, seed=seed)
         engine_play_hand(g, bots, check=True)
         assert decisions_of(g.events) == _core_search_hand(seed, names, params), seed
@@ -155,16 +187,30 @@ def test_a_search_spec_sets_worlds_policy_win_rule_and_weighting_and_bad_ones_ar
     from shangrao.bots.search import parse_search_spec, search_params
 
     assert check_bot_spec(" Search:256:UKEIRE ") == "search:256:ukeire"
-    assert parse_search_spec("search:64:z=1.5:margin=0:cand=128") == {"worlds": 64, "z": 1.5, "margin": 0.0,
-                                                                     "cand": 128}
+    assert parse_search_spec("search:64:z=1.5:margin=0:cand=128") == {
+        "worlds": 64,
+        "z": 1.5,
+        "margin": 0.0,
+        "cand": 128,
+    }
     p = search_params("search:16:ukeire")
-    assert (p[S.P_WORLDS], p[S.P_POLICY], p[S.P_WIN_Z], p[S.P_WIN_MARGIN], p[S.P_CANDS]) == (16, C.BOT_UKEIRE, 200,
-                                                                                          400, 0)
+    assert (p[S.P_WORLDS], p[S.P_POLICY], p[S.P_WIN_Z], p[S.P_WIN_MARGIN], p[S.P_CANDS]) == (
+        16,
+        C.BOT_UKEIRE,
+        200,
+        400,
+        0,
+    )
     assert np.array_equal(search_params("search"), S.default_params())
     bot = get_bot("search:16", 1)
     assert isinstance(bot, SearchBot) and bot.name == "search:16" and bot.params[S.P_WORLDS] == 16
-    for bad, what in (("search:abc", "'abc'"), ("search:0", "worlds"), ("search:z=x", "'z=x'"),
-                      ("search:foo=1", "unknown option 'foo=1'"), ("search:cand=-1", "cand")):
+    for bad, what in (
+        ("search:abc", "'abc'"),
+        ("search:0", "worlds"),
+        ("search:z=x", "'z=x'"),
+        ("search:foo=1", "unknown option 'foo=1'"),
+        ("search:cand=-1", "cand"),
+    ):
         with pytest.raises(UnknownBotError, match=what):
             check_bot_spec(bad)
 
@@ -173,8 +219,11 @@ def test_the_core_plays_a_search_spec_and_refuses_two_different_ones():
     from shangrao.errors import InputError
     from shangrao.sim.play import play_hand as core_hand
 
-    h = core_hand(seed="spec:1", bots=["search:2:keep=2", "greedy", "greedy", "greedy"],
-                  bot_seeds=[f"spec:1:{i}" for i in range(4)])
+    h = core_hand(
+        seed="spec:1",
+        bots=["search:2:keep=2", "greedy", "greedy", "greedy"],
+        bot_seeds=[f"spec:1:{i}" for i in range(4)],
+    )
     g = Game(DEFAULT_RULES, seed="spec:1")
     bots = [SearchBot("spec:1:0", worlds=2, keep=2)] + [get_bot("greedy", f"spec:1:{i}") for i in range(1, 4)]
     engine_play_hand(g, bots, check=True)

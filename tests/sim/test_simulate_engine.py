@@ -19,8 +19,9 @@ from shangrao.rules import DEFAULT_RULES
 from shangrao.selfplay import resolve_engine, simulate_hands
 
 
-@pytest.mark.parametrize(("bots", "n"), [(["random"] * 4, 80), (["greedy"] * 4, 40),
-                                         (["ukeire", "greedy", "random", "greedy"], 16)])
+@pytest.mark.parametrize(
+    ("bots", "n"), [(["random"] * 4, 80), (["greedy"] * 4, 40), (["ukeire", "greedy", "random", "greedy"], 16)]
+)
 def test_fast_engine_records_equal_the_python_engine_records(bots, n):
     python = simulate_hands(n, 11, bots, engine="python")
     fast = simulate_hands(n, 11, bots, engine="fast")
@@ -47,17 +48,38 @@ def test_the_engine_is_fast_by_default_only_for_core_bots():
 
 def _simulate(tmp_path, name: str, *extra: str) -> tuple[dict, list]:
     db = tmp_path / f"{name}.sqlite3"
-    out = subprocess.run(["shangrao", "simulate", "--hands", "12", "--seed", "5", "--bots", "greedy,random,ukeire,random",
-                          "--db", str(db), "--json", *extra], capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [
+            "shangrao",
+            "simulate",
+            "--hands",
+            "12",
+            "--seed",
+            "5",
+            "--bots",
+            "greedy,random,ukeire,random",
+            "--db",
+            str(db),
+            "--json",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     engine = summary.pop("timing")["engine"]
     summary.pop("storage")
     store = Store(str(db))
     try:
-        games = [((rec.seed, rec.players, rec.rules, rec.status, rec.hands_played, rec.scores, rec.meta),
-                  [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in rec.hands])
-                 for rec in (store.load_game(g.id) for g in sorted(store.list_games(), key=lambda g: g.id))]
+        games = [
+            (
+                (rec.seed, rec.players, rec.rules, rec.status, rec.hands_played, rec.scores, rec.meta),
+                [(h.index, h.dealer, h.events, h.result, h.scores_after) for h in rec.hands],
+            )
+            for rec in (store.load_game(g.id) for g in sorted(store.list_games(), key=lambda g: g.id))
+        ]
         compact = [h.compact for g in store.list_games() for h in store.load_game(g.id).hands]
     finally:
         store.close()
@@ -88,7 +110,9 @@ def test_a_compact_stored_game_loads_to_the_events_of_the_python_engine_game(tmp
 def test_simulate_without_a_store_prints_the_same_summary(cli):
     outs = []
     for engine in ("python", "fast"):
-        r = cli("simulate", "--hands", "40", "--seed", "9", "--bots", "random", "--engine", engine, "--no-store", "--json")
+        r = cli(
+            "simulate", "--hands", "40", "--seed", "9", "--bots", "random", "--engine", engine, "--no-store", "--json"
+        )
         assert r.exit_code == 0, r.output
         s = json.loads(r.stdout)
         s.pop("timing")
@@ -113,8 +137,9 @@ def test_arena_numbers_are_the_same_with_either_engine():
 
 
 def test_arena_cli_engine_fast_with_a_bot_the_core_lacks_is_one_clear_error(run, one_line_error):
-    one_line_error(run("arena", "--bots", "expert,greedy", "--deals", "1", "--engine", "fast", "--no-store"),
-                   "--engine", "expert")
+    one_line_error(
+        run("arena", "--bots", "expert,greedy", "--deals", "1", "--engine", "fast", "--no-store"), "--engine", "expert"
+    )
 
 
 def test_dataset_rows_are_the_same_with_either_engine(tmp_path):
@@ -124,7 +149,9 @@ def test_dataset_rows_are_the_same_with_either_engine(tmp_path):
 
     metas = {}
     for engine in ("python", "fast"):
-        metas[engine] = write_selfplay(tmp_path / engine, 12, 4, ["ukeire", "greedy", "random", "greedy"], engine=engine)
+        metas[engine] = write_selfplay(
+            tmp_path / engine, 12, 4, ["ukeire", "greedy", "random", "greedy"], engine=engine
+        )
     a = Dataset(tmp_path / "python").load()
     b = Dataset(tmp_path / "fast").load()
     assert set(a) == set(b) and len(a["action"]) > 100
@@ -148,13 +175,35 @@ def test_simulate_prints_the_same_summary_with_either_engine_at_the_largest_amou
     int64 amounts print what the Python engine prints (they wrapped past 2**31 before)."""
     from shangrao.rules import MAX_RULE_INT
 
-    rules = [f"--rule={k}={MAX_RULE_INT}" for k in ("base_points", "robbing_kong_factor", "heavenly_points",
-                                                      "earthly_points", "pung_kong_bonus", "concealed_kong_bonus",
-                                                      "four_bao_bonus", "caught_bao_bonus")]
+    rules = [
+        f"--rule={k}={MAX_RULE_INT}"
+        for k in (
+            "base_points",
+            "robbing_kong_factor",
+            "heavenly_points",
+            "earthly_points",
+            "pung_kong_bonus",
+            "concealed_kong_bonus",
+            "four_bao_bonus",
+            "caught_bao_bonus",
+        )
+    ]
     outs = []
     for engine in ("python", "fast"):
-        r = cli("simulate", "--hands", "160", "--seed", "4", "--bots", "random", "--engine", engine, "--no-store",
-                "--json", *rules)
+        r = cli(
+            "simulate",
+            "--hands",
+            "160",
+            "--seed",
+            "4",
+            "--bots",
+            "random",
+            "--engine",
+            engine,
+            "--no-store",
+            "--json",
+            *rules,
+        )
         assert r.exit_code == 0, r.output
         s = json.loads(r.stdout)
         s.pop("timing")

@@ -46,8 +46,9 @@ def _check_against_engine(env: VectorEnv, steps: int, seed: int = 1) -> tuple[in
             want = encode_observation(g.observation(seat), 1)
             if not np.array_equal(want, b.observation[i]):
                 r, k = (int(x) for x in np.argwhere(want != b.observation[i])[0])
-                raise AssertionError(f"step {t}, game {i}: plane {r}, kind {k}: engine {want[r, k]}, "
-                                     f"core {b.observation[i][r, k]}")
+                raise AssertionError(
+                    f"step {t}, game {i}: plane {r}, kind {k}: engine {want[r, k]}, core {b.observation[i][r, k]}"
+                )
             assert sorted(legal_index_map(g)) == np.flatnonzero(b.legal_action_mask[i]).tolist(), (t, i)
             assert int(b.hand_seed[i]) == g.seed and int(b.dealer[i]) == g.dealer
             compared += 1
@@ -72,8 +73,9 @@ def test_one_learner_against_the_core_bots_is_the_engine_at_every_decision() -> 
     assert ended >= 20
 
 
-@pytest.mark.parametrize("name", ["rob_concealed_kong", "kong_after_pung", "added_kong_drawn_only",
-                                  "no_win_on_bao_tile", "points"])
+@pytest.mark.parametrize(
+    "name", ["rob_concealed_kong", "kong_after_pung", "added_kong_drawn_only", "no_win_on_bao_tile", "points"]
+)
 def test_a_house_rule_is_played_by_the_batched_env_as_by_the_engine(name: str) -> None:
     rules = DEFAULT_RULES.replace(**HOUSE_RULES[name])
     _check_against_engine(VectorEnv(4, ("learner", "learner", "random", "learner"), rules=rules), 120, seed=3)
@@ -142,19 +144,23 @@ def _legal(env: VectorEnv) -> np.ndarray:
     return env._mask.argmax(axis=1)
 
 
-@pytest.mark.parametrize(("actions", "says"), [
-    (np.zeros(3, dtype=np.int64), r"actions: one flat action per game, shape \(4,\), got \(3,\)"),
-    (np.zeros((4, 1), dtype=np.int64), r"shape \(4,\), got \(4, 1\)"),
-    (np.zeros(4), r"actions: integer flat actions 0\.\.109, got dtype float64"),
-    (["a", "b", "c", "d"], r"got dtype <U1"),
-    (np.array([0, 0, 110, 0]), r"actions\[2\]: flat action 110 of game 2 is out of range 0\.\.109"),
-    (np.array([0, -1, 0, 0]), r"actions\[1\]: flat action -1 of game 1 is out of range"),
-    ([[1], [1, 2], [3], [4]], r"actions: one flat action per game, shape \(4,\), not list"),
-    ([0, True, 0, 0], r"actions\[1\]: True of game 1 is a bool, not a flat action"),
-    (np.ma.masked_array(np.zeros(4, dtype=np.int64), mask=[True] * 4), r"actions: a masked array"),
-])
-def test_a_batch_of_the_wrong_shape_or_type_is_refused_naming_the_field(env: VectorEnv, actions: object,
-                                                                         says: str) -> None:
+@pytest.mark.parametrize(
+    ("actions", "says"),
+    [
+        (np.zeros(3, dtype=np.int64), r"actions: one flat action per game, shape \(4,\), got \(3,\)"),
+        (np.zeros((4, 1), dtype=np.int64), r"shape \(4,\), got \(4, 1\)"),
+        (np.zeros(4), r"actions: integer flat actions 0\.\.109, got dtype float64"),
+        (["a", "b", "c", "d"], r"got dtype <U1"),
+        (np.array([0, 0, 110, 0]), r"actions\[2\]: flat action 110 of game 2 is out of range 0\.\.109"),
+        (np.array([0, -1, 0, 0]), r"actions\[1\]: flat action -1 of game 1 is out of range"),
+        ([[1], [1, 2], [3], [4]], r"actions: one flat action per game, shape \(4,\), not list"),
+        ([0, True, 0, 0], r"actions\[1\]: True of game 1 is a bool, not a flat action"),
+        (np.ma.masked_array(np.zeros(4, dtype=np.int64), mask=[True] * 4), r"actions: a masked array"),
+    ],
+)
+def test_a_batch_of_the_wrong_shape_or_type_is_refused_naming_the_field(
+    env: VectorEnv, actions: object, says: str
+) -> None:
     with pytest.raises(BatchError, match=says):
         env.step(actions)
 
@@ -164,8 +170,11 @@ def test_an_illegal_action_for_one_game_names_it_and_steps_no_game(env: VectorEn
     actions = _legal(env)
     bad = int(np.flatnonzero(~env._mask[2])[0])
     actions[2] = bad
-    with pytest.raises(BatchError, match=rf"actions\[2\]: flat action {bad} \(.*\) is not legal in game 2 "
-                                         r"\(seat 0, hand seed \d+\); legal: .*; no game was stepped"):
+    with pytest.raises(
+        BatchError,
+        match=rf"actions\[2\]: flat action {bad} \(.*\) is not legal in game 2 "
+        r"\(seat 0, hand seed \d+\); legal: .*; no game was stepped",
+    ):
         env.step(actions)
     assert all(np.array_equal(x, y) for x, y in zip(before, (env._st, env._obs, env._dec)))
     # the corrected batch goes on, and every game is still the engine's
@@ -175,37 +184,46 @@ def test_an_illegal_action_for_one_game_names_it_and_steps_no_game(env: VectorEn
         assert np.array_equal(encode_observation(g.observation(g.current_seat), 1), b.observation[i])
 
 
-@pytest.mark.parametrize(("kwargs", "says"), [
-    ({"num_envs": 0}, r"num_envs: an int 1\.\.65536 .*, got 0"),
-    ({"num_envs": 2.0}, r"num_envs: an int 1\.\.65536 .*, got 2\.0"),
-    ({"num_envs": True}, r"num_envs: an int 1\.\.65536 .*, got True"),
-    ({"num_envs": 2**70}, r"num_envs: an int 1\.\.65536"),
-    ({"seats": ("random",) * 4}, r"seats: at least one seat must be 'learner'"),
-    ({"seats": ("learner", "expert", "random", "random")}, r"seats\[1\]: 'expert' is neither 'learner' nor a core bot"),
-    ({"seats": ("learner",) * 3}, r"seats: a sequence of 4 names"),
-    ({"seats": "learner"}, r"seats: a sequence of 4 names"),
-    ({"seats": {"learner", "random", "greedy", "ukeire"}}, r"seats: a sequence of 4 names in seat order"),
-    ({"seats": None}, r"seats: a sequence of 4 names"),
-    ({"seats": iter(("learner",) * 4)}, r"seats: a sequence of 4 names"),
-    ({"reward": np.array(["points", "x"])}, r"reward: 'points' or 'normalized'"),
-    ({"reward": np.array(["normalized"])}, r"reward: 'points' or 'normalized'"),
-    ({"rules": {"base_points": 2}}, r"rules: a RuleSet, got dict"),
-    ({"reward": "rank"}, r"reward: 'points' or 'normalized', got 'rank'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"num_envs": 0}, r"num_envs: an int 1\.\.65536 .*, got 0"),
+        ({"num_envs": 2.0}, r"num_envs: an int 1\.\.65536 .*, got 2\.0"),
+        ({"num_envs": True}, r"num_envs: an int 1\.\.65536 .*, got True"),
+        ({"num_envs": 2**70}, r"num_envs: an int 1\.\.65536"),
+        ({"seats": ("random",) * 4}, r"seats: at least one seat must be 'learner'"),
+        (
+            {"seats": ("learner", "expert", "random", "random")},
+            r"seats\[1\]: 'expert' is neither 'learner' nor a core bot",
+        ),
+        ({"seats": ("learner",) * 3}, r"seats: a sequence of 4 names"),
+        ({"seats": "learner"}, r"seats: a sequence of 4 names"),
+        ({"seats": {"learner", "random", "greedy", "ukeire"}}, r"seats: a sequence of 4 names in seat order"),
+        ({"seats": None}, r"seats: a sequence of 4 names"),
+        ({"seats": iter(("learner",) * 4)}, r"seats: a sequence of 4 names"),
+        ({"reward": np.array(["points", "x"])}, r"reward: 'points' or 'normalized'"),
+        ({"reward": np.array(["normalized"])}, r"reward: 'points' or 'normalized'"),
+        ({"rules": {"base_points": 2}}, r"rules: a RuleSet, got dict"),
+        ({"reward": "rank"}, r"reward: 'points' or 'normalized', got 'rank'"),
+    ],
+)
 def test_bad_arguments_are_refused_naming_them(kwargs: dict, says: str) -> None:
     with pytest.raises(BatchError, match=says):
         VectorEnv(**kwargs)
 
 
-@pytest.mark.parametrize(("seed", "says"), [
-    (1.5, r"seed: an int, a str, one per game, or None, got 1\.5"),
-    ([1, 2, 3], r"seed: one seed or one per game \(4\), got 3"),
-    ([1, 2, None, 4], r"seed\[2\]: a seed of game 2 is an int or a str, got None"),
-    ([1, True, 3, 4], r"seed\[1\]: a seed of game 1 is an int or a str, got True"),
-    (b"abcd", r"seed: an int, a str, one per game, or None, got b'abcd'"),
-    ("\ud800", r"seed: the seed of game 0 cannot be used"),
-    ([1, 2, 3, "\udfff"], r"seed\[3\]: the seed of game 3 cannot be used"),
-])
+@pytest.mark.parametrize(
+    ("seed", "says"),
+    [
+        (1.5, r"seed: an int, a str, one per game, or None, got 1\.5"),
+        ([1, 2, 3], r"seed: one seed or one per game \(4\), got 3"),
+        ([1, 2, None, 4], r"seed\[2\]: a seed of game 2 is an int or a str, got None"),
+        ([1, True, 3, 4], r"seed\[1\]: a seed of game 1 is an int or a str, got True"),
+        (b"abcd", r"seed: an int, a str, one per game, or None, got b'abcd'"),
+        ("\ud800", r"seed: the seed of game 0 cannot be used"),
+        ([1, 2, 3, "\udfff"], r"seed\[3\]: the seed of game 3 cannot be used"),
+    ],
+)
 def test_a_bad_seed_is_refused_naming_the_game(seed: object, says: str) -> None:
     with pytest.raises(BatchError, match=says):
         VectorEnv(4).reset(seed=seed)  # type: ignore[arg-type]

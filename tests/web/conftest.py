@@ -20,12 +20,22 @@ from shangrao.web import Settings
 from shangrao.web.app import create_app
 
 #: people never time out in these tests unless a test says so; bots act at once
-SLOW_PEOPLE = dict(bot_delay=0.0, claim_timeout=600, turn_timeout=600, absent_timeout=600,
-                   next_hand_timeout=600, standin_bot="random", claim_pause=0.0, retry_delay=0.05,
-                   # the limits are tested in test_limits.py; elsewhere tests play fast
-                   messages_per_second=10_000, tables_per_minute=10_000, reads_per_second=10_000,
-                   # no review process per test: a finished match is reviewed only where a test asks
-                   review_workers=0)
+SLOW_PEOPLE = dict(
+    bot_delay=0.0,
+    claim_timeout=600,
+    turn_timeout=600,
+    absent_timeout=600,
+    next_hand_timeout=600,
+    standin_bot="random",
+    claim_pause=0.0,
+    retry_delay=0.05,
+    # the limits are tested in test_limits.py; elsewhere tests play fast
+    messages_per_second=10_000,
+    tables_per_minute=10_000,
+    reads_per_second=10_000,
+    # no review process per test: a finished match is reviewed only where a test asks
+    review_workers=0,
+)
 
 
 def key(m: dict) -> tuple[int, int]:
@@ -134,8 +144,12 @@ def step(seats: list[SeatClient], rng: random.Random) -> bool:
     before = key(me.state)
     a = rng.choice(legal)
     me.send({"type": "action", "action": a["action"], "seq": me.state["seq"], "hand": me.state["hand_no"]})
-    got = me.until(lambda m: m["type"] == "error" or (m["type"] == "state" and m["view"] is not None
-                                                     and (key(m) != before or not m["legal"])))
+    got = me.until(
+        lambda m: (
+            m["type"] == "error"
+            or (m["type"] == "state" and m["view"] is not None and (key(m) != before or not m["legal"]))
+        )
+    )
     assert got["type"] == "state", got
     sync(seats)
     return True

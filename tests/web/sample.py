@@ -9,9 +9,20 @@ from shangrao.game.match import Match
 from shangrao.rules import DEFAULT_RULES
 from shangrao.web.outgoing import PlayerInfo, TableInfo
 
-TABLE = TableInfo(id=1, name="上饶麻将", status="playing", hands_total=4, hands_played=0, scores=[0, 0, 0, 0],
-                  rules={}, free_seats=[], history=[], rematch=None, hints=True,
-                  players=[PlayerInfo(kind="human", claimed=True, connected=True, standin=False, ready=False)] * 4)
+TABLE = TableInfo(
+    id=1,
+    name="上饶麻将",
+    status="playing",
+    hands_total=4,
+    hands_played=0,
+    scores=[0, 0, 0, 0],
+    rules={},
+    free_seats=[],
+    history=[],
+    rematch=None,
+    hints=True,
+    players=[PlayerInfo(kind="human", claimed=True, connected=True, standin=False, ready=False)] * 4,
+)
 
 
 def greedy_hand(seed: int, hand: int) -> Game:

@@ -15,8 +15,15 @@ from .waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 #: chromium's flags for the tests: headless, no sandbox (CI runs as root), nothing fetched from outside
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 HAS_CHROMIUM = Path(CHROMIUM).exists()
 
 
@@ -35,8 +42,7 @@ def served(app: Any, port: int | None = None, **config: Any) -> Iterator[tuple[i
     import uvicorn
 
     port = free_port() if port is None else port
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                                        **config))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **config))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
     try:

@@ -34,6 +34,6 @@ def test_ui_font_subset_covers_every_ui_character():
     spec.loader.exec_module(mod)
     font = TTFont(str(STATIC_DIR / "fonts" / "ui-sc.woff2"))
     cmap = font.getBestCmap()
-    missing = [c for c in mod.characters() if ord(c) not in cmap and ord(c) > 0x2fff]
+    missing = [c for c in mod.characters() if ord(c) not in cmap and ord(c) > 0x2FFF]
     assert not missing, f"run tools/make_font.py: the subset lacks {''.join(missing)}"
     assert (STATIC_DIR / "fonts" / "OFL.txt").read_text(encoding="utf-8").count("SIL OPEN FONT LICENSE") >= 1

@@ -36,8 +36,16 @@ from .waiting import wait_until, wait_until_async  # noqa: E402
 
 @pytest.fixture
 def live_server(tmp_path):
-    settings = Settings(**{**SLOW_PEOPLE, "send_queue": 4, "send_timeout": 0.5, "absent_timeout": 0.0,
-                           "turn_timeout": 0.3, "claim_timeout": 0.3})
+    settings = Settings(
+        **{
+            **SLOW_PEOPLE,
+            "send_queue": 4,
+            "send_timeout": 0.5,
+            "absent_timeout": 0.0,
+            "turn_timeout": 0.3,
+            "claim_timeout": 0.3,
+        }
+    )
     app = create_app(f"sqlite:///{tmp_path / 'bp.sqlite3'}", settings)
     with served(app, ws_ping_interval=None) as (port, srv):
         yield app, port, srv
@@ -49,8 +57,12 @@ def _silent_socket(port: int, path: str) -> socket.socket:
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     s.connect(("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    s.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     head = b""
     while b"\r\n\r\n" not in head:
         head += s.recv(1)  # only the handshake answer, byte by byte: nothing of the messages after it
@@ -61,6 +73,7 @@ def _silent_socket(port: int, path: str) -> socket.socket:
 def _small_server_buffers(srv, client_port: int) -> None:
     """Shrink the server's buffers for one client, as on a stalled phone network (else the
     loopback's megabytes of kernel buffer absorb a whole hand before anything blocks)."""
+
     def found():
         for proto in list(srv.server_state.connections):
             client = getattr(proto, "client", None)
@@ -86,8 +99,11 @@ def test_a_seat_that_never_reads_does_not_delay_the_others_and_is_disconnected(l
     silent_seat = 2
     silent = _silent_socket(port, f"/ws/{tid}/{tokens[silent_seat]}")
     _small_server_buffers(srv, silent.getsockname()[1])
-    readers = {i: ws_sync.connect(f"ws://127.0.0.1:{port}/ws/{tid}/{tokens[i]}", compression=None, legacy=True)
-               for i in range(4) if i != silent_seat}
+    readers = {
+        i: ws_sync.connect(f"ws://127.0.0.1:{port}/ws/{tid}/{tokens[i]}", compression=None, legacy=True)
+        for i in range(4)
+        if i != silent_seat
+    }
     latest: dict[int, dict] = {}
     lock = threading.Lock()
     sent: dict[int, tuple[tuple[int, int], float]] = {}

@@ -15,9 +15,17 @@ from .conftest import connect_all, new_table, step
 HUGE = "99999999999999999999999"
 
 
-@pytest.mark.parametrize("path", [f"/t/{HUGE}/x", f"/join/{HUGE}", f"/api/games/{HUGE}",
-                                  f"/api/games/{HUGE}/hands/0/frames", "/api/games/1/hands/" + HUGE + "/frames",
-                                  "/api/games?limit=" + HUGE])
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/t/{HUGE}/x",
+        f"/join/{HUGE}",
+        f"/api/games/{HUGE}",
+        f"/api/games/{HUGE}/hands/0/frames",
+        "/api/games/1/hands/" + HUGE + "/frames",
+        "/api/games?limit=" + HUGE,
+    ],
+)
 def test_huge_ids_are_not_found_not_500(make_client, path):
     c = make_client()
     new_table(c, seats=("greedy", "greedy", "greedy"))
@@ -34,14 +42,17 @@ def test_socket_with_a_huge_table_id_is_refused_cleanly(make_client):
     assert m["type"] == "error" and m["code"] == "forbidden"
 
 
-@pytest.mark.parametrize("rules, needle", [
-    ({"base_points": "1"}, "base_points"),     # was coerced to True and reported as "got True"
-    ({"earthly_win": "true"}, "earthly_win"),
-    ({"earthly_win": 1}, "earthly_win"),
-    ({"base_points": 10**30}, "base_points"),  # was accepted: scores no browser can show
-    ({"base_points": -5}, "base_points"),
-    ({"zzz": 1}, "zzz"),
-])
+@pytest.mark.parametrize(
+    "rules, needle",
+    [
+        ({"base_points": "1"}, "base_points"),  # was coerced to True and reported as "got True"
+        ({"earthly_win": "true"}, "earthly_win"),
+        ({"earthly_win": 1}, "earthly_win"),
+        ({"base_points": 10**30}, "base_points"),  # was accepted: scores no browser can show
+        ({"base_points": -5}, "base_points"),
+        ({"zzz": 1}, "zzz"),
+    ],
+)
 def test_create_table_with_bad_rule_options(make_client, rules, needle):
     c = make_client()
     r = c.post("/api/tables", json={"hands": 1, "seats": ["greedy"] * 3, "rules": rules})
@@ -50,8 +61,19 @@ def test_create_table_with_bad_rule_options(make_client, rules, needle):
     assert "got True" not in r.text  # the value sent is reported, not a coerced one
 
 
-@pytest.mark.parametrize("body", [{"hands": 10**30}, {"hands": -1}, {"hands": 0}, {"seats": ["x", "y", "z"]},
-                                  {"name": "x" * 1000}, {"extra": 1}, [], None])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"hands": 10**30},
+        {"hands": -1},
+        {"hands": 0},
+        {"seats": ["x", "y", "z"]},
+        {"name": "x" * 1000},
+        {"extra": 1},
+        [],
+        None,
+    ],
+)
 def test_create_table_with_bad_fields(make_client, body):
     r = make_client().post("/api/tables", json=body)
     assert r.status_code == 422, r.text
@@ -66,8 +88,15 @@ def test_binary_frames_and_garbage_keep_the_socket_and_the_stored_game(make_clie
         ws.ws.send_bytes(raw)
         m = ws.until(lambda m: m["type"] in ("error", "pong"))
         assert m["type"] == "error" and m["code"] == "malformed", m
-    for bad in ("", "[" * 3000, "null", '{"type":"action","action":"discard 9z"}', '{"type":"action","action":5}',
-                '{"type":"action","action":"win","seq":' + HUGE + "}", "x" * 5000):
+    for bad in (
+        "",
+        "[" * 3000,
+        "null",
+        '{"type":"action","action":"discard 9z"}',
+        '{"type":"action","action":5}',
+        '{"type":"action","action":"win","seq":' + HUGE + "}",
+        "x" * 5000,
+    ):
         ws.send(bad)
         m = ws.until(lambda m: m["type"] == "error")
         assert m["code"] in ("malformed", "illegal"), m

@@ -22,29 +22,39 @@ PY = sys.executable
 
 def _bot(tmp_path: Path, name: str, body: str) -> str:
     p = tmp_path / f"{name}.py"
-    p.write_text(f"import os\nopen({str(tmp_path / (name + '.pid'))!r}, 'w').write(str(os.getpid()))\n"
-                 + textwrap.dedent(body))
+    p.write_text(
+        f"import os\nopen({str(tmp_path / (name + '.pid'))!r}, 'w').write(str(os.getpid()))\n" + textwrap.dedent(body)
+    )
     return f"{name}=ext:{PY} {p}"
 
 
 def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_no_process(
-        make_client, monkeypatch, tmp_path, caplog):
+    make_client, monkeypatch, tmp_path, caplog
+):
     bots = [
         _bot(tmp_path, "deaf", "import time\ntime.sleep(120)\n"),  # never reads its stdin
-        _bot(tmp_path, "slow", """
+        _bot(
+            tmp_path,
+            "slow",
+            """
             import json, sys, time
             for line in sys.stdin:
                 msg = json.loads(line)
                 if msg["type"] == "request":
                     time.sleep(3)
                     print(json.dumps({"id": msg["id"], "action": msg["legal"][0]}), flush=True)
-        """),
-        _bot(tmp_path, "forker", """
+        """,
+        ),
+        _bot(
+            tmp_path,
+            "forker",
+            """
             import subprocess, sys
             subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
             for line in sys.stdin:
                 pass   # reads, never answers
-        """),
+        """,
+        ),
     ]
     monkeypatch.setenv("SHANGRAO_WEB_BOTS", ";".join(bots))
     caplog.set_level(logging.WARNING, logger="shangrao.web")
@@ -59,8 +69,11 @@ def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_
 
     # the bad table: its person never comes (the stand-in plays seat 0 at once)
     bad, _ = new_table(client, seats=("deaf", "slow", "forker"))
-    wait_until(lambda: all((tmp_path / f"{n}.pid").exists() for n in ("deaf", "slow", "forker")), 15,
-               "the three outside bots to start")
+    wait_until(
+        lambda: all((tmp_path / f"{n}.pid").exists() for n in ("deaf", "slow", "forker")),
+        15,
+        "the three outside bots to start",
+    )
     pgids = [int((tmp_path / f"{n}.pid").read_text()) for n in ("deaf", "slow", "forker")]
 
     # the good table, played by a person meanwhile (made first: its first imports are not timed)
@@ -78,17 +91,28 @@ def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_
             before = key(me.state)
             a = rng.choice(me.state["legal"])
             me.send({"type": "action", "action": a["action"], "seq": me.state["seq"], "hand": me.state["hand_no"]})
-            got = timed(lambda before=before: me.until(lambda m: m["type"] == "error" or (
-                m["type"] == "state" and m["view"] is not None and (key(m) != before or not m["legal"]))))
+            got = timed(
+                lambda before=before: me.until(
+                    lambda m: (
+                        m["type"] == "error"
+                        or (m["type"] == "state" and m["view"] is not None and (key(m) != before or not m["legal"]))
+                    )
+                )
+            )
             actions += 1
             if got["type"] == "error":  # the table moved on before it came (a stale state): look again
                 me.until(lambda m: m["type"] == "state" and m["view"] is not None)
         me.close()
         assert actions >= 5
-        wait_until(lambda: client.get(f"/api/tables?ids={bad}&status=finished").json()["tables"], 40,
-                   "the bad bots' match to end")
-    print(f"GET /api/rules: {len(rules_times)} answers, max {max(rules_times) * 1000:.0f} ms; "
-          f"the other table: {len(slow_answers)} actions, max {max(slow_answers) * 1000:.0f} ms")
+        wait_until(
+            lambda: client.get(f"/api/tables?ids={bad}&status=finished").json()["tables"],
+            40,
+            "the bad bots' match to end",
+        )
+    print(
+        f"GET /api/rules: {len(rules_times)} answers, max {max(rules_times) * 1000:.0f} ms; "
+        f"the other table: {len(slow_answers)} actions, max {max(slow_answers) * 1000:.0f} ms"
+    )
     assert rules_times and max(rules_times) < 0.2, max(rules_times)
     assert max(slow_answers) < 0.2, max(slow_answers)
     faults = [r.getMessage() for r in caplog.records if "greedy plays this decision" in r.getMessage()]
@@ -125,10 +149,14 @@ def test_a_standin_that_misses_its_deadline_is_replaced_by_the_fallback_greedy(m
     caplog.set_level(logging.WARNING, logger="shangrao.web")
     client = make_client(bot_deadline=0.3, absent_timeout=0.0, claim_pause=0.02, bot_delay=0.01)
     table, _ = new_table(client, seats=("greedy", "greedy", "greedy"))  # seat 0's person never comes
-    wait_until(lambda: client.get(f"/api/tables?ids={table}&status=finished").json()["tables"], 60,
-               "the match played by the stand-in and its fallback to end")
+    wait_until(
+        lambda: client.get(f"/api/tables?ids={table}&status=finished").json()["tables"],
+        60,
+        "the match played by the stand-in and its fallback to end",
+    )
     faults = [r.getMessage() for r in caplog.records if f"table {table} seat 0:" in r.getMessage()]
     assert asked, "the stand-in was never asked"
-    assert any("the stand-in slow-standin gave no answer within 0.3 s; greedy plays this decision" in f
-               for f in faults), faults
+    assert any(
+        "the stand-in slow-standin gave no answer within 0.3 s; greedy plays this decision" in f for f in faults
+    ), faults
     assert all("stand-in" in f for f in faults), faults

@@ -41,11 +41,15 @@ def _ready(client, gid: int) -> dict:
         r = client.get(f"/api/games/{gid}/review")
         assert r.status_code in (200, 202), r.text
         return r.json() if r.status_code == 200 else None
+
     return wait_until(done, 60, f"the review of game {gid}")
 
 
-@pytest.mark.parametrize("damage", ['"x"', '{"hand": 0, "seats": [0], "decisions": [], "summary": []}'],
-                         ids=["not-an-object", "summary-a-list"])
+@pytest.mark.parametrize(
+    "damage",
+    ['"x"', '{"hand": 0, "seats": [0], "decisions": [], "summary": []}'],
+    ids=["not-an-object", "summary-a-list"],
+)
 def test_a_stored_review_damaged_by_hand_is_reviewed_again_and_mended_never_a_503(make_client, db_url, damage):
     """Before: a review row that is not an object made every GET of the game's review a 503 "the
     records database cannot be read now; try again" (forever), and one of another shape an
@@ -71,7 +75,9 @@ def test_a_stored_review_damaged_by_hand_is_reviewed_again_and_mended_never_a_50
         store.close()
 
 
-def test_reviews_asked_for_by_requests_are_bounded_the_one_past_the_limit_is_a_503_with_retry_after(make_client, db_url):
+def test_reviews_asked_for_by_requests_are_bounded_the_one_past_the_limit_is_a_503_with_retry_after(
+    make_client, db_url
+):
     """Before: every GET of an unreviewed game's review queued its review (seconds of CPU a hand) with
     no bound, so a client walking the history queued hours of work."""
     gids = _stored_hands(db_url, 4)
@@ -108,18 +114,29 @@ def test_the_review_page_waits_its_turn_when_the_server_answers_503():
 
     static = Path(shangrao.web.__file__).parent / "static"
     js = (static / "replay.js").read_text(encoding="utf-8")
-    assert 'r.status === 503' in js and 't("review_busy")' in js
+    assert "r.status === 503" in js and 't("review_busy")' in js
     common = (static / "common.js").read_text(encoding="utf-8")
     assert common.count("review_busy:") == 2  # Chinese and English
 
 
-@pytest.mark.parametrize("body", [
-    {"player": "a", "rules": "x"}, {"player": "a", "rules": {"zzz": 1}}, {"player": "a", "rules": {"base_points": -1}},
-    {"player": "a", "rules": {"base_points": 10**30}}, {"player": "a", "rules": {"base_points": {"a": 1}}},
-    {"player": "a", "rules": {"rob_concealed_kong": 1}}, {"player": "a", "rules": {"hands_per_match": 3}},
-    {"player": "a", "hints": "yes"}, {"player": "a", "hints": None}, {"player": "a", "bot": "human"},
-    {"player": "a", "bot": "cmd:/bin/sh -c id"}, {"player": "a", "bot": 3}, {"player": "a", "bot": ""},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"player": "a", "rules": "x"},
+        {"player": "a", "rules": {"zzz": 1}},
+        {"player": "a", "rules": {"base_points": -1}},
+        {"player": "a", "rules": {"base_points": 10**30}},
+        {"player": "a", "rules": {"base_points": {"a": 1}}},
+        {"player": "a", "rules": {"rob_concealed_kong": 1}},
+        {"player": "a", "rules": {"hands_per_match": 3}},
+        {"player": "a", "hints": "yes"},
+        {"player": "a", "hints": None},
+        {"player": "a", "bot": "human"},
+        {"player": "a", "bot": "cmd:/bin/sh -c id"},
+        {"player": "a", "bot": 3},
+        {"player": "a", "bot": ""},
+    ],
+)
 def test_a_room_with_bad_settings_is_refused_with_a_422_naming_them(make_client, body):
     client = make_client(rooms_per_minute=1000)
     r = client.post("/api/rooms", json=body)
@@ -130,9 +147,17 @@ def test_a_room_with_bad_settings_is_refused_with_a_422_naming_them(make_client,
 
 def test_history_filters_and_review_ids_that_are_not_there_are_4xx(make_client):
     client = make_client()
-    for q, status in (("kinds=zzz", 422), ("kinds=" + "web," * 60, 422), ("mine=abc", 422), ("mine=-1", 422),
-                      ("mine=99999999999999999999", 422), ("offset=-1", 422), ("mine_only=maybe", 422),
-                      ("kinds=web,web&offset=999999999", 200), ("kinds=", 200)):
+    for q, status in (
+        ("kinds=zzz", 422),
+        ("kinds=" + "web," * 60, 422),
+        ("mine=abc", 422),
+        ("mine=-1", 422),
+        ("mine=99999999999999999999", 422),
+        ("offset=-1", 422),
+        ("mine_only=maybe", 422),
+        ("kinds=web,web&offset=999999999", 200),
+        ("kinds=", 200),
+    ):
         assert client.get(f"/api/games?{q}").status_code == status, q
     for gid in ("0", "-1", "9223372036854775808", "99999999999999999999999"):
         assert client.get(f"/api/games/{gid}/review").status_code == 404, gid
@@ -165,7 +190,8 @@ def _pg_schema_url():
         admin.dispose()
 
     return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-        hide_password=False), drop
+        hide_password=False
+    ), drop
 
 
 def test_ids_beyond_postgresqls_32_bit_id_column_are_no_game_404_not_a_503():
@@ -198,8 +224,11 @@ def test_ids_beyond_postgresqls_32_bit_id_column_are_no_game_404_not_a_503():
         except StoreBusy:
             pytest.skip("another test run's server holds this PostgreSQL database now")
         try:
-            for path in ("/api/games/2147483648", "/api/games/2147483648/review",
-                         f"/api/games/{gid}/hands/2147483648/frames"):
+            for path in (
+                "/api/games/2147483648",
+                "/api/games/2147483648/review",
+                f"/api/games/{gid}/hands/2147483648/frames",
+            ):
                 r = client.get(path)
                 assert r.status_code == 404, (path, r.text)
             r = client.get(f"/api/games?mine=2147483648,{gid}&kinds=play")

@@ -26,8 +26,16 @@ pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromiu
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
-    with app_served(f"sqlite:///{db}", bot_delay=0.01, claim_timeout=60, turn_timeout=120, absent_timeout=120,
-                    next_hand_timeout=600, standin_bot="random", claim_pause=0.02) as url:
+    with app_served(
+        f"sqlite:///{db}",
+        bot_delay=0.01,
+        claim_timeout=60,
+        turn_timeout=120,
+        absent_timeout=120,
+        next_hand_timeout=600,
+        standin_bot="random",
+        claim_pause=0.02,
+    ) as url:
         yield url
 
 
@@ -49,8 +57,13 @@ def create_table(page, server, bot="greedy", hands=1):
 
 
 def inside(box, vw, vh) -> bool:
-    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and \
-        box["x"] + box["width"] <= vw + 0.5 and box["y"] + box["height"] <= vh + 0.5
+    return (
+        box is not None
+        and box["x"] >= -0.5
+        and box["y"] >= -0.5
+        and box["x"] + box["width"] <= vw + 0.5
+        and box["y"] + box["height"] <= vh + 0.5
+    )
 
 
 def play_until_settlement(page, vw, vh, shots=None) -> int:
@@ -156,7 +169,7 @@ def test_tiles_and_ui_text_render_without_a_system_font(server, browser):
     page.goto(server + "/rules")
     page.wait_for_selector("#patterns")
     page.wait_for_function("document.fonts.status === 'loaded'")
-    man = page.evaluate(INK, '#rules-body .tile[data-kind="8"]')   # 9m: 九 over 萬
+    man = page.evaluate(INK, '#rules-body .tile[data-kind="8"]')  # 9m: 九 over 萬
     honor = page.evaluate(INK, '#rules-body .tile[data-kind="33"]')  # 7z: 中 (the indicator)
     assert man > 150 and honor > 150, (man, honor)
     assert page.evaluate("document.fonts.check('16px ShangraoUI', '上饶麻将规则')")
@@ -168,8 +181,9 @@ def test_tiles_and_ui_text_render_without_a_system_font(server, browser):
         assert page.locator(f"[data-error={code}]").count() == 1
         assert page.locator("a[href='/']").count() >= 1
     assert page.request.get(server + "/favicon.ico").status == 200
-    w.problems = [p for p in w.problems if not p.startswith(("404", "403", "409", "410"))
-                  and "Failed to load resource" not in p]
+    w.problems = [
+        p for p in w.problems if not p.startswith(("404", "403", "409", "410")) and "Failed to load resource" not in p
+    ]
     assert not w.problems, w.problems
     page.close()
 
@@ -211,9 +225,14 @@ def test_the_ui_words_come_from_the_server_labels(server, browser):
     for name, (text, title) in bots.items():
         assert text == table["bots"][name]["zh"] + "机器人" and title == BOTS[name].label
     words = "() => [t('added_kong'), t('concealed_kong'), t('kong'), t('win'), t('four_bao'), t('expert_s')]"
-    assert page.evaluate(words) == [table["actions"]["added_kong"]["zh"], table["actions"]["concealed_kong"]["zh"],
-                                    table["actions"]["kong"]["zh"], table["actions"]["win"]["zh"],
-                                    table["bonuses"]["four_bao"]["zh"], table["bots"]["expert"]["zh"]]
+    assert page.evaluate(words) == [
+        table["actions"]["added_kong"]["zh"],
+        table["actions"]["concealed_kong"]["zh"],
+        table["actions"]["kong"]["zh"],
+        table["actions"]["win"]["zh"],
+        table["bonuses"]["four_bao"]["zh"],
+        table["bots"]["expert"]["zh"],
+    ]
     page.click("#lang")  # English: the same table's English words
     page.wait_for_selector("#seat3 option", state="attached")
     assert page.evaluate("() => [t('concealed_kong'), t('expert')]") == ["Concealed kong", "Expert bot"]

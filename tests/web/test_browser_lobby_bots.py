@@ -21,14 +21,15 @@ pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromiu
 BOT = Path(__file__).resolve().parents[2] / "examples" / "bots" / "tsumogiri_bot.py"
 
 
-def test_the_lobby_offers_an_outside_bot_by_its_label_seats_it_and_shows_a_records_problem(
-        tmp_path, monkeypatch):
+def test_the_lobby_offers_an_outside_bot_by_its_label_seats_it_and_shows_a_records_problem(tmp_path, monkeypatch):
     from shangrao.web import Settings
     from shangrao.web.app import create_app
 
     monkeypatch.setenv("SHANGRAO_WEB_BOTS", f"mybot=ext:{sys.executable} {BOT}")
-    app = create_app(f"sqlite:///{tmp_path / 'lobby.sqlite3'}",
-                     Settings(bot_delay=0.01, claim_pause=0.02, absent_timeout=120, turn_timeout=120))
+    app = create_app(
+        f"sqlite:///{tmp_path / 'lobby.sqlite3'}",
+        Settings(bot_delay=0.01, claim_pause=0.02, absent_timeout=120, turn_timeout=120),
+    )
     with served(app) as (port, _srv), chromium() as browser:
         url = f"http://127.0.0.1:{port}"
         page = browser.new_page(viewport={"width": 390, "height": 844})

@@ -24,8 +24,17 @@ SIZES = [(390, 844), (1280, 800)]
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("manners") / "manners.sqlite3"
     # bots a little slow: a hand lasts long enough to hand the seat over and take it back
-    with app_served(f"sqlite:///{db}", bot_delay=0.25, claim_timeout=60, turn_timeout=120, absent_timeout=120,
-                    next_hand_timeout=600, standin_bot="random", claim_pause=0.02, phrase_interval=0.5) as url:
+    with app_served(
+        f"sqlite:///{db}",
+        bot_delay=0.25,
+        claim_timeout=60,
+        turn_timeout=120,
+        absent_timeout=120,
+        next_hand_timeout=600,
+        standin_bot="random",
+        claim_pause=0.02,
+        phrase_interval=0.5,
+    ) as url:
         yield url
 
 

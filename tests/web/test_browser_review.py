@@ -38,8 +38,9 @@ def _play_and_store(store, seed: int, hands: int) -> int:
             legal = g.legal_actions()
             g.apply(legal[0] if len(legal) == 1 else bots[s].choose(g.observation(s), legal))
         r = m.finish_hand(g)
-        store.append_hand(gid, r.hand_no, r.dealer, r.events, hand_summary(r.result, r.events),
-                          scores_after=list(r.result.scores))
+        store.append_hand(
+            gid, r.hand_no, r.dealer, r.events, hand_summary(r.result, r.events), scores_after=list(r.result.scores)
+        )
     return gid
 
 
@@ -94,9 +95,11 @@ def test_the_review_shows_the_summary_and_steps_through_the_mistakes(site, brows
     seen = []
     for m in mistakes:  # each click goes to the next mistake, across hands
         page.click("#next-mistake")
-        page.wait_for_function("([h, i]) => document.getElementById('hand-select').value === String(h) && "
-                               "document.getElementById('pos').textContent.trim().startsWith(i + '/')",
-                               arg=[m["hand"], m["step"] - 1])
+        page.wait_for_function(
+            "([h, i]) => document.getElementById('hand-select').value === String(h) && "
+            "document.getElementById('pos').textContent.trim().startsWith(i + '/')",
+            arg=[m["hand"], m["step"] - 1],
+        )
         d = _decision(page)
         assert "mistake" in d["cls"] or "big" in d["cls"], d
         assert d["chosen"] == m["chosen"] and d["bars"] >= 2, d
@@ -104,10 +107,15 @@ def test_the_review_shows_the_summary_and_steps_through_the_mistakes(site, brows
         assert page.evaluate(NO_SIDEWAYS), f"{d['pos']} scrolls sideways"
         seen.append(d)
         if len(seen) == 1 and os.environ.get("SHANGRAO_SCREENSHOTS") and not big:
-            page.screenshot(path=os.path.join(os.environ["SHANGRAO_SCREENSHOTS"], f"review-{IDS[SIZES.index((vw, vh))]}.png"))
+            page.screenshot(
+                path=os.path.join(os.environ["SHANGRAO_SCREENSHOTS"], f"review-{IDS[SIZES.index((vw, vh))]}.png")
+            )
     page.click("#prev-mistake")
-    page.wait_for_function("([h, p]) => document.getElementById('hand-select').value === h && "
-                           "document.getElementById('pos').textContent.trim() === p", arg=[seen[-2]["hand"], seen[-2]["pos"]])
+    page.wait_for_function(
+        "([h, p]) => document.getElementById('hand-select').value === h && "
+        "document.getElementById('pos').textContent.trim() === p",
+        arg=[seen[-2]["hand"], seen[-2]["pos"]],
+    )
     if big:
         page.check("#big-only")
         page.goto(f"{site['url']}/replay/{site['game']}?review=1")
@@ -118,7 +126,9 @@ def test_the_review_shows_the_summary_and_steps_through_the_mistakes(site, brows
         d = _decision(page)
         assert "big" in d["cls"], d
         if os.environ.get("SHANGRAO_SCREENSHOTS"):
-            page.screenshot(path=os.path.join(os.environ["SHANGRAO_SCREENSHOTS"], f"review-{IDS[SIZES.index((vw, vh))]}.png"))
+            page.screenshot(
+                path=os.path.join(os.environ["SHANGRAO_SCREENSHOTS"], f"review-{IDS[SIZES.index((vw, vh))]}.png")
+            )
         reason = page.locator("#review-decision .reason")
         if reason.count():  # the reason in words, in the page's language (Chinese here)
             assert not any("a" <= ch <= "z" for ch in reason.inner_text()), reason.inner_text()
@@ -158,10 +168,15 @@ def test_the_history_shows_a_running_reviews_progress_until_it_is_done(site, bro
     page.route("**/api/games", games)
     page.goto(f"{site['url']}/history?kinds=web,room,play,simulate,arena")
     link = page.locator(f"tr[data-game='{site['game']}'] a.review-link")
-    page.wait_for_function("(sel) => document.querySelector(sel) && document.querySelector(sel).textContent === '复盘中 1/2'",
-                           arg=f"tr[data-game='{site['game']}'] a.review-link")
-    page.wait_for_function("(sel) => document.querySelector(sel).textContent === '复盘'",
-                           arg=f"tr[data-game='{site['game']}'] a.review-link", timeout=10_000)
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel) && document.querySelector(sel).textContent === '复盘中 1/2'",
+        arg=f"tr[data-game='{site['game']}'] a.review-link",
+    )
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel).textContent === '复盘'",
+        arg=f"tr[data-game='{site['game']}'] a.review-link",
+        timeout=10_000,
+    )
     assert link.get_attribute("href") == f"/replay/{site['game']}?review=1"
     assert not w.problems, w.problems
     page.close()

@@ -20,14 +20,23 @@ TURN = 4.0
 
 
 def _my_turn(m: dict) -> bool:
-    return (m["type"] == "state" and m["view"] is not None and bool(m["legal"])
-            and m["view"]["phase"] not in ("claim", "rob") and m["deadline"] is not None)
+    return (
+        m["type"] == "state"
+        and m["view"] is not None
+        and bool(m["legal"])
+        and m["view"]["phase"] not in ("claim", "rob")
+        and m["deadline"] is not None
+    )
 
 
-@pytest.mark.parametrize(("before", "after"), [(3600, 0), (0, 3600), (0, -3600)],
-                         ids=["stepped-back-before-the-restart", "stepped-forward", "stepped-back-at-the-restart"])
-def test_a_countdown_resumes_from_its_decision_after_a_wall_clock_step_and_a_restart(make_client, monkeypatch,
-                                                                                     before, after):
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [(3600, 0), (0, 3600), (0, -3600)],
+    ids=["stepped-back-before-the-restart", "stepped-forward", "stepped-back-at-the-restart"],
+)
+def test_a_countdown_resumes_from_its_decision_after_a_wall_clock_step_and_a_restart(
+    make_client, monkeypatch, before, after
+):
     real = clock._wall_now
     monkeypatch.setattr(clock, "_wall_now", lambda: real() + timedelta(seconds=before))
     c1 = make_client(turn_timeout=TURN)

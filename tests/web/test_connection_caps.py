@@ -46,16 +46,24 @@ class FakeClock:
 # ---------------------------------------------------------------------------- the guard itself
 def test_the_guard_counts_each_address_group_and_all_connections():
     g = ConnectionGuard(per_address=2, total=100, header_timeout=1.0)  # the server's own grouping
-    for a, b, c in (("203.0.113.5", "203.0.113.77", "203.0.113.200"),  # one IPv4 /24
-                    ("2001:db8:1:2::1", "2001:db8:1:2:ffff::9", "2001:db8:1:2::3"),  # one IPv6 /64
-                    ("127.0.0.1", "127.9.8.7", "::1"),  # loopback: one group
-                    ("::ffff:198.51.100.1", "198.51.100.200", "198.51.100.3")):  # IPv4-mapped: as IPv4
+    for a, b, c in (
+        ("203.0.113.5", "203.0.113.77", "203.0.113.200"),  # one IPv4 /24
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff::9", "2001:db8:1:2::3"),  # one IPv6 /64
+        ("127.0.0.1", "127.9.8.7", "::1"),  # loopback: one group
+        ("::ffff:198.51.100.1", "198.51.100.200", "198.51.100.3"),
+    ):  # IPv4-mapped: as IPv4
         assert g.admit(a) is None and g.admit(b) is None
         assert "from one address or network (at most 2)" in (g.admit(c) or ""), (a, b, c)
     # another /24, another /64: another client
     assert g.admit("203.0.114.5") is None and g.admit("2001:db8:1:3::1") is None
-    assert set(g.open) == {"203.0.113.0/24", "2001:db8:1:2::/64", "loopback", "198.51.100.0/24",
-                           "203.0.114.0/24", "2001:db8:1:3::/64"}
+    assert set(g.open) == {
+        "203.0.113.0/24",
+        "2001:db8:1:2::/64",
+        "loopback",
+        "198.51.100.0/24",
+        "203.0.114.0/24",
+        "2001:db8:1:3::/64",
+    }
     assert g.open["loopback"] == 2 and g.count == 10 and g.refused == 4
     g.release("127.0.0.5")  # released by its group: any address of it
     assert g.open["loopback"] == 1 and g.admit("127.1.1.1") is None
@@ -123,8 +131,9 @@ def split_server(tmp_path):
     """The app on uvicorn in a thread with ``serve``'s protocols, its guard grouping loopback by /24:
     a group cap of 32, 100 connections in all, a header deadline of 1 s, a back-off after 3 silent
     connections, first 2 s long."""
-    guard = ConnectionGuard(per_address=32, total=100, header_timeout=1.0, group=loopback_by_24,
-                            silent_allowed=3, backoff_first=2.0)
+    guard = ConnectionGuard(
+        per_address=32, total=100, header_timeout=1.0, group=loopback_by_24, silent_allowed=3, backoff_first=2.0
+    )
     app = create_app(f"sqlite:///{tmp_path / 'caps.sqlite3'}", Settings(**SLOW_PEOPLE))
     with served(app, ws_ping_interval=None, proxy_headers=False, **guarded_protocols(guard)) as (port, _srv):
         yield port, guard
@@ -163,23 +172,33 @@ def test_one_group_on_many_addresses_cannot_take_every_connection(split_server):
                 s = _connect_from(f"127.0.0.{n}", port)
                 if s is not None:
                     held.append(s)
-        wait_until(lambda: guard.open.get("127.0.0.0/24", 0) == 32 and guard.refused >= 200 - 32, 5,
-                   "the group's connections to be counted and the rest refused")
+        wait_until(
+            lambda: guard.open.get("127.0.0.0/24", 0) == 32 and guard.refused >= 200 - 32,
+            5,
+            "the group's connections to be counted and the rest refused",
+        )
         assert guard.count == 32  # one group holds its cap, not the server's 100
         assert time.monotonic() - t0 < 1.0  # all this within the header deadline: nothing timed out yet
         assert _get("127.0.0.77", port, "/api/labels").startswith(b"HTTP/1.1 503 ")  # its group is full
         # another group: a page, the API, a new table and its socket are served meanwhile
         assert _get("127.0.1.5", port, "/").startswith(b"HTTP/1.1 200 ")
-        other = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5,
-                             transport=httpx.HTTPTransport(local_address="127.0.1.6"))
+        other = httpx.Client(
+            base_url=f"http://127.0.0.1:{port}", timeout=5, transport=httpx.HTTPTransport(local_address="127.0.1.6")
+        )
         with other:
             made = other.post("/api/tables", json={"hands": 1, "seats": ["greedy"] * 3})
             assert made.status_code == 200, made.text
             d = made.json()
         sock = _connect_from("127.0.1.7", port)
         assert sock is not None
-        ws = ws_sync.connect(f"ws://127.0.0.1:{port}/ws/{d['id']}/{d['token']}", sock=sock, compression=None,
-                             proxy=None, open_timeout=5, legacy=True)
+        ws = ws_sync.connect(
+            f"ws://127.0.0.1:{port}/ws/{d['id']}/{d['token']}",
+            sock=sock,
+            compression=None,
+            proxy=None,
+            open_timeout=5,
+            legacy=True,
+        )
         try:
             assert json.loads(ws.recv(timeout=5))["type"] == "state"
         finally:

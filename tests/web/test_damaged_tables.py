@@ -23,8 +23,10 @@ from .conftest import new_table
 #: stored live events that no server can load again, by what is wrong with them
 DAMAGES = {  # (the event stored, words of the error)
     "an event that is not JSON": ("not json {", "the stored record is damaged"),  # the store's DamagedRecordError
-    "an event log the engine refuses": (json.dumps({"type": "discard", "seat": 0, "tile": 99}),
-                                        "its stored events do not replay"),  # ReplayError
+    "an event log the engine refuses": (
+        json.dumps({"type": "discard", "seat": 0, "tile": 99}),
+        "its stored events do not replay",
+    ),  # ReplayError
 }
 
 
@@ -33,13 +35,20 @@ def _live_table(db_url: str, event: str) -> tuple[int, str]:
     ``event`` — written straight into the database, as a damaged disk or a hand edit would."""
     token = secrets.token_urlsafe(18)
     kinds = ["human", "random", "random", "random"]
-    web = {"name": "坏桌 <b>", "seats": kinds, "claimed": [True, False, False, False],
-           "token_hashes": [hash_token(token), None, None, None], "hints": True}
+    web = {
+        "name": "坏桌 <b>",
+        "seats": kinds,
+        "claimed": [True, False, False, False],
+        "token_hashes": [hash_token(token), None, None, None],
+        "hints": True,
+    }
     with Store(db_url) as st:
         gid = st.create_game(KIND, kinds, seed=7, rules=RuleSet(hands_per_match=2), meta={"web": web})
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
-        db.execute("INSERT INTO events (game_id, hand_index, seq, event, created) VALUES (?, 0, 0, ?, "
-                   "'2024-01-01 00:00:00')", (gid, event))
+        db.execute(
+            "INSERT INTO events (game_id, hand_index, seq, event, created) VALUES (?, 0, 0, ?, '2024-01-01 00:00:00')",
+            (gid, event),
+        )
     return gid, token
 
 

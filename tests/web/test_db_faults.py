@@ -75,8 +75,7 @@ def test_a_failed_write_refuses_the_action_tells_everyone_and_resumes(make_clien
     assert faults.refused >= 3
     assert _stored(db_url, tid) == before
     for s in seats:
-        assert all(key(m) <= targets[s.seat] for m in s.messages
-                   if m["type"] == "state" and m["view"])  # nothing moved
+        assert all(key(m) <= targets[s.seat] for m in s.messages if m["type"] == "state" and m["view"])  # nothing moved
     lines = [r for r in caplog.records if "database write failed" in r.getMessage()]
     assert len(lines) == 1, [r.getMessage() for r in lines]  # one line for the three failures
     assert not any(r.exc_info for r in caplog.records)  # and no traceback
@@ -141,8 +140,14 @@ def test_every_state_is_stored_before_it_is_sent(make_client, db_url, monkeypatc
 
 def _texts_of_errors(c, tid: int) -> list[str]:
     out = []
-    for path in ("/api/games/999999", "/api/games/999999/hands/0/frames", "/t/999999/x", "/join/999999",
-                 f"/t/{tid}/not-a-token", "/api/games/abc"):
+    for path in (
+        "/api/games/999999",
+        "/api/games/999999/hands/0/frames",
+        "/t/999999/x",
+        "/join/999999",
+        f"/t/{tid}/not-a-token",
+        "/api/games/abc",
+    ):
         out.append(c.get(path).text)
     out.append(c.post("/api/tables/999999/join").text)
     with c.websocket_connect("/ws/999999/x") as ws:
@@ -193,8 +198,9 @@ def test_no_error_names_the_database(backend, make_client, db_url, tmp_path, cap
             st = me.state
             faults.fail = True
             with caplog.at_level(logging.INFO, logger="shangrao.web"):
-                seats[cur].send({"type": "action", "action": st["legal"][0]["action"], "hand": st["hand_no"],
-                                 "seq": st["seq"]})
+                seats[cur].send(
+                    {"type": "action", "action": st["legal"][0]["action"], "hand": st["hand_no"], "seq": st["seq"]}
+                )
                 texts.append(str(seats[cur].until(lambda m: m["type"] == "error")))
                 texts.append(str(seats[(cur + 1) % 4].until(lambda m: m["type"] == "notice")))
                 texts.append(c.post("/api/tables", json={"hands": 1}).text)
@@ -235,9 +241,11 @@ def test_the_actions_of_several_tables_share_one_commit_and_a_refused_one_fails_
         m = manager.TableManager(store)
         try:
             await asyncio.gather(*(m.write_events(g, 0, 0, [{"type": "deal", "g": g}]) for g in gids))
-            return await asyncio.gather(m.write_events(gids[0], 0, 0, [{"type": "deal"}]),  # taken
-                                        m.write_events(gids[1], 0, 1, [{"type": "draw"}]),
-                                        return_exceptions=True)
+            return await asyncio.gather(
+                m.write_events(gids[0], 0, 0, [{"type": "deal"}]),  # taken
+                m.write_events(gids[1], 0, 1, [{"type": "draw"}]),
+                return_exceptions=True,
+            )
         finally:
             await m.close()
 
@@ -246,6 +254,9 @@ def test_the_actions_of_several_tables_share_one_commit_and_a_refused_one_fails_
     assert sizes[:2] == [1, 3]  # the first at once, the three that came meanwhile in one transaction
     assert isinstance(refused, tables.SaveError) and stored is None
     assert [store.load_game(g).pending for g in gids] == [
-        {0: [{"type": "deal", "g": gids[0]}]}, {0: [{"type": "deal", "g": gids[1]}, {"type": "draw"}]},
-        {0: [{"type": "deal", "g": gids[2]}]}, {0: [{"type": "deal", "g": gids[3]}]}]
+        {0: [{"type": "deal", "g": gids[0]}]},
+        {0: [{"type": "deal", "g": gids[1]}, {"type": "draw"}]},
+        {0: [{"type": "deal", "g": gids[2]}]},
+        {0: [{"type": "deal", "g": gids[3]}]},
+    ]
     store.close()

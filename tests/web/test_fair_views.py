@@ -15,8 +15,8 @@ SEAT0 = "5m2p3p4p7p8p9p1s2s3s7s8s9s"
 SEAT1 = "4m6m1m9m2p5p9p3s5s9s1z2z3z"
 SEAT2_TRIPLET = "5m5m5m2m8m3p6p4s6s2z3z4z5z"
 SEAT3 = "3m7m8m4p4p8s8s1z1z2z4z5z7z"
-NOBODY = "1m1m9m9m1p1p9p9p2s2s4z4z3z"      # seat 1: no chow, pung or kong on 5m
-NOBODY2 = "2m2m8m8m5p5p6p6p3s3s7m3z5s"     # seat 2: nothing on 5m
+NOBODY = "1m1m9m9m1p1p9p9p2s2s4z4z3z"  # seat 1: no chow, pung or kong on 5m
+NOBODY2 = "2m2m8m8m5p5p6p6p3s3s7m3z5s"  # seat 2: nothing on 5m
 
 
 def _game(hands, rules=DEFAULT_RULES, draws="9s", replacements="6s", hold=True):

@@ -22,11 +22,19 @@ def _as(client, host: str) -> None:
     client._transport.client = (host, 40000)
 
 
-@pytest.mark.parametrize(("host", "group"), [
-    ("203.0.113.7", "203.0.113.0/24"), ("203.0.113.200", "203.0.113.0/24"),
-    ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"), ("::ffff:203.0.113.9", "203.0.113.0/24"),
-    ("127.0.0.1", "loopback"), ("127.45.6.7", "loopback"), ("::1", "loopback"), ("testclient", "testclient"),
-])
+@pytest.mark.parametrize(
+    ("host", "group"),
+    [
+        ("203.0.113.7", "203.0.113.0/24"),
+        ("203.0.113.200", "203.0.113.0/24"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("::ffff:203.0.113.9", "203.0.113.0/24"),
+        ("127.0.0.1", "loopback"),
+        ("127.45.6.7", "loopback"),
+        ("::1", "loopback"),
+        ("testclient", "testclient"),
+    ],
+)
 def test_limits_count_per_address_group(host, group):
     assert address_group(host) == group
 
@@ -56,8 +64,7 @@ def test_a_loopback_flood_then_a_restart_leaves_every_seated_persons_table_playa
     assert codes[503] >= 1, codes  # and it did fill the server: new tables are refused as "full"
     assert codes[429] >= len(hosts), codes
     _as(c1, "192.0.2.10")
-    waiting_refused = [c1.post("/api/tables", json={"hands": 1, "seats": ["human"] * 3}).status_code
-                       for _ in range(3)]
+    waiting_refused = [c1.post("/api/tables", json={"hands": 1, "seats": ["human"] * 3}).status_code for _ in range(3)]
     assert 429 in waiting_refused or 503 in waiting_refused  # a group's waiting tables are few, or full
 
     before = [s.state for s in seats]

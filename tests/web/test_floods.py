@@ -42,8 +42,9 @@ from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
 from .serving import free_port, served  # noqa: E402
 from .waiting import elapse, wait_until  # noqa: E402
 
-linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="file limits of a child process and 127.0.0.x source addresses: Linux")
+linux_only = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="file limits of a child process and 127.0.0.x source addresses: Linux"
+)
 
 HEADER_TIMEOUT = 1.0
 FILE_LIMIT = 256
@@ -72,7 +73,8 @@ SERVE_SPLIT_LOOPBACK = (
     "    except ValueError:\n"
     "        return host\n"
     "g.ConnectionGuard = functools.partial(g.ConnectionGuard, group=by_24)\n"
-    "from shangrao.cli import main; main()\n")
+    "from shangrao.cli import main; main()\n"
+)
 PERSON = "127.0.1.2"  # the person's address: another group than the flood's 127.0.0.1
 
 
@@ -92,14 +94,39 @@ def serve_process(tmp_path):
     """``shangrao serve`` in a subprocess with RLIMIT_NOFILE soft = hard = 256; yields (port, log path)."""
     port = free_port()
     out = tmp_path / "serve.log"
-    cmd = [sys.executable, "-c", SERVE_SPLIT_LOOPBACK, "serve", "--no-browser",
-           "--port", str(port), "--db", str(tmp_path / "flood.sqlite3"), "--header-timeout", str(HEADER_TIMEOUT),
-           "--bot-delay", "0.05", "--claim-pause", "0", "--claim-timeout", "5", "--turn-timeout", "5",
-           "--tables-per-minute", "100"]
+    cmd = [
+        sys.executable,
+        "-c",
+        SERVE_SPLIT_LOOPBACK,
+        "serve",
+        "--no-browser",
+        "--port",
+        str(port),
+        "--db",
+        str(tmp_path / "flood.sqlite3"),
+        "--header-timeout",
+        str(HEADER_TIMEOUT),
+        "--bot-delay",
+        "0.05",
+        "--claim-pause",
+        "0",
+        "--claim-timeout",
+        "5",
+        "--turn-timeout",
+        "5",
+        "--tables-per-minute",
+        "100",
+    ]
     with out.open("w") as f:
-        p = subprocess.Popen(cmd, preexec_fn=_low_file_limit, stdout=f, stderr=subprocess.STDOUT,
-                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        p = subprocess.Popen(
+            cmd,
+            preexec_fn=_low_file_limit,
+            stdout=f,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
     try:
+
         def started() -> bool:
             assert p.poll() is None, out.read_text()
             return "connections: up to" in out.read_text()
@@ -201,8 +228,14 @@ class Player:
 
     def _connect(self):
         sock = _from(PERSON, self.port)
-        return ws_sync.connect(f"ws://127.0.0.1:{self.port}/ws/{self.table_id}/{self.token}", sock=sock,
-                               compression=None, proxy=None, open_timeout=5, legacy=True)
+        return ws_sync.connect(
+            f"ws://127.0.0.1:{self.port}/ws/{self.table_id}/{self.token}",
+            sock=sock,
+            compression=None,
+            proxy=None,
+            open_timeout=5,
+            legacy=True,
+        )
 
     def run(self) -> None:
         sent: tuple[tuple[int, int], float] | None = None
@@ -247,8 +280,9 @@ def test_a_flood_of_connections_from_one_address_does_not_lock_the_players_out(s
     p, port, out = serve_process
     banner = out.read_text()
     assert f"(file limit {FILE_LIMIT})" in banner and f"up to {capacity(FILE_LIMIT)} at once" in banner, banner
-    player_http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5,
-                               transport=httpx.HTTPTransport(local_address=PERSON))
+    player_http = httpx.Client(
+        base_url=f"http://127.0.0.1:{port}", timeout=5, transport=httpx.HTTPTransport(local_address=PERSON)
+    )
     r = player_http.post("/api/tables", json={"hands": 4, "seats": ["greedy"] * 3, "name": "flood"})
     assert r.status_code == 200, r.text
     tid, token = r.json()["id"], r.json()["token"]
@@ -277,6 +311,7 @@ def test_a_flood_of_connections_from_one_address_does_not_lock_the_players_out(s
     flood_over = time.monotonic()
     in_flood = [t for t in player.arrivals if started <= t <= flood_over]
     gaps = [b - a for a, b in itertools.pairwise(in_flood)]
+
     # the server recovers with no restart: the flood's address is served again (once its back-off
     # for the silent connections is over: 1 + 2 + 4 s at most in these 6 s)
     def served_again() -> httpx.Response | None:
@@ -329,8 +364,10 @@ def _answer(s: socket.socket, timeout: float = 5.0) -> tuple[bytes, float]:
 
 
 def _handshake(path: str, extra: str = "") -> bytes:
-    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n").encode()
+    return (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
+    ).encode()
 
 
 def test_an_over_long_websocket_handshake_is_answered_and_closed(guarded_server):
@@ -362,13 +399,16 @@ def test_a_request_head_over_64_kib_is_refused_however_it_arrives(guarded_server
     # 100 headers of 1 KB each (every line short, under 128 headers) sent in one write: was a 200
     # (the size was counted only while the head was incomplete after a read)
     port, _ = guarded_server
-    head = b"GET /api/labels HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + b"".join(
-        b"X%d: " % i + b"b" * 1000 + b"\r\n" for i in range(100)) + b"\r\n"
+    head = (
+        b"GET /api/labels HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        + b"".join(b"X%d: " % i + b"b" * 1000 + b"\r\n" for i in range(100))
+        + b"\r\n"
+    )
     for chunk in (len(head), 4096):
         with socket.create_connection(("127.0.0.1", port)) as s:
             try:
                 for i in range(0, len(head), chunk):
-                    s.sendall(head[i:i + chunk])
+                    s.sendall(head[i : i + chunk])
                 data, _ = _answer(s)
             except (ConnectionResetError, BrokenPipeError):
                 # the server answered 431 and closed while the rest of the head was still being sent:
@@ -377,10 +417,17 @@ def test_a_request_head_over_64_kib_is_refused_however_it_arrives(guarded_server
         assert data.startswith(b"HTTP/1.1 431 "), (chunk, data[:200])
 
 
-@pytest.mark.parametrize("sent", [b"", b"GET / HT", b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: aaaa",
-                                  b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                  b"Content-Length: 1000\r\n\r\n{\"hands\": 1"],
-                         ids=["nothing", "half a request line", "half a header line", "half a body"])
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",
+        b"GET / HT",
+        b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: aaaa",
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 1000\r\n\r\n{"hands": 1',
+    ],
+    ids=["nothing", "half a request line", "half a header line", "half a body"],
+)
 def test_a_connection_that_does_not_complete_its_headers_is_closed_at_the_header_deadline(guarded_server, sent):
     port, guard = guarded_server
     with socket.create_connection(("127.0.0.1", port)) as s:
@@ -407,8 +454,9 @@ def test_connections_over_the_cap_of_one_address_are_refused_at_once(guarded_ser
     port, guard = guarded_server
     held = [socket.create_connection(("127.0.0.1", port)) for _ in range(guard.per_address)]
     try:
-        wait_until(lambda: guard.open.get("127.0.0.0/24", 0) >= guard.per_address, 5,
-                   "the held connections to be counted")
+        wait_until(
+            lambda: guard.open.get("127.0.0.0/24", 0) >= guard.per_address, 5, "the held connections to be counted"
+        )
         with socket.create_connection(("127.0.0.1", port)) as s:
             data, seconds = _answer(s)
         assert data.startswith(b"HTTP/1.1 503 ") and b"too many connections from one address" in data
@@ -465,15 +513,19 @@ def test_serve_raises_its_file_limit_and_says_how_many_connections_it_holds():
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         assert limit == soft and (soft == hard or hard == resource.RLIM_INFINITY)
     if sys.platform.startswith("linux"):  # a process started with soft 300 < hard 1000 gets 1000
+
         def low_soft():
             import resource
 
             resource.setrlimit(resource.RLIMIT_NOFILE, (300, 1000))
 
-        code = "import resource; from shangrao.web.guard import raise_file_limit as r; " \
-               "print(r(), resource.getrlimit(resource.RLIMIT_NOFILE))"
-        out = subprocess.run([sys.executable, "-c", code], preexec_fn=low_soft, capture_output=True, text=True,
-                             timeout=60).stdout
+        code = (
+            "import resource; from shangrao.web.guard import raise_file_limit as r; "
+            "print(r(), resource.getrlimit(resource.RLIMIT_NOFILE))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], preexec_fn=low_soft, capture_output=True, text=True, timeout=60
+        ).stdout
         assert out.split() == ["1000", "(1000,", "1000)"], out
     assert capacity(1024) == 1024 - reserve(1024) and capacity(1024, 100) == 100 and capacity(None) > 0
     assert reserve(256) == 64 and reserve(100_000) == 12_500

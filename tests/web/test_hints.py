@@ -18,8 +18,9 @@ from .conftest import SeatClient, connect_all, key, new_table, step, sync
 
 def _ask(seat: SeatClient, hand: int | None = None, seq: int | None = None) -> dict:
     st = seat.state
-    seat.send({"type": "hint", "hand": st["hand_no"] if hand is None else hand,
-               "seq": st["seq"] if seq is None else seq})
+    seat.send(
+        {"type": "hint", "hand": st["hand_no"] if hand is None else hand, "seq": st["seq"] if seq is None else seq}
+    )
     return seat.until(lambda m: m["type"] in ("hint", "error"))
 
 
@@ -122,7 +123,11 @@ def test_a_stale_or_non_deciding_request_is_refused_and_the_connection_stays_usa
     sync(seats)
     err = _ask(me, hand, seq)
     assert err["type"] == "error" and err["code"] == "stale", err
-    for bad in ({"type": "hint"}, {"type": "hint", "hand": "0", "seq": 1}, {"type": "hint", "hand": 0, "seq": 1, "x": 1}):
+    for bad in (
+        {"type": "hint"},
+        {"type": "hint", "hand": "0", "seq": 1},
+        {"type": "hint", "hand": 0, "seq": 1, "x": 1},
+    ):
         me.send(bad)
         assert me.until(lambda m: m["type"] == "error")["code"] == "malformed"
     me.send({"type": "ping"})
@@ -138,8 +143,11 @@ def test_hints_off_is_refused_with_a_clear_error_and_kept_over_a_restart(make_cl
     st = me.until(lambda m: m["type"] == "state" and m["view"] is not None and len(m["legal"]) > 1)
     assert st["table"]["hints"] is False
     err = _ask(me)
-    assert err == {"type": "error", "code": "hints_off",
-                   "message": "hints are switched off at this table (the host's choice)"}
+    assert err == {
+        "type": "error",
+        "code": "hints_off",
+        "message": "hints are switched off at this table (the host's choice)",
+    }
     me.send({"type": "ping"})
     assert me.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"  # still usable
     listed = {t["id"]: t for t in c.get("/api/tables?status=live").json()["tables"]}
@@ -172,8 +180,9 @@ def test_a_rematch_keeps_hints_off(make_client):
     me = SeatClient(c, tid2, token2, 0)
     rng = random.Random(1)
     while True:  # play the one hand to its end
-        st = me.until(lambda m: m["type"] == "state" and m["view"] is not None
-                      and (m["legal"] or m["view"]["phase"] == "over"))
+        st = me.until(
+            lambda m: m["type"] == "state" and m["view"] is not None and (m["legal"] or m["view"]["phase"] == "over")
+        )
         if st["view"]["phase"] == "over":
             break
         a = rng.choice(st["legal"])["action"]

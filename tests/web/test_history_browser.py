@@ -34,8 +34,9 @@ def test_history_hides_a_simulate_run_by_default_shows_it_when_chosen_and_pages(
 
     db = f"sqlite:///{tmp_path / 'history.sqlite3'}"
     store = Store(db)
-    terminal = [store.create_game("play", ["human", "greedy", "greedy", "greedy"], seed=i, rules={})
-                for i in range(TERMINAL)]
+    terminal = [
+        store.create_game("play", ["human", "greedy", "greedy", "greedy"], seed=i, rules={}) for i in range(TERMINAL)
+    ]
     store.close()
     run = CliRunner().invoke(app, ["simulate", "--engine", "python", "--hands", "8", "--db", db])
     assert run.exit_code == 0, run.output

@@ -31,8 +31,13 @@ def _web_game(db_url: str, name: str = "stored", finished: bool = False) -> tupl
     by hand): seat 0 claimed with a link of its own, seats 1-3 bots."""
     token = secrets.token_urlsafe(18)
     kinds = ["human", "random", "random", "random"]
-    web = {"name": name, "seats": kinds, "claimed": [True, False, False, False],
-           "token_hashes": [hash_token(token), None, None, None], "hints": True}
+    web = {
+        "name": name,
+        "seats": kinds,
+        "claimed": [True, False, False, False],
+        "token_hashes": [hash_token(token), None, None, None],
+        "hints": True,
+    }
     with Store(db_url) as st:
         gid = st.create_game(KIND, kinds, seed=7, rules=RuleSet(hands_per_match=1), meta={"web": web})
         if finished:
@@ -87,22 +92,25 @@ def test_a_waiting_table_out_of_memory_is_open_not_live(make_client, db_url):
 
 
 # ---------------------------------------------------------------- 2. every rule option strictly typed, in range
-@pytest.mark.parametrize("rules, field", [
-    ({"hands_per_match": 0}, "hands_per_match"),   # was accepted: silently replaced by `hands`
-    ({"hands_per_match": 8}, "hands_per_match"),
-    ({"hands_per_match": 10**30}, "hands_per_match"),
-    ({"base_points": -1}, "base_points"),
-    ({"heavenly_points": 10**30}, "heavenly_points"),
-    ({"four_bao_bonus": 1_000_001}, "four_bao_bonus"),
-    ({"robbing_kong_factor": 1.5}, "robbing_kong_factor"),
-    ({"robbing_kong_factor": 6.0}, "robbing_kong_factor"),
-    ({"pung_kong_bonus": "1"}, "pung_kong_bonus"),
-    ({"pung_kong_bonus": True}, "pung_kong_bonus"),
-    ({"pung_kong_bonus": None}, "pung_kong_bonus"),
-    ({"earthly_win": 0}, "earthly_win"),
-    ({"earthly_win": "false"}, "earthly_win"),
-    ({"kong_after_pung": [True]}, "kong_after_pung"),
-])
+@pytest.mark.parametrize(
+    "rules, field",
+    [
+        ({"hands_per_match": 0}, "hands_per_match"),  # was accepted: silently replaced by `hands`
+        ({"hands_per_match": 8}, "hands_per_match"),
+        ({"hands_per_match": 10**30}, "hands_per_match"),
+        ({"base_points": -1}, "base_points"),
+        ({"heavenly_points": 10**30}, "heavenly_points"),
+        ({"four_bao_bonus": 1_000_001}, "four_bao_bonus"),
+        ({"robbing_kong_factor": 1.5}, "robbing_kong_factor"),
+        ({"robbing_kong_factor": 6.0}, "robbing_kong_factor"),
+        ({"pung_kong_bonus": "1"}, "pung_kong_bonus"),
+        ({"pung_kong_bonus": True}, "pung_kong_bonus"),
+        ({"pung_kong_bonus": None}, "pung_kong_bonus"),
+        ({"earthly_win": 0}, "earthly_win"),
+        ({"earthly_win": "false"}, "earthly_win"),
+        ({"kong_after_pung": [True]}, "kong_after_pung"),
+    ],
+)
 def test_every_rule_option_is_strictly_typed_and_range_checked(make_client, rules, field):
     c = make_client()
     r = c.post("/api/tables", json={"hands": 1, "seats": ["random"] * 3, "rules": rules})
@@ -128,8 +136,12 @@ def test_the_cli_rule_options_share_the_check():
 def test_a_refusal_quotes_a_long_key_or_value_cut_short(make_client):
     c = make_client()
     key = "k" * 5000
-    for rules in ({key: 1}, {key: "x"}, {key + "a": 1, key + "b": 2, "z" * 3000: True},
-                  {str(i) * 50: 1 for i in range(10)}):
+    for rules in (
+        {key: 1},
+        {key: "x"},
+        {key + "a": 1, key + "b": 2, "z" * 3000: True},
+        {str(i) * 50: 1 for i in range(10)},
+    ):
         r = c.post("/api/tables", json={"hands": 1, "rules": rules})
         assert r.status_code == 422 and len(r.content) < 1000, (r.status_code, len(r.content))
         assert "k" * 100 not in r.text
@@ -151,13 +163,32 @@ def test_a_socket_refusal_quotes_a_long_key_cut_short(make_client):
 
 
 # ---------------------------------------------------------------- 4. names: no control or bidi characters
-BAD_NAMES = ["a\x00b", "\x00", "a\tb", "a\nb", "a\x1bb", "a\x7fb", "a\x85b", "a\u2028b", "a\u2029b",
-             "evil\u202ename", "a\u202ab", "a\u202db", "a\u2066b", "a\u2067b", "a\u2068b", "a\u2069b",
-             "a\u200fb", "a\u200eb", "a\u061cb"]
+BAD_NAMES = [
+    "a\x00b",
+    "\x00",
+    "a\tb",
+    "a\nb",
+    "a\x1bb",
+    "a\x7fb",
+    "a\x85b",
+    "a\u2028b",
+    "a\u2029b",
+    "evil\u202ename",
+    "a\u202ab",
+    "a\u202db",
+    "a\u2066b",
+    "a\u2067b",
+    "a\u2068b",
+    "a\u2069b",
+    "a\u200fb",
+    "a\u200eb",
+    "a\u061cb",
+]
 
 
-@pytest.mark.parametrize("name", BAD_NAMES, ids=[f"U+{ord(next(ch for ch in n if not ch.isalnum())):04X}"
-                                                 for n in BAD_NAMES])
+@pytest.mark.parametrize(
+    "name", BAD_NAMES, ids=[f"U+{ord(next(ch for ch in n if not ch.isalnum())):04X}" for n in BAD_NAMES]
+)
 def test_a_table_name_with_control_or_bidi_characters_is_refused(make_client, name):
     c = make_client()
     r = c.post("/api/tables", json={"hands": 1, "name": name})
@@ -193,11 +224,14 @@ def test_a_stored_name_with_bidi_characters_is_shown_and_copied_without_them(mak
 
 
 # ---------------------------------------------------------------- 5. duplicate keys
-@pytest.mark.parametrize("body, key", [
-    ('{"hands": 1, "hands": 2}', "hands"),
-    ('{"hands": 1, "rules": {"earthly_win": true, "earthly_win": false}}', "earthly_win"),
-    ('{"name": "a", "seats": ["random", "random", "random"], "name": "b"}', "name"),
-])
+@pytest.mark.parametrize(
+    "body, key",
+    [
+        ('{"hands": 1, "hands": 2}', "hands"),
+        ('{"hands": 1, "rules": {"earthly_win": true, "earthly_win": false}}', "earthly_win"),
+        ('{"name": "a", "seats": ["random", "random", "random"], "name": "b"}', "name"),
+    ],
+)
 def test_a_request_body_with_a_key_given_twice_is_refused(make_client, body, key):
     c = make_client()
     r = _post(c, body)
@@ -342,12 +376,16 @@ def test_a_hand_edited_into_another_shape_is_a_clear_error_never_a_500(make_clie
 
 # ---------------------------------------------------------------- found by the web tester (second pass)
 
-@pytest.mark.parametrize("body, needle", [
-    (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
-    (b'{"name": "\xff"}', "not UTF-8"),
-    (b'{"hands": 9' + b"9" * 5000 + b"}", "4300 digits"),
-    (b'{"hands": ', "bad JSON"),
-])
+
+@pytest.mark.parametrize(
+    "body, needle",
+    [
+        (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
+        (b'{"name": "\xff"}', "not UTF-8"),
+        (b'{"hands": 9' + b"9" * 5000 + b"}", "4300 digits"),
+        (b'{"hands": ', "bad JSON"),
+    ],
+)
 def test_a_body_that_is_not_json_says_why(make_client, body, needle):
     c = make_client()
     r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})

@@ -73,8 +73,9 @@ def test_table_name_length(make_client):
     assert c.post("/api/tables", json={"hands": 1, "name": "桌" * 10}).status_code == 200
 
 
-@pytest.mark.parametrize("body", [{"hands": True}, {"hands": "8"}, {"hands": 8.0}, {"name": 5},
-                                  {"seats": "random"}, {"hands": 33}])
+@pytest.mark.parametrize(
+    "body", [{"hands": True}, {"hands": "8"}, {"hands": 8.0}, {"name": 5}, {"seats": "random"}, {"hands": 33}]
+)
 def test_request_fields_are_strictly_typed(make_client, body):
     r = make_client().post("/api/tables", json=body)
     assert r.status_code == 422, r.text
@@ -89,8 +90,9 @@ def test_a_refusal_does_not_echo_a_large_body(make_client):
 
 def test_api_tables_is_paged_and_filtered(make_client):
     c = make_client()
-    ids = [c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]}).json()["id"]
-           for _ in range(5)]
+    ids = [
+        c.post("/api/tables", json={"hands": 1, "seats": ["human", "random", "random"]}).json()["id"] for _ in range(5)
+    ]
     full = c.post("/api/tables", json={"hands": 1, "seats": ["random"] * 3}).json()["id"]
     p1 = c.get("/api/tables?status=open&limit=2").json()
     p2 = c.get("/api/tables?status=open&limit=2&offset=2").json()

@@ -65,8 +65,10 @@ def test_tuoguan_badge_is_shown_to_everyone_and_the_standin_plays_until_taken_ba
     me.send({"type": "manage", "on": True})
     wait_until(lambda: (sync(seats), all(_players(s)[me.seat]["managed"] for s in seats))[1], what="the 托管 badge")
     # the stand-in played the seat's turn: the person never acted
-    wait_until(lambda: (sync(seats), not me.state["legal"] or me.state["view"]["current_seat"] != me.seat)[1],
-               what="the stand-in's move")
+    wait_until(
+        lambda: (sync(seats), not me.state["legal"] or me.state["view"]["current_seat"] != me.seat)[1],
+        what="the stand-in's move",
+    )
     assert any(e["type"] == "discard" and e["seat"] == me.seat for e in me.state["log"])
     me.send({"type": "manage", "on": False})
     wait_until(lambda: (sync(seats), not any(_players(s)[me.seat]["managed"] for s in seats))[1], what="托管 off")
@@ -177,8 +179,14 @@ def test_dissolve_vote_restart_mid_vote_keeps_the_vote_and_its_countdown(make_cl
     seats = connect_all(c1, tid, tokens)
     seats[0].send({"type": "dissolve"})
     seats[1].send({"type": "vote", "agree": True})
-    wait_until(lambda: (sync(seats), seats[0].state["table"]["manners"]["vote"]
-                        and len(seats[0].state["table"]["manners"]["vote"]["answers"]) == 2)[1], what="2 answers")
+    wait_until(
+        lambda: (
+            sync(seats),
+            seats[0].state["table"]["manners"]["vote"]
+            and len(seats[0].state["table"]["manners"]["vote"]["answers"]) == 2,
+        )[1],
+        what="2 answers",
+    )
     for s in seats:
         s.close()
     c1.__exit__(None, None, None)  # the server stops mid-vote
@@ -278,9 +286,24 @@ def test_spectator_messages_hold_no_concealed_tile_of_any_seat_over_a_whole_matc
         # the true concealed hands at the end, as kinds: the reveal lays them down, nothing before it
         final = replay(hand)
         over = m["view"]["phase"] == "over"
-        assert set(m["view"]) == {"phase", "current_seat", "hand_sizes", "melds", "discards", "bao", "indicator",
-                                  "tiles_left", "dealer", "scores", "flown", "last_discard", "kong", "kong_chain",
-                                  "first_discard", "winds"}
+        assert set(m["view"]) == {
+            "phase",
+            "current_seat",
+            "hand_sizes",
+            "melds",
+            "discards",
+            "bao",
+            "indicator",
+            "tiles_left",
+            "dealer",
+            "scores",
+            "flown",
+            "last_discard",
+            "kong",
+            "kong_chain",
+            "first_discard",
+            "winds",
+        }
         if m["view"]["phase"] in ("claim", "rob"):
             assert m["view"]["current_seat"] is None  # who may claim is not shown
         assert (m["reveal"] is None) == (not over) and (m["settlement"] is None) == (not over)
@@ -325,8 +348,12 @@ def test_a_discard_into_baodiao_is_named_in_the_state_not_listed_as_33_waits():
     from shangrao.rules import DEFAULT_RULES
 
     # 宝 is 2s (indicator 1s); seat 0 holds four melds and a 宝, draws 5z: discarding 5z leaves 宝吊头
-    hands = {0: "1m2m3m4m5m6m7m8m9m1p2p3p2s", 1: "1m1m9m9m1p1p9p9p2s2s4z4z3z", 2: "2m2m8m8m5p5p6p6p3s3s7m3z5s",
-             3: "3m7m8m4p4p8s8s1z1z2z4z5z7z"}
+    hands = {
+        0: "1m2m3m4m5m6m7m8m9m1p2p3p2s",
+        1: "1m1m9m9m1p1p9p9p2s2s4z4z3z",
+        2: "2m2m8m8m5p5p6p6p3s3s7m3z5s",
+        3: "3m7m8m4p4p8s8s1z1z2z4z5z7z",
+    }
     g = Game(DEFAULT_RULES, dealer=0, **script_wall(hands, draws="5z", indicator="1s", dice=(1, 1), dealer=0))
     v = seat_view(g, 0, hand_no=0, table={}, deadline=None)
     assert v["baodiao_discards"] == ["5z"]
@@ -336,8 +363,16 @@ def test_a_discard_into_baodiao_is_named_in_the_state_not_listed_as_33_waits():
     assert labels_table()["manners"]["baodiao_any"]["zh"] == "任意牌（宝吊）"
     assert labels_table()["manners"]["baodiao_any"]["en"] == "any tile (宝吊)"
     # a hand with no discard into the 宝吊 state: an empty list beside its discard waits
-    g2 = Game(DEFAULT_RULES, dealer=0, **script_wall({**hands, 0: "5m2p3p4p7p8p9p1s2s3s7s8s9s",
-                                                         1: "4m6m1m9m2p5p9p3s5s9s1z2z3z"},
-                                                      draws="9s", indicator="7z", dice=(1, 1), dealer=0))
+    g2 = Game(
+        DEFAULT_RULES,
+        dealer=0,
+        **script_wall(
+            {**hands, 0: "5m2p3p4p7p8p9p1s2s3s7s8s9s", 1: "4m6m1m9m2p5p9p3s5s9s1z2z3z"},
+            draws="9s",
+            indicator="7z",
+            dice=(1, 1),
+            dealer=0,
+        ),
+    )
     v2 = seat_view(g2, 0, hand_no=0, table={}, deadline=None)
     assert v2["discard_waits"] is not None and v2["baodiao_discards"] == []

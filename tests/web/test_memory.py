@@ -29,6 +29,7 @@ def _rss_mib() -> float:
 
 def _finished_template(c, db_url) -> tuple[dict, object]:
     d = c.post("/api/tables", json={"hands": 1, "seats": ["random"] * 3}).json()
+
     def finished():
         with Store(db_url) as st:
             rec = st.load_game(d["id"])
@@ -87,7 +88,7 @@ def test_a_wrong_link_loads_nothing(make_client, db_url):
     manager = c.app.state.manager
     store = c.app.state.store
     _, rec = _finished_template(c, db_url)
-    (gid, token), = _copies(db_url, rec, 1)
+    ((gid, token),) = _copies(db_url, rec, 1)
     loads = []
     real = store.load_game
     store.load_game = lambda *a, **k: (loads.append(a), real(*a, **k))[1]

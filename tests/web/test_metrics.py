@@ -38,7 +38,9 @@ def test_metrics_answer_in_the_prometheus_text_format_and_move_when_a_table_play
     seats = connect_all(c, tid, tokens)
     rng = random.Random(3)
     acted = 0
-    while acted < 8 and step(seats, rng):  # a random deal can end sooner (a 天糊, an early win): the hand's actions then
+    while acted < 8 and step(
+        seats, rng
+    ):  # a random deal can end sooner (a 天糊, an early win): the hand's actions then
         acted += 1
     assert acted >= 1
     m = _read(c)
@@ -72,8 +74,11 @@ def test_a_dropped_socket_and_a_failed_write_are_counted():
     m.record_action(7, by_person=False)
     m.record_update(7)
     m.record_update(7)  # nothing applied since: not observed again
-    got = {(s.name, tuple(sorted(s.labels.items()))): s.value
-           for fam in text_string_to_metric_families(m.text().decode()) for s in fam.samples}
+    got = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for fam in text_string_to_metric_families(m.text().decode())
+        for s in fam.samples
+    }
     assert got["shangrao_dropped_sockets_total", (("reason", "overflow"),)] == 2
     assert got["shangrao_dropped_sockets_total", (("reason", "send timeout"),)] == 1
     assert got["shangrao_db_write_failures_total", (("kind", "events"),)] == 1

@@ -29,8 +29,9 @@ from .conftest import SLOW_PEOPLE  # noqa: E402 - after the importorskip above
 from .serving import free_port, served  # noqa: E402
 from .waiting import wait_until  # noqa: E402
 
-NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()),
-                                      None)
+NGINX = shutil.which("nginx") or next(
+    (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
+)
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "web.md"
 
@@ -54,17 +55,29 @@ def behind_nginx(tmp_path):
         assert "listen 443 ssl;" in conf and "http://127.0.0.1:8000" in conf
         conf = conf.replace("listen 443 ssl;", f"listen 127.0.0.1:{front};")
         conf = conf.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{backend}")
-        temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        temp = " ".join(
+            f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         (tmp_path / "nginx.conf").write_text(
             f"daemon off; master_process off; pid {tmp_path / 'nginx.pid'}; error_log {tmp_path / 'error.log'};\n"
             f"events {{ worker_connections 256; }}\n"
-            f"http {{ access_log off; {temp}\n{conf}\n}}\n", encoding="utf-8")
-        check = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                               capture_output=True, text=True, timeout=30)
+            f"http {{ access_log off; {temp}\n{conf}\n}}\n",
+            encoding="utf-8",
+        )
+        check = subprocess.run(
+            [NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert check.returncode == 0, check.stderr  # the documented block is valid nginx
-        proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
+
             def nginx_up() -> bool:
                 assert proc.poll() is None, "nginx did not start"
                 try:

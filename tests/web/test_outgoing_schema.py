@@ -35,14 +35,20 @@ WEB = ROOT / "src/shangrao/web"
 
 
 def test_the_published_schema_is_up_to_date():
-    assert (ROOT / SCHEMA_PATH).read_text(encoding="utf-8") == schema_text(), (
-        "run: python -m shangrao.web.outgoing")
+    assert (ROOT / SCHEMA_PATH).read_text(encoding="utf-8") == schema_text(), "run: python -m shangrao.web.outgoing"
     assert (ROOT / JS_PATH).read_text(encoding="utf-8") == jsdoc_text(), "run: python -m shangrao.web.outgoing"
     table_js = (ROOT / "src/shangrao/web/static/table.js").read_text(encoding="utf-8")
     assert table_js.startswith("// @ts-check") and 'import("./messages.js").OutgoingMessage' in table_js
     union = json.loads(schema_text())
     assert {x["$ref"].rsplit("/", 1)[1] for x in union["anyOf"]} == {
-        "StateMessage", "HintMessage", "ErrorMessage", "NoticeMessage", "PongMessage", "WatchMessage", "PhraseMessage"}
+        "StateMessage",
+        "HintMessage",
+        "ErrorMessage",
+        "NoticeMessage",
+        "PongMessage",
+        "WatchMessage",
+        "PhraseMessage",
+    }
     assert union["discriminator"]["propertyName"] == "type"
 
 
@@ -73,14 +79,23 @@ def test_the_other_messages_keep_their_wire_format():
     out when not given, a hint's note an object of zh/en words."""
     assert encode_text(PongMessage()) == '{"type":"pong"}'
     assert encode_text(NoticeMessage(code="server_problem", message="x")) == (
-        '{"type":"notice","code":"server_problem","message":"x"}')
+        '{"type":"notice","code":"server_problem","message":"x"}'
+    )
     assert encode_text(ErrorMessage(code="stale", message="x")) == '{"type":"error","code":"stale","message":"x"}'
     rate = ErrorMessage(code="rate_limited", message="x", hand=0, seq=3, action="pass", count=2)
-    assert json.loads(encode_text(rate)) == {"type": "error", "code": "rate_limited", "message": "x", "hand": 0,
-                                             "seq": 3, "action": "pass", "count": 2}
+    assert json.loads(encode_text(rate)) == {
+        "type": "error",
+        "code": "rate_limited",
+        "message": "x",
+        "hand": 0,
+        "seq": 3,
+        "action": "pass",
+        "count": 2,
+    }
     hint = HintMessage(hand=0, seq=3, choices=[{"action": "pass"}], note={"zh": "快", "en": "fast"})
-    assert encode_text(hint) == ('{"type":"hint","hand":0,"seq":3,"choices":[{"action":"pass"}],'
-                                 '"note":{"zh":"快","en":"fast"}}')
+    assert encode_text(hint) == (
+        '{"type":"hint","hand":0,"seq":3,"choices":[{"action":"pass"}],"note":{"zh":"快","en":"fast"}}'
+    )
     for msg in (PongMessage(), rate, hint):
         assert validate(encode_text(msg)) == msg
 
@@ -97,5 +112,5 @@ def test_one_writer_every_message_is_encoded_by_outgoing():
     ``outgoing.encode`` (no f-string JSON, no json/orjson dumps of a message, no ``send_json``)."""
     for path in WEB.glob("*.py"):
         text = path.read_text(encoding="utf-8")
-        for banned in ("orjson", "send_json(", '\'{"type"', 'f\'{"', "json.dumps({"):
+        for banned in ("orjson", "send_json(", '\'{"type"', "f'{\"", "json.dumps({"):
             assert banned not in text, f"{path.name}: {banned}"

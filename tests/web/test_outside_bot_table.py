@@ -40,12 +40,18 @@ def test_a_spec_the_server_did_not_offer_is_refused(make_client, monkeypatch):
 def test_the_rules_name_offered_bots_by_label_never_by_command_or_path(make_client, monkeypatch, tmp_path):
     import sys
 
-    monkeypatch.setenv("SHANGRAO_WEB_BOTS", f"ext:{sys.executable} {tmp_path}/secret_bot.py;mine=ext:{sys.executable} -c 0")
+    monkeypatch.setenv(
+        "SHANGRAO_WEB_BOTS", f"ext:{sys.executable} {tmp_path}/secret_bot.py;mine=ext:{sys.executable} -c 0"
+    )
     client = make_client()
     r = client.get("/api/rules")
     assert r.json()["bots"][-2:] == ["bot1", "mine"]
     assert "secret_bot" not in r.text and sys.executable not in r.text and "ext:" not in r.text
-    spec_seat = client.post("/api/tables", json={"hands": 1, "seats": [f"ext:{sys.executable} -c 0", "greedy", "greedy"],
-                                                 "name": "t"})
+    spec_seat = client.post(
+        "/api/tables", json={"hands": 1, "seats": [f"ext:{sys.executable} -c 0", "greedy", "greedy"], "name": "t"}
+    )
     assert spec_seat.status_code == 422  # a browser cannot name the command, only the label
-    assert client.post("/api/tables", json={"hands": 1, "seats": ["mine", "greedy", "greedy"], "name": "t"}).status_code == 200
+    assert (
+        client.post("/api/tables", json={"hands": 1, "seats": ["mine", "greedy", "greedy"], "name": "t"}).status_code
+        == 200
+    )

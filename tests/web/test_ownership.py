@@ -106,8 +106,10 @@ def test_a_second_serve_command_exits_3_with_one_line(tmp_path, monkeypatch):
 def test_a_killed_server_leaves_the_database_free(tmp_path):
     db = tmp_path / "k.sqlite3"
     Store(str(db)).close()
-    code = ("import sys, time; from shangrao.records import Store; from shangrao.records.owner import own_live_tables;"
-            f"held = own_live_tables(Store({str(db)!r})); print('owned', flush=True); sys.stdin.read()")
+    code = (
+        "import sys, time; from shangrao.records import Store; from shangrao.records.owner import own_live_tables;"
+        f"held = own_live_tables(Store({str(db)!r})); print('owned', flush=True); sys.stdin.read()"
+    )
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "owned"
@@ -181,12 +183,16 @@ def test_a_server_whose_postgresql_lock_was_taken_over_stops_playing():
     try:
         assert c.post("/api/tables", json={"hands": 1}).status_code == 200
         with other.engine.connect() as conn:  # the lock's connection is cut, as by a database restart
-            pid = conn.execute(text("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                                    "AND classid = :hi AND objid = :lo"),
-                               {"hi": ADVISORY_KEY >> 32, "lo": ADVISORY_KEY & 0xFFFFFFFF}).scalar()
+            pid = conn.execute(
+                text(
+                    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = :hi AND objid = :lo"
+                ),
+                {"hi": ADVISORY_KEY >> 32, "lo": ADVISORY_KEY & 0xFFFFFFFF},
+            ).scalar()
             assert pid is not None
             conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
             conn.commit()
+
         def take():  # the database drops the lock with that session: a second server takes it
             try:
                 return own_live_tables(other)

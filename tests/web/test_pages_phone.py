@@ -40,8 +40,9 @@ def _play_and_store(store, seed: int, hands: int | None = None) -> tuple[int, li
         recs.append(m.finish_hand(g))
     gid = store.create_game("simulate", ["greedy"] * 4, seed=seed, rules=DEFAULT_RULES)
     for r in recs:
-        store.append_hand(gid, r.hand_no, r.dealer, r.events, hand_summary(r.result, r.events),
-                          scores_after=list(r.result.scores))
+        store.append_hand(
+            gid, r.hand_no, r.dealer, r.events, hand_summary(r.result, r.events), scores_after=list(r.result.scores)
+        )
     if hands is None:
         store.finish_game(gid, list(m.scores))
     return gid, recs
@@ -113,7 +114,10 @@ def test_every_replay_frame_and_the_settlement_leave_the_controls_usable(site, b
     last = int(page.locator("#slider").get_attribute("max"))
     assert last > 10
     for i in range(last + 1):
-        page.evaluate("(i) => { const s = document.getElementById('slider'); s.value = i; s.dispatchEvent(new Event('input')); }", i)
+        page.evaluate(
+            "(i) => { const s = document.getElementById('slider'); s.value = i; s.dispatchEvent(new Event('input')); }",
+            i,
+        )
         assert page.evaluate(NO_SIDEWAYS), f"frame {i} scrolls sideways"
         assert page.evaluate(OVERLAPS, ".replay-seat") == [], f"frame {i}: seats overlap"
     assert page.locator("#settlement").count() == 1
@@ -137,7 +141,9 @@ def test_the_settlement_says_in_words_why_a_feibao_payer_pays_double(site, brows
     with page.expect_response(f"**/hands/{FEIBAO_HAND}/frames"):
         page.select_option("#hand-select", str(FEIBAO_HAND))
     page.wait_for_timeout(100)
-    page.evaluate("() => { const s = document.getElementById('slider'); s.value = s.max; s.dispatchEvent(new Event('input')); }")
+    page.evaluate(
+        "() => { const s = document.getElementById('slider'); s.value = s.max; s.dispatchEvent(new Event('input')); }"
+    )
     page.wait_for_selector("#settlement .flown-why")
     why = page.locator("#settlement .flown-why").inner_text()
     assert "飞宝" in why and "付分×2" in why and "打出过1张宝" in why, why
@@ -192,7 +198,9 @@ def test_bad_links_and_limits_answer_in_the_pages_language(site, browser):
         page.wait_for_selector("#seat3 option", state="attached")
         page.click("#create-btn")
         page.wait_for_timeout(50)
-    page.wait_for_function("document.getElementById('create-error') && document.getElementById('create-error').textContent.length > 0")
+    page.wait_for_function(
+        "document.getElementById('create-error') && document.getElementById('create-error').textContent.length > 0"
+    )
     msg = page.locator("#create-error").inner_text()
     assert "一分钟后再试" in msg and "{" not in msg and "minute" not in msg, msg
     assert dialogs == []
@@ -218,13 +226,25 @@ def test_every_bad_link_answers_a_chinese_page_with_a_way_home(site, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(f"pageerror {e}"))
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error"
-            and "Failed to load resource" not in m.text else None)  # (the error page's own 4xx status)
-    bad = {"/t/abc/x": "no-table", "/t/999999/x": "no-table", "/t/-1/x": "no-table",
-           "/join/abc": "no-table", "/join/999999": "no-table",
-           "/watch/abc": "no-table", "/watch/999999": "no-table",
-           "/room/abcdef": "no-room", "/room/999999": "no-room", "/room/12": "no-room",
-           "/replay/abc": "no-game", "/no-such-page": "not-found", "/t/1": "no-table"}
+    page.on(
+        "console",
+        lambda m: problems.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None,
+    )  # (the error page's own 4xx status)
+    bad = {
+        "/t/abc/x": "no-table",
+        "/t/999999/x": "no-table",
+        "/t/-1/x": "no-table",
+        "/join/abc": "no-table",
+        "/join/999999": "no-table",
+        "/watch/abc": "no-table",
+        "/watch/999999": "no-table",
+        "/room/abcdef": "no-room",
+        "/room/999999": "no-room",
+        "/room/12": "no-room",
+        "/replay/abc": "no-game",
+        "/no-such-page": "not-found",
+        "/t/1": "no-table",
+    }
     for path, code in bad.items():
         r = page.goto(site["url"] + path)
         status, zh, _en = ERRORS[code]

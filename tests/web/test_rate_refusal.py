@@ -15,8 +15,14 @@ def test_an_action_over_the_rate_limit_gets_a_refusal_the_client_sees(make_clien
     r = c.post("/api/tables", json={"hands": 1, "seats": ["random", "random", "random"]})
     tid, token = r.json()["id"], r.json()["token"]
     s = SeatClient(c, tid, token, 0)
-    st = s.until(lambda m: m["type"] == "state" and m["view"] is not None and bool(m["legal"])
-                 and m["view"]["phase"] not in ("claim", "rob"))
+    st = s.until(
+        lambda m: (
+            m["type"] == "state"
+            and m["view"] is not None
+            and bool(m["legal"])
+            and m["view"]["phase"] not in ("claim", "rob")
+        )
+    )
     action = st["legal"][-1]["action"]
     send = {"type": "action", "action": action, "seq": st["seq"], "hand": st["hand_no"]}
     s.send({"type": "ping"})
@@ -38,8 +44,14 @@ def test_a_burst_of_actions_is_refused_in_counted_messages_and_the_socket_stays_
     r = c.post("/api/tables", json={"hands": 1, "seats": ["random", "random", "random"]})
     tid, token = r.json()["id"], r.json()["token"]
     s = SeatClient(c, tid, token, 0)
-    st = s.until(lambda m: m["type"] == "state" and m["view"] is not None and bool(m["legal"])
-                 and m["view"]["phase"] not in ("claim", "rob"))
+    st = s.until(
+        lambda m: (
+            m["type"] == "state"
+            and m["view"] is not None
+            and bool(m["legal"])
+            and m["view"]["phase"] not in ("claim", "rob")
+        )
+    )
     action = {"type": "action", "action": "pass", "seq": st["seq"] - 1, "hand": st["hand_no"]}  # stale if played
     burst = 200
     for _ in range(burst):

@@ -62,12 +62,33 @@ def test_eight_concurrent_large_history_reads_keep_a_live_tables_replies_fast(tm
     # the server in its own process, with its default read budget (as deployed): the readers' and the
     # player's threads here do not share its interpreter
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from shangrao.cli import app; app()", "serve", "--db", db, "--port", str(port),
-         "--no-browser", "--bot-delay", "0.02", "--claim-pause", "0", "--turn-timeout", "600",
-         "--messages-per-second", "1000"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, "DISPLAY": ""})
+        [
+            sys.executable,
+            "-c",
+            "from shangrao.cli import app; app()",
+            "serve",
+            "--db",
+            db,
+            "--port",
+            str(port),
+            "--no-browser",
+            "--bot-delay",
+            "0.02",
+            "--claim-pause",
+            "0",
+            "--turn-timeout",
+            "600",
+            "--messages-per-second",
+            "1000",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "DISPLAY": ""},
+    )
     base = f"http://127.0.0.1:{port}"
     try:
+
         def up() -> bool:
             assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
             try:
@@ -141,8 +162,13 @@ def test_eight_concurrent_large_history_reads_keep_a_live_tables_replies_fast(tm
         # (with a floor of 250 ms, a third of the 766 ms measured before the fix): eight large reads no
         # longer make the table's replies several times slower.
         alone_p99 = alone[min(len(alone) - 1, int(len(alone) * 0.99))] if alone else 0.0
-        assert p99 < max(0.25, 4 * alone_p99), (p99, alone_p99, latencies[len(latencies) // 2], len(latencies),
-                                               served.count(200))
+        assert p99 < max(0.25, 4 * alone_p99), (
+            p99,
+            alone_p99,
+            latencies[len(latencies) // 2],
+            len(latencies),
+            served.count(200),
+        )
     finally:
         proc.terminate()
         proc.wait(20)

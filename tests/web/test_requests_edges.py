@@ -21,6 +21,7 @@ def _finished_table(c, db_url, seats=("random", "random", "random")) -> dict:
     """A one-hand table its stand-ins played to the end (seat 0 never connected)."""
     d = c.post("/api/tables", json={"hands": 1, "seats": list(seats), "name": "again"}).json()
     d["others"] = [c.post(f"/api/tables/{d['id']}/join").json()["token"] for k in seats if k == "human"]
+
     def finished():
         with Store(db_url) as st:
             return st.load_game(d["id"]).status == "finished"
@@ -34,10 +35,28 @@ def test_head_answers_like_get_without_a_body(make_client, db_url):
     c = make_client(absent_timeout=0.05)
     d = _finished_table(c, db_url)
     tid, token = d["id"], d["token"]
-    paths = ["/", "/history", "/rules", f"/t/{tid}/{token}", f"/t/{tid}/wrong", f"/replay/{tid}", "/error/full",
-             "/favicon.ico", "/static/app.css", "/static/table.js", "/api/rules", "/api/labels", "/api/patterns",
-             "/api/tables", "/api/tables?status=finished", "/api/games", f"/api/games/{tid}",
-             f"/api/games/{tid}/hands/0/frames", "/api/games/999999", "/no-such-page"]
+    paths = [
+        "/",
+        "/history",
+        "/rules",
+        f"/t/{tid}/{token}",
+        f"/t/{tid}/wrong",
+        f"/replay/{tid}",
+        "/error/full",
+        "/favicon.ico",
+        "/static/app.css",
+        "/static/table.js",
+        "/api/rules",
+        "/api/labels",
+        "/api/patterns",
+        "/api/tables",
+        "/api/tables?status=finished",
+        "/api/games",
+        f"/api/games/{tid}",
+        f"/api/games/{tid}/hands/0/frames",
+        "/api/games/999999",
+        "/no-such-page",
+    ]
     for path in paths:
         got, head = c.get(path), c.head(path)
         assert head.status_code == got.status_code, path
@@ -61,8 +80,13 @@ def test_head_of_a_join_link_takes_no_seat(make_client, db_url):
 def _web_game(db_url: str) -> tuple[int, str]:
     token = secrets.token_urlsafe(18)
     kinds = ["human", "random", "random", "random"]
-    web = {"name": "stored", "seats": kinds, "claimed": [True, False, False, False],
-           "token_hashes": [hash_token(token), None, None, None], "hints": True}
+    web = {
+        "name": "stored",
+        "seats": kinds,
+        "claimed": [True, False, False, False],
+        "token_hashes": [hash_token(token), None, None, None],
+        "hints": True,
+    }
     with Store(db_url) as st:
         gid = st.create_game(KIND, kinds, seed=7, rules=RuleSet(hands_per_match=1), meta={"web": web})
     return gid, token
@@ -75,8 +99,13 @@ def _set_meta(db_url: str, gid: int, meta) -> None:
 
 
 def _good_web(token: str) -> dict:
-    return {"name": "stored", "seats": ["human", "random", "random", "random"], "claimed": [True, False, False, False],
-            "token_hashes": [hash_token(token), None, None, None], "hints": True}
+    return {
+        "name": "stored",
+        "seats": ["human", "random", "random", "random"],
+        "claimed": [True, False, False, False],
+        "token_hashes": [hash_token(token), None, None, None],
+        "hints": True,
+    }
 
 
 DAMAGES = {
@@ -104,8 +133,9 @@ def test_a_damaged_meta_is_a_clear_error_page_and_a_log_line(make_client, db_url
     _set_meta(db_url, gid, DAMAGES[damage](_good_web(token)))
     caplog.set_level(logging.ERROR, logger="shangrao.web")
     c = make_client()  # resuming the unfinished tables at start-up: this one is logged and left
-    assert any(f"cannot resume table {gid}" in r.getMessage() and "damaged" in r.getMessage()
-               for r in caplog.records), caplog.text
+    assert any(
+        f"cannot resume table {gid}" in r.getMessage() and "damaged" in r.getMessage() for r in caplog.records
+    ), caplog.text
     for page in (f"/t/{gid}/{token}", f"/join/{gid}"):
         caplog.clear()
         r = c.get(page)

@@ -16,16 +16,21 @@ def test_a_web_match_is_reviewed_in_its_own_process_when_it_ends_while_other_req
     jobs = client.app.state.manager.reviews
     assert jobs.in_process
     tid, _ = new_table(client, seats=("greedy", "random", "expert"), hands=2)  # its person never comes
-    wait_until(lambda: client.get(f"/api/tables?ids={tid}&status=finished").json()["tables"], 60,
-               "the match (two hands, played by bots and the stand-in) to end")
+    wait_until(
+        lambda: client.get(f"/api/tables?ids={tid}&status=finished").json()["tables"],
+        60,
+        "the match (two hands, played by bots and the stand-in) to end",
+    )
 
     seen: list[dict] = []
     with round_trips(client) as rules_times:
+
         def reviewed() -> bool:  # the history's row says how far the review is, until it is done
             row = next(g for g in client.get("/api/games").json() if g["id"] == tid)
             if row["review"] is not None:
                 seen.append(row["review"])
             return row["review"] is None and bool(seen)
+
         wait_until(reviewed, 120, "the background review of the match's two hands")
     assert all(r["total"] == 2 and 0 <= r["done"] <= 2 for r in seen), seen
     # nobody asked for the review: it was started by the match's end, and is stored
@@ -98,6 +103,7 @@ def test_a_killed_review_worker_is_a_failure_said_in_a_line_and_the_next_review_
         jobs.start(gid, 1)  # asked again: a new worker reviews it
         wait_until(lambda: jobs.progress(gid) is None, 60, "the review in a new worker")
         from shangrao.records.reviews import load_reviews
+
         assert list(load_reviews(store, gid, "expert", _version())) == [0]
     finally:
         jobs.close()

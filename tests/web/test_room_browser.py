@@ -23,16 +23,26 @@ pytestmark = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromiu
 
 NAMES = ["老王", "小李", "阿三", "丁丁"]
 #: the room page's leaf boxes, none of which may overlap another
-ROOM_BOXES = ("#room h1, .room-code-line > span, #copy-link, #members li, #room-join p, #room-join label, "
-              "#room-join button, #room-full, #current h2, #current p, #go-seat, #start-match, #standings tr, #csv")
+ROOM_BOXES = (
+    "#room h1, .room-code-line > span, #copy-link, #members li, #room-join p, #room-join label, "
+    "#room-join button, #room-full, #current h2, #current p, #go-seat, #start-match, #standings tr, #csv"
+)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("room") / "room.sqlite3"
     # an absent member's stand-in plays at once (the members look at their seat, then leave it)
-    with app_served(f"sqlite:///{db}", bot_delay=0.0, claim_pause=0.0, claim_timeout=60, turn_timeout=120,
-                    absent_timeout=0.0, next_hand_timeout=0.0, standin_bot="random") as url:
+    with app_served(
+        f"sqlite:///{db}",
+        bot_delay=0.0,
+        claim_pause=0.0,
+        claim_timeout=60,
+        turn_timeout=120,
+        absent_timeout=0.0,
+        next_hand_timeout=0.0,
+        standin_bot="random",
+    ) as url:
         yield url
 
 

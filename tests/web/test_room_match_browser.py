@@ -35,8 +35,17 @@ def served(tmp_path_factory):
     url = f"sqlite:///{db}"
     # an absent member's stand-in at once (match 2),
     # the next hand only when the connected people are ready (the 解散 votes are between hands)
-    with app_served(url, bot_delay=0.03, claim_pause=0.0, claim_timeout=60, turn_timeout=120, absent_timeout=0.0,
-                    next_hand_timeout=600, standin_bot="random", dissolve_timeout=60) as base:
+    with app_served(
+        url,
+        bot_delay=0.03,
+        claim_pause=0.0,
+        claim_timeout=60,
+        turn_timeout=120,
+        absent_timeout=0.0,
+        next_hand_timeout=600,
+        standin_bot="random",
+        dissolve_timeout=60,
+    ) as base:
         yield base, url
 
 
@@ -83,7 +92,8 @@ def my_discards(page) -> int:
 
 
 def test_a_room_of_four_browsers_two_matches_tuoguan_a_failed_and_a_passed_dissolve_vote_and_a_spectator(
-        served, browser):
+    served, browser
+):
     server, db_url = served
     phone = {"width": 390, "height": 844}
     ctxs = [browser.new_context(viewport=phone) for _ in range(5)]
@@ -113,8 +123,9 @@ def test_a_room_of_four_browsers_two_matches_tuoguan_a_failed_and_a_passed_disso
     a.wait_for_url("**/t/*/*")
     table1 = int(a.url.split("/t/")[1].split("/")[0])
     frames: list[str] = []
-    spec.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str)
-                                                                                    else f.decode())))
+    spec.on(
+        "websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode()))
+    )
     spec.goto(f"{server}/watch/{table1}")  # the spectator, from the match's first hand to its end
     spec.wait_for_selector("#spectator")
     for p in (b, c, d):
@@ -136,8 +147,11 @@ def test_a_room_of_four_browsers_two_matches_tuoguan_a_failed_and_a_passed_disso
     until(lambda: my_discards(a) > before, others, "the stand-in to discard for 老王")
     a.click("#manage")  # taken back: the badge goes, the next decision is 老王's
     b.wait_for_selector(".badge.managed[data-managed='0']", state="detached")
-    until(lambda: a.locator("#actions [data-action], #hand .tile.playable").count() > 0, others,
-          "老王's own next decision")
+    until(
+        lambda: a.locator("#actions [data-action], #hand .tile.playable").count() > 0,
+        others,
+        "老王's own next decision",
+    )
     mine = my_discards(a)
     a.wait_for_timeout(300)
     assert my_discards(a) == mine and a.locator("#actions [data-action], #hand .tile.playable").count()

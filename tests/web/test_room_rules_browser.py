@@ -28,9 +28,18 @@ SEED, FIRST, PUNG, KONG = 57, "discard 2m", "pung 6z", "added_kong 6z"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("roomrules") / "rules.sqlite3"
-    with app_served(f"sqlite:///{db}", bot_delay=0.05, claim_pause=0.02, claim_timeout=120, turn_timeout=120,
-                    absent_timeout=0.2, next_hand_timeout=600, standin_bot="greedy", dissolve_timeout=120,
-                    rooms_per_minute=1000) as url:
+    with app_served(
+        f"sqlite:///{db}",
+        bot_delay=0.05,
+        claim_pause=0.02,
+        claim_timeout=120,
+        turn_timeout=120,
+        absent_timeout=0.2,
+        next_hand_timeout=600,
+        standin_bot="greedy",
+        dissolve_timeout=120,
+        rooms_per_minute=1000,
+    ) as url:
         yield url
 
 
@@ -52,7 +61,8 @@ class FixedSeed:
 
 
 def test_a_room_with_house_rules_no_hints_and_greedy_shows_them_plays_by_them_and_its_standings_show_them(
-        server, browser, monkeypatch):
+    server, browser, monkeypatch
+):
     import shangrao.web.manager as manager
 
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -76,8 +86,11 @@ def test_a_room_with_house_rules_no_hints_and_greedy_shows_them_plays_by_them_an
     assert page.locator("#setup-hints").inner_text() == "不许提示"
     assert page.locator("#setup-bot").get_attribute("data-bot") == "greedy"
     code = page.url.rstrip("/").split("/")[-1]
-    assert api_setup(server, code) == {"rules": {"kong_after_pung": True, "robbing_kong_factor": 3}, "hints": False,
-                                       "bot": "greedy"}
+    assert api_setup(server, code) == {
+        "rules": {"kong_after_pung": True, "robbing_kong_factor": 3},
+        "hints": False,
+        "bot": "greedy",
+    }
     # the match: its deal seeded; seat 0 deals
     monkeypatch.setattr(manager.random, "SystemRandom", FixedSeed)
     page.click("#start-match")

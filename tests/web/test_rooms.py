@@ -61,8 +61,11 @@ def members(c: Browser, code: str, n: int = 4) -> list[Browser]:
 
 
 def finish_match(c: TestClient, code: str) -> dict:
-    return wait_until(lambda: (cur := c.get(f"/api/rooms/{code}").json()["current"]) and cur["status"] == "finished"
-                      and cur, 60, "the room's match to finish")
+    return wait_until(
+        lambda: (cur := c.get(f"/api/rooms/{code}").json()["current"]) and cur["status"] == "finished" and cur,
+        60,
+        "the room's match to finish",
+    )
 
 
 def stored_sum(c: TestClient, game_ids: list[int]) -> list[int]:
@@ -156,7 +159,16 @@ def test_two_matches_keep_the_seats_and_the_standings_equal_the_sum_of_the_store
     assert got.status_code == 200 and got.headers["content-type"].startswith("text/csv")
     assert got.content.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(got.content.decode("utf-8-sig"))))
-    assert rows[0] == ["场次 match", "对局 game", "局 hand", "时间 time (UTC)", "0号 老王", "1号 小李", "2号 阿三", "3号"]
+    assert rows[0] == [
+        "场次 match",
+        "对局 game",
+        "局 hand",
+        "时间 time (UTC)",
+        "0号 老王",
+        "1号 小李",
+        "2号 阿三",
+        "3号",
+    ]
     assert len(rows) == 1 + 4 + 1 and [int(x) for x in rows[-1][4:]] == table["totals"]
 
 
@@ -196,8 +208,10 @@ def test_a_room_survives_a_server_restart(make_client, db_url):
         assert r.status_code == 200 and r.json()["seat"] == 1
 
 
-@pytest.mark.parametrize("path", ["/room/12345", "/room/abcdef", "/room/000000", "/room/1234567",
-                                  "/room/000000/play", "/room/000000/standings.csv"])
+@pytest.mark.parametrize(
+    "path",
+    ["/room/12345", "/room/abcdef", "/room/000000", "/room/1234567", "/room/000000/play", "/room/000000/standings.csv"],
+)
 def test_a_bad_room_code_answers_a_page_in_chinese(make_client, path):
     c = browser(make_client, **FAST)
     r = c.get(path)
@@ -253,8 +267,9 @@ def test_a_rooms_table_shows_the_members_names_and_its_room(make_client):
     other.close()
 
 
-@pytest.mark.parametrize("field,value", [("room", "12345"), ("room", 123456), ("names", ["a", "b"]),
-                                         ("names", [1, None, None, None])])
+@pytest.mark.parametrize(
+    "field,value", [("room", "12345"), ("room", 123456), ("names", ["a", "b"]), ("names", [1, None, None, None])]
+)
 def test_a_rooms_table_with_a_damaged_room_or_names_is_a_damaged_record(make_client, field, value):
     from shangrao.records.live import game_head, update_meta
 
@@ -279,8 +294,9 @@ def test_a_match_started_on_the_room_page_is_where_the_last_tables_rematch_leads
     browsers = members(c, code, n=2)
     first = c.post(f"/api/rooms/{code}/matches").json()["id"]
     finish_match(c, code)
-    token = re.fullmatch(r"/t/\d+/(.+)", browsers[1].get(f"/room/{code}/play", follow_redirects=False)
-                         .headers["location"]).group(1)
+    token = re.fullmatch(
+        r"/t/\d+/(.+)", browsers[1].get(f"/room/{code}/play", follow_redirects=False).headers["location"]
+    ).group(1)
     second = c.post(f"/api/rooms/{code}/matches").json()["id"]  # 再来一局 on the room page
     t = c.app.state.manager.tables.get(first)
     assert t is None or t.rematch == second  # the finished table shows the new match

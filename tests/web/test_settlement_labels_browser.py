@@ -126,9 +126,12 @@ def test_the_english_settlement_names_items_in_english_with_the_chinese_beside(s
     # 清 is no 宝 acting, never one suit; and a payer's 飞宝 that did not count is said, as the CLI says it
     words = page.evaluate("""() => [itemName("patterns", "qing_qidui"), itemName("patterns", "qing_pengpenghu"),
         ...flownWords({ payers: [1, 2, 3], payer_factors: [1, 1, 1], payers_flown: [0, 2, 0], flown_not_counted: "never_held" }, who)]""")
-    assert words == ["Seven pairs, no 宝 acting (清七对)", "All pungs, no 宝 acting (清碰碰糊)",
-                     f"{page.evaluate('who(2)')} discarded 2 宝 (飞宝), but the winner never held a 宝 this hand: "
-                     "not doubled (注 1)"]
+    assert words == [
+        "Seven pairs, no 宝 acting (清七对)",
+        "All pungs, no 宝 acting (清碰碰糊)",
+        f"{page.evaluate('who(2)')} discarded 2 宝 (飞宝), but the winner never held a 宝 this hand: "
+        "not doubled (注 1)",
+    ]
     _shot(page, "settlement-english-phone.png")
     page.set_viewport_size({"width": 1280, "height": 800})
     _shot(page, "settlement-english-desktop.png")

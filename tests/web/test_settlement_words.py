@@ -24,7 +24,7 @@ def test_the_table_settlement_gives_each_payers_feibao_factor_and_count(feibao_h
     assert r is not None
     (w,) = [w for w in r["wins"] if max(w["payer_factors"]) > 1]
     for f, n in zip(w["payer_factors"], w["payers_flown"]):
-        assert f == 2 ** n  # 注 1: ×2 for each 宝 that payer discarded
+        assert f == 2**n  # 注 1: ×2 for each 宝 that payer discarded
     assert w["win_payments"] == [w["hand_value"] * f for f in w["payer_factors"]]
 
 

@@ -40,8 +40,7 @@ def test_cached_waits_and_the_cached_message_match_the_plain_computation():
         while True:
             for seat in range(4):
                 v = seat_view(g, seat, hand_no=g.hand_no, table=TABLE, deadline=2.5)
-                text = seat_message(g, seat, hand_no=g.hand_no, table=TABLE, deadline=2.5, settlement=None,
-                                    logs=logs)
+                text = seat_message(g, seat, hand_no=g.hand_no, table=TABLE, deadline=2.5, settlement=None, logs=logs)
                 assert json.loads(text) == v
                 obs = g.observation(seat)
                 melds = obs.melds[seat]

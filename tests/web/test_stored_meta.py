@@ -21,11 +21,17 @@ WEB_GAME = 5  # the fixture's web table: four people seated, hints on, no rematc
 
 DIGEST = "ab" * 32
 #: ``meta`` as the previous code wrote it (Table._meta of b8e652b: a dict built by hand)
-PREVIOUS = {"web": {"name": "上饶麻将", "seats": ["human", "greedy", "human", "random"],
-                    "claimed": [True, False, False, False], "token_hashes": [DIGEST, None, None, None],
-                    "rematch": 12, "hints": False,
-                    "clock": {"boot": "8d5c6c3e-1111-2222-3333-444455556666", "wall": "2026-12-02T01:33:46+00:00",
-                              "mono": 3682.9}}}
+PREVIOUS = {
+    "web": {
+        "name": "上饶麻将",
+        "seats": ["human", "greedy", "human", "random"],
+        "claimed": [True, False, False, False],
+        "token_hashes": [DIGEST, None, None, None],
+        "rematch": 12,
+        "hints": False,
+        "clock": {"boot": "8d5c6c3e-1111-2222-3333-444455556666", "wall": "2026-12-02T01:33:46+00:00", "mono": 3682.9},
+    }
+}
 
 
 @pytest.fixture
@@ -51,8 +57,7 @@ def test_the_meta_web_of_the_v1_fixture_is_read_by_the_typed_model(v1_db):
         head = st.game_head(WEB_GAME)
     web = web_meta(head.meta, WEB_GAME)
     assert isinstance(web, WebMeta) and isinstance(web.clock, ClockRecord)
-    assert (web.name, web.seats, web.claimed, web.rematch, web.hints) == ("test", ["human"] * 4, [True] * 4,
-                                                                          None, True)
+    assert (web.name, web.seats, web.claimed, web.rematch, web.hints) == ("test", ["human"] * 4, [True] * 4, None, True)
     assert web.token_hashes == stored["token_hashes"]
     assert web.seated() == (True, False)
     assert web.to_meta() == {"web": stored}  # written back as it was read
@@ -80,10 +85,20 @@ def test_an_unreadable_clock_counts_as_none_and_unknown_keys_are_let_be():
     assert ServerClock().to_mono(None, web.clock) is None
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("seats", ["human", "human", "human"]), ("seats", ["random", "human", "human", "human"]),
-    ("claimed", [1, 0, 0, 0]), ("token_hashes", ["not a digest", None, None, None]), ("name", 5),
-    ("rematch", True), ("rematch", 0), ("rematch", "/evil"), ("hints", "nope")])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("seats", ["human", "human", "human"]),
+        ("seats", ["random", "human", "human", "human"]),
+        ("claimed", [1, 0, 0, 0]),
+        ("token_hashes", ["not a digest", None, None, None]),
+        ("name", 5),
+        ("rematch", True),
+        ("rematch", 0),
+        ("rematch", "/evil"),
+        ("hints", "nope"),
+    ],
+)
 def test_a_damaged_field_is_named_and_its_value_is_not(field, value):
     meta = {"web": {**PREVIOUS["web"], field: value}}
     with pytest.raises(DamagedRecord, match=rf"table 3 is damaged \(meta\.web\.{field} ") as err:

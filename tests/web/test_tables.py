@@ -105,7 +105,7 @@ def _check_messages(seats, events) -> int:
         if w.held:
             moments.append(w)
         nxt = cuts[i + 1] - 1 if i + 1 < len(cuts) else len(events)
-        g_prev = replay(events[:max(n, nxt)])
+        g_prev = replay(events[: max(n, nxt)])
         moments.append(g_prev)
     checked = 0
     for s in seats:
@@ -129,8 +129,9 @@ def _check_messages(seats, events) -> int:
             for j, g in enumerate(moments):
                 for answered in ((), (s.seat,)):  # a window answer may be held for the engine's order
                     if (j, s.seat, answered) not in views:
-                        views[(j, s.seat, answered)] = _strip(seat_view(g, s.seat, hand_no=g.hand_no, table=TABLE,
-                                                                        deadline=None, answered=answered))
+                        views[(j, s.seat, answered)] = _strip(
+                            seat_view(g, s.seat, hand_no=g.hand_no, table=TABLE, deadline=None, answered=answered)
+                        )
                     if views[(j, s.seat, answered)] == got:
                         found = True
                         break
@@ -159,8 +160,12 @@ def test_every_discard_shows_every_other_seat_an_open_window(make_client, db_url
                 continue
             v = m["view"]
             total = sum(len(d) for d in v["discards"])
-            if (v["phase"] == "claim" and v["last_discard"] is not None and v["last_discard"][0] != s.seat
-                    and last_discards != (v["last_discard"], total)):
+            if (
+                v["phase"] == "claim"
+                and v["last_discard"] is not None
+                and v["last_discard"][0] != s.seat
+                and last_discards != (v["last_discard"], total)
+            ):
                 windows += 1
                 last_discards = (v["last_discard"], total)
         others = sum(e["type"] == "discard" and e["seat"] != s.seat for e in events)
@@ -218,7 +223,9 @@ def test_malformed_messages_are_refused_and_the_connection_stays_usable(make_cli
         me.send(text)
         m = me.until(lambda m: m["type"] != "state")
         assert m["type"] == "error" and m["code"] == "malformed", (text[:30], m)
-    me.send({"type": "action", "action": "fly 5m", "hand": me.state["hand_no"], "seq": me.state["seq"]})  # not an action
+    me.send(
+        {"type": "action", "action": "fly 5m", "hand": me.state["hand_no"], "seq": me.state["seq"]}
+    )  # not an action
     m = me.until(lambda m: m["type"] != "state")
     assert m["type"] == "error" and m["code"] == "illegal" and "unknown action" in m["message"]
     me.send({"type": "ping"})
@@ -300,6 +307,7 @@ def test_absent_player_is_played_by_a_bot_until_they_return(make_client, db_url)
     c = make_client(absent_timeout=0.05, standin_bot="random")
     r = c.post("/api/tables", json={"hands": 1, "seats": ["random", "random", "random"]})
     d = r.json()
+
     # nobody connects to seat 0: after the timeout its stand-in plays the whole hand
     def played():
         with Store(db_url) as st:
@@ -318,7 +326,9 @@ def test_lobby_history_and_replay_api(make_client):
     assert "上饶麻将" in c.get("/").text
     rules = c.get("/api/rules").json()
     assert {f["name"] for f in rules["fields"]} >= {"rob_exposed_kong", "earthly_win"}
-    r = c.post("/api/tables", json={"hands": 2, "seats": ["human", "random", "random"], "rules": {"earthly_win": False}})
+    r = c.post(
+        "/api/tables", json={"hands": 2, "seats": ["human", "random", "random"], "rules": {"earthly_win": False}}
+    )
     d = r.json()
     open_ids = [t["id"] for t in c.get("/api/tables").json()["open"]]
     assert d["id"] in open_ids
@@ -350,9 +360,13 @@ def test_lobby_offers_every_registry_bot_with_the_strongest_default(make_client)
 def test_error_pages_are_pages_with_a_way_back(make_client):
     c = make_client()
     tid, _tokens = new_table(c)  # all four seats taken
-    for path, status, code in ((f"/join/{tid}", 409, "full"), ("/join/99999", 404, "no-table"),
-                               (f"/t/{tid}/not-a-token", 403, "bad-link"), ("/t/99999/x", 404, "no-table"),
-                               ("/error/whatever", 404, "not-found")):
+    for path, status, code in (
+        (f"/join/{tid}", 409, "full"),
+        ("/join/99999", 404, "no-table"),
+        (f"/t/{tid}/not-a-token", 403, "bad-link"),
+        ("/t/99999/x", 404, "no-table"),
+        ("/error/whatever", 404, "not-found"),
+    ):
         r = c.get(path, follow_redirects=False)
         assert r.status_code == status and f'data-error="{code}"' in r.text, path
         assert 'href="/"' in r.text and "大厅" in r.text and "lobby" in r.text
@@ -365,6 +379,7 @@ def test_error_pages_are_pages_with_a_way_back(make_client):
 def test_finished_table_offers_a_rematch_with_the_same_seats(make_client, db_url):
     c = make_client(absent_timeout=0.05, standin_bot="random")
     d = c.post("/api/tables", json={"hands": 1, "seats": ["random", "greedy", "random"]}).json()
+
     def finished():
         with Store(db_url) as st:
             return st.load_game(d["id"]).status == "finished"

@@ -28,8 +28,9 @@ def wait_until(cond: Callable[[], T], timeout: float = 10.0, what: str = "the co
         time.sleep(POLL)
 
 
-async def wait_until_async(cond: Callable[[], T | Awaitable[T]], timeout: float = 10.0,
-                           what: str = "the condition") -> T:
+async def wait_until_async(
+    cond: Callable[[], T | Awaitable[T]], timeout: float = 10.0, what: str = "the condition"
+) -> T:
     """:func:`wait_until` inside an event loop (the loop runs meanwhile); ``cond`` may be a coroutine function."""
     deadline = time.monotonic() + timeout
     while True:

@@ -90,8 +90,9 @@ def _targets(n: int, honors: bool) -> tuple[tuple[int, int, tuple[int, ...]], ..
 
 
 @lru_cache(maxsize=4096)
-def _suit_frontier(real: tuple[int, ...], cap: tuple[int, ...], honors: bool, m: int,
-                   wmax: int) -> dict[tuple[int, int], dict[int, int]]:
+def _suit_frontier(
+    real: tuple[int, ...], cap: tuple[int, ...], honors: bool, m: int, wmax: int
+) -> dict[tuple[int, int], dict[int, int]]:
     """{(j, p): {shortage: max overlap}} over this suit's targets with j <= m, shortage <= wmax."""
     best: dict[tuple[int, int], dict[int, int]] = {}
     n = len(real)
@@ -156,8 +157,7 @@ def _seven_pairs(real: list[int], cap: list[int], wmax: int) -> int | None:
     return max(vals) if vals else None
 
 
-_RANK_SETS = [s for size in range(4) for s in combinations(range(9), size)
-              if all(b - a >= 3 for a, b in pairwise(s))]
+_RANK_SETS = [s for size in range(4) for s in combinations(range(9), size) if all(b - a >= 3 for a, b in pairwise(s))]
 
 
 def _shisanlang(real: list[int], cap: list[int], wmax: int) -> int | None:
@@ -203,8 +203,9 @@ def _jiuyao(real: list[int], cap: list[int], target: int, wmax: int) -> int | No
     return th if max(0, target - th - supply) <= wmax else None
 
 
-def available_deficits(tiles_34: Sequence[int], bao: int | None, unseen: Sequence[int], m: int,
-                       jiuyao_ok: bool) -> dict[str, int | None]:
+def available_deficits(
+    tiles_34: Sequence[int], bao: int | None, unseen: Sequence[int], m: int, jiuyao_ok: bool
+) -> dict[str, int | None]:
     """Draws lacking per form counting only unseen tiles; None = the form cannot be reached.
 
     tiles_34: the concealed hand (宝 included); unseen: checked counts (see

@@ -70,6 +70,7 @@ class CopyLimitError(HandError):
     """The hand and its declared melds hold more than four copies of a kind (a ValueError):
     raised by every entry point given the melds themselves, as by :func:`shangrao.analyze`."""
 
+
 #: shanten reported for a form the hand can never reach (e.g. 七对 with a declared meld)
 INFINITE_SHANTEN = 99
 
@@ -88,8 +89,10 @@ def _melds_info(declared_melds: int | Sequence[Meld]) -> tuple[int, bool]:
         raise HandError(f"at most 4 declared melds, got {len(melds)}")
     for m in melds:
         if not isinstance(m, Meld):
-            raise TypeError(f"declared_melds must hold Meld objects, got {m!r}; "
-                            "read 'pung:555p' with shangrao.parse_meld (or pass it to shangrao.analyze)")
+            raise TypeError(
+                f"declared_melds must hold Meld objects, got {m!r}; "
+                "read 'pung:555p' with shangrao.parse_meld (or pass it to shangrao.analyze)"
+            )
     return len(melds), all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
 
 
@@ -124,8 +127,11 @@ Prepared: TypeAlias = tuple[Entry, Entry, Entry, Entry, int, int, bool]
 def _entries(tiles_34: Sequence[int], bao: int | None) -> tuple[Entry, Entry, Entry, Entry, int]:
     """Table entries of the real tiles and the 宝 count; clear errors for bad input."""
     cls = tiles_34.__class__
-    if (cls is list or cls is tuple) and len(tiles_34) == NUM_KINDS and (
-            bao is None or (bao.__class__ is int and 0 <= bao < NUM_KINDS)):
+    if (
+        (cls is list or cls is tuple)
+        and len(tiles_34) == NUM_KINDS
+        and (bao is None or (bao.__class__ is int and 0 <= bao < NUM_KINDS))
+    ):
         try:
             return entries_34(tiles_34, bao)
         except (TypeError, ValueError):
@@ -143,12 +149,15 @@ def _check_copies(tiles_34: Sequence[int], melds: Sequence[Meld], what: str) -> 
     for k, n in in_melds.items():
         c = tiles_34[k] + n
         if c > 4:
-            raise CopyLimitError(f"{what}: the hand and the declared melds hold {c} copies of {format_tile(k)} "
-                                 f"({tile_name(k)}); there are only 4")
+            raise CopyLimitError(
+                f"{what}: the hand and the declared melds hold {c} copies of {format_tile(k)} "
+                f"({tile_name(k)}); there are only 4"
+            )
 
 
-def _prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds, sizes: tuple[int, ...],
-             what: str) -> Prepared:
+def _prepare(
+    tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds, sizes: tuple[int, ...], what: str
+) -> Prepared:
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     e0, e1, e2, e3, w = _entries(tiles_34, bao)
     m = 4 - n_melds
@@ -171,8 +180,13 @@ def _fast_prepare(tiles_34: Sequence[int], bao: int | None, declared_melds: Decl
     for anything else, which then goes through :func:`_prepare` for its clear error message.
     One call, the checks once: the public scalar calls' hot path (docs/performance.md)."""
     cls = tiles_34.__class__
-    if declared_melds.__class__ is not int or not 0 <= declared_melds <= 4 or (cls is not list and cls is not tuple) \
-            or len(tiles_34) != 34 or [*map(type, tiles_34)] != _INTS_34:  # True == 1: refused by _prepare
+    if (
+        declared_melds.__class__ is not int
+        or not 0 <= declared_melds <= 4
+        or (cls is not list and cls is not tuple)
+        or len(tiles_34) != 34
+        or [*map(type, tiles_34)] != _INTS_34
+    ):  # True == 1: refused by _prepare
         return None
     try:
         if bao is None:
@@ -268,9 +282,14 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     # the plain case inline, its checks once (the hot path of the public call; _fast_prepare's steps):
     # a count of melds 0..4, a list or tuple of 34 ``int`` counts 0..4, 宝 None or 0..33
     cls = tiles_34.__class__
-    if declared_melds.__class__ is int and 0 <= declared_melds <= 4 and (cls is list or cls is tuple) \
-            and len(tiles_34) == 34 and [*map(type, tiles_34)] == _INTS_34 and (
-            bao is None or (bao.__class__ is int and 0 <= bao < 34)):
+    if (
+        declared_melds.__class__ is int
+        and 0 <= declared_melds <= 4
+        and (cls is list or cls is tuple)
+        and len(tiles_34) == 34
+        and [*map(type, tiles_34)] == _INTS_34
+        and (bao is None or (bao.__class__ is int and 0 <= bao < 34))
+    ):
         try:
             if bao is not None and tiles_34[bao]:
                 w = tiles_34[bao]
@@ -307,8 +326,13 @@ def is_winning(tiles_34: Sequence[int], bao: int | None, declared_melds: int | S
     return is_win_entries(*_prepare(*_args(tiles_34, bao), declared_melds, (2,), "is_winning"))
 
 
-def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
-                 *, unseen: Sequence[int] | None = None) -> dict[Form, int]:
+def form_shanten(
+    tiles_34: Sequence[int],
+    bao: int | None,
+    declared_melds: int | Sequence[Meld] = 0,
+    *,
+    unseen: Sequence[int] | None = None,
+) -> dict[Form, int]:
     """Shanten in each form (-1 complete, 0 ready); forms out of reach get ``INFINITE_SHANTEN``.
 
     tiles_34 holds ``3*(4-declared)+1`` or ``+2`` tiles.  unseen: optional length-34
@@ -323,16 +347,18 @@ def form_shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int |
     return {f: (v - 1 if (v := d.get(f)) is not None else INFINITE_SHANTEN) for f in Form}
 
 
-def _available(tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds,
-               unseen: Sequence[int]) -> dict[Form, int | None]:
+def _available(
+    tiles_34: Sequence[int], bao: int | None, declared_melds: DeclaredMelds, unseen: Sequence[int]
+) -> dict[Form, int | None]:
     n_melds, jiuyao_ok = _melds_info(declared_melds)
     u = check_unseen(unseen, tiles_34)
     d = available_deficits(list(tiles_34), bao, u, 4 - n_melds, jiuyao_ok)
     return {Form(k): v for k, v in d.items()}
 
 
-def unseen_counts(tiles_34: Sequence[int], melds: Sequence[Meld] = (), indicator: int | None = None,
-                  seen: Sequence[int] = ()) -> list[int]:
+def unseen_counts(
+    tiles_34: Sequence[int], melds: Sequence[Meld] = (), indicator: int | None = None, seen: Sequence[int] = ()
+) -> list[int]:
     """Copies of each kind not in sight: 4 less the hand, the melds, the indicator (out of
     play, R1) and ``seen`` (kinds of other visible tiles: ponds, other players' melds).
 
@@ -364,13 +390,17 @@ def unseen_counts(tiles_34: Sequence[int], melds: Sequence[Meld] = (), indicator
         parts.append("the tiles seen")
     for k, c in enumerate(count):
         if c > 4:
-            raise HandError(f"{' + '.join(parts)} hold {c} {format_tile(k)} ({tile_name(k)}); "
-                             "there are only 4")
+            raise HandError(f"{' + '.join(parts)} hold {c} {format_tile(k)} ({tile_name(k)}); there are only 4")
     return [4 - c for c in count]
 
 
-def shanten(tiles_34: Sequence[int], bao: int | None, declared_melds: int | Sequence[Meld] = 0,
-            *, unseen: Sequence[int] | None = None) -> int:
+def shanten(
+    tiles_34: Sequence[int],
+    bao: int | None,
+    declared_melds: int | Sequence[Meld] = 0,
+    *,
+    unseen: Sequence[int] | None = None,
+) -> int:
     """Shanten across all forms, wildcards included: -1 complete, 0 ready (听牌), ….
 
     tiles_34: length-34 counts of a concealed hand of ``3*(4-declared)+1`` or
@@ -463,7 +493,9 @@ def waits(
             continue
         hand[k] += 1
         # a fifth copy (only asked for with exclude_dead=False) is beyond the tables
-        deficits = form_deficits(hand, bao, declared_melds) if hand[k] <= 4 else form_deficits_plain(hand, bao, declared_melds)
+        deficits = (
+            form_deficits(hand, bao, declared_melds) if hand[k] <= 4 else form_deficits_plain(hand, bao, declared_melds)
+        )
         forms = [f for f, d in deficits.items() if d == 0]
         hand[k] -= 1
         if forms:
@@ -582,8 +614,9 @@ def validate_hand(tiles_34: Sequence[int], melds: Sequence[Meld] = ()) -> list[i
     return counts
 
 
-def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (),
-               *, unseen: Sequence[int] | None = None) -> Analysis:
+def analyze_34(
+    tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (), *, unseen: Sequence[int] | None = None
+) -> Analysis:
     """Full analysis of a concealed hand of ``3*(4-len(melds))+1`` or ``+2`` tiles.
 
     unseen: optional copies not in sight (:func:`unseen_counts`); then waits and
@@ -595,7 +628,9 @@ def analyze_34(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] =
     counts = validate_hand(counts, melds)
     n = len(melds)
     fs = form_shanten(counts, bao, melds, unseen=unseen)
-    result = Analysis(tiles_34=counts, bao=bao, melds=list(melds), winning=False, shanten=min(fs.values()), form_shanten=fs)
+    result = Analysis(
+        tiles_34=counts, bao=bao, melds=list(melds), winning=False, shanten=min(fs.values()), form_shanten=fs
+    )
     if sum(counts) == 3 * (4 - n) + 2:
         result.readings = enumerate_readings(counts, bao, melds)
         result.winning = bool(result.readings)

@@ -27,10 +27,10 @@ __all__ = ["Form", "Group", "Reading", "enumerate_readings"]
 class Form(str, Enum):
     """The winning forms of the seed (糊牌的基本牌型 and 特殊牌型)."""
 
-    STANDARD = "standard"        #: AA XXX XXX XXX XXX
+    STANDARD = "standard"  #: AA XXX XXX XXX XXX
     SEVEN_PAIRS = "seven_pairs"  #: 七对
-    SHISANLANG = "shisanlang"    #: 十三浪
-    JIUYAO = "jiuyao"            #: 九幺
+    SHISANLANG = "shisanlang"  #: 十三浪
+    JIUYAO = "jiuyao"  #: 九幺
 
     @property
     def chinese(self) -> str:
@@ -90,7 +90,9 @@ class Reading:
     def to_dict(self) -> dict[str, Any]:
         return {
             "form": self.form.value,
-            "groups": [{"kind": g.shape, "tiles": format_tiles(g.tiles, sort=False), "wild": list(g.wild)} for g in self.groups],
+            "groups": [
+                {"kind": g.shape, "tiles": format_tiles(g.tiles, sort=False), "wild": list(g.wild)} for g in self.groups
+            ],
             "substitutions": [format_tile(s) for s in self.substitutions],
             "bao_acting": self.bao_acting,
             "all_pungs": self.all_pungs,
@@ -333,41 +335,47 @@ def enumerate_readings(
     for groups in _standard(real[:], jokers, melds_needed, bao):
         subs = _subs_of(groups)
         faces = [t for g in groups for t in g.tiles]
-        add(Reading(
-            form=Form.STANDARD,
-            groups=tuple(groups),
-            substitutions=subs,
-            bao=bao,
-            bao_acting=acting(subs),
-            all_pungs=declared_all_pungs and all(g.shape != "chow" for g in groups),
-            has_chow=declared_chow or any(g.shape == "chow" for g in groups),
-            all_terminal_honor=melds_th and all(t in TERMINALS_AND_HONORS for t in faces),
-        ))
-    if not melds:
-        for groups in _seven_pairs(real[:], jokers, bao):
-            subs = _subs_of(groups)
-            faces = [t for g in groups for t in g.tiles]
-            add(Reading(
-                form=Form.SEVEN_PAIRS,
+        add(
+            Reading(
+                form=Form.STANDARD,
                 groups=tuple(groups),
                 substitutions=subs,
                 bao=bao,
                 bao_acting=acting(subs),
-                quads=sum(1 for g in groups if g.shape == "quad"),
-                all_terminal_honor=all(t in TERMINALS_AND_HONORS for t in faces),
-            ))
+                all_pungs=declared_all_pungs and all(g.shape != "chow" for g in groups),
+                has_chow=declared_chow or any(g.shape == "chow" for g in groups),
+                all_terminal_honor=melds_th and all(t in TERMINALS_AND_HONORS for t in faces),
+            )
+        )
+    if not melds:
+        for groups in _seven_pairs(real[:], jokers, bao):
+            subs = _subs_of(groups)
+            faces = [t for g in groups for t in g.tiles]
+            add(
+                Reading(
+                    form=Form.SEVEN_PAIRS,
+                    groups=tuple(groups),
+                    substitutions=subs,
+                    bao=bao,
+                    bao_acting=acting(subs),
+                    quads=sum(1 for g in groups if g.shape == "quad"),
+                    all_terminal_honor=all(t in TERMINALS_AND_HONORS for t in faces),
+                )
+            )
         for subs in _shisanlang(real, jokers):
             kinds = sorted([k for k in range(34) if real[k]] + list(subs))
             singles = tuple(Group("single", (k,), (k in subs,)) for k in kinds)
-            add(Reading(
-                form=Form.SHISANLANG,
-                groups=singles,
-                substitutions=tuple(sorted(subs)),
-                bao=bao,
-                bao_acting=acting(subs),
-                qixing=all(k in kinds for k in range(27, 34)),
-                all_terminal_honor=all(k in TERMINALS_AND_HONORS for k in kinds),
-            ))
+            add(
+                Reading(
+                    form=Form.SHISANLANG,
+                    groups=singles,
+                    substitutions=tuple(sorted(subs)),
+                    bao=bao,
+                    bao_acting=acting(subs),
+                    qixing=all(k in kinds for k in range(27, 34)),
+                    all_terminal_honor=all(k in TERMINALS_AND_HONORS for k in kinds),
+                )
+            )
     if melds_th and all(real[k] == 0 or k in TERMINALS_AND_HONORS for k in range(34)):
         for reading in _jiuyao_readings(real, jokers, bao, meld_tiles):
             add(reading)

@@ -240,7 +240,9 @@ def near_candidates(real: Sequence[int], bao: int | None) -> list[int]:
     return sorted(out)
 
 
-def substitutions(real: Sequence[int], w: int, candidates: Sequence[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+def substitutions(
+    real: Sequence[int], w: int, candidates: Sequence[int]
+) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """Every substituted plain hand: yields (subs, counts)."""
     for subs in combinations_with_replacement(candidates, w):
         counts = list(real)
@@ -289,7 +291,7 @@ def ref_standard(real: Sequence[int], w: int, melds_needed: int, pair: bool = Tr
         return False
     suits = [(tuple(real[lo:hi]), hon) for lo, hi, hon in _suit_ranges()]
     for alloc in _allocations(w):
-        for p in (range(4) if pair else [None]):
+        for p in range(4) if pair else [None]:
             if all(_suit_fill(suits[i][0], suits[i][1], alloc[i], i == p) for i in range(4)):
                 return True
     return False
@@ -339,7 +341,9 @@ def ref_is_winning(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Mel
     return bool(ref_winning_forms(tiles_34, bao, melds))
 
 
-def ref_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (), exclude_dead: bool = True) -> dict[int, set[str]]:
+def ref_waits(
+    tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] = (), exclude_dead: bool = True
+) -> dict[int, set[str]]:
     """{kind: forms} for each kind whose draw completes the hand (dead kinds left out if asked)."""
     held = list(tiles_34)
     for mm in melds:
@@ -371,10 +375,7 @@ def ref_is_baodiao_state(tiles_34: Sequence[int], bao: int | None, melds: Sequen
 # ---------------------------------------------------------------- shanten
 
 _SUITED_RANK_SETS = [
-    s
-    for size in range(4)
-    for s in combinations(range(9), size)
-    if all(b - a >= 3 for a, b in pairwise(s))
+    s for size in range(4) for s in combinations(range(9), size) if all(b - a >= 3 for a, b in pairwise(s))
 ]
 
 
@@ -495,14 +496,16 @@ def ref_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld] 
 # ---------------------------------------------------------------- availability
 
 
-def ref_available_waits(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld],
-                        unseen: Sequence[int]) -> dict[int, set[str]]:
+def ref_available_waits(
+    tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld], unseen: Sequence[int]
+) -> dict[int, set[str]]:
     """:func:`ref_waits` keeping only kinds with a copy left unseen (the rest cannot be drawn)."""
     return {k: f for k, f in ref_waits(tiles_34, bao, melds, exclude_dead=False).items() if unseen[k] > 0}
 
 
-def ref_available_shanten(tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld], unseen: Sequence[int],
-                          limit: int = 2) -> int | None:
+def ref_available_shanten(
+    tiles_34: Sequence[int], bao: int | None, melds: Sequence[Meld], unseen: Sequence[int], limit: int = 2
+) -> int | None:
     """Shanten counting only tiles that exist, by its definition: the fewest draws of unseen
     tiles (each followed by any discard) that reach a complete hand, less one.
 

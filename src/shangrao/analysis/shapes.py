@@ -169,10 +169,7 @@ def shisanlang_overlap(tiles_34: Sequence[int]) -> int:
     A 十三浪 target holds, in each suit, ranks pairwise at least 3 apart
     (at most three per suit) and distinct honors, 14 tiles in all.
     """
-    suits = [
-        _shisanlang_suit_best(frozenset(r for r in range(9) if tiles_34[s * 9 + r]))
-        for s in range(3)
-    ]
+    suits = [_shisanlang_suit_best(frozenset(r for r in range(9) if tiles_34[s * 9 + r])) for s in range(3)]
     honors = sum(1 for k in range(27, 34) if tiles_34[k])
     best = 0
     for n0 in range(4):

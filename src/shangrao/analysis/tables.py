@@ -65,8 +65,14 @@ def hand_codes(tiles_34: Sequence[int]) -> tuple[int, int, int, int]:
     h = tiles_34
     return (
         ((((((((h[8] * 5 + h[7]) * 5 + h[6]) * 5 + h[5]) * 5 + h[4]) * 5 + h[3]) * 5 + h[2]) * 5 + h[1]) * 5 + h[0]),
-        ((((((((h[17] * 5 + h[16]) * 5 + h[15]) * 5 + h[14]) * 5 + h[13]) * 5 + h[12]) * 5 + h[11]) * 5 + h[10]) * 5 + h[9]),
-        ((((((((h[26] * 5 + h[25]) * 5 + h[24]) * 5 + h[23]) * 5 + h[22]) * 5 + h[21]) * 5 + h[20]) * 5 + h[19]) * 5 + h[18]),
+        (
+            (((((((h[17] * 5 + h[16]) * 5 + h[15]) * 5 + h[14]) * 5 + h[13]) * 5 + h[12]) * 5 + h[11]) * 5 + h[10]) * 5
+            + h[9]
+        ),
+        (
+            (((((((h[26] * 5 + h[25]) * 5 + h[24]) * 5 + h[23]) * 5 + h[22]) * 5 + h[21]) * 5 + h[20]) * 5 + h[19]) * 5
+            + h[18]
+        ),
         ((((((h[33] * 5 + h[32]) * 5 + h[31]) * 5 + h[30]) * 5 + h[29]) * 5 + h[28]) * 5 + h[27]),
     )
 
@@ -93,7 +99,22 @@ _HONORS: dict[int, Entry] = {}
 # indices into an entry tuple: its first N_FIELDS are ints (:func:`entry_fields`), then K0, K1, U0, U1,
 # and PAIR (``min(2, need1 - need0)``: what the pair in this suit saves, read by the win checks)
 NEED0, NEED1, BEST0, BEST1, TWOS, ONES, SL, TH, OK13, N, K0, K1, U0, U1, PAIR = (
-    0, 1, 2, 7, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24, 25)
+    0,
+    1,
+    2,
+    7,
+    12,
+    13,
+    14,
+    18,
+    19,
+    20,
+    21,
+    22,
+    23,
+    24,
+    25,
+)
 #: the integer fields of an entry (what :func:`entry_fields` writes; the compiled core's table row)
 N_FIELDS = 21
 
@@ -101,8 +122,15 @@ N_FIELDS = 21
 SL_MASKS: tuple[tuple[int, int], ...] = tuple((sum(1 << r for r in s), len(s)) for s in SHISANLANG_SUIT_SETS)
 
 
-def entry_fields(counts: Sequence[int], width: int, chows: bool, blocks: Sequence[Sequence[int]], n_blocks: int,
-                 sl_masks: Sequence[Sequence[int]], row: Any) -> None:
+def entry_fields(
+    counts: Sequence[int],
+    width: int,
+    chows: bool,
+    blocks: Sequence[Sequence[int]],
+    n_blocks: int,
+    sl_masks: Sequence[Sequence[int]],
+    row: Any,
+) -> None:
     """Write the :data:`N_FIELDS` integer fields of one suit's entry into ``row``.
 
     counts: the suit's ``width`` counts (9 ranks with ``chows``, 7 honors without); blocks: its first
@@ -191,8 +219,8 @@ def _build(counts: tuple[int, ...], chows: bool) -> Entry:
     blocks = tuple(_suit_blocks(counts, chows))
     row = [0] * N_FIELDS
     entry_fields(counts, len(counts), chows, blocks, len(blocks), SL_MASKS, row)
-    best0 = row[BEST0:BEST0 + 5]
-    best1 = row[BEST1:BEST1 + 5]
+    best0 = row[BEST0 : BEST0 + 5]
+    best1 = row[BEST1 : BEST1 + 5]
     # saturation: past this many groups the suit adds nothing (-1: no pair possible)
     k0 = min(g for g in range(5) if best0[g] == best0[4])
     k1 = -1 if best1[4] == _NEG else min(g for g in range(5) if best1[g] == best1[4])
@@ -389,8 +417,8 @@ def overlap_standard(e0: Entry, e1: Entry, e2: Entry, e3: Entry, m: int) -> int:
     if m == 4:
         return _overlap_standard_4(e0, e1, e2, e3)
     n = e0[N] + e1[N] + e2[N] + e3[N]
-    a0 = list(e0[BEST0:BEST0 + m + 1])
-    a1 = list(e0[BEST1:BEST1 + m + 1])
+    a0 = list(e0[BEST0 : BEST0 + m + 1])
+    a1 = list(e0[BEST1 : BEST1 + m + 1])
     for e in (e1, e2, e3):
         if e[U0] or e[U1]:
             a0, a1 = _conv(a0, a1, e, m)
@@ -421,7 +449,7 @@ def _best_overlap(a0: Row, a1: Row, n: int, m: int) -> int:
 def _overlap_standard_4(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     """:func:`overlap_standard` for a concealed hand (m = 4), the hot case, unrolled."""
     n = e0[N] + e1[N] + e2[N] + e3[N]
-    a = e0[BEST0:BEST1 + 5]
+    a = e0[BEST0 : BEST1 + 5]
     if e1[U0] or e1[U1]:
         a = _conv4(a, e1)
     if e2[U0] or e2[U1]:
@@ -448,50 +476,85 @@ def _conv4(a: Row, e: Entry) -> tuple[int, ...]:
     n00, n01, n02, n03, n04, n10, n11, n12, n13, n14 = a
     for j, y in e[U0]:
         if j == 1:
-            v = a00 + y; n01 = v if v > n01 else n01  # noqa: E702
-            v = a01 + y; n02 = v if v > n02 else n02  # noqa: E702
-            v = a02 + y; n03 = v if v > n03 else n03  # noqa: E702
-            v = a03 + y; n04 = v if v > n04 else n04  # noqa: E702
-            v = a10 + y; n11 = v if v > n11 else n11  # noqa: E702
-            v = a11 + y; n12 = v if v > n12 else n12  # noqa: E702
-            v = a12 + y; n13 = v if v > n13 else n13  # noqa: E702
-            v = a13 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n01 = v if v > n01 else n01
+            v = a01 + y
+            n02 = v if v > n02 else n02
+            v = a02 + y
+            n03 = v if v > n03 else n03
+            v = a03 + y
+            n04 = v if v > n04 else n04
+            v = a10 + y
+            n11 = v if v > n11 else n11
+            v = a11 + y
+            n12 = v if v > n12 else n12
+            v = a12 + y
+            n13 = v if v > n13 else n13
+            v = a13 + y
+            n14 = v if v > n14 else n14
         elif j == 2:
-            v = a00 + y; n02 = v if v > n02 else n02  # noqa: E702
-            v = a01 + y; n03 = v if v > n03 else n03  # noqa: E702
-            v = a02 + y; n04 = v if v > n04 else n04  # noqa: E702
-            v = a10 + y; n12 = v if v > n12 else n12  # noqa: E702
-            v = a11 + y; n13 = v if v > n13 else n13  # noqa: E702
-            v = a12 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n02 = v if v > n02 else n02
+            v = a01 + y
+            n03 = v if v > n03 else n03
+            v = a02 + y
+            n04 = v if v > n04 else n04
+            v = a10 + y
+            n12 = v if v > n12 else n12
+            v = a11 + y
+            n13 = v if v > n13 else n13
+            v = a12 + y
+            n14 = v if v > n14 else n14
         elif j == 3:
-            v = a00 + y; n03 = v if v > n03 else n03  # noqa: E702
-            v = a01 + y; n04 = v if v > n04 else n04  # noqa: E702
-            v = a10 + y; n13 = v if v > n13 else n13  # noqa: E702
-            v = a11 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n03 = v if v > n03 else n03
+            v = a01 + y
+            n04 = v if v > n04 else n04
+            v = a10 + y
+            n13 = v if v > n13 else n13
+            v = a11 + y
+            n14 = v if v > n14 else n14
         else:
-            v = a00 + y; n04 = v if v > n04 else n04  # noqa: E702
-            v = a10 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n04 = v if v > n04 else n04
+            v = a10 + y
+            n14 = v if v > n14 else n14
     for j, y in e[U1]:
         if j == 0:
-            v = a00 + y; n10 = v if v > n10 else n10  # noqa: E702
-            v = a01 + y; n11 = v if v > n11 else n11  # noqa: E702
-            v = a02 + y; n12 = v if v > n12 else n12  # noqa: E702
-            v = a03 + y; n13 = v if v > n13 else n13  # noqa: E702
-            v = a04 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n10 = v if v > n10 else n10
+            v = a01 + y
+            n11 = v if v > n11 else n11
+            v = a02 + y
+            n12 = v if v > n12 else n12
+            v = a03 + y
+            n13 = v if v > n13 else n13
+            v = a04 + y
+            n14 = v if v > n14 else n14
         elif j == 1:
-            v = a00 + y; n11 = v if v > n11 else n11  # noqa: E702
-            v = a01 + y; n12 = v if v > n12 else n12  # noqa: E702
-            v = a02 + y; n13 = v if v > n13 else n13  # noqa: E702
-            v = a03 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n11 = v if v > n11 else n11
+            v = a01 + y
+            n12 = v if v > n12 else n12
+            v = a02 + y
+            n13 = v if v > n13 else n13
+            v = a03 + y
+            n14 = v if v > n14 else n14
         elif j == 2:
-            v = a00 + y; n12 = v if v > n12 else n12  # noqa: E702
-            v = a01 + y; n13 = v if v > n13 else n13  # noqa: E702
-            v = a02 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n12 = v if v > n12 else n12
+            v = a01 + y
+            n13 = v if v > n13 else n13
+            v = a02 + y
+            n14 = v if v > n14 else n14
         elif j == 3:
-            v = a00 + y; n13 = v if v > n13 else n13  # noqa: E702
-            v = a01 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n13 = v if v > n13 else n13
+            v = a01 + y
+            n14 = v if v > n14 else n14
         else:
-            v = a00 + y; n14 = v if v > n14 else n14  # noqa: E702
+            v = a00 + y
+            n14 = v if v > n14 else n14
     return (n00, n01, n02, n03, n04, n10, n11, n12, n13, n14)
 
 
@@ -509,17 +572,23 @@ def overlap_shisanlang(e0: Entry, e1: Entry, e2: Entry, e3: Entry) -> int:
     A 十三浪 has at most 3 tiles per suit and at most 7 honors, 14 in all, so the
     suits hold 7, 8 or 9 of them: only the ten size splits below can occur.
     """
-    s0 = e0[SL:SL + 4]
-    s1 = e1[SL:SL + 4]
-    s2 = e2[SL:SL + 4]
+    s0 = e0[SL : SL + 4]
+    s1 = e1[SL : SL + 4]
+    s2 = e2[SL : SL + 4]
     d = e3[SL]
     h7 = d if d < 7 else 7
     h6 = d if d < 6 else 6
     h5 = d if d < 5 else 5
     best: int = max(
-        s0[3] + s1[3] + s2[1] + h7, s0[3] + s1[1] + s2[3] + h7, s0[1] + s1[3] + s2[3] + h7,
-        s0[3] + s1[2] + s2[2] + h7, s0[2] + s1[3] + s2[2] + h7, s0[2] + s1[2] + s2[3] + h7,
-        s0[3] + s1[3] + s2[2] + h6, s0[3] + s1[2] + s2[3] + h6, s0[2] + s1[3] + s2[3] + h6,
+        s0[3] + s1[3] + s2[1] + h7,
+        s0[3] + s1[1] + s2[3] + h7,
+        s0[1] + s1[3] + s2[3] + h7,
+        s0[3] + s1[2] + s2[2] + h7,
+        s0[2] + s1[3] + s2[2] + h7,
+        s0[2] + s1[2] + s2[3] + h7,
+        s0[3] + s1[3] + s2[2] + h6,
+        s0[3] + s1[2] + s2[3] + h6,
+        s0[2] + s1[3] + s2[3] + h6,
         s0[3] + s1[3] + s2[3] + h5,
     )
     return best
@@ -542,8 +611,9 @@ def is_win_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int, j
     return bool(jiuyao_ok and overlap_jiuyao(e0, e1, e2, e3) + w >= 3 * m + 2)
 
 
-def deficits_entries(e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int,
-                     jiuyao_ok: bool) -> tuple[int, int | None, int | None, int | None]:
+def deficits_entries(
+    e0: Entry, e1: Entry, e2: Entry, e3: Entry, w: int, m: int, jiuyao_ok: bool
+) -> tuple[int, int | None, int | None, int | None]:
     """Tiles lacking per form: (standard, 七对 or None, 十三浪 or None, 九幺 or None)."""
     target = 3 * m + 2
     std = target - min(target, overlap_standard(e0, e1, e2, e3, m) + w)

@@ -47,9 +47,25 @@ from .expert import ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-__all__ = ["RandomBot", "GreedyBot", "ExpertBot", "STRONGEST", "get_bot", "BOTS", "BOT_NAMES", "BotEntry", "UnknownBotError",
-           "PLUGIN_GROUP", "WEB_BOTS_ENV", "check_bot_spec", "close_bot", "plugin_names", "web_bot_labels",
-           "web_bot_spec", "web_bot_specs"]
+__all__ = [
+    "RandomBot",
+    "GreedyBot",
+    "ExpertBot",
+    "STRONGEST",
+    "get_bot",
+    "BOTS",
+    "BOT_NAMES",
+    "BotEntry",
+    "UnknownBotError",
+    "PLUGIN_GROUP",
+    "WEB_BOTS_ENV",
+    "check_bot_spec",
+    "close_bot",
+    "plugin_names",
+    "web_bot_labels",
+    "web_bot_spec",
+    "web_bot_specs",
+]
 
 
 class BotEntry(NamedTuple):
@@ -103,8 +119,11 @@ def _plugins() -> dict[str, Any]:
     if _plugin_cache is None:
         from importlib.metadata import entry_points
 
-        _plugin_cache = {ep.name.strip().lower(): ep for ep in entry_points(group=PLUGIN_GROUP)
-                         if ep.name.strip().lower() not in BOTS}
+        _plugin_cache = {
+            ep.name.strip().lower(): ep
+            for ep in entry_points(group=PLUGIN_GROUP)
+            if ep.name.strip().lower() not in BOTS
+        }
     return _plugin_cache
 
 
@@ -131,7 +150,7 @@ def check_bot_spec(spec: object) -> str:
     if low.startswith("policy:"):
         from .policy import load_policy
 
-        path = text[len("policy:"):].strip()
+        path = text[len("policy:") :].strip()
         if not path:
             raise UnknownBotError(f"bot spec {spec!r}: give a file after policy:")
         load_policy(path)  # PolicyLoadError (an UnknownBotError) naming the file
@@ -139,7 +158,7 @@ def check_bot_spec(spec: object) -> str:
     if low.startswith("ext:"):
         from .external import check_command
 
-        command = text[len("ext:"):].strip()
+        command = text[len("ext:") :].strip()
         check_command(command)
         return "ext:" + command
     if low.startswith("search:"):  # search with options (shangrao.bots.search.parse_search_spec)
@@ -164,11 +183,11 @@ def get_bot(name: str, seed: int | str | None = None) -> Bot:
     if spec.startswith("policy:"):
         from .policy import PolicyBot, load_policy
 
-        return PolicyBot(load_policy(spec[len("policy:"):]), name=spec, seed=seed)
+        return PolicyBot(load_policy(spec[len("policy:") :]), name=spec, seed=seed)
     if spec.startswith("ext:"):
         from .external import ExternalBot
 
-        return ExternalBot(spec[len("ext:"):], name=spec, seed=seed)
+        return ExternalBot(spec[len("ext:") :], name=spec, seed=seed)
     if spec.startswith("search:"):
         from .search import SearchBot, parse_search_spec
 
@@ -230,8 +249,10 @@ def _web_bot_labels(raw: str) -> tuple[tuple[str, str], ...]:  # cached: the tab
         if m is None and eq >= 0 and (colon < 0 or eq < colon):  # meant as LABEL=SPEC, but not one
             bad = part[:eq].strip()
             if not bad or not _LABEL.match(f"{bad}=x"):
-                raise UnknownBotError(f"${WEB_BOTS_ENV}: the label {bad!r} in {part.strip()[:80]!r}: a label is 1-32 "
-                                      "ASCII letters, digits, _ or - (the browser sends it back)")
+                raise UnknownBotError(
+                    f"${WEB_BOTS_ENV}: the label {bad!r} in {part.strip()[:80]!r}: a label is 1-32 "
+                    "ASCII letters, digits, _ or - (the browser sends it back)"
+                )
             raise UnknownBotError(f"${WEB_BOTS_ENV}: the label {bad!r} has no bot after '=' (write {bad}=SPEC)")
         try:
             spec = check_bot_spec(text)
@@ -241,8 +262,10 @@ def _web_bot_labels(raw: str) -> tuple[tuple[str, str], ...]:  # cached: the tab
             n += 1
             label = spec if spec in _plugins() else f"bot{n}"
         if label in out or label.lower() in BOTS or label == "human":
-            raise UnknownBotError(f"${WEB_BOTS_ENV}: the label {label!r} is given twice or names a registered bot; "
-                                  f"write LABEL=SPEC with another label")
+            raise UnknownBotError(
+                f"${WEB_BOTS_ENV}: the label {label!r} is given twice or names a registered bot; "
+                f"write LABEL=SPEC with another label"
+            )
         out[label] = spec
     return tuple(out.items())
 

@@ -106,8 +106,10 @@ def order_words(evs: list[float], by_speed: bool, lang: str = "zh") -> str:
         speed = "离听牌远时打牌按速度（向听少、进张多）排；" if by_speed else ""
         return f"排序：专家的选择，不按期望——{speed}糊和杠与它要打的那张牌比较，其余打法的期望只作参考"
     speed = "far from ready, discards go by speed (shanten, then useful tiles); " if by_speed else ""
-    return (f"order: the expert's choice, not the expected points — {speed}a win or a kong is weighed against "
-            "the discard it would make; the other choices' points are for reference")
+    return (
+        f"order: the expert's choice, not the expected points — {speed}a win or a kong is weighed against "
+        "the discard it would make; the other choices' points are for reference"
+    )
 
 
 def order_note(cands: list[Candidate], lang: str = "zh") -> str:

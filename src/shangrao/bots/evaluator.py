@@ -55,8 +55,9 @@ class Evaluator(Protocol):
     name: str
     version: str
 
-    def evaluate(self, observation: Observation, legal: list[Action],
-                 wins: Mapping[Action, float] | None = None) -> Values:
+    def evaluate(
+        self, observation: Observation, legal: list[Action], wins: Mapping[Action, float] | None = None
+    ) -> Values:
         """Every action of ``legal`` -> (value in points, standard error or None).  ``wins``: the exact
         points of a win action where the caller knows them.  Raises ValueError for an empty ``legal``."""
         ...
@@ -73,8 +74,9 @@ class ExpertEvaluator:
         #: the expert's candidates of the last :meth:`evaluate` (best first), for the review's words
         self.last: list[Candidate] = []
 
-    def evaluate(self, observation: Observation, legal: list[Action],
-                 wins: Mapping[Action, float] | None = None) -> Values:
+    def evaluate(
+        self, observation: Observation, legal: list[Action], wins: Mapping[Action, float] | None = None
+    ) -> Values:
         """See :class:`Evaluator`.  The first action of the expert's ranking has the highest value."""
         if not legal:
             raise ValueError("evaluate: no legal actions")

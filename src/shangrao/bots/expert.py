@@ -203,9 +203,17 @@ class Candidate:
     useful: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": str(self.action), "ev": round(self.ev, 3), "p_win": round(self.p_win, 4),
-                "gain": round(self.gain, 3), "aim": self.aim, "aim_name": self.aim_name, "shanten": self.shanten,
-                "useful": self.useful, "note": self.note}
+        return {
+            "action": str(self.action),
+            "ev": round(self.ev, 3),
+            "p_win": round(self.p_win, 4),
+            "gain": round(self.gain, 3),
+            "aim": self.aim,
+            "aim_name": self.aim_name,
+            "shanten": self.shanten,
+            "useful": self.useful,
+            "note": self.note,
+        }
 
 
 @dataclass
@@ -217,7 +225,9 @@ class _Est:
     aim_name: str
     shanten: int
     q: float = 0.0  # ready states: chance that one own draw wins
-    detail: dict[Any, tuple[Any, ...]] | None = None  # per form: (tiles lacking, chance per draw, P_win); "ready": (ev, p, gain)
+    detail: dict[Any, tuple[Any, ...]] | None = (
+        None  # per form: (tiles lacking, chance per draw, P_win); "ready": (ev, p, gain)
+    )
 
 
 @dataclass
@@ -274,17 +284,26 @@ class ExpertBot:
     near_margin = 2.0
     override_margin = 1.0
 
-    def __init__(self, seed: int | str | None = None, *, fast: bool = False,
-                 value_model: Sequence[float] | str | None = "default", value_pool: float = 0.7,
-                 value_claims: bool = True, opponents: OpponentModel | str | None = None,
-                 model_loss: bool = True) -> None:
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        *,
+        fast: bool = False,
+        value_model: Sequence[float] | str | None = "default",
+        value_pool: float = 0.7,
+        value_claims: bool = True,
+        opponents: OpponentModel | str | None = None,
+        model_loss: bool = True,
+    ) -> None:
         self.seed = seed  # deterministic: the seed is kept for the bot protocol, no choice is random
         self.fast = fast
         if fast:
             self.horizon = 8
         if isinstance(value_model, str):
             if value_model != "default":
-                raise ValueError(f"value_model: give 'default', None or {len(VALUE_WEIGHTS)} weights, got {value_model!r}")
+                raise ValueError(
+                    f"value_model: give 'default', None or {len(VALUE_WEIGHTS)} weights, got {value_model!r}"
+                )
             value_model = VALUE_WEIGHTS
         if value_model is not None and len(value_model) != len(VALUE_WEIGHTS):
             raise ValueError(f"value_model: give {len(VALUE_WEIGHTS)} weights, got {len(value_model)}")
@@ -332,10 +351,15 @@ class ExpertBot:
         order = [(seat + i) % 4 for i in range(1, 4)]
         payers_flown = tuple(obs.flown[s] for s in order)
         ctx = _Ctx(
-            unseen=unseen, n_unseen=max(1, sum(unseen)), bao=obs.bao, flown=obs.flown[seat],
-            pay_sum=sum(2 ** f for f in payers_flown), held_bao=obs.bao_drawn > 0 or obs.hand_34[obs.bao] > 0,
+            unseen=unseen,
+            n_unseen=max(1, sum(unseen)),
+            bao=obs.bao,
+            flown=obs.flown[seat],
+            pay_sum=sum(2**f for f in payers_flown),
+            held_bao=obs.bao_drawn > 0 or obs.hand_34[obs.bao] > 0,
             opp_turns=[len(obs.discards[s]) + len(obs.melds[s]) for s in order],
-            opp_hand=[obs.hand_sizes[s] for s in order], tiles_left=obs.tiles_left,
+            opp_hand=[obs.hand_sizes[s] for s in order],
+            tiles_left=obs.tiles_left,
             payers_flown=payers_flown,  # type: ignore[arg-type]
             loss=self.loss_value,
         )
@@ -400,8 +424,15 @@ class ExpertBot:
         return n
 
     # ------------------------------------------------------------------ state estimate
-    def evaluate(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx,
-                 first_wait: Sequence[int] = (0, 1, 2), kong_draw: bool = False) -> _Est:
+    def evaluate(
+        self,
+        counts: list[int],
+        melds: Sequence[Meld],
+        flown: int,
+        ctx: _Ctx,
+        first_wait: Sequence[int] = (0, 1, 2),
+        kong_draw: bool = False,
+    ) -> _Est:
         """EV of a state of ``3*(4-len(melds))+1`` concealed tiles (see the module docstring).
 
         kong_draw: the first draw is a kong replacement right now (no wait, 杠开 ×2 on it).
@@ -414,14 +445,21 @@ class ExpertBot:
         ctx.cache[key] = est
         return est
 
-    def _evaluate(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx, first_wait: Sequence[int],
-                  kong_draw: bool) -> _Est:
+    def _evaluate(
+        self,
+        counts: list[int],
+        melds: Sequence[Meld],
+        flown: int,
+        ctx: _Ctx,
+        first_wait: Sequence[int],
+        kong_draw: bool,
+    ) -> _Est:
         bao = ctx.bao
         m = 4 - len(melds)
         jiuyao_ok = all(t in _TH for mm in melds for t in mm.tiles)
         pung_melds = all(mm.kind is not MeldKind.CHOW for mm in melds)
-        mult = (2 ** flown) * ctx.pay_sum
-        L = ctx.loss * (2 ** flown)
+        mult = (2**flown) * ctx.pay_sum
+        L = ctx.loss * (2**flown)
         if kong_draw:
             draws = min(self.horizon, ctx.tiles_left)
             surv = [1.0] + self._surv(ctx, (0, 1, 2), max(0, draws - 1))
@@ -444,8 +482,12 @@ class ExpertBot:
         # forms: id -> (deficit, value)
         forms: list[tuple[str, int, float]] = [("basic", wild[0], self.std_value)]
         if wild[1] is not None and wild[2] is not None and qing[1] is not None and qing[2] is not None:
-            forms += [("qidui", wild[1], 4.0), ("qing_qidui", qing[1], 10.0),
-                      ("shisanlang", wild[2], 2.0), ("qing_shisanlang", qing[2], 4.0)]
+            forms += [
+                ("qidui", wild[1], 4.0),
+                ("qing_qidui", qing[1], 10.0),
+                ("shisanlang", wild[2], 2.0),
+                ("qing_shisanlang", qing[2], 4.0),
+            ]
         if wild[3] is not None and qing[3] is not None:
             forms += [("jiuyao", wild[3], 2.0), ("qing_jiuyao", qing[3], 4.0)]
         if pp_w is not None and pp_q is not None:
@@ -474,8 +516,14 @@ class ExpertBot:
                     qing2 = deficits_entries(eq2[0], eq2[1], eq2[2], eq2[3], 0, m, jiuyao_ok)
                 counts[k] -= 1
                 new: dict[str, int] = {"basic": wild2[0]}
-                for f, v in (("qidui", wild2[1]), ("qing_qidui", qing2[1]), ("shisanlang", wild2[2]),
-                             ("qing_shisanlang", qing2[2]), ("jiuyao", wild2[3]), ("qing_jiuyao", qing2[3])):
+                for f, v in (
+                    ("qidui", wild2[1]),
+                    ("qing_qidui", qing2[1]),
+                    ("shisanlang", wild2[2]),
+                    ("qing_shisanlang", qing2[2]),
+                    ("jiuyao", wild2[3]),
+                    ("qing_jiuyao", qing2[3]),
+                ):
                     if v is not None:
                         new[f] = v
                 if pp_w is not None:
@@ -514,8 +562,17 @@ class ExpertBot:
         best.detail = detail
         return best
 
-    def _ready(self, counts: list[int], melds: Sequence[Meld], flown: int, ctx: _Ctx, surv: list[float], mult: int,
-               L: float, kong_draw: bool) -> _Est | None:
+    def _ready(
+        self,
+        counts: list[int],
+        melds: Sequence[Meld],
+        flown: int,
+        ctx: _Ctx,
+        surv: list[float],
+        mult: int,
+        L: float,
+        kong_draw: bool,
+    ) -> _Est | None:
         """Exact estimate of a ready state: score every winning draw."""
         bao = ctx.bao
         m = 4 - len(melds)
@@ -590,8 +647,16 @@ class ExpertBot:
         p = PATTERNS.get(pid)
         return p.name if p is not None else pid
 
-    def _win_value(self, hand: tuple[int, ...], k: int, melds: Sequence[Meld], flown: int, ctx: _Ctx, kong_chain: int,
-                   win_by: WinBy = WinBy.SELF_DRAW) -> tuple[str, str, int]:
+    def _win_value(
+        self,
+        hand: tuple[int, ...],
+        k: int,
+        melds: Sequence[Meld],
+        flown: int,
+        ctx: _Ctx,
+        kong_chain: int,
+        win_by: WinBy = WinBy.SELF_DRAW,
+    ) -> tuple[str, str, int]:
         """(pattern id, name, points gained) of the self-drawn win of ``hand`` + ``k`` (memoised)."""
         key = (hand, k, tuple(str(x) for x in melds), flown, ctx.payers_flown, kong_chain, ctx.bao, ctx.held_bao)
         hit = self._score_cache.get(key)
@@ -599,13 +664,22 @@ class ExpertBot:
             return hit
         bao = ctx.bao
         # 宝 this seat drew: in hand, in its melds, flown by it, and a self-drawn win tile
-        drawn = hand.count(bao) + sum(m.tiles.count(bao) for m in melds) + flown + (
-            k == bao and win_by is WinBy.SELF_DRAW)
-        sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=bao, win_by=win_by,
-                           kong_chain=kong_chain, winner_flown=flown, payers_flown=ctx.payers_flown,
-                           winner_held_bao=ctx.held_bao or k == bao or flown > 0 or bao in hand,
-                           # all four 宝 drawn (none flown by a payer): 四个宝, as the engine would say
-                           four_bao=drawn == 4 and not any(ctx.payers_flown))
+        drawn = (
+            hand.count(bao) + sum(m.tiles.count(bao) for m in melds) + flown + (k == bao and win_by is WinBy.SELF_DRAW)
+        )
+        sit = WinSituation(
+            hand=hand,
+            win_tile=k,
+            melds=tuple(melds),
+            bao=bao,
+            win_by=win_by,
+            kong_chain=kong_chain,
+            winner_flown=flown,
+            payers_flown=ctx.payers_flown,
+            winner_held_bao=ctx.held_bao or k == bao or flown > 0 or bao in hand,
+            # all four 宝 drawn (none flown by a payer): 四个宝, as the engine would say
+            four_bao=drawn == 4 and not any(ctx.payers_flown),
+        )
         r = score(sit)
         pat = r.pattern
         out = (pat.id, pat.name, sum(r.win_payments)) if r.winning and pat is not None else ("", "", 0)
@@ -643,22 +717,23 @@ class ExpertBot:
             non_bao = [k for k in discard_est if k != ctx.bao] or list(discard_est)
             fast_k = min(non_bao, key=lambda k: (speed[k][0], -speed[k][1], -k))
             # a 宝 is flown only into a ready hand (where the estimate is exact)
-            ok = [k for k in discard_est if k != ctx.bao or discard_est[k].shanten <= 0
-                  ] or list(discard_est)
+            ok = [k for k in discard_est if k != ctx.bao or discard_est[k].shanten <= 0] or list(discard_est)
             best_k = max(ok, key=lambda k: (discard_est[k].ev, -speed[k][0], speed[k][1], -k))
             e_best, e_fast = discard_est[best_k], discard_est[fast_k]
             if s_min <= self.near_shanten:
                 chosen = best_k if e_best.ev > e_fast.ev + self.near_margin else fast_k
             else:
-                chosen = best_k if (e_best.aim != "basic" and best_k != ctx.bao
-                                    and e_best.ev > e_fast.ev + self.override_margin) else fast_k
+                chosen = (
+                    best_k
+                    if (e_best.aim != "basic" and best_k != ctx.bao and e_best.ev > e_fast.ev + self.override_margin)
+                    else fast_k
+                )
             if self.value_model is not None:
                 # the learned value decides among the discards nearly as fast as the fastest
                 pool = self._near_fastest({k: speed[k] for k in ok}, speed[fast_k])
                 for k in ok:
                     c[k] -= 1
-                    vals[k] = self._lv(ctx, c, melds, ctx.flown + (1 if k == ctx.bao else 0), discard_est[k],
-                                       speed[k])
+                    vals[k] = self._lv(ctx, c, melds, ctx.flown + (1 if k == ctx.bao else 0), discard_est[k], speed[k])
                     c[k] += 1
                 chosen = max(pool, key=lambda k: (vals[k], speed[k][1], -k)) if pool else fast_k
             by_speed = chosen == fast_k and not vals
@@ -666,14 +741,32 @@ class ExpertBot:
                 if vals:
                     # listed as played: the pool by the learned value (shown as the estimate), then by speed
                     shown = vals.get(k, e.ev)
-                    key: tuple[float, ...] = ((0, -e.ev, 0, 0) if k == chosen else (1, 0, -shown, 0) if k in pool
-                                  else (1, 1, speed[k][0], -speed[k][1], -shown))
+                    key: tuple[float, ...] = (
+                        (0, -e.ev, 0, 0)
+                        if k == chosen
+                        else (1, 0, -shown, 0)
+                        if k in pool
+                        else (1, 1, speed[k][0], -speed[k][1], -shown)
+                    )
                 else:
                     shown = e.ev
                     key = (0 if k == chosen else 1, -e.ev, speed[k][0], -speed[k][1])
-                cands.append((key, Candidate(Action(A.DISCARD, k), shown, e.p, e.gain, e.aim, e.aim_name, speed[k][0],
-                                             DOUBLINGS["feibao"].name if k == ctx.bao else "",
-                                             useful=speed[k][1])))
+                cands.append(
+                    (
+                        key,
+                        Candidate(
+                            Action(A.DISCARD, k),
+                            shown,
+                            e.p,
+                            e.gain,
+                            e.aim,
+                            e.aim_name,
+                            speed[k][0],
+                            DOUBLINGS["feibao"].name if k == ctx.bao else "",
+                            useful=speed[k][1],
+                        ),
+                    )
+                )
         # a win or a kong is weighed against the chosen discard's estimate (the learned value only ranks discards)
         chosen_ev = discard_est[chosen].ev if discard_est else -1e9
         for a in legal:
@@ -691,25 +784,33 @@ class ExpertBot:
             # the discard was chosen by speed: the other discards are listed in that order too (shanten, then
             # useful tiles), in the places discards hold, so a hint does not rank by an estimate it did not use
             at = [i for i in range(1, len(out)) if out[i].action.type is A.DISCARD]
-            for i, cd in zip(at, sorted((out[i] for i in at), key=lambda c: (c.shanten, -(c.useful or 0),
-                                                                              -c.ev))):
+            for i, cd in zip(at, sorted((out[i] for i in at), key=lambda c: (c.shanten, -(c.useful or 0), -c.ev))):
                 out[i] = cd
         return out
 
     def _win_now(self, obs: Observation, a: Action, ctx: _Ctx, melds: Sequence[Meld]) -> Candidate:
         seat = obs.seat
-        heavenly = (seat == obs.dealer and not any(obs.discards) and not any(obs.melds)
-                    and obs.tiles_left == 135 - 52)
+        heavenly = seat == obs.dealer and not any(obs.discards) and not any(obs.melds) and obs.tiles_left == 135 - 52
         k = obs.drawn
         if heavenly or k is None:
-            return Candidate(a, 1e6, 1.0, 30.0, "heavenly" if heavenly else "win", PATTERNS["heavenly"].name if heavenly else A.WIN.chinese, -1)
+            return Candidate(
+                a,
+                1e6,
+                1.0,
+                30.0,
+                "heavenly" if heavenly else "win",
+                PATTERNS["heavenly"].name if heavenly else A.WIN.chinese,
+                -1,
+            )
         c = list(obs.hand_34)
         c[k] -= 1
         hand = tuple(x for x in range(34) for _ in range(c[x]))
         pid, pname, val = self._win_value(hand, k, melds, ctx.flown, ctx, obs.kong_chain)
         return Candidate(a, float(val), 1.0, float(val), pid, pname, -1)
 
-    def _kong(self, obs: Observation, a: Action, ctx: _Ctx, melds: list[Meld], c: list[int], best_discard: float) -> Candidate:
+    def _kong(
+        self, obs: Observation, a: Action, ctx: _Ctx, melds: list[Meld], c: list[int], best_discard: float
+    ) -> Candidate:
         k = a.tile
         assert k is not None
         rules_bonus = 2 if a.type is A.CONCEALED_KONG else 1
@@ -720,15 +821,17 @@ class ExpertBot:
             melds2 = melds + [new]
         else:
             c2[k] -= 1
-            melds2 = [Meld(MeldKind.KONG, (k, k, k, k)) if (m.kind is MeldKind.PUNG and m.tiles[0] == k) else m
-                      for m in melds]
+            melds2 = [
+                Meld(MeldKind.KONG, (k, k, k, k)) if (m.kind is MeldKind.PUNG and m.tiles[0] == k) else m for m in melds
+            ]
         # after the kong: a replacement draw now, then a discard -> evaluate the 3m+1 state with an immediate draw
         e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
         bonus = 3 * rules_bonus
         risk, loss = (0.0, 0.0) if a.type is A.CONCEALED_KONG else self._rob_risk(ctx, k)
-        ev = (1 - risk) * (bonus + e.ev) - risk * ctx.loss * 2 ** ctx.flown - loss
-        return Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
-                         f"rob risk {risk:.0%}" if risk else "")
+        ev = (1 - risk) * (bonus + e.ev) - risk * ctx.loss * 2**ctx.flown - loss
+        return Candidate(
+            a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten, f"rob risk {risk:.0%}" if risk else ""
+        )
 
     def _rob_risk(self, ctx: _Ctx, k: int) -> tuple[float, float]:
         """(chance that some other seat robs a kong of ``k`` (抢杠), expected points lost to it).
@@ -741,7 +844,7 @@ class ExpertBot:
         safe = 1.0
         loss = 0.0
         N = ctx.n_unseen
-        factor = 6 * 2 ** ctx.flown
+        factor = 6 * 2**ctx.flown
         for i, (turns, size) in enumerate(zip(ctx.opp_turns, ctx.opp_hand)):
             if size == 1:
                 p_k = ctx.unseen[k] / N
@@ -806,8 +909,11 @@ class ExpertBot:
         wait_idx = tuple(sorted(i for i in range(3) if 0 < ((seat + 1 + i) - discarder) % 4 < (seat - discarder) % 4))
         e_pass = self.evaluate(c, melds, ctx.flown, ctx, first_wait=wait_idx)
         out = []
-        learned = (self.value_model is not None and self.value_claims
-                   and not any(a.type is A.KONG or a.type is A.CATCH_BAO for a in legal))
+        learned = (
+            self.value_model is not None
+            and self.value_claims
+            and not any(a.type is A.KONG or a.type is A.CATCH_BAO for a in legal)
+        )
         if learned:
             m = 4 - len(melds)
             sp = _speed(c, ctx, m, all(t in _TH for mm in melds for t in mm.tiles))
@@ -815,10 +921,23 @@ class ExpertBot:
         for a in legal:
             t = a.type
             if t is A.PASS:
-                out.append(Candidate(a, v_pass if learned else e_pass.ev, e_pass.p, e_pass.gain, e_pass.aim,
-                                     e_pass.aim_name, e_pass.shanten))
+                out.append(
+                    Candidate(
+                        a,
+                        v_pass if learned else e_pass.ev,
+                        e_pass.p,
+                        e_pass.gain,
+                        e_pass.aim,
+                        e_pass.aim_name,
+                        e_pass.shanten,
+                    )
+                )
             elif t is A.CATCH_BAO:
-                out.append(Candidate(a, 1e5, e_pass.p, e_pass.gain, "caught_bao", A.CATCH_BAO.chinese, e_pass.shanten, "+10 each"))
+                out.append(
+                    Candidate(
+                        a, 1e5, e_pass.p, e_pass.gain, "caught_bao", A.CATCH_BAO.chinese, e_pass.shanten, "+10 each"
+                    )
+                )
             elif t in (A.PUNG, A.CHOW):
                 c2 = list(c)
                 if t is A.PUNG:
@@ -856,9 +975,19 @@ class ExpertBot:
                 melds2 = melds + [Meld(MeldKind.KONG, (k, k, k, k), claimed=k, from_seat=discarder)]
                 e = self.evaluate(c2, melds2, ctx.flown, ctx, kong_draw=True)
                 risk, loss = self._rob_risk(ctx, k)
-                ev = (1 - risk) * (3 + e.ev) - risk * ctx.loss * 2 ** ctx.flown - loss
-                out.append(Candidate(a, ev, (1 - risk) * e.p, e.gain, e.aim, e.aim_name, e.shanten,
-                                     f"rob risk {risk:.0%}" if risk else ""))
+                ev = (1 - risk) * (3 + e.ev) - risk * ctx.loss * 2**ctx.flown - loss
+                out.append(
+                    Candidate(
+                        a,
+                        ev,
+                        (1 - risk) * e.p,
+                        e.gain,
+                        e.aim,
+                        e.aim_name,
+                        e.shanten,
+                        f"rob risk {risk:.0%}" if risk else "",
+                    )
+                )
             else:
                 out.append(Candidate(a, -1e9, 0.0, 0.0, "", "", 99))
         return out
@@ -887,12 +1016,22 @@ def _speed(c: list[int], ctx: _Ctx, m: int, jiuyao_ok: bool) -> tuple[int, int]:
 
 
 #: the forms whose estimates are features of the learned value, in feature order
-_VALUE_FORMS = ("basic", "qidui", "qing_qidui", "shisanlang", "qing_shisanlang", "jiuyao", "qing_jiuyao",
-                "pengpenghu", "qing_pengpenghu")
+_VALUE_FORMS = (
+    "basic",
+    "qidui",
+    "qing_qidui",
+    "shisanlang",
+    "qing_shisanlang",
+    "jiuyao",
+    "qing_jiuyao",
+    "pengpenghu",
+    "qing_pengpenghu",
+)
 
 
-def _value_features(ctx: _Ctx, c: list[int], melds: Sequence[Meld], flown: int, est: _Est,
-                    sp: tuple[int, int]) -> list[float]:
+def _value_features(
+    ctx: _Ctx, c: list[int], melds: Sequence[Meld], flown: int, est: _Est, sp: tuple[int, int]
+) -> list[float]:
     """The 55 features of a 3m+1 state (``c``: concealed counts after the discard) for the learned value.
 
     1, shanten one-hot (0..4+), useful/unseen per shanten, the ready estimate (EV/10, P_win), per form
@@ -928,7 +1067,7 @@ def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_l
     """Chance of ``d`` successes by some own draw r, weighted by surv[r]; the j-th success has
     chance ``q * decay**j`` per draw (the nearer the win, the fewer tiles help), and the last one
     (from a ready hand) at most ``q_last``."""
-    qs = [q * decay ** j for j in range(d)]
+    qs = [q * decay**j for j in range(d)]
     qs[-1] = min(qs[-1], q_last)
     # f[j]: chance of exactly j successes so far
     f = [1.0] + [0.0] * d
@@ -942,8 +1081,9 @@ def _p_complete(d: int, q: float, surv: Sequence[float], decay: float = 0.8, q_l
     return total
 
 
-def advise(observation: Observation, legal_actions: list[Action], top: int = 5, bot: ExpertBot | None = None
-           ) -> list[Candidate]:
+def advise(
+    observation: Observation, legal_actions: list[Action], top: int = 5, bot: ExpertBot | None = None
+) -> list[Candidate]:
     """The expert's ranking of ``legal_actions`` for ``observation``: the ``top`` best :class:`Candidate`.
 
     Each candidate gives the expected points (``ev``), the win chance (``p_win``), the
@@ -957,8 +1097,7 @@ def advise(observation: Observation, legal_actions: list[Action], top: int = 5, 
     return b.rank(observation, legal)[:top]
 
 
-def check_actions_for(observation: Observation, actions: Sequence[Action | str], what: str = "advise"
-                      ) -> list[Action]:
+def check_actions_for(observation: Observation, actions: Sequence[Action | str], what: str = "advise") -> list[Action]:
     """The entry check of a list of actions offered for an observation: each an :class:`Action`
     (strings read with :func:`~shangrao.game.actions.parse_action`) that the observer's hand can
     make — a discard or kong of a tile it holds (a concealed kong needs four, a pung two of the
@@ -999,7 +1138,11 @@ def _cannot(obs: Observation, a: Action) -> str | None:
         return None if hand[a.kind] >= 4 else f"a concealed kong needs four {format_tile(a.kind)} in hand"
     if t is ActionType.ADDED_KONG:
         pung = any(m.type is MeldType.PUNG and m.tiles[0] == a.kind for m in obs.melds[obs.seat])
-        return None if hand[a.kind] and pung else f"an added kong needs a declared pung of {format_tile(a.kind)} and one in hand"
+        return (
+            None
+            if hand[a.kind] and pung
+            else f"an added kong needs a declared pung of {format_tile(a.kind)} and one in hand"
+        )
     if t in (ActionType.PUNG, ActionType.KONG):
         need = 2 if t is ActionType.PUNG else 3
         if on_table != a.kind:

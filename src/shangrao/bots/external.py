@@ -50,8 +50,17 @@ from .errors import UnknownBotError
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-__all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "MAX_QUEUED", "ExternalBot", "ExternalBotError", "ExternalBotWarning",
-           "check_command", "group_members", "kill_group"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_LINE",
+    "MAX_QUEUED",
+    "ExternalBot",
+    "ExternalBotError",
+    "ExternalBotWarning",
+    "check_command",
+    "group_members",
+    "kill_group",
+]
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +148,7 @@ class _Lines:
                     break
                 while chunk:
                     nl = chunk.find(b"\n")
-                    part, chunk = (chunk, b"") if nl < 0 else (chunk[:nl], chunk[nl + 1:])
+                    part, chunk = (chunk, b"") if nl < 0 else (chunk[:nl], chunk[nl + 1 :])
                     if skipping:
                         skipping += len(part)
                     elif len(buf) + len(part) > self.max_line:
@@ -217,7 +226,7 @@ def group_members(pgid: int) -> list[int] | None:
                 stat = f.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == pgid:
             out.append(int(pid))
     return out
@@ -242,8 +251,15 @@ class ExternalBot:
 
     needs_observation = True
 
-    def __init__(self, command: str, name: str | None = None, seed: int | str | None = None,
-                 timeout: float | None = None, strict: bool = False, standin: str = "greedy") -> None:
+    def __init__(
+        self,
+        command: str,
+        name: str | None = None,
+        seed: int | str | None = None,
+        timeout: float | None = None,
+        strict: bool = False,
+        standin: str = "greedy",
+    ) -> None:
         self.argv = check_command(command)
         self.command = command
         self.name = name or f"ext:{command}"
@@ -271,8 +287,9 @@ class ExternalBot:
     def _start(self) -> None:
         try:
             # its own session and process group: kill_group() ends whatever it started too
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, start_new_session=True
+            )
         except OSError as err:
             self._fault(f"could not start {self.command!r}: {err.strerror or err}", dead=True)
             return
@@ -348,7 +365,7 @@ class ExternalBot:
             self._cursor = 0
             self._seat = seat
         end = len(events) if upto is None else upto
-        new = events[self._cursor:end]
+        new = events[self._cursor : end]
         self._cursor = max(self._cursor, end)
         for ev in redact(new, seat):
             if not self._send(ev):
@@ -386,8 +403,15 @@ class ExternalBot:
             self._fault(f"{n} line(s) dropped: more than {lines.max_queued} unread lines (flooding)")
         self._next_id += 1
         rid = self._next_id
-        if not self._send({"type": "request", "id": rid, "seat": obs.seat, "legal": [str(a) for a in legal],
-                           "observation": obs.to_dict()}):
+        if not self._send(
+            {
+                "type": "request",
+                "id": rid,
+                "seat": obs.seat,
+                "legal": [str(a) for a in legal],
+                "observation": obs.to_dict(),
+            }
+        ):
             return None
         deadline = time.monotonic() + self.timeout
         while True:
@@ -402,8 +426,9 @@ class ExternalBot:
                 self._end()
                 return None
             if isinstance(item, _TooLong):
-                self._fault(f"answer to request {rid} is a line of {item.size} bytes, over the limit of "
-                            f"{lines.max_line} bytes")
+                self._fault(
+                    f"answer to request {rid} is a line of {item.size} bytes, over the limit of {lines.max_line} bytes"
+                )
                 return None
             assert isinstance(item, bytes)
             text = item.decode("utf-8", errors="replace").strip()
@@ -417,7 +442,7 @@ class ExternalBot:
                     self._fault(f"answer to request {rid} is not JSON nor an action: {text[:80]!r}")
                     return None
                 if not isinstance(msg, dict) or "action" not in msg:
-                    self._fault(f"answer to request {rid} has no \"action\": {text[:80]!r}")
+                    self._fault(f'answer to request {rid} has no "action": {text[:80]!r}')
                     return None
                 if "id" in msg and msg["id"] != rid:
                     continue  # a late answer to an earlier request: ignored

@@ -51,8 +51,9 @@ def decision_features(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
     key = HandKey(c, bao)
     m = 4 - n_melds
 
-    def sh(remove: tuple[int, ...] = (), add: tuple[int, ...] = (), melds_added: int = 0,
-           tiles: tuple[int, ...] = ()) -> int:
+    def sh(
+        remove: tuple[int, ...] = (), add: tuple[int, ...] = (), melds_added: int = 0, tiles: tuple[int, ...] = ()
+    ) -> int:
         ok = jiuyao_ok and all(t in _TH for t in tiles)
         return int(key.shanten(m - melds_added, ok, remove, add))
 
@@ -108,5 +109,8 @@ def decision_features(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def action_features(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """(B, 110, F) float32: :func:`decision_features` of each row."""
-    return np.stack([decision_features(p, mk) for p, mk in zip(planes, mask)]) if len(planes) else \
-        np.zeros((0, 110, N_FEATURES), dtype=np.float32)
+    return (
+        np.stack([decision_features(p, mk) for p, mk in zip(planes, mask)])
+        if len(planes)
+        else np.zeros((0, 110, N_FEATURES), dtype=np.float32)
+    )

@@ -81,8 +81,13 @@ class _Hand:
         self.m = 4 - len(melds)
         self.jiuyao_ok = all(t in TERMINALS_AND_HONORS for m in melds for t in m.tiles)
 
-    def shanten(self, remove: tuple[int, ...] = (), add: tuple[int, ...] = (), melds_added: int = 0,
-                meld_tiles: tuple[int, ...] = ()) -> int:
+    def shanten(
+        self,
+        remove: tuple[int, ...] = (),
+        add: tuple[int, ...] = (),
+        melds_added: int = 0,
+        meld_tiles: tuple[int, ...] = (),
+    ) -> int:
         """Shanten after taking the kinds ``remove`` out and putting ``add`` in (and declaring melds)."""
         jiuyao_ok = self.jiuyao_ok and all(t in TERMINALS_AND_HONORS for t in meld_tiles)
         return self.key.shanten(self.m - melds_added, jiuyao_ok, remove, add)
@@ -108,8 +113,9 @@ def _connectivity(c: list[int], k: int) -> int:
 class GreedyBot:
     name = "greedy"
 
-    def __init__(self, seed: int | str | None = None, touji_min_wall: int = 16, survival: float = 0.9,
-                 ukeire: bool = False) -> None:
+    def __init__(
+        self, seed: int | str | None = None, touji_min_wall: int = 16, survival: float = 0.9, ukeire: bool = False
+    ) -> None:
         self.rng = random.Random(seed)
         self.touji_min_wall = touji_min_wall
         self.survival = survival
@@ -149,9 +155,17 @@ class GreedyBot:
 
         def value(k: int) -> tuple[str, int]:
             drawn = hand.count(obs.bao) + sum(m.tiles.count(obs.bao) for m in melds) + obs.flown[seat] + (k == obs.bao)
-            sit = WinSituation(hand=hand, win_tile=k, melds=tuple(melds), bao=obs.bao, win_by=WinBy.SELF_DRAW,
-                               winner_flown=obs.flown[seat], payers_flown=payers_flown,
-                               winner_held_bao=True, four_bao=drawn == 4 and not any(payers_flown))
+            sit = WinSituation(
+                hand=hand,
+                win_tile=k,
+                melds=tuple(melds),
+                bao=obs.bao,
+                win_by=WinBy.SELF_DRAW,
+                winner_flown=obs.flown[seat],
+                payers_flown=payers_flown,
+                winner_held_bao=True,
+                four_bao=drawn == 4 and not any(payers_flown),
+            )
             r = score(sit)
             return (r.pattern.id if r.winning and r.pattern is not None else "", r.hand_value)
 

@@ -63,8 +63,15 @@ from ..game.state import Observation
 from ..melds import MeldKind
 from ..tiles import TERMINALS_AND_HONORS
 
-__all__ = ["FEATURE_NAMES", "HORIZONS", "WEIGHTS", "OpponentModel", "OpponentRead", "default_model",
-           "opponent_features"]
+__all__ = [
+    "FEATURE_NAMES",
+    "HORIZONS",
+    "WEIGHTS",
+    "OpponentModel",
+    "OpponentRead",
+    "default_model",
+    "opponent_features",
+]
 
 #: the k of the "wins within its next k turns" targets
 HORIZONS = (1, 2, 4, 8)
@@ -76,11 +83,27 @@ TURNS_CAP = 16
 WEIGHTS = Path(__file__).with_name("data") / "opponents.npz"
 
 FEATURE_NAMES = (
-    "bias", "turns/20", "(turns/20)^2", "melds/4", "four melds (单吊)", "pungs and kongs/4", "kongs/2",
-    "飞宝 by it (any)", "飞宝 by it/2", "宝 flown by the others/2", "宝 unseen by the observer/4",
-    "tiles left/100", "middle share of its last 3 discards", "terminal/honour share of its last 3",
-    "middle share of its last 6", "terminal/honour share of all its discards", "last discard middle",
-    "last discard an honour", "turns/20 x middle share of last 3", "table discards/80", "it deals",
+    "bias",
+    "turns/20",
+    "(turns/20)^2",
+    "melds/4",
+    "four melds (单吊)",
+    "pungs and kongs/4",
+    "kongs/2",
+    "飞宝 by it (any)",
+    "飞宝 by it/2",
+    "宝 flown by the others/2",
+    "宝 unseen by the observer/4",
+    "tiles left/100",
+    "middle share of its last 3 discards",
+    "terminal/honour share of its last 3",
+    "middle share of its last 6",
+    "terminal/honour share of all its discards",
+    "last discard middle",
+    "last discard an honour",
+    "turns/20 x middle share of last 3",
+    "table discards/80",
+    "it deals",
 )
 
 _TH = frozenset(TERMINALS_AND_HONORS)
@@ -115,11 +138,29 @@ def opponent_features(obs: Observation, seat: int) -> list[float]:
     others_flown = sum(obs.flown) - flown
     unseen_bao = obs.unseen()[obs.bao]
     table = sum(len(d) for d in obs.discards)
-    return [1.0, tt, tt * tt, len(ms) / 4, 1.0 if obs.hand_sizes[seat] == 1 else 0.0, pungs / 4, kongs / 2,
-            1.0 if flown else 0.0, min(flown, 2) / 2, min(others_flown, 2) / 2, unseen_bao / 4,
-            obs.tiles_left / 100, mid3, th3, mid6, th_all,
-            1.0 if last is not None and _middle(last) else 0.0, 1.0 if last is not None and last >= 27 else 0.0,
-            tt * mid3, table / 80, 1.0 if seat == obs.dealer else 0.0]
+    return [
+        1.0,
+        tt,
+        tt * tt,
+        len(ms) / 4,
+        1.0 if obs.hand_sizes[seat] == 1 else 0.0,
+        pungs / 4,
+        kongs / 2,
+        1.0 if flown else 0.0,
+        min(flown, 2) / 2,
+        min(others_flown, 2) / 2,
+        unseen_bao / 4,
+        obs.tiles_left / 100,
+        mid3,
+        th3,
+        mid6,
+        th_all,
+        1.0 if last is not None and _middle(last) else 0.0,
+        1.0 if last is not None and last >= 27 else 0.0,
+        tt * mid3,
+        table / 80,
+        1.0 if seat == obs.dealer else 0.0,
+    ]
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,16 @@ import numpy as np
 from ..game import Action, Observation
 from .errors import UnknownBotError
 
-__all__ = ["PLANE_SCALE", "MLPPolicy", "OnnxPolicy", "PolicyBot", "PolicyLoadError", "TorchPolicy",
-           "encode_decision", "load_policy"]
+__all__ = [
+    "PLANE_SCALE",
+    "MLPPolicy",
+    "OnnxPolicy",
+    "PolicyBot",
+    "PolicyLoadError",
+    "TorchPolicy",
+    "encode_decision",
+    "load_policy",
+]
 
 N_ACTIONS = 110
 
@@ -99,22 +107,36 @@ def encode_decision(obs: Observation, legal: Sequence[Action]) -> tuple[np.ndarr
 class MLPPolicy:
     """A NumPy multilayer perceptron: ReLU hidden layers, 110 logits (the ``.npz`` format above)."""
 
-    def __init__(self, weights: Sequence[tuple[np.ndarray, np.ndarray]], arch: str = "mlp",
-                 meta: dict[str, Any] | None = None, feature_net: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> None:
+    def __init__(
+        self,
+        weights: Sequence[tuple[np.ndarray, np.ndarray]],
+        arch: str = "mlp",
+        meta: dict[str, Any] | None = None,
+        feature_net: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+    ) -> None:
         if arch not in ("mlp", "mlp-features"):
             raise PolicyLoadError(f"unknown policy architecture {arch!r}; known: mlp, mlp-features")
-        self.layers = [(np.ascontiguousarray(W, dtype=np.float32), np.ascontiguousarray(b, dtype=np.float32))
-                       for W, b in weights]
+        self.layers = [
+            (np.ascontiguousarray(W, dtype=np.float32), np.ascontiguousarray(b, dtype=np.float32)) for W, b in weights
+        ]
         if not self.layers or self.layers[-1][0].shape[1] != N_ACTIONS:
             raise PolicyLoadError(f"the last layer must have {N_ACTIONS} outputs")
         if self.layers[0][0].shape[0] != 680:
-            raise PolicyLoadError(f"the first layer must have 680 inputs (20 x 34 planes), has {self.layers[0][0].shape[0]}")
-        self.feature_net = [(np.ascontiguousarray(U, dtype=np.float32), np.ascontiguousarray(d, dtype=np.float32))
-                            for U, d in feature_net]
+            raise PolicyLoadError(
+                f"the first layer must have 680 inputs (20 x 34 planes), has {self.layers[0][0].shape[0]}"
+            )
+        self.feature_net = [
+            (np.ascontiguousarray(U, dtype=np.float32), np.ascontiguousarray(d, dtype=np.float32))
+            for U, d in feature_net
+        ]
         if arch == "mlp-features":
             from .features import N_FEATURES
 
-            if not self.feature_net or self.feature_net[0][0].shape[0] != N_FEATURES or self.feature_net[-1][0].shape[1] != 1:
+            if (
+                not self.feature_net
+                or self.feature_net[0][0].shape[0] != N_FEATURES
+                or self.feature_net[-1][0].shape[1] != 1
+            ):
                 raise PolicyLoadError(f"mlp-features needs a feature net U0.. from {N_FEATURES} features to 1 score")
         self.arch = arch
         self.meta = meta or {}
@@ -146,8 +168,12 @@ class MLPPolicy:
         return self.logits_from_features(self.features(planes, mask), f)
 
     def save(self, path: str | Path) -> None:
-        arrays: dict[str, Any] = {"format": np.array("shangrao-policy"), "version": np.array(1),
-                                  "arch": np.array(self.arch), "meta": np.array(json.dumps(self.meta))}
+        arrays: dict[str, Any] = {
+            "format": np.array("shangrao-policy"),
+            "version": np.array(1),
+            "arch": np.array(self.arch),
+            "meta": np.array(json.dumps(self.meta)),
+        }
         for i, (W, b) in enumerate(self.layers):
             arrays[f"W{i}"] = W
             arrays[f"b{i}"] = b
@@ -259,8 +285,10 @@ def load_policy(path: str | os.PathLike[str]) -> Callable[[np.ndarray, np.ndarra
         except Exception as err:  # torch raises RuntimeError and others for a bad file
             raise PolicyLoadError(f"{path}: not a TorchScript module ({' '.join(str(err).split())[:200]})") from None
     else:
-        raise PolicyLoadError(f"policy file {str(path)!r}: unknown format {suffix or '(no suffix)'!r}; "
-                              "give .npz (NumPy checkpoint), .onnx or .pt (TorchScript)")
+        raise PolicyLoadError(
+            f"policy file {str(path)!r}: unknown format {suffix or '(no suffix)'!r}; "
+            "give .npz (NumPy checkpoint), .onnx or .pt (TorchScript)"
+        )
     _cache[key] = policy
     return policy
 
@@ -276,8 +304,9 @@ class PolicyBot:
 
     needs_observation = True
 
-    def __init__(self, policy: Any, name: str = "policy", seed: int | str | None = None,
-                 temperature: float = 0.0) -> None:
+    def __init__(
+        self, policy: Any, name: str = "policy", seed: int | str | None = None, temperature: float = 0.0
+    ) -> None:
         if not callable(policy):
             raise TypeError(f"policy must be callable (planes, mask) -> actions or logits, got {policy!r}")
         if type(policy).__module__.startswith("torch") or _is_torch_module(policy):
@@ -301,8 +330,9 @@ class PolicyBot:
         picks: list[int]
         if out.ndim == 1:
             if not np.issubdtype(out.dtype, np.integer):
-                raise IllegalActionError(f"{self.name}: a policy returning one value per row must return integers, "
-                                         f"got dtype {out.dtype}")
+                raise IllegalActionError(
+                    f"{self.name}: a policy returning one value per row must return integers, got dtype {out.dtype}"
+                )
             picks = [int(x) for x in out]
         elif out.ndim == 2 and out.shape[1] == N_ACTIONS:
             scores = np.where(mask.astype(bool), out.astype(np.float64), -np.inf)
@@ -315,8 +345,10 @@ class PolicyBot:
             else:
                 picks = [int(i) for i in scores.argmax(axis=1)]
         else:
-            raise IllegalActionError(f"{self.name}: the policy returned shape {out.shape}; expected "
-                                     f"({len(encoded)},) actions or ({len(encoded)}, {N_ACTIONS}) logits")
+            raise IllegalActionError(
+                f"{self.name}: the policy returned shape {out.shape}; expected "
+                f"({len(encoded)},) actions or ({len(encoded)}, {N_ACTIONS}) logits"
+            )
         actions = []
         for (_, _, index), i in zip(encoded, picks):
             a = index.get(i)

@@ -28,8 +28,14 @@ from ..game.state import Observation
 from ..melds import MeldType
 from ..rules import DEFAULT_RULES
 
-__all__ = ["SEARCH_EVALUATOR_VERSION", "SearchBot", "SearchEvaluator", "parse_search_spec", "search_params",
-           "view_from_observation"]
+__all__ = [
+    "SEARCH_EVALUATOR_VERSION",
+    "SearchBot",
+    "SearchEvaluator",
+    "parse_search_spec",
+    "search_params",
+    "view_from_observation",
+]
 
 #: bumped whenever the search's values change (stored with each review)
 SEARCH_EVALUATOR_VERSION = "2"  # 2: 256 worlds (was 48)
@@ -63,12 +69,12 @@ def view_from_observation(obs: Observation) -> np.ndarray:
     v[S.V_FIRST] = 1 if obs.first_discard else 0
     v[S.V_DRAWN] = -1 if obs.drawn is None else obs.drawn
     v[S.V_BAODRAWN] = obs.bao_drawn
-    v[S.V_LD_SEAT:S.V_LD_KIND + 1] = obs.last_discard if obs.last_discard is not None else (-1, -1)
+    v[S.V_LD_SEAT : S.V_LD_KIND + 1] = obs.last_discard if obs.last_discard is not None else (-1, -1)
     if obs.kong is not None:
         ks, kk, kt = obs.kong
-        v[S.V_KG_SEAT:S.V_KG_TYPE + 1] = (ks, kk, _MELD_CODE[MeldType(kt)])
+        v[S.V_KG_SEAT : S.V_KG_TYPE + 1] = (ks, kk, _MELD_CODE[MeldType(kt)])
     else:
-        v[S.V_KG_SEAT:S.V_KG_TYPE + 1] = -1
+        v[S.V_KG_SEAT : S.V_KG_TYPE + 1] = -1
     for s in range(4):
         v[S.V_SCORES + s] = obs.scores[s]
         v[S.V_FLOWN + s] = obs.flown[s]
@@ -85,7 +91,7 @@ def view_from_observation(obs: Observation) -> np.ndarray:
         v[S.V_NDISC + s] = len(ds)
         for i, k in enumerate(ds):
             v[S.V_DISC + s * 40 + i] = k
-    v[S.V_HAND:S.V_HAND + 34] = obs.hand_34
+    v[S.V_HAND : S.V_HAND + 34] = obs.hand_34
     return v
 
 
@@ -113,13 +119,16 @@ def parse_search_spec(spec: str) -> dict[str, object]:
             key, val = "worlds", tok
         kind = _SPEC_KEYS.get(key)
         if kind is None:
-            raise InputError(f"bot spec {spec!r}: unknown option {tok!r}; options: a number of worlds, a policy "
-                             f"({', '.join(_policy_codes())}), or KEY=VALUE with KEY in {', '.join(_SPEC_KEYS)}")
+            raise InputError(
+                f"bot spec {spec!r}: unknown option {tok!r}; options: a number of worlds, a policy "
+                f"({', '.join(_policy_codes())}), or KEY=VALUE with KEY in {', '.join(_SPEC_KEYS)}"
+            )
         try:
             out[key] = kind(val)
         except ValueError:
-            raise InputError(f"bot spec {spec!r}: option {tok!r}: {key} takes a{'n int' if kind is int else ' number'}") \
-                from None
+            raise InputError(
+                f"bot spec {spec!r}: option {tok!r}: {key} takes a{'n int' if kind is int else ' number'}"
+            ) from None
     try:
         _params(**out)  # type: ignore[arg-type]  # range checks
     except InputError as e:
@@ -132,8 +141,15 @@ def search_params(spec: str) -> np.ndarray:
     return _params(**parse_search_spec(spec))  # type: ignore[arg-type]
 
 
-def _params(worlds: int | None = None, keep: int | None = None, policy: str = "greedy", prune: bool = True,
-            z: float | None = None, margin: float | None = None, cand: int = 0) -> np.ndarray:
+def _params(
+    worlds: int | None = None,
+    keep: int | None = None,
+    policy: str = "greedy",
+    prune: bool = True,
+    z: float | None = None,
+    margin: float | None = None,
+    cand: int = 0,
+) -> np.ndarray:
     from ..sim import search as S
 
     worlds = S.DEFAULT_WORLDS if worlds is None else worlds
@@ -168,9 +184,16 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, seed: int | str | None = None, worlds: int | None = None, keep: int | None = None,
-                 policy: str = "greedy", z: float | None = None, margin: float | None = None,
-                 cand: int = 0) -> None:
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        worlds: int | None = None,
+        keep: int | None = None,
+        policy: str = "greedy",
+        z: float | None = None,
+        margin: float | None = None,
+        cand: int = 0,
+    ) -> None:
         from ..sim import core as C
         from ..sim import search as S
         from ..sim.kernels import tables
@@ -196,8 +219,9 @@ class SearchBot:
         vals = np.zeros(48, dtype=np.float64)
         ses = np.zeros(48, dtype=np.float64)
         word = C.mt_next(self.mt)
-        best = search(view_from_observation(obs), codes, n, self._rules, self._tb, self._rules, word, params,
-                      self._lr, vals, ses)
+        best = search(
+            view_from_observation(obs), codes, n, self._rules, self._tb, self._rules, word, params, self._lr, vals, ses
+        )
         self.last = {a: (float(vals[i]), float(ses[i])) for i, a in enumerate(legal)}
         return legal[[int(c) for c in codes[:n]].index(int(best))]
 
@@ -222,8 +246,9 @@ class SearchEvaluator:
         self.bot = SearchBot(seed, worlds=worlds, policy=policy)
         self.params = _params(worlds, None, policy, False)
 
-    def evaluate(self, observation: Observation, legal: list[Action],
-                 wins: Mapping[Action, float] | None = None) -> dict[Action, tuple[float, float | None]]:
+    def evaluate(
+        self, observation: Observation, legal: list[Action], wins: Mapping[Action, float] | None = None
+    ) -> dict[Action, tuple[float, float | None]]:
         """Every action of ``legal`` -> (mean points, standard error).  ``wins`` is not needed (a
         win's play-out is its exact settlement).  Raises ValueError for an empty ``legal``."""
         if not legal:

@@ -46,8 +46,14 @@ def _err(line: str) -> None:
 class ShangraoGroup(TyperGroup):
     """Runs a command and turns every failure into one stderr line and an exit code."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         code = self._run(args, prog_name, complete_var, **extra)
         if standalone_mode:
             sys.exit(code)
@@ -58,8 +64,9 @@ class ShangraoGroup(TyperGroup):
         # a second time with a source line (issue 34)
         warnings.filterwarnings("ignore", message="outside bot ", category=UserWarning)
         try:
-            rv = super().main(args=args, prog_name=prog_name or "shangrao", complete_var=complete_var,
-                              standalone_mode=False, **extra)
+            rv = super().main(
+                args=args, prog_name=prog_name or "shangrao", complete_var=complete_var, standalone_mode=False, **extra
+            )
         except _cx.UsageError as err:
             if type(err).__name__ == "NoArgsIsHelpError" and err.ctx is not None:
                 sys.stdout.write(err.ctx.get_help() + "\n")
@@ -90,8 +97,10 @@ class ShangraoGroup(TyperGroup):
         except Exception as err:  # an internal error: one line unless SHANGRAO_DEBUG
             if debug_enabled():
                 traceback.print_exc()
-            _err(f"internal error (a bug in shangrao, please file it with the command you ran and the output of "
-                 f"SHANGRAO_DEBUG=1): {type(err).__name__}: {error_line(err)}")
+            _err(
+                f"internal error (a bug in shangrao, please file it with the command you ran and the output of "
+                f"SHANGRAO_DEBUG=1): {type(err).__name__}: {error_line(err)}"
+            )
             return 1
         if isinstance(rv, int) and not isinstance(rv, bool):
             return rv
@@ -118,6 +127,7 @@ def _fit_help_to_80_columns() -> None:
         return
     original_help = getattr(rich_utils, "_get_parameter_help", None)
     if original_help is not None and not getattr(original_help, "_shangrao", False):
+
         def _parameter_help(*args: Any, **kwargs: Any) -> Any:
             columns = original_help(*args, **kwargs)
             items = list(getattr(columns, "renderables", [columns]))
@@ -131,6 +141,7 @@ def _fit_help_to_80_columns() -> None:
     option: Any = getattr(core, "TyperOption", None)
     original_type = getattr(option, "display_type_rich", None)
     if option is not None and original_type is not None and not getattr(original_type, "_shangrao", False):
+
         def _display_type(self: Any, ctx: Any) -> Any:
             if getattr(self, "is_flag", False) and not getattr(self, "count", False):
                 return None
@@ -141,13 +152,18 @@ def _fit_help_to_80_columns() -> None:
         option.display_type_rich = _display_type
     original_range = getattr(option, "_get_number_range_help_str", None)
     if option is not None and original_range is not None and not getattr(original_range, "_shangrao", False):
+
         def _range(self: Any) -> Any:
             shown = original_range(self)
             if not shown or getattr(self, "count", False):
                 return shown
             lo, hi = getattr(self, "min", None), getattr(self, "max", None)
-            if lo is not None and hi is not None and not getattr(self, "min_open", False) \
-                    and not getattr(self, "max_open", False):
+            if (
+                lo is not None
+                and hi is not None
+                and not getattr(self, "min_open", False)
+                and not getattr(self, "max_open", False)
+            ):
                 return f"{lo}..{hi}"
             return shown.replace("x>=", ">=").replace("x<=", "<=").replace("x>", ">").replace("x<", "<")
 
@@ -162,7 +178,7 @@ app = typer.Typer(
     name="shangrao",
     help="Shangrao Mahjong (上饶麻将): analyse hands, score wins, simulate and play games, browse records.",
     epilog="Exit codes: 0 done; 1 replay mismatch or an internal error; 2 bad input (one 'error:' line); "
-           "3 serve could not start (e.g. the port is in use); 130 Ctrl-C.",
+    "3 serve could not start (e.g. the port is in use); 130 Ctrl-C.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -71,8 +71,10 @@ def _tile(data: dict[str, Any], name: str) -> int | None:
     if not isinstance(v, str):
         raise CliError(f"{name}: must be one tile like '5p'")
     if name == "bao" and v.strip().lower() in ("none", "null", "no", "-"):
-        raise CliError("bao: advise needs the 宝 of the hand, one tile like '5p' (every hand has one; "
-                       "'none' is for score and analyze)")
+        raise CliError(
+            "bao: advise needs the 宝 of the hand, one tile like '5p' (every hand has one; "
+            "'none' is for score and analyze)"
+        )
     try:
         return parse_tile(v)
     except ValueError as err:
@@ -88,7 +90,7 @@ def _int(data: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int
 
 def _melds(raw: Any, name: str = "melds") -> list[Meld]:
     if not isinstance(raw, list):
-        raise CliError(f"{name}: must be a list like [\"pung:555p\"]")
+        raise CliError(f'{name}: must be a list like ["pung:555p"]')
     out: list[Meld] = []
     for i, m in enumerate(raw):
         try:
@@ -123,7 +125,7 @@ def situation_to_observation(data: dict[str, Any]) -> tuple[Observation, list[Ac
     hand = _tiles(data, "hand")
     bao = _tile(data, "bao")
     if bao is None:
-        raise CliError("bao: missing (the 宝 kind, e.g. \"5s\")")
+        raise CliError('bao: missing (the 宝 kind, e.g. "5s")')
     melds = _melds(data.get("melds", []))
     if len(melds) > 4:
         raise CliError(f"melds: at most 4, got {len(melds)}")
@@ -140,21 +142,26 @@ def situation_to_observation(data: dict[str, Any]) -> tuple[Observation, list[Ac
     total = _counts(hand + discards + seen + [indicator] + [t for m in melds for t in m.tiles])
     for k in range(34):
         if total[k] > 4:
-            raise CliError(f"hand, melds, discards, seen and the indicator {format_tile(indicator)} hold "
-                           f"{total[k]} copies of {format_tile(k)}; there are only 4")
+            raise CliError(
+                f"hand, melds, discards, seen and the indicator {format_tile(indicator)} hold "
+                f"{total[k]} copies of {format_tile(k)}; there are only 4"
+            )
     in_sight = (discards + seen).count(bao)
     if flown > in_sight:
-        raise CliError(f"flown: you flew {flown} 宝 ({format_tile(bao)}), but discards and seen hold {in_sight}: "
-                       "a flown 宝 stays in sight (in a pond, or claimed into a meld) (飞宝)")
+        raise CliError(
+            f"flown: you flew {flown} 宝 ({format_tile(bao)}), but discards and seen hold {in_sight}: "
+            "a flown 宝 stays in sight (in a pond, or claimed into a meld) (飞宝)"
+        )
     ponds: list[list[int]] = [[], [], [], []]
     for i, k in enumerate(discards + seen):  # out of reach like a discard: the draw odds count them
         ponds[1 + i % 3].append(k)
     if claim is not None:
         if len(hand) != size:
-            raise CliError(f"hand: deciding on a claim with {len(melds)} meld(s) you hold {size} tiles, "
-                           f"got {len(hand)}")
+            raise CliError(
+                f"hand: deciding on a claim with {len(melds)} meld(s) you hold {size} tiles, got {len(hand)}"
+            )
         if not isinstance(claim, dict) or "tile" not in claim:
-            raise CliError("claim: must be an object like {\"tile\": \"3m\", \"from\": \"left\"}")
+            raise CliError('claim: must be an object like {"tile": "3m", "from": "left"}')
         kk = _tile(claim, "tile")
         frm = claim.get("from", "left")
         if frm not in _FROM:
@@ -170,8 +177,10 @@ def situation_to_observation(data: dict[str, Any]) -> tuple[Observation, list[Ac
         obs = _obs(hand, c, bao, melds, ponds, tiles_left, flown, Phase.CLAIM, None, (discarder, k), seen)
         return obs, legal
     if len(hand) != size + 1:
-        raise CliError(f"hand: on your turn with {len(melds)} meld(s) you hold {size + 1} tiles, got {len(hand)} "
-                       "(give 'claim' to decide on another player's discard)")
+        raise CliError(
+            f"hand: on your turn with {len(melds)} meld(s) you hold {size + 1} tiles, got {len(hand)} "
+            "(give 'claim' to decide on another player's discard)"
+        )
     drawn = _tile(data, "drawn") if "drawn" in data else _tile(data, "win_tile")
     if drawn is None:
         drawn = hand[-1]
@@ -182,15 +191,42 @@ def situation_to_observation(data: dict[str, Any]) -> tuple[Observation, list[Ac
     return obs, legal
 
 
-def _obs(hand: list[int], c: list[int], bao: int, melds: list[Meld], ponds: list[list[int]], tiles_left: int,
-         flown: int, phase: Phase, drawn: int | None, last: tuple[int, int] | None, seen: object) -> Observation:
+def _obs(
+    hand: list[int],
+    c: list[int],
+    bao: int,
+    melds: list[Meld],
+    ponds: list[list[int]],
+    tiles_left: int,
+    flown: int,
+    phase: Phase,
+    drawn: int | None,
+    last: tuple[int, int] | None,
+    seen: object,
+) -> Observation:
     indicator = indicator_of(bao)
     return Observation(
-        seat=0, phase=phase, current_seat=0, hand=tuple(sorted(hand)), hand_34=tuple(c), drawn=drawn,
-        hand_sizes=(len(hand), 13, 13, 13), melds=(tuple(melds), (), (), ()),
-        discards=tuple(tuple(p) for p in ponds), bao=bao, indicator=indicator, tiles_left=tiles_left,
-        dealer=0, scores=(0, 0, 0, 0), flown=(flown, 0, 0, 0), bao_drawn=c[bao] + flown, last_discard=last,
-        kong=None, kong_chain=0, first_discard=False)
+        seat=0,
+        phase=phase,
+        current_seat=0,
+        hand=tuple(sorted(hand)),
+        hand_34=tuple(c),
+        drawn=drawn,
+        hand_sizes=(len(hand), 13, 13, 13),
+        melds=(tuple(melds), (), (), ()),
+        discards=tuple(tuple(p) for p in ponds),
+        bao=bao,
+        indicator=indicator,
+        tiles_left=tiles_left,
+        dealer=0,
+        scores=(0, 0, 0, 0),
+        flown=(flown, 0, 0, 0),
+        bao_drawn=c[bao] + flown,
+        last_discard=last,
+        kong=None,
+        kong_chain=0,
+        first_discard=False,
+    )
 
 
 def _turn_actions(c: list[int], bao: int, melds: list[Meld], tiles_left: int) -> list[Action]:
@@ -223,9 +259,27 @@ def _claim_actions(c: list[int], k: int, bao: int, from_left: bool) -> list[Acti
 
 
 #: the fields of ``Observation.to_dict()`` (what play/replay export)
-_OBS_FIELDS = {"seat", "phase", "current_seat", "hand", "drawn", "hand_sizes", "melds", "discards", "bao",
-               "indicator", "tiles_left", "dealer", "scores", "flown", "bao_drawn", "last_discard", "kong",
-               "kong_chain", "first_discard"}
+_OBS_FIELDS = {
+    "seat",
+    "phase",
+    "current_seat",
+    "hand",
+    "drawn",
+    "hand_sizes",
+    "melds",
+    "discards",
+    "bao",
+    "indicator",
+    "tiles_left",
+    "dealer",
+    "scores",
+    "flown",
+    "bao_drawn",
+    "last_discard",
+    "kong",
+    "kong_chain",
+    "first_discard",
+}
 
 
 def _from_observation(d: dict[str, Any]) -> tuple[Observation, list[Action]]:
@@ -256,13 +310,27 @@ def _from_observation(d: dict[str, Any]) -> tuple[Observation, list[Action]]:
     if not isinstance(first, bool):
         raise CliError(f"first_discard: true or false, got {quote(first)}")
     obs = Observation(
-        seat=seat, phase=phase, current_seat=seat, hand=tuple(sorted(hand)), hand_34=tuple(c),
-        drawn=drawn, hand_sizes=_ints(d.get("hand_sizes"), "hand_sizes", 4, 0, 14), melds=melds,
-        discards=discards, bao=bao, indicator=indicator, tiles_left=_int(d, "tiles_left", 60, 0, 135),
-        dealer=_int(d, "dealer", 0, 0, 3), scores=_ints(d.get("scores", [0, 0, 0, 0]), "scores", 4, -10**9, 10**9),
-        flown=_ints(d.get("flown", [0, 0, 0, 0]), "flown", 4, 0, 4), bao_drawn=_int(d, "bao_drawn", 0, 0, 4),
-        last_discard=(last_t[0], last_t[1]) if last_t else None, kong=None,
-        kong_chain=_int(d, "kong_chain", 0, 0, 4), first_discard=first)
+        seat=seat,
+        phase=phase,
+        current_seat=seat,
+        hand=tuple(sorted(hand)),
+        hand_34=tuple(c),
+        drawn=drawn,
+        hand_sizes=_ints(d.get("hand_sizes"), "hand_sizes", 4, 0, 14),
+        melds=melds,
+        discards=discards,
+        bao=bao,
+        indicator=indicator,
+        tiles_left=_int(d, "tiles_left", 60, 0, 135),
+        dealer=_int(d, "dealer", 0, 0, 3),
+        scores=_ints(d.get("scores", [0, 0, 0, 0]), "scores", 4, -(10**9), 10**9),
+        flown=_ints(d.get("flown", [0, 0, 0, 0]), "flown", 4, 0, 4),
+        bao_drawn=_int(d, "bao_drawn", 0, 0, 4),
+        last_discard=(last_t[0], last_t[1]) if last_t else None,
+        kong=None,
+        kong_chain=_int(d, "kong_chain", 0, 0, 4),
+        first_discard=first,
+    )
     _check_observation(obs)
     if phase == "claim":
         if last_t is None:
@@ -276,8 +344,11 @@ def _from_observation(d: dict[str, Any]) -> tuple[Observation, list[Action]]:
 
 
 def _ints(value: object, name: str, n: int, lo: int, hi: int) -> Any:  # a tuple of n ints
-    if (not isinstance(value, (list, tuple)) or len(value) != n
-            or not all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in value)):
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != n
+        or not all(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi for x in value)
+    ):
         raise CliError(f"{name}: {n} integers {lo}..{hi}, got {value!r:.80}")
     return tuple(value)
 
@@ -302,19 +373,23 @@ def _check_observation(obs: Observation) -> None:
     n_melds = len(obs.melds[seat])
     want = 13 - 3 * n_melds + (0 if obs.phase == "claim" else 1)
     if len(obs.hand) != want:
-        raise CliError(f"hand: in phase {obs.phase} with {n_melds} meld(s) seat {seat} holds {want} tiles, "
-                       f"got {len(obs.hand)}")
+        raise CliError(
+            f"hand: in phase {obs.phase} with {n_melds} meld(s) seat {seat} holds {want} tiles, got {len(obs.hand)}"
+        )
     if sizes[seat] != len(obs.hand):
         raise CliError(f"hand_sizes[{seat}]: {sizes[seat]}, but the hand holds {len(obs.hand)} tiles")
     for s, ms in enumerate(obs.melds):
         if len(ms) > 4:
             raise CliError(f"melds[{s}]: at most 4, got {len(ms)}")
-    if obs.drawn is not None and (not isinstance(obs.drawn, int) or not 0 <= obs.drawn < 34
-                                  or not obs.hand_34[obs.drawn]):
+    if obs.drawn is not None and (
+        not isinstance(obs.drawn, int) or not 0 <= obs.drawn < 34 or not obs.hand_34[obs.drawn]
+    ):
         raise CliError(f"drawn: {obs.drawn!r:.20} is not a tile of the hand")
     if bao_from_indicator(obs.indicator) != obs.bao:
-        raise CliError(f"bao: {format_tile(obs.bao)} does not follow the indicator {format_tile(obs.indicator)} "
-                       f"(that gives {format_tile(bao_from_indicator(obs.indicator))})")
+        raise CliError(
+            f"bao: {format_tile(obs.bao)} does not follow the indicator {format_tile(obs.indicator)} "
+            f"(that gives {format_tile(bao_from_indicator(obs.indicator))})"
+        )
     if obs.last_discard is not None:
         who, k = obs.last_discard
         if not 0 <= who <= 3 or who == seat or not 0 <= k < 34:
@@ -322,8 +397,9 @@ def _check_observation(obs: Observation) -> None:
     total = obs.seen()
     for k in range(34):
         if total[k] > 4:
-            raise CliError(f"hand, melds, discards and indicator hold {total[k]} copies of {format_tile(k)}; "
-                           "there are only 4")
+            raise CliError(
+                f"hand, melds, discards and indicator hold {total[k]} copies of {format_tile(k)}; there are only 4"
+            )
     _check_bao_counts(obs)
 
 
@@ -339,16 +415,25 @@ def _check_bao_counts(obs: Observation) -> None:
     own_melds = sum(1 for m in obs.melds[seat] for t in m.tiles if t == bao)
     low = in_hand + obs.flown[seat]
     if not low <= obs.bao_drawn <= low + own_melds:
-        raise CliError(f"bao_drawn: {obs.bao_drawn}, but the 宝 ({name}) seat {seat} drew are in its hand ({in_hand}), "
-                       f"flown by it (flown[{seat}] = {obs.flown[seat]}) or in its melds ({own_melds})")
+        raise CliError(
+            f"bao_drawn: {obs.bao_drawn}, but the 宝 ({name}) seat {seat} drew are in its hand ({in_hand}), "
+            f"flown by it (flown[{seat}] = {obs.flown[seat]}) or in its melds ({own_melds})"
+        )
     pending = 1 if obs.kong is not None and obs.kong[1] == bao else 0
     for s in range(4):
-        claimed = pending + sum(1 for o in range(4) if o != s for m in obs.melds[o]
-                                if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG)
+        claimed = pending + sum(
+            1
+            for o in range(4)
+            if o != s
+            for m in obs.melds[o]
+            if bao in m.tiles and m.type is not MeldType.CONCEALED_KONG
+        )
         pond = obs.discards[s].count(bao)
         if obs.flown[s] > pond + claimed:
-            raise CliError(f"flown[{s}]: {obs.flown[s]} 宝 ({name}) discarded by seat {s}, but its pond holds {pond} "
-                           f"and other seats' melds {claimed}: a flown 宝 stays in sight (飞宝)")
+            raise CliError(
+                f"flown[{s}]: {obs.flown[s]} 宝 ({name}) discarded by seat {s}, but its pond holds {pond} "
+                f"and other seats' melds {claimed}: a flown 宝 stays in sight (飞宝)"
+            )
 
 
 def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:
@@ -360,13 +445,18 @@ def hint_line(obs: Observation, legal: list[Action], top: int = 3) -> str:
 
 
 def advise_cmd(
-    source: Annotated[str | None, typer.Argument(metavar="[FILE]", help="JSON situation; '-' or none: stdin.")]
-    = None,
+    source: Annotated[str | None, typer.Argument(metavar="[FILE]", help="JSON situation; '-' or none: stdin.")] = None,
     top: Annotated[int, typer.Option("--top", "-k", min=1, max=50, help="How many candidates to show.")] = 5,
     lang: Annotated[str, typer.Option("--lang", help="zh (default) or en.")] = "zh",
     as_json: Annotated[bool, typer.Option("--json", help="Print the candidates as JSON.")] = False,
-    bot: Annotated[str, typer.Option("--bot", help="expert (default) or search: every option played out "
-                                     "in the compiled core, its mean points and standard error.")] = "expert",
+    bot: Annotated[
+        str,
+        typer.Option(
+            "--bot",
+            help="expert (default) or search: every option played out "
+            "in the compiled core, its mean points and standard error.",
+        ),
+    ] = "expert",
 ) -> None:
     """The expert bot's best choices for a situation.
 
@@ -394,20 +484,32 @@ def advise_cmd(
         return
     cands = advise(obs, legal, top=top)
     if as_json:
-        sys.stdout.write(dump_json({"candidates": [c.to_dict() for c in cands],
-                                    "order_note": order_note(cands, lang) or None}) + "\n")
+        sys.stdout.write(
+            dump_json({"candidates": [c.to_dict() for c in cands], "order_note": order_note(cands, lang) or None})
+            + "\n"
+        )
         return
     console = out_console()
     zh = lang == "zh"
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    heads = (("#", "动作", "期望得分", "糊率", "糊时得分", "目标", "向听") if zh else
-             ("#", "action", "exp. points", "win chance", "gain if won", "aiming at", "shanten"))
+    heads = (
+        ("#", "动作", "期望得分", "糊率", "糊时得分", "目标", "向听")
+        if zh
+        else ("#", "action", "exp. points", "win chance", "gain if won", "aiming at", "shanten")
+    )
     for i, h in enumerate(heads):
         t.add_column(h, justify="right" if i in (0, 2, 3, 4, 6) else "left")
     for i, c in enumerate(cands, 1):
         ev = "必选" if zh and c.ev >= ALWAYS_EV else ("always" if c.ev >= ALWAYS_EV else f"{c.ev:+.2f}")
-        t.add_row(str(i), _action_text(c.action, lang), ev, f"{100 * c.p_win:.0f}%", f"{c.gain:.1f}",
-                  _aim_text(c, lang), ActionType.WIN.chinese if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)))
+        t.add_row(
+            str(i),
+            _action_text(c.action, lang),
+            ev,
+            f"{100 * c.p_win:.0f}%",
+            f"{c.gain:.1f}",
+            _aim_text(c, lang),
+            ActionType.WIN.chinese if zh and c.shanten < 0 else ("win" if c.shanten < 0 else str(c.shanten)),
+        )
     console.print(Text("专家建议 (expert bot)" if zh else "expert's advice", style="bold"))
     console.print(t)
     note = order_note(cands, lang)
@@ -433,8 +535,17 @@ def _search_advice(obs: Observation, legal: list[Action], top: int, lang: str, a
         return None if x is None or math.isnan(x) else round(x, 3)
 
     if as_json:
-        sys.stdout.write(dump_json({"bot": "search", "candidates": [
-            {"action": str(a), "value": num(values[a][0]), "se": num(values[a][1])} for a in ranked]}) + "\n")
+        sys.stdout.write(
+            dump_json(
+                {
+                    "bot": "search",
+                    "candidates": [
+                        {"action": str(a), "value": num(values[a][0]), "se": num(values[a][1])} for a in ranked
+                    ],
+                }
+            )
+            + "\n"
+        )
         return
     zh = lang == "zh"
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)

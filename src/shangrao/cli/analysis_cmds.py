@@ -61,16 +61,27 @@ def _kinds_field(value: Any, what: str) -> list[int]:
     raise CliError(f"{what}: must be a tile string like '123m456p' or a list of kinds 0..33")
 
 
-def _analyze(hand: Any, melds: list[Any], bao: int | None, where: str, *, indicator: int | None = None,
-             seen: Any = None, tiles_34: Any = None) -> Analysis:
+def _analyze(
+    hand: Any,
+    melds: list[Any],
+    bao: int | None,
+    where: str,
+    *,
+    indicator: int | None = None,
+    seen: Any = None,
+    tiles_34: Any = None,
+) -> Analysis:
     """One analysis from CLI/JSON values.  ``hand`` is a tile string or a list of kinds 0..33
     (one entry per tile); a count vector only as ``tiles_34`` (34 counts)."""
     counts = None
     if tiles_34 is not None:
         if hand is not None:
             raise CliError(f"{where}give hand or tiles_34, not both")
-        if not (isinstance(tiles_34, list) and len(tiles_34) == 34
-                and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 4 for c in tiles_34)):
+        if not (
+            isinstance(tiles_34, list)
+            and len(tiles_34) == 34
+            and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 4 for c in tiles_34)
+        ):
             raise CliError(f"{where}tiles_34: must be a list of 34 counts 0..4 (kinds 0-33 in order)")
         counts = tiles_34
         kinds = None
@@ -102,15 +113,17 @@ _ANALYZE_FIELDS = {"hand", "tiles_34", "melds", "bao", "indicator", "seen"}
 
 def _analyze_line(obj: Any) -> dict[str, Any]:
     if not isinstance(obj, dict):
-        raise CliError(f"each line must be a JSON object like {{\"hand\": \"...\", \"bao\": \"5p\"}}, got {type(obj).__name__}")
+        raise CliError(f'each line must be a JSON object like {{"hand": "...", "bao": "5p"}}, got {type(obj).__name__}')
     unknown = sorted(str(k) for k in set(obj) - _ANALYZE_FIELDS)
     if unknown:
-        raise CliError(f"unknown field(s): {', '.join(printable(x) for x in unknown)}; known: {', '.join(sorted(_ANALYZE_FIELDS))}")
+        raise CliError(
+            f"unknown field(s): {', '.join(printable(x) for x in unknown)}; known: {', '.join(sorted(_ANALYZE_FIELDS))}"
+        )
     if "hand" not in obj and "tiles_34" not in obj:
         raise CliError("hand: missing")
     melds = obj.get("melds", [])
     if not isinstance(melds, list):
-        raise CliError("melds: must be a list like [\"pung:555p\"]")
+        raise CliError('melds: must be a list like ["pung:555p"]')
     if obj.get("bao") is not None and obj.get("indicator") is not None:
         raise CliError("give bao or indicator, not both")
     bao = obj.get("bao")
@@ -127,8 +140,9 @@ def _analyze_line(obj: Any) -> dict[str, Any]:
             raise CliError("indicator: must be one tile like '4p'")
         k = parse_bao(ind, "indicator")
         bao = None if k is None else bao_from_indicator(k)
-    return analysis_jsonl_record(_analyze(obj.get("hand"), melds, bao, "", indicator=k, seen=obj.get("seen"),
-                                          tiles_34=obj.get("tiles_34")))
+    return analysis_jsonl_record(
+        _analyze(obj.get("hand"), melds, bao, "", indicator=k, seen=obj.get("seen"), tiles_34=obj.get("tiles_34"))
+    )
 
 
 def _run_jsonl(source: str | None, handle: Callable[[Any], dict[str, Any]]) -> int:
@@ -156,26 +170,53 @@ def _run_jsonl(source: str | None, handle: Callable[[Any], dict[str, Any]]) -> i
 
 
 def analyze_cmd(
-    hand: Annotated[str | None, typer.Argument(
-        metavar="HAND",
-        help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万二万, 东 or 🀇). "
-             "With --jsonl: the input file (default stdin).")] = None,
-    meld: Annotated[list[str] | None, typer.Option(
-        "--meld", "-m", metavar="KIND:TILES",
-        help="A declared meld, repeatable: chow:123m, pung:555p, kong:7777s (exposed), concealed_kong:1111z.")] = None,
-    bao: Annotated[str | None, typer.Option(
-        "--bao", "-b", metavar="TILE", help="The 宝 (wildcard) tile, e.g. 5p; 'none' for a hand without 宝.")] = None,
-    indicator: Annotated[str | None, typer.Option(
-        "--indicator", metavar="TILE", help="Give the flipped indicator tile instead of --bao (宝 = the next tile).")] = None,
-    seen: Annotated[str | None, typer.Option(
-        "--seen", metavar="TILES",
-        help="Other tiles in sight (ponds, other players' melds), e.g. 5m5m1z: waits and shanten leave them out.")] = None,
+    hand: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="HAND",
+            help="Concealed hand: 13 or 14 tiles minus 3 per meld, e.g. 123m456p789s1122z (also 一万二万, 东 or 🀇). "
+            "With --jsonl: the input file (default stdin).",
+        ),
+    ] = None,
+    meld: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--meld",
+            "-m",
+            metavar="KIND:TILES",
+            help="A declared meld, repeatable: chow:123m, pung:555p, kong:7777s (exposed), concealed_kong:1111z.",
+        ),
+    ] = None,
+    bao: Annotated[
+        str | None,
+        typer.Option(
+            "--bao", "-b", metavar="TILE", help="The 宝 (wildcard) tile, e.g. 5p; 'none' for a hand without 宝."
+        ),
+    ] = None,
+    indicator: Annotated[
+        str | None,
+        typer.Option(
+            "--indicator", metavar="TILE", help="Give the flipped indicator tile instead of --bao (宝 = the next tile)."
+        ),
+    ] = None,
+    seen: Annotated[
+        str | None,
+        typer.Option(
+            "--seen",
+            metavar="TILES",
+            help="Other tiles in sight (ponds, other players' melds), e.g. 5m5m1z: waits and shanten leave them out.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print shangrao.analyze(...).to_dict() as JSON.")] = False,
-    jsonl: Annotated[bool, typer.Option(
-        "--jsonl",
-        help='Batch: read lines {"hand": ..., "melds": [...], "bao": ...} from HAND (a file) or stdin; write '
-             '{"winning", "forms", "waits", "shanten"} per line. A bad line gives {"error": ..., "line": N} and the '
-             'batch goes on. Exit 0 if every line was analysed, 2 if any line had an error.')] = False,
+    jsonl: Annotated[
+        bool,
+        typer.Option(
+            "--jsonl",
+            help='Batch: read lines {"hand": ..., "melds": [...], "bao": ...} from HAND (a file) or stdin; write '
+            '{"winning", "forms", "waits", "shanten"} per line. A bad line gives {"error": ..., "line": N} and the '
+            "batch goes on. Exit 0 if every line was analysed, 2 if any line had an error.",
+        ),
+    ] = False,
 ) -> None:
     """Analyse a hand: readings, waits and shanten.
 
@@ -185,7 +226,9 @@ def analyze_cmd(
     """
     if jsonl:
         if meld or bao is not None or indicator is not None or as_json:
-            raise CliError("--jsonl takes melds and bao from each line; do not combine it with --meld, --bao, --indicator or --json")
+            raise CliError(
+                "--jsonl takes melds and bao from each line; do not combine it with --meld, --bao, --indicator or --json"
+            )
         if seen is not None:
             raise CliError("--jsonl takes 'seen' from each line; do not combine it with --seen")
         raise typer.Exit(_run_jsonl(hand, _analyze_line))
@@ -220,13 +263,18 @@ def _score_line(obj: Any) -> dict[str, Any]:
 
 
 def score_cmd(
-    file: Annotated[str | None, typer.Argument(
-        metavar="[FILE|-]", help="JSON situation file; '-' or nothing reads stdin.")] = None,
+    file: Annotated[
+        str | None, typer.Argument(metavar="[FILE|-]", help="JSON situation file; '-' or nothing reads stdin.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (ScoreResult.to_dict()).")] = False,
-    jsonl: Annotated[bool, typer.Option(
-        "--jsonl",
-        help="Batch: one JSON situation per line, one JSON result per line. A bad line gives "
-             '{"error": ..., "line": N} and the batch goes on. Exit 0 if every line was scored, 2 if any line had an error.')] = False,
+    jsonl: Annotated[
+        bool,
+        typer.Option(
+            "--jsonl",
+            help="Batch: one JSON situation per line, one JSON result per line. A bad line gives "
+            '{"error": ..., "line": N} and the batch goes on. Exit 0 if every line was scored, 2 if any line had an error.',
+        ),
+    ] = False,
 ) -> None:
     """Score one win from a JSON situation.
 

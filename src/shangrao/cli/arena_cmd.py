@@ -60,16 +60,23 @@ class _Recorder:
         if not self.ids:
             for r in range(4):
                 players = [self.lineup[(i - r) % 4] for i in range(4)]
-                self.ids.append(self.store.create_game(
-                    "arena", players, seed=self.seed, rules=DEFAULT_RULES,
-                    meta={"run_seed": self.seed, "rotation": r, "lineup": self.lineup}))
+                self.ids.append(
+                    self.store.create_game(
+                        "arena",
+                        players,
+                        seed=self.seed,
+                        rules=DEFAULT_RULES,
+                        meta={"run_seed": self.seed, "rotation": r, "lineup": self.lineup},
+                    )
+                )
         for rec in records:
             r = rec["rotation"]
             sc = self.scores[r]
             for i, d in enumerate(rec["result"]["deltas"]):
                 sc[i] += d
-            self.store.append_hand(self.ids[r], rec["deal"], rec["result"]["dealer"], rec["events"],
-                                   rec["summary"], scores_after=list(sc))
+            self.store.append_hand(
+                self.ids[r], rec["deal"], rec["result"]["dealer"], rec["events"], rec["summary"], scores_after=list(sc)
+            )
 
     def finish(self) -> None:
         for r, gid in enumerate(self.ids):
@@ -81,26 +88,55 @@ def _count(d: dict[str, Any]) -> str:
 
 
 def render(res: dict[str, Any], console: Console) -> None:
-    console.print(Text(f"shangrao arena: {res['deals']} deals × 4 rotations = {res['hands']} hands, "
-                       f"seed {res['seed']}, "
-                       f"lineup {','.join(res['lineup'])}", style="bold"))
+    console.print(
+        Text(
+            f"shangrao arena: {res['deals']} deals × 4 rotations = {res['hands']} hands, "
+            f"seed {res['seed']}, "
+            f"lineup {','.join(res['lineup'])}",
+            style="bold",
+        )
+    )
     t = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
-    for col, just in (("bot", "left"), ("pts/hand", "right"), ("95% CI", "right"),
-                      ("win%", "right"), ("win pts", "right"), ("value", "right"), ("偷机", "right"),
-                      (DOUBLINGS["feibao"].name, "right"), (BONUSES["caught_bao"].name, "right"), ("kongs", "right"), ("robbed", "right"),
-                      ("dec/s", "right")):
+    for col, just in (
+        ("bot", "left"),
+        ("pts/hand", "right"),
+        ("95% CI", "right"),
+        ("win%", "right"),
+        ("win pts", "right"),
+        ("value", "right"),
+        ("偷机", "right"),
+        (DOUBLINGS["feibao"].name, "right"),
+        (BONUSES["caught_bao"].name, "right"),
+        ("kongs", "right"),
+        ("robbed", "right"),
+        ("dec/s", "right"),
+    ):
         t.add_column(col, justify="left" if just == "left" else "right", no_wrap=True)
     timing = res.get("timing", {}).get("bots", {})
     for b in res["bots"]:
         dps = timing.get(b["bot"], {}).get("decisions_per_second")
-        t.add_row(b["bot"], f"{b['points_per_hand']:+.3f}", _ci_text(b['ci95']),
-                  f"{100 * b['win_rate']:.1f}", f"{b['mean_win_points']:.2f}", f"{b['mean_hand_value']:.2f}",
-                  str(b["declined_wins"]), str(b["feibao"]), str(b["caught_bao"]), str(b["kongs"]),
-                  str(b["robbed"]), "-" if dps is None else f"{dps:,.0f}")
+        t.add_row(
+            b["bot"],
+            f"{b['points_per_hand']:+.3f}",
+            _ci_text(b["ci95"]),
+            f"{100 * b['win_rate']:.1f}",
+            f"{b['mean_win_points']:.2f}",
+            f"{b['mean_hand_value']:.2f}",
+            str(b["declined_wins"]),
+            str(b["feibao"]),
+            str(b["caught_bao"]),
+            str(b["kongs"]),
+            str(b["robbed"]),
+            "-" if dps is None else f"{dps:,.0f}",
+        )
     console.print(t)
-    console.print(Text("pts/hand: mean over deals of the bot's points per hand; 95% CI: Student t over deals; "
-                       "win pts: points gained per win; value: hand value per win; 偷机: wins declined",
-                       style="dim"))
+    console.print(
+        Text(
+            "pts/hand: mean over deals of the bot's points per hand; 95% CI: Student t over deals; "
+            "win pts: points gained per win; value: hand value per win; 偷机: wins declined",
+            style="dim",
+        )
+    )
     for b in res["bots"]:
         console.print(Text(f"{b['bot']}: patterns 牌型: {_count(b['patterns'])}"))
         console.print(Text(f"{' ' * len(b['bot'])}  doublings 加倍: {_count(b['doublings'])}; 抢杠 wins {b['robs']}"))
@@ -110,34 +146,56 @@ def render(res: dict[str, Any], console: Console) -> None:
     st = res.get("storage") or {}
     if st.get("game_ids"):
         ids = st["game_ids"]
-        console.print(Text(f"stored as games {ids[0]}..{ids[-1]} (one per rotation; hand D = deal D) in {st['db']}",
-                           style="dim"))
+        console.print(
+            Text(f"stored as games {ids[0]}..{ids[-1]} (one per rotation; hand D = deal D) in {st['db']}", style="dim")
+        )
 
 
 def arena(
-    bots: Annotated[str | None, typer.Option("--bots", metavar="A,B",
-                                                help="The bot under test and its opponent: A plays one seat "
-                                                     "against three B.")] = None,
-    lineup: Annotated[str | None, typer.Option("--lineup", metavar="A,B,C,D",
-                                                  help="Four bots instead of --bots; each deal is played once per "
-                                                       "rotation of the lineup.")] = None,
-    deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=MAX_DEALS,
-                                       help="Deals (walls); each is played 4 times.")] = 100,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed; the same seed gives the same numbers. "
-                                                "Default: random (printed).")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=0,
-                                         help="Processes to play in (0: one per CPU). Same numbers as 1.")] = 1,
-    ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
-                                               help="Play on a Ray cluster ('auto', host:port, 'local'). "
-                                                    "Same numbers.")] = None,
-    db: Annotated[str | None, typer.Option("--db", metavar="PATH|URL",
-                                              help="Records database (as for simulate).")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots", metavar="A,B", help="The bot under test and its opponent: A plays one seat against three B."
+        ),
+    ] = None,
+    lineup: Annotated[
+        str | None,
+        typer.Option(
+            "--lineup",
+            metavar="A,B,C,D",
+            help="Four bots instead of --bots; each deal is played once per rotation of the lineup.",
+        ),
+    ] = None,
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", min=1, max=MAX_DEALS, help="Deals (walls); each is played 4 times.")
+    ] = 100,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", "-s", help="Seed; the same seed gives the same numbers. Default: random (printed)."),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=0, help="Processes to play in (0: one per CPU). Same numbers as 1.")
+    ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray", metavar="ADDRESS", help="Play on a Ray cluster ('auto', host:port, 'local'). Same numbers."
+        ),
+    ] = None,
+    db: Annotated[
+        str | None, typer.Option("--db", metavar="PATH|URL", help="Records database (as for simulate).")
+    ] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the hands.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    engine: Annotated[str | None, typer.Option(
-        "--engine", metavar="python|fast",
-        help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
-             "Default: fast for core bots once compiled. Same numbers.")] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--engine",
+            metavar="python|fast",
+            help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
+            "Default: fast for core bots once compiled. Same numbers.",
+        ),
+    ] = None,
 ) -> None:
     """Duplicate evaluation of bots: each deal played 4 times, seats rotated.
 
@@ -160,9 +218,17 @@ def arena(
     recorder = _Recorder(store, names, seed) if store is not None else None
     try:
         econ = err_console()
-        with Progress(TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TextColumn("deals"),
-                      TimeElapsedColumn(), TimeRemainingColumn(), console=econ, transient=True,
-                      disable=not econ.is_terminal) as progress:
+        with Progress(
+            TextColumn("[bold]arena"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("deals"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=econ,
+            transient=True,
+            disable=not econ.is_terminal,
+        ) as progress:
             task = progress.add_task("arena", total=deals)
 
             def on_deal(recs: list[dict[str, Any]]) -> None:
@@ -170,12 +236,15 @@ def arena(
                     recorder(recs)
                 progress.update(task, advance=1)
 
-            res = run_arena(names, deals, seed, DEFAULT_RULES, workers=workers, ray_address=ray, on_deal=on_deal,
-                            engine=engine)
+            res = run_arena(
+                names, deals, seed, DEFAULT_RULES, workers=workers, ray_address=ray, on_deal=on_deal, engine=engine
+            )
         if recorder is not None:
             recorder.finish()
-        res["storage"] = {"db": store._safe_url() if store is not None else None,
-                          "game_ids": recorder.ids if recorder is not None else []}
+        res["storage"] = {
+            "db": store._safe_url() if store is not None else None,
+            "game_ids": recorder.ids if recorder is not None else [],
+        }
     finally:
         if store is not None:
             store.close()

@@ -63,7 +63,7 @@ def open_store(db: str | None, *, read_only: bool = False) -> Store:  # records 
 def check_run_options(seed: int | None, workers: int, ray: str | None) -> None:
     """The options ``simulate`` and ``arena`` share: ``--seed`` fits the records' 64-bit column, and
     ``--workers`` and ``--ray`` are not both given (Ray chooses its own workers).  Raises CliError."""
-    if seed is not None and not -2**63 <= seed < 2**63:
+    if seed is not None and not -(2**63) <= seed < 2**63:
         raise CliError(f"--seed: a 64-bit integer (-2**63 .. 2**63-1), got one of {len(str(abs(seed)))} digits")
     if ray is not None and workers != 1:
         raise CliError("--workers and --ray: give one (on Ray the cluster runs the workers)")
@@ -86,8 +86,10 @@ def check_engine(engine: str | None, names: list[str], hands: int | None = None)
         from ..sim import play
 
         if not play.core_compiled():
-            err_console().print(f"compiling the core (first run, about {play.FIRST_COMPILE_CPU_S} CPU-s; "
-                                "numba caches it)…", highlight=False)
+            err_console().print(
+                f"compiling the core (first run, about {play.FIRST_COMPILE_CPU_S} CPU-s; numba caches it)…",
+                highlight=False,
+            )
     return chosen
 
 
@@ -165,7 +167,9 @@ def read_text(source: str | None) -> tuple[str, str]:
         if close:
             stream.close()
     if len(data) > MAX_INPUT_BYTES:
-        raise CliError(f"{name}: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB of input; expected one JSON situation")
+        raise CliError(
+            f"{name}: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB of input; expected one JSON situation"
+        )
     return _decode(data, name), name
 
 
@@ -188,7 +192,9 @@ def parse_json(text: str, name: str) -> Any:
     try:
         return _loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as err:
-        raise CliError(f"{name}: bad JSON at line {err.lineno}, column {err.colno}: {strictjson.error_words(err)}") from None
+        raise CliError(
+            f"{name}: bad JSON at line {err.lineno}, column {err.colno}: {strictjson.error_words(err)}"
+        ) from None
     except _DuplicateKey as err:
         raise CliError(f"{name}: {err}") from None
     except RecursionError:  # json's C decoder recurses per nesting level

@@ -38,30 +38,51 @@ def _game_ids(text: str) -> list[int]:
 
 def dataset(
     out: Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="The directory to write (new or empty).")],
-    hands: Annotated[int | None, typer.Option("--hands", "-n", min=1, max=MAX_HANDS,
-                                              help="Hands of fresh self-play to write.")] = None,
-    bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B",
-                                      help="Bot specs for seats 0-3 (names, policy:PATH, ext:COMMAND, plugins); "
-                                           "one fills all seats.")] = "ukeire",
+    hands: Annotated[
+        int | None, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands of fresh self-play to write.")
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="B,B,B,B",
+            help="Bot specs for seats 0-3 (names, policy:PATH, ext:COMMAND, plugins); one fills all seats.",
+        ),
+    ] = "ukeire",
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed (default: random, printed).")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=0,
-                                         help="Processes to play in (0: one per CPU). Same rows as 1.")] = 1,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=0, help="Processes to play in (0: one per CPU). Same rows as 1.")
+    ] = 1,
     ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS", help="Play on a Ray cluster.")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", metavar="KEY=VALUE",
-                                                   help="A rule option, repeatable (as for simulate).")] = None,
-    games: Annotated[str | None, typer.Option("--games", metavar="IDS",
-                                              help="Instead of self-play: stored games (ids and ranges A..B).")] = None,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", metavar="KEY=VALUE", help="A rule option, repeatable (as for simulate)."),
+    ] = None,
+    games: Annotated[
+        str | None,
+        typer.Option("--games", metavar="IDS", help="Instead of self-play: stored games (ids and ranges A..B)."),
+    ] = None,
     db: Annotated[str | None, typer.Option("--db", metavar="PATH|URL", help="Records database for --games.")] = None,
-    label: Annotated[str | None, typer.Option("--label", metavar="BOT",
-                                              help="Record this bot's choice instead of the one played (DAgger: "
-                                                   "the bots play, BOT labels).")] = None,
+    label: Annotated[
+        str | None,
+        typer.Option(
+            "--label",
+            metavar="BOT",
+            help="Record this bot's choice instead of the one played (DAgger: the bots play, BOT labels).",
+        ),
+    ] = None,
     shard_rows: Annotated[int, typer.Option("--shard-rows", min=1, help="Decisions per shard file.")] = 50_000,
     force: Annotated[bool, typer.Option("--force", help="Overwrite a dataset already in DIR.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metadata as JSON.")] = False,
-    engine: Annotated[str | None, typer.Option(
-        "--engine", metavar="python|fast",
-        help="Self-play in the engine or the compiled core (random, greedy, ukeire; no --label). "
-             "Default: fast where it applies. Same rows.")] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--engine",
+            metavar="python|fast",
+            help="Self-play in the engine or the compiled core (random, greedy, ukeire; no --label). "
+            "Default: fast where it applies. Same rows.",
+        ),
+    ] = None,
 ) -> None:
     """Write decision-level samples for learning, as sharded .npz files.
 
@@ -95,15 +116,32 @@ def dataset(
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
             econ = err_console()
-            with Progress(TextColumn("[bold]dataset"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
-                          TimeElapsedColumn(), TimeRemainingColumn(), console=econ, transient=True,
-                          disable=not econ.is_terminal) as progress:
+            with Progress(
+                TextColumn("[bold]dataset"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("hands"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=econ,
+                transient=True,
+                disable=not econ.is_terminal,
+            ) as progress:
                 task = progress.add_task("dataset", total=hands)
-                meta = write_selfplay(out, hands, seed, names, rules, workers=workers, ray_address=ray,
-                                      shard_rows=shard_rows, overwrite=force,
-                                      on_hands=lambda n: progress.update(task, advance=n),
-                                      label=None if label is None else parse_bots(label, "--label")[0],
-                                      engine=engine)
+                meta = write_selfplay(
+                    out,
+                    hands,
+                    seed,
+                    names,
+                    rules,
+                    workers=workers,
+                    ray_address=ray,
+                    shard_rows=shard_rows,
+                    overwrite=force,
+                    on_hands=lambda n: progress.update(task, advance=n),
+                    label=None if label is None else parse_bots(label, "--label")[0],
+                    engine=engine,
+                )
     except DatasetError as err:
         raise CliError(str(err)) from None
     meta.pop("rules", None)
@@ -112,8 +150,12 @@ def dataset(
         return
     c = out_console()
     rate = f", {meta['decisions_per_second']:,.0f} decisions/s" if meta.get("decisions_per_second") else ""
-    c.print(Text(f"wrote {meta['decisions']:,} decisions of {meta['hands']:,} hands in {len(meta['shards'])} "
-                 f"shard(s) to {out} ({meta['seconds']:.1f} s{rate}); policies: {', '.join(meta['policies'])}"))
+    c.print(
+        Text(
+            f"wrote {meta['decisions']:,} decisions of {meta['hands']:,} hands in {len(meta['shards'])} "
+            f"shard(s) to {out} ({meta['seconds']:.1f} s{rate}); policies: {', '.join(meta['policies'])}"
+        )
+    )
 
 
 def register(app: typer.Typer) -> None:

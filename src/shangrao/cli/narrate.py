@@ -84,8 +84,16 @@ def _meld_words(meld_str: str) -> str:
     return f"{m.type.chinese} {m.type.english} {names} ({meld_str.split(':', 1)[-1]})"
 
 
-_CLAIM_END = frozenset({EventType.DRAW, EventType.END, EventType.DISCARD, EventType.KONG_STANDS, EventType.CONCEALED_KONG,
-                        EventType.ADDED_KONG})
+_CLAIM_END = frozenset(
+    {
+        EventType.DRAW,
+        EventType.END,
+        EventType.DISCARD,
+        EventType.KONG_STANDS,
+        EventType.CONCEALED_KONG,
+        EventType.ADDED_KONG,
+    }
+)
 
 
 def _call_outcome(events: list[dict[str, Any]], i: int) -> tuple[str, dict[str, Any] | None]:
@@ -101,7 +109,7 @@ def _call_outcome(events: list[dict[str, Any]], i: int) -> tuple[str, dict[str, 
     if word == "catch_bao":
         return ("done", None)
     first = None
-    for ev in events[i + 1:]:
+    for ev in events[i + 1 :]:
         t = ev.get("type")
         if t in (EventType.CHOW, EventType.PUNG, EventType.KONG):
             if first is None:
@@ -119,7 +127,9 @@ def _call_outcome(events: list[dict[str, Any]], i: int) -> tuple[str, dict[str, 
     return ("overridden", first) if first is not None else ("open", None)
 
 
-def event_lines(events: list[dict[str, Any]], start: int, bao: int | None, label: Label, *, show_passes: bool = False) -> list[Text]:
+def event_lines(
+    events: list[dict[str, Any]], start: int, bao: int | None, label: Label, *, show_passes: bool = False
+) -> list[Text]:
     """The readable lines of ``events[start:]``, looking ahead in ``events`` to resolve calls.
 
     A call that is carried out is not repeated (the meld or win line says it, unless
@@ -152,8 +162,10 @@ def event_line(ev: dict[str, Any], bao: int | None, label: Label, *, show_passes
     who = label(s) if s is not None else ""
     if t == EventType.DRAW:
         if ev.get("kind") is None:
-            return Text(f"  {who} {verb(who, 'draw')}" + (" a kong replacement" if ev.get("source") == "tail" else ""),
-                        style="dim")
+            return Text(
+                f"  {who} {verb(who, 'draw')}" + (" a kong replacement" if ev.get("source") == "tail" else ""),
+                style="dim",
+            )
         extra = " (kong replacement from the tail)" if ev.get("source") == "tail" else ""
         style = BAO_STYLE if bao is not None and ev["kind"] == format_tile(bao) else "dim"
         return Text(f"  {who} {verb(who, 'draw')} {tile_words(ev['kind'])}{extra}", style=style)
@@ -164,8 +176,7 @@ def event_line(ev: dict[str, Any], bao: int | None, label: Label, *, show_passes
         return Text(f"  {who} {verb(who, 'pass', 'passes')} 过", style="dim") if show_passes else None
     if t == EventType.CALL:
         word, _, rest = str(ev["action"]).partition(" ")
-        return Text(f"  {who} {verb(who, 'call')} {_claim_words(word)}{' ' + rest if rest else ''}",
-                    style="bold")
+        return Text(f"  {who} {verb(who, 'call')} {_claim_words(word)}{' ' + rest if rest else ''}", style="bold")
     if t in (EventType.CHOW, EventType.PUNG, EventType.KONG):
         return Text(f"  {who} {_meld_words(ev['meld'])} from {label(ev['from'])}", style="bold")
     if t in (EventType.CONCEALED_KONG, EventType.ADDED_KONG):
@@ -184,8 +195,10 @@ def event_line(ev: dict[str, Any], bao: int | None, label: Label, *, show_passes
         return Text(f"  {who} 糊! {verb(who, 'declare')} a win", style="bold green")
     if t == EventType.WIN:
         how = WinBy(ev["win_by"]).chinese
-        return Text(f"  {who} {verb(who, 'win')} {how} on {tile_words(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}",
-                    style="bold green")
+        return Text(
+            f"  {who} {verb(who, 'win')} {how} on {tile_words(ev['kind'])}: {ev['pattern']}  {ev['breakdown']}",
+            style="bold green",
+        )
     if t == EventType.END:
         if ev["drawn"]:
             return Text("  荒牌 drawn hand: the wall is empty", style="bold")
@@ -193,8 +206,9 @@ def event_line(ev: dict[str, Any], bao: int | None, label: Label, *, show_passes
     return None
 
 
-def render_settlement(game_result: HandResult, label: Label, players_scores_label: Label | None = None
-                      ) -> list[RenderableType]:
+def render_settlement(
+    game_result: HandResult, label: Label, players_scores_label: Label | None = None
+) -> list[RenderableType]:
     """The itemized settlement of a finished hand: each win, every transfer, deltas and scores."""
     parts: list[RenderableType] = []
     r = game_result
@@ -208,8 +222,9 @@ def render_settlement(game_result: HandResult, label: Label, players_scores_labe
         who = label(w.seat)
         parts.append(Text(f"{who} 糊 {verb(who, 'win')} — {how}", style="bold green"))
         parts.append(render_score(w.score, w.situation, payer_names=[label(p) for p in w.payers]))
-    tr = Table(title="transfers of the hand", title_justify="left", show_edge=False, box=None, padding=(0, 2),
-               pad_edge=False)
+    tr = Table(
+        title="transfers of the hand", title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False
+    )
     tr.add_column("payer")
     tr.add_column("payee")
     tr.add_column("points", justify="right")
@@ -258,8 +273,17 @@ def render_recap(game_result: HandResult, label: Label) -> list[Text]:
 
 
 # --------------------------------------------------------------------------- play
-_ACTION_ORDER = {ActionType.WIN: 0, ActionType.CATCH_BAO: 1, ActionType.CONCEALED_KONG: 2, ActionType.ADDED_KONG: 3,
-                 ActionType.KONG: 4, ActionType.PUNG: 5, ActionType.CHOW: 6, ActionType.PASS: 7, ActionType.DISCARD: 8}
+_ACTION_ORDER = {
+    ActionType.WIN: 0,
+    ActionType.CATCH_BAO: 1,
+    ActionType.CONCEALED_KONG: 2,
+    ActionType.ADDED_KONG: 3,
+    ActionType.KONG: 4,
+    ActionType.PUNG: 5,
+    ActionType.CHOW: 6,
+    ActionType.PASS: 7,
+    ActionType.DISCARD: 8,
+}
 
 
 def order_actions(legal: list[Action]) -> list[Action]:
@@ -285,7 +309,9 @@ def action_text(a: Action, obs: Observation, bao: int, can_win: bool = False, ba
     if t is ActionType.WIN:
         return Text(f"{t.label}!", style="bold green")
     if t is ActionType.PASS:
-        what = " (偷机: decline the 宝吊 win, draw on)" if can_win and baodiao else " (decline the win)" if can_win else ""
+        what = (
+            " (偷机: decline the 宝吊 win, draw on)" if can_win and baodiao else " (decline the win)" if can_win else ""
+        )
         return Text(f"{t.label}{what}")
     if t is ActionType.CATCH_BAO:
         return Text(t.label, style=BAO_STYLE)
@@ -298,8 +324,7 @@ def discard_waits(obs: Observation, bao: int | None, tile: int) -> dict[int, lis
     """Waits after discarding ``tile`` from the player's hand, counting only tiles left unseen
     (:func:`shangrao.analysis.waits_after_discards`)."""
     try:
-        after = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(tile,),
-                                     unseen=_unseen(obs))
+        after = waits_after_discards(obs.hand_34, bao, list(obs.melds[obs.seat]), discards=(tile,), unseen=_unseen(obs))
     except ValueError:
         return {}
     return after.get(tile, {})
@@ -462,5 +487,7 @@ def render_table(obs: Observation, hand_no: int, hands_total: int, players: list
         if baodiao:
             parts.append(Text("听牌 waits: " + ANY_TILE_BAODIAO, style="green"))
         elif w:
-            parts.append(Text("听牌 waits: " + " ".join(f"{short_name(k)}({format_tile(k)})" for k in w), style="green"))
+            parts.append(
+                Text("听牌 waits: " + " ".join(f"{short_name(k)}({format_tile(k)})" for k in w), style="green")
+            )
     return parts

@@ -197,9 +197,14 @@ def play(
     match = Match(rules, seed=seed)
     bots = [None] + [get_bot(bot, seed=f"{seed}:{i}") for i in (1, 2, 3)]
     gid = store.create_game("play", players, seed=seed, rules=rules)
-    console.print(Text(f"上饶麻将 Shangrao Mahjong — game {gid}, seed {seed}. You are seat 0 against "
-                       f"three {bot} bots; {rules.hands_per_match} hands. ? shows what to type; "
-                       "q or Ctrl-C leaves (the game is saved).", style="bold"))
+    console.print(
+        Text(
+            f"上饶麻将 Shangrao Mahjong — game {gid}, seed {seed}. You are seat 0 against "
+            f"three {bot} bots; {rules.hands_per_match} hands. ? shows what to type; "
+            "q or Ctrl-C leaves (the game is saved).",
+            style="bold",
+        )
+    )
     game: Game | None = None
     stored = 0
     try:
@@ -215,8 +220,11 @@ def play(
                     seat_bot = bots[seat]
                     if seat_bot is not None and len(legal) > 1 and hasattr(seat_bot, "see_log"):
                         seat_bot.see_log(game.events, seat)  # an outside bot (ext:) follows its seat's log
-                    action = (legal[0] if seat_bot is None or len(legal) == 1
-                              else seat_bot.choose(game.observation(seat), legal))
+                    action = (
+                        legal[0]
+                        if seat_bot is None or len(legal) == 1
+                        else seat_bot.choose(game.observation(seat), legal)
+                    )
                     game.apply(action)
                     continue
                 for ev in game.events[stored:]:
@@ -238,8 +246,14 @@ def play(
             rec = match.finish_hand(game)
             from ..records.summary import hand_summary
 
-            store.append_hand(gid, rec.hand_no, rec.dealer, rec.events, hand_summary(rec.result, rec.events),
-                              scores_after=list(rec.result.scores))
+            store.append_hand(
+                gid,
+                rec.hand_no,
+                rec.dealer,
+                rec.events,
+                hand_summary(rec.result, rec.events),
+                scores_after=list(rec.result.scores),
+            )
             stored = len(game.events)
             game = None
             console.rule(f"第 {rec.hand_no + 1} 局 settlement 结算")
@@ -271,8 +285,13 @@ def play(
         except Exception:
             n_stored = len(match.hands)
         console.print()
-        console.print(Text(f"left the match: saved as game {gid} (unfinished, {n_stored} hand(s) stored). "
-                           f"shangrao replay {gid} shows it.", style="bold"))
+        console.print(
+            Text(
+                f"left the match: saved as game {gid} (unfinished, {n_stored} hand(s) stored). "
+                f"shangrao replay {gid} shows it.",
+                style="bold",
+            )
+        )
         raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
     finally:
         store.close()

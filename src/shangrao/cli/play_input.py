@@ -47,10 +47,22 @@ class Command(str, Enum):
 
 
 _COMMANDS = {
-    "q": Command.QUIT, "quit": Command.QUIT, "exit": Command.QUIT, "退出": Command.QUIT,
-    "help": Command.HELP, "?": Command.HELP, "？": Command.HELP, "h": Command.HELP, "帮助": Command.HELP,
-    "hint": Command.HINT, "提示": Command.HINT,
-    "undo": Command.UNDO, "u": Command.UNDO, "撤销": Command.UNDO, "悔": Command.UNDO, "back": Command.UNDO,
+    "q": Command.QUIT,
+    "quit": Command.QUIT,
+    "exit": Command.QUIT,
+    "退出": Command.QUIT,
+    "help": Command.HELP,
+    "?": Command.HELP,
+    "？": Command.HELP,
+    "h": Command.HELP,
+    "帮助": Command.HELP,
+    "hint": Command.HINT,
+    "提示": Command.HINT,
+    "undo": Command.UNDO,
+    "u": Command.UNDO,
+    "撤销": Command.UNDO,
+    "悔": Command.UNDO,
+    "back": Command.UNDO,
 }
 
 #: words for each action type; a word may name several types (杠).  The seed's names and the action
@@ -61,12 +73,22 @@ for _t in ActionType:
     _WORDS[_t.chinese] = (*_WORDS.get(_t.chinese, ()), _t)
     _WORDS[_t.value] = (_t,)
 _KONGS = (ActionType.KONG, ActionType.ADDED_KONG, ActionType.CONCEALED_KONG)
-_WORDS.update({
-    "出": (ActionType.DISCARD,), "杠": _KONGS, "kong": _KONGS, "明杠": (ActionType.KONG,),
-    "补杠": (ActionType.ADDED_KONG,), "加杠": (ActionType.ADDED_KONG,), "暗杠": (ActionType.CONCEALED_KONG,),
-    "胡": (ActionType.WIN,), "和": (ActionType.WIN,), WinBy.SELF_DRAW.chinese: (ActionType.WIN,),
-    "不要": (ActionType.PASS,), "p": (ActionType.PASS,),
-})
+_WORDS.update(
+    {
+        "出": (ActionType.DISCARD,),
+        "杠": _KONGS,
+        "kong": _KONGS,
+        "明杠": (ActionType.KONG,),
+        "补杠": (ActionType.ADDED_KONG,),
+        "加杠": (ActionType.ADDED_KONG,),
+        "暗杠": (ActionType.CONCEALED_KONG,),
+        "胡": (ActionType.WIN,),
+        "和": (ActionType.WIN,),
+        WinBy.SELF_DRAW.chinese: (ActionType.WIN,),
+        "不要": (ActionType.PASS,),
+        "p": (ActionType.PASS,),
+    }
+)
 
 #: claims that are confirmed before they are sent (a mistyped one can be taken back)
 CONFIRM_TYPES = frozenset({ActionType.CHOW, ActionType.PUNG, ActionType.KONG, ActionType.WIN, ActionType.CATCH_BAO})
@@ -115,7 +137,7 @@ def _split_word(text: str) -> tuple[str, str]:
         return word, rest
     for word in sorted(_WORDS, key=len, reverse=True):
         if text.startswith(word) and len(text) > len(word) and not word.isascii():
-            return word, text[len(word):]
+            return word, text[len(word) :]
     return text, ""
 
 
@@ -151,9 +173,14 @@ def read_choice(text: str, actions: list[Action]) -> Action | Command:
                 kinds = parse_tiles(rest)
             except TileParseError as err:
                 raise ChoiceError(f"{word}: {err.reason} in {rest!r}") from None
-            fits = [a for a in fits if a.tile is not None and (
-                a.tile in kinds if a.type is not ActionType.CHOW
-                else set(kinds) <= {a.tile, a.tile + 1, a.tile + 2})]
+            fits = [
+                a
+                for a in fits
+                if a.tile is not None
+                and (
+                    a.tile in kinds if a.type is not ActionType.CHOW else set(kinds) <= {a.tile, a.tile + 1, a.tile + 2}
+                )
+            ]
             if not fits:
                 raise ChoiceError(f"{word} {rest} is not possible now; choose 1–{n}")
         if len(fits) == 1:

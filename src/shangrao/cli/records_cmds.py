@@ -91,21 +91,42 @@ def games(
         return
     t = Table(show_edge=False, box=None, padding=(0, 1), pad_edge=False)
     columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("id", "right"), ("date", "left"), ("kind", "left"), ("players", "left"), ("hands", "right"),
-        ("status", "left"), ("scores", "left"), ("seed", "right"))
+        ("id", "right"),
+        ("date", "left"),
+        ("kind", "left"),
+        ("players", "left"),
+        ("hands", "right"),
+        ("status", "left"),
+        ("scores", "left"),
+        ("seed", "right"),
+    )
     for col, just in columns:
         t.add_column(col, justify=just, overflow="fold")
     for r in rows:
-        t.add_row(str(r.id), r.created.astimezone().strftime("%Y-%m-%d %H:%M"), r.mode, _players_text(r.players),
-                  str(r.hands_played), _status_text(r), " ".join(f"{x:+d}" for x in r.scores),
-                  "" if r.seed is None else str(r.seed))
+        t.add_row(
+            str(r.id),
+            r.created.astimezone().strftime("%Y-%m-%d %H:%M"),
+            r.mode,
+            _players_text(r.players),
+            str(r.hands_played),
+            _status_text(r),
+            " ".join(f"{x:+d}" for x in r.scores),
+            "" if r.seed is None else str(r.seed),
+        )
     console.print(t)
     if total > len(rows):
         console.print(Text(f"{len(rows)} of {total} games shown; --limit shows more", style="dim"))
 
 
-def _print_hand(console: Console, index: int, dealer: int | None, events: list[dict[str, Any]], label: Label, passes: bool,
-                title_note: str = "") -> None:
+def _print_hand(
+    console: Console,
+    index: int,
+    dealer: int | None,
+    events: list[dict[str, Any]],
+    label: Label,
+    passes: bool,
+    title_note: str = "",
+) -> None:
     """Rule, deal (dealer, dice, 宝, the four hands) and every event line of one hand."""
     from ..tiles import parse_tile
 
@@ -116,8 +137,10 @@ def _print_hand(console: Console, index: int, dealer: int | None, events: list[d
     if deal:
         if dealer is None:
             dealer = deal.get("dealer")
-        head = Text(f"dealer 庄 {label(dealer) if dealer is not None else '?'} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
-                    f"{tile_words(deal['indicator_kind'])} → ")
+        head = Text(
+            f"dealer 庄 {label(dealer) if dealer is not None else '?'} · dice {deal['dice'][0]}+{deal['dice'][1]} · indicator "
+            f"{tile_words(deal['indicator_kind'])} → "
+        )
         head.append(f"宝 {tile_words(bao_text)}" if bao_text else "宝 ?", style=BAO_STYLE)
         console.print(head)
         for s in range(4):
@@ -157,8 +180,13 @@ def replay_cmd(
     def label(s: int) -> str:
         return seat_label(s, None, players)
 
-    console.print(Text(f"game {rec.id} · {rec.mode} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
-                       f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}", style="bold"))
+    console.print(
+        Text(
+            f"game {rec.id} · {rec.mode} · {rec.created.astimezone():%Y-%m-%d %H:%M} · seed {rec.seed} · "
+            f"{rec.status} · {rec.hands_played} hand(s) · players {', '.join(players)}",
+            style="bold",
+        )
+    )
     failures = []
 
     def show(index: int, dealer: int | None, events: list[dict[str, Any]], note: str = "") -> Game | None:
@@ -174,7 +202,9 @@ def replay_cmd(
         try:
             _print_hand(Console(file=io.StringIO(), width=console.width), index, dealer, events, label, passes, note)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-            events = [dict(e) for e in g.events[:len(events)]]  # a display label of the log is damaged: the replay's labels
+            events = [
+                dict(e) for e in g.events[: len(events)]
+            ]  # a display label of the log is damaged: the replay's labels
         _print_hand(console, index, dealer, events, label, passes, note)
         return g
 
@@ -199,9 +229,16 @@ def replay_cmd(
             continue
         stored = h.result
         # every stored fact is checked: a missing one is a mismatch too (an emptied result is not "reproduced")
-        mismatch = [k for k, mine in (("deltas", list(res.deltas)), ("winners", list(res.winners)),
-                                      ("scores", list(res.scores)), ("drawn", res.drawn))
-                    if stored.get(k, mismatch_marker) != mine]
+        mismatch = [
+            k
+            for k, mine in (
+                ("deltas", list(res.deltas)),
+                ("winners", list(res.winners)),
+                ("scores", list(res.scores)),
+                ("drawn", res.drawn),
+            )
+            if stored.get(k, mismatch_marker) != mine
+        ]
         if wrong_index:
             mismatch.append(f"hand number (stored as {h.index + 1})")
         console.print(Text("结算 settlement", style="bold"))
@@ -215,8 +252,13 @@ def replay_cmd(
     for k, evs in pending.items():
         if show(k, None, evs, " · 未完 unfinished") is None:
             continue
-        console.print(Text(f"未完 unfinished: the hand was left here ({len(evs)} event(s) stored); "
-                           "no settlement, nothing to verify", style="bold yellow"))
+        console.print(
+            Text(
+                f"未完 unfinished: the hand was left here ({len(evs)} event(s) stored); "
+                "no settlement, nothing to verify",
+                style="bold yellow",
+            )
+        )
     if failures:
         what = "; ".join(" ".join(f.split())[:300] for f in failures)  # one line, whatever a record held
         sys.stderr.write(f"error: game {game_id}: replay does not reproduce the record ({what})\n")
@@ -248,8 +290,10 @@ def abandon_cmd(
         if status == "finished":
             raise CliError(f"game {game_id} has finished already: nothing to end")
         if _served(store) and _loads(store, game_id):
-            raise CliError(f"game {game_id} is a live table of the server running on this database (it loads and "
-                           "can be played on): end it at the table (解散) or stop the server first")
+            raise CliError(
+                f"game {game_id} is a live table of the server running on this database (it loads and "
+                "can be played on): end it at the table (解散) or stop the server first"
+            )
         try:
             store.finish_game(game_id, meta={"end_reason": "abandoned"})
         except RecordError as err:

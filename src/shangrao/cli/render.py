@@ -219,18 +219,19 @@ def render_analysis(a: Analysis, indicator: int | None = None) -> RenderableType
         else:
             parts.append(Text.assemble(("听牌 waits  ", "bold"), ("none", "dim")))
         if a.baodiao:
-            parts.append(Text.assemble(("宝吊头 state  ", "bold"), "yes: one 宝 waits as the pair's half; any draw wins"))
+            parts.append(
+                Text.assemble(("宝吊头 state  ", "bold"), "yes: one 宝 waits as the pair's half; any draw wins")
+            )
     parts.append(Text.assemble(("向听 shanten  ", "bold"), shanten_text(a.shanten)))
-    per_form = ", ".join(
-        f"{f.value} {s}" for f, s in a.form_shanten.items() if s < 90
-    )
+    per_form = ", ".join(f"{f.value} {s}" for f, s in a.form_shanten.items() if s < 90)
     if per_form:
         parts.append(Text(f"  per form: {per_form}", style="dim"))
     return RichGroup(*parts)
 
 
-def render_score(result: ScoreResult, situation: WinSituation | None = None,
-                 payer_names: Sequence[str] = PAYER_NAMES) -> RenderableType:
+def render_score(
+    result: ScoreResult, situation: WinSituation | None = None, payer_names: Sequence[str] = PAYER_NAMES
+) -> RenderableType:
     """The itemized settlement of one win, in Chinese with English glosses."""
     parts: list[RenderableType] = []
     if situation is not None:
@@ -242,8 +243,12 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
         win.append(f"   {situation.win_by.chinese} {situation.win_by.english}", style="dim")
         head.add_row("糊的牌 win tile", win)
         head.add_row("副露 melds", melds_text(situation.melds))
-        head.add_row("宝 bao", Text("none", style="dim") if situation.bao is None else
-                     Text(f"{tile_name(situation.bao)} ({format_tile(situation.bao)})", style=BAO_STYLE))
+        head.add_row(
+            "宝 bao",
+            Text("none", style="dim")
+            if situation.bao is None
+            else Text(f"{tile_name(situation.bao)} ({format_tile(situation.bao)})", style=BAO_STYLE),
+        )
         parts.append(head)
     if not result.winning or result.pattern is None:
         parts.append(Text("不糊 not a win: nothing is paid", style="bold red"))
@@ -264,8 +269,11 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
     for b in result.bonuses:
         items.add_row(f"奖励分 {b.name} ×{b.count}", f"+{b.points} from each payer", "奖励分")
     if result.reading is not None:
-        parts.append(Text.assemble(("读法 reading  ", "bold"), reading_text(result.reading),
-                                   "   ", substitution_text(result.reading)))
+        parts.append(
+            Text.assemble(
+                ("读法 reading  ", "bold"), reading_text(result.reading), "   ", substitution_text(result.reading)
+            )
+        )
     parts.append(items)
     pay = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     pay.add_column("payer 付分", overflow="fold")
@@ -274,8 +282,13 @@ def render_score(result: ScoreResult, situation: WinSituation | None = None,
     pay.add_column("bonus 奖励", justify="right", overflow="fold")
     pay.add_column("pays 付", justify="right", overflow="fold")
     for i in range(3):
-        pay.add_row(payer_names[i], f"×{result.payer_factors[i]}", str(result.win_payments[i]),
-                    str(result.bonus_payments[i]), Text(str(result.payments[i]), style="bold"))
+        pay.add_row(
+            payer_names[i],
+            f"×{result.payer_factors[i]}",
+            str(result.win_payments[i]),
+            str(result.bonus_payments[i]),
+            Text(str(result.payments[i]), style="bold"),
+        )
     parts.append(pay)
     parts.append(Text.assemble(("合计 total  ", "bold"), (f"+{result.total}", "bold green"), " to the winner"))
     parts.append(Text.assemble(("算式 formula  ", "bold"), result.breakdown()))

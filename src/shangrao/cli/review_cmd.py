@@ -64,8 +64,10 @@ def _whole(hands: list[tuple[int, list[dict[str, Any]]]], where: str) -> None:
     (a stored game's unfinished hand is not reviewed either)."""
     for index, events in hands:
         if events[-1].get("type") != "end":
-            raise CliError(f"{where}: hand {index + 1} stops after event {len(events) - 1} without its end event "
-                           "(a log cut off, or a hand still being played): only finished hands are reviewed")
+            raise CliError(
+                f"{where}: hand {index + 1} stops after event {len(events) - 1} without its end event "
+                "(a log cut off, or a hand still being played): only finished hands are reviewed"
+            )
 
 
 def _seat_words(s: int, players: list[str] | None) -> str:
@@ -73,14 +75,21 @@ def _seat_words(s: int, players: list[str] | None) -> str:
 
 
 def _summary_line(s: Summary) -> str:
-    return (f"match {100 * s.match_rate:.0f}% of {s.decisions} · lost {s.loss:.2f} points "
-            f"({s.loss_per_hand:.2f} a hand) · mistakes >{MISTAKE:g}: {s.mistakes} · >{BIG_MISTAKE:g}: {s.big_mistakes}")
+    return (
+        f"match {100 * s.match_rate:.0f}% of {s.decisions} · lost {s.loss:.2f} points "
+        f"({s.loss_per_hand:.2f} a hand) · mistakes >{MISTAKE:g}: {s.mistakes} · >{BIG_MISTAKE:g}: {s.big_mistakes}"
+    )
 
 
 def _print(review: GameReview, players: list[str] | None, all_decisions: bool) -> None:
     console = out_console()
-    console.print(Text(f"review by {review.evaluator} (version {review.version}); values are expected points "
-                       "of the hand from the decision", style="dim"))
+    console.print(
+        Text(
+            f"review by {review.evaluator} (version {review.version}); values are expected points "
+            "of the hand from the decision",
+            style="dim",
+        )
+    )
     for s in review.seats:
         console.print(Text(f"{_seat_words(s, players)}: {_summary_line(review.summary[str(s)])}", style="bold"))
     for h in review.hands:
@@ -108,13 +117,20 @@ def _options(d: Decision, n: int = 4) -> str:
 
 def review_cmd(
     game_id: Annotated[int | None, typer.Argument(metavar="[GAME]", help="Id from 'shangrao games'.")] = None,
-    file: Annotated[str | None, typer.Option("--file", "-f", metavar="PATH",
-                                             help="Review an event log (JSON lines or a JSON array; '-' stdin) "
-                                                  "instead of a stored game.")] = None,
+    file: Annotated[
+        str | None,
+        typer.Option(
+            "--file",
+            "-f",
+            metavar="PATH",
+            help="Review an event log (JSON lines or a JSON array; '-' stdin) instead of a stored game.",
+        ),
+    ] = None,
     hand: Annotated[int | None, typer.Option("--hand", "-k", min=1, help="Only hand K (1 = the first).")] = None,
-    seat: Annotated[list[int] | None, typer.Option("--seat", "-s", min=0, max=3,
-                                                   help="Review this seat (0-3; repeat for more). Default: all "
-                                                        "four.")] = None,
+    seat: Annotated[
+        list[int] | None,
+        typer.Option("--seat", "-s", min=0, max=3, help="Review this seat (0-3; repeat for more). Default: all four."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
     all_decisions: Annotated[bool, typer.Option("--all", help="List every decision, not only the mistakes.")] = False,
     db: DbOption = None,
@@ -155,8 +171,7 @@ def review_cmd(
     _print(review, players, all_decisions)
 
 
-def _stored(game_id: int, hand: int | None, seats: list[int] | None, db: str | None
-            ) -> tuple[GameReview, list[str]]:
+def _stored(game_id: int, hand: int | None, seats: list[int] | None, db: str | None) -> tuple[GameReview, list[str]]:
     """A stored game's review: read from the database where kept, else computed and kept there."""
     from ..records import GameNotFound, RecordError
     from ..records.reviews import review_game

@@ -41,10 +41,14 @@ def _settings_options() -> list[inspect.Parameter]:
                 kw["max"] = m.le
         # a short metavar (the bounds are in the model and checked): the help fits 80 columns
         metavar = "SECONDS" if f.annotation is float else "N" if f.annotation is int else "BOT"
-        opt = typer.Option(option_name(name), envvar=env_var(name), show_envvar=False, metavar=metavar,
-                           help=f.description, **kw)
-        out.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
-                                     annotation=Annotated[f.annotation, opt]))
+        opt = typer.Option(
+            option_name(name), envvar=env_var(name), show_envvar=False, metavar=metavar, help=f.description, **kw
+        )
+        out.append(
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=Annotated[f.annotation, opt]
+            )
+        )
     return out
 
 
@@ -54,26 +58,85 @@ def _env(name: str) -> str:
 
 #: the options of ``serve`` that are not server settings (where to listen, the database, the WebSocket layer)
 _OWN = [
-    ("host", Annotated[str, typer.Option("--host", envvar=_env("host"), show_envvar=False,
-                                         help="Address to listen on.")], "127.0.0.1"),
-    ("port", Annotated[int, typer.Option("--port", envvar=_env("port"), show_envvar=False, min=1, max=65535,
-                                         help="Port to listen on.")], 8000),
-    ("db", Annotated[str | None, typer.Option("--db", envvar="SHANGRAO_DB", show_envvar=False,
-                                              help="Records database: a path (SQLite) or a URL such as "
-                                                   "postgresql+psycopg://user@host/db (default: the CLI's "
-                                                   "database).")], None),
+    (
+        "host",
+        Annotated[str, typer.Option("--host", envvar=_env("host"), show_envvar=False, help="Address to listen on.")],
+        "127.0.0.1",
+    ),
+    (
+        "port",
+        Annotated[
+            int,
+            typer.Option("--port", envvar=_env("port"), show_envvar=False, min=1, max=65535, help="Port to listen on."),
+        ],
+        8000,
+    ),
+    (
+        "db",
+        Annotated[
+            str | None,
+            typer.Option(
+                "--db",
+                envvar="SHANGRAO_DB",
+                show_envvar=False,
+                help="Records database: a path (SQLite) or a URL such as "
+                "postgresql+psycopg://user@host/db (default: the CLI's "
+                "database).",
+            ),
+        ],
+        None,
+    ),
 ]
 _OWN_LATE = [
-    ("ping_interval", Annotated[float, typer.Option("--ping-interval", envvar=_env("ping_interval"), show_envvar=False,
-                                                    min=0.1, help="Seconds between WebSocket pings.")], 20.0),
-    ("ping_timeout", Annotated[float, typer.Option("--ping-timeout", envvar=_env("ping_timeout"), show_envvar=False,
-                                                   min=0.1, help="Seconds for a pong before the client is "
-                                                                 "disconnected.")], 20.0),
-    ("ws_deflate", Annotated[bool, typer.Option("--ws-deflate", envvar=_env("ws_deflate"), show_envvar=False,
-                                                help="Compress WebSocket messages (permessage-deflate): about 6x "
-                                                     "fewer bytes, the largest CPU cost per message.")], False),
-    ("no_browser", Annotated[bool, typer.Option("--no-browser", help="Do not open a browser (one is opened only "
-                                                                     "where a display is).")], False),
+    (
+        "ping_interval",
+        Annotated[
+            float,
+            typer.Option(
+                "--ping-interval",
+                envvar=_env("ping_interval"),
+                show_envvar=False,
+                min=0.1,
+                help="Seconds between WebSocket pings.",
+            ),
+        ],
+        20.0,
+    ),
+    (
+        "ping_timeout",
+        Annotated[
+            float,
+            typer.Option(
+                "--ping-timeout",
+                envvar=_env("ping_timeout"),
+                show_envvar=False,
+                min=0.1,
+                help="Seconds for a pong before the client is disconnected.",
+            ),
+        ],
+        20.0,
+    ),
+    (
+        "ws_deflate",
+        Annotated[
+            bool,
+            typer.Option(
+                "--ws-deflate",
+                envvar=_env("ws_deflate"),
+                show_envvar=False,
+                help="Compress WebSocket messages (permessage-deflate): about 6x "
+                "fewer bytes, the largest CPU cost per message.",
+            ),
+        ],
+        False,
+    ),
+    (
+        "no_browser",
+        Annotated[
+            bool, typer.Option("--no-browser", help="Do not open a browser (one is opened only where a display is).")
+        ],
+        False,
+    ),
 ]
 
 
@@ -137,16 +200,21 @@ def serve(**options: Any) -> None:
     app = create_app(db, settings)
     _check_owner(app)  # like a busy port: another server plays this database's tables
     file_limit = raise_file_limit()  # the soft limit up to the hard one: as many connections as allowed
-    guard = ConnectionGuard(per_address=settings.max_connections_per_address,
-                            total=capacity(file_limit, settings.max_connections), header_timeout=header_timeout)
+    guard = ConnectionGuard(
+        per_address=settings.max_connections_per_address,
+        total=capacity(file_limit, settings.max_connections),
+        header_timeout=header_timeout,
+    )
     app.state.manager.metrics.watch_guard(guard)  # /metrics counts the open connections
     sock = _bind(host, port)  # before the address is printed: a busy port is reported, not announced
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/"
     typer.echo(f"上饶麻将: open {url}  (records: {app.state.store._safe_url()}; Ctrl-C stops)")
     limit = "unknown" if file_limit is None else str(file_limit)
-    typer.echo(f"connections: up to {guard.total} at once (file limit {limit}), {guard.per_address} per client "
-               f"address group (/24, /64, loopback); a request's headers within {header_timeout:g} s")
+    typer.echo(
+        f"connections: up to {guard.total} at once (file limit {limit}), {guard.per_address} per client "
+        f"address group (/24, /64, loopback); a request's headers within {header_timeout:g} s"
+    )
     if not no_browser and _has_display():
         import threading
         import webbrowser
@@ -154,9 +222,19 @@ def serve(**options: Any) -> None:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     # proxy_headers=False: the client address (tables per minute) is the TCP peer, as docs/web.md says;
     # uvicorn's default would trust X-Forwarded-For from 127.0.0.1, so a local client could name any address
-    _serve(app, sock, host=host, port=port, log_level="warning", ws_ping_interval=ping_interval,
-           ws_ping_timeout=ping_timeout, ws_max_size=1 << 16, ws_per_message_deflate=ws_deflate,
-           proxy_headers=False, **guarded_protocols(guard))
+    _serve(
+        app,
+        sock,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_ping_interval=ping_interval,
+        ws_ping_timeout=ping_timeout,
+        ws_max_size=1 << 16,
+        ws_per_message_deflate=ws_deflate,
+        proxy_headers=False,
+        **guarded_protocols(guard),
+    )
 
 
 def _check_owner(app: FastAPI) -> None:
@@ -226,7 +304,8 @@ def _has_display() -> bool:
 
 
 serve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-    _own(_OWN) + _settings_options() + _own(_OWN_LATE), return_annotation=None)
+    _own(_OWN) + _settings_options() + _own(_OWN_LATE), return_annotation=None
+)
 
 
 def register(app: typer.Typer) -> None:

@@ -37,10 +37,15 @@ if TYPE_CHECKING:  # the records layer (SQLAlchemy) is imported only by the comm
 
 __all__ = ["MAX_HANDS", "DbOption", "parse_bots", "render_summary", "run_simulation", "simulate"]
 
-DbOption = Annotated[str | None, typer.Option(
-    "--db", metavar="PATH|URL",
-    help="Records database: a file path (SQLite) or a SQLAlchemy URL (postgresql+psycopg://user@host/db). "
-         "Default: $SHANGRAO_DB, else shangrao.sqlite3 in the user data directory.")]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="PATH|URL",
+        help="Records database: a file path (SQLite) or a SQLAlchemy URL (postgresql+psycopg://user@host/db). "
+        "Default: $SHANGRAO_DB, else shangrao.sqlite3 in the user data directory.",
+    ),
+]
 
 
 # --------------------------------------------------------------------------- simulate
@@ -86,9 +91,17 @@ def parse_rule_options(items: list[str] | None, base: RuleSet = DEFAULT_RULES) -
         raise CliError(f"--rule: {err}") from None
 
 
-def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, progress: Progress | None = None,
-                   workers: int = 1, ray_address: str | None = None, rules: RuleSet = DEFAULT_RULES,
-                   engine: str | None = "python") -> dict[str, Any]:
+def run_simulation(
+    hands: int,
+    seed: int,
+    bots: list[str],
+    store: Store | None,
+    progress: Progress | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+    rules: RuleSet = DEFAULT_RULES,
+    engine: str | None = "python",
+) -> dict[str, Any]:
     """Play ``hands`` hands as matches of ``rules.hands_per_match``; store each hand; return the summary.
 
     The hands are played by :func:`shangrao.selfplay.iter_hands` — in this process
@@ -114,19 +127,56 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
     compact = store is not None and engine == "fast"
     if compact:
         assert store is not None
-        records = iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address, engine=engine,
-                             events=False, compact=True)
+        records = iter_hands(
+            hands,
+            seed,
+            bots,
+            rules,
+            workers=workers,
+            ray_address=ray_address,
+            engine=engine,
+            events=False,
+            compact=True,
+        )
         _store_compact(records, store, seed, bots, rules, stats, game_ids, progress, task)
     else:
-        _store_full(iter_hands(hands, seed, bots, rules, workers=workers, ray_address=ray_address, engine=engine,
-                               events=store is not None), store, seed, bots, rules, stats, game_ids, progress, task)
+        _store_full(
+            iter_hands(
+                hands,
+                seed,
+                bots,
+                rules,
+                workers=workers,
+                ray_address=ray_address,
+                engine=engine,
+                events=store is not None,
+            ),
+            store,
+            seed,
+            bots,
+            rules,
+            stats,
+            game_ids,
+            progress,
+            task,
+        )
     elapsed = time.perf_counter() - t0
     played = stats.hands
-    out = {"seed": seed, "bots": bots, "matches": n_matches, "hands_per_match": per, **stats.to_dict(),
-           "doubling_factors": doubling_factors(rules)}
-    out["timing"] = {"seconds": round(elapsed, 3), "hands_per_second": round(played / elapsed, 2) if elapsed else None,
-                     "workers": workers if ray_address is None else None, "ray": ray_address,
-                     "engine": engine}
+    out = {
+        "seed": seed,
+        "bots": bots,
+        "matches": n_matches,
+        "hands_per_match": per,
+        **stats.to_dict(),
+        "doubling_factors": doubling_factors(rules),
+    }
+    out["timing"] = {
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(played / elapsed, 2) if elapsed else None,
+        "workers": workers if ray_address is None else None,
+        "ray": ray_address,
+        "engine": engine,
+    }
     out["storage"] = {"db": store._safe_url() if store is not None else None, "game_ids": game_ids}
     return out
 
@@ -135,9 +185,17 @@ def run_simulation(hands: int, seed: int, bots: list[str], store: Store | None, 
 BULK_HANDS = 4096
 
 
-def _store_full(records: Iterable[dict[str, Any]], store: Store | None, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
-                game_ids: list[int], progress: Progress | None,
-                task: TaskID | None) -> None:
+def _store_full(
+    records: Iterable[dict[str, Any]],
+    store: Store | None,
+    seed: int,
+    bots: list[str],
+    rules: RuleSet,
+    stats: Stats,
+    game_ids: list[int],
+    progress: Progress | None,
+    task: TaskID | None,
+) -> None:
     """The Python engine's records (or none stored): a game per match, created with its first hand,
     each hand stored with its events (one transaction a hand), finished with its last."""
     gid = None
@@ -155,13 +213,20 @@ def _store_full(records: Iterable[dict[str, Any]], store: Store | None, seed: in
                 finish(last)
             current = rec["match"]
             if store is not None:
-                gid = store.create_game("simulate", bots, seed=rec["match_seed"], rules=rules,
-                                        meta={"run_seed": seed, "match": current})
+                gid = store.create_game(
+                    "simulate", bots, seed=rec["match_seed"], rules=rules, meta={"run_seed": seed, "match": current}
+                )
                 game_ids.append(gid)
         if store is not None:
             assert gid is not None  # the match's game was created with its first hand
-            store.append_hand(gid, rec["hand_no"], rec["dealer"], rec["events"], rec["summary"],
-                              scores_after=list(rec["result"]["scores"]))
+            store.append_hand(
+                gid,
+                rec["hand_no"],
+                rec["dealer"],
+                rec["events"],
+                rec["summary"],
+                scores_after=list(rec["result"]["scores"]),
+            )
         stats.add(rec["summary"])
         last = rec
         if progress is not None and task is not None:
@@ -170,9 +235,17 @@ def _store_full(records: Iterable[dict[str, Any]], store: Store | None, seed: in
         finish(last)
 
 
-def _store_compact(records: Iterable[dict[str, Any]], store: Store, seed: int, bots: list[str], rules: RuleSet, stats: Stats,
-                   game_ids: list[int], progress: Progress | None,
-                task: TaskID | None) -> None:
+def _store_compact(
+    records: Iterable[dict[str, Any]],
+    store: Store,
+    seed: int,
+    bots: list[str],
+    rules: RuleSet,
+    stats: Stats,
+    game_ids: list[int],
+    progress: Progress | None,
+    task: TaskID | None,
+) -> None:
     """The fast engine's compact records: each match becomes a whole game of compact hands
     (:mod:`shangrao.records.compact`), written :data:`BULK_HANDS` hands at a time in one transaction
     (:meth:`Store.insert_games`), never replayed here.  The same games, hands and results as
@@ -220,8 +293,9 @@ def doubling_factors(rules: RuleSet) -> dict[str, int]:
     return {d.name: rules.robbing_kong_factor if k == "qianggang" else 2 for k, d in DOUBLINGS.items()}
 
 
-def _count_table(title: str, counts: dict[str, int], hands: int, key_name: str,
-                 factors: dict[str, int] | None = None) -> Table:
+def _count_table(
+    title: str, counts: dict[str, int], hands: int, key_name: str, factors: dict[str, int] | None = None
+) -> Table:
     t = Table(title=title, title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     t.add_column(key_name)
     if factors is not None:
@@ -237,23 +311,43 @@ def _count_table(title: str, counts: dict[str, int], hands: int, key_name: str,
 
 
 _HEAVENLY = PATTERNS["heavenly"]
-_WIN_BY_NAMES = {**{w.value: f"{w.chinese} {w.english}" for w in WinBy},
-                 _HEAVENLY.name: f"{_HEAVENLY.name} {_HEAVENLY.english}"}
+_WIN_BY_NAMES = {
+    **{w.value: f"{w.chinese} {w.english}" for w in WinBy},
+    _HEAVENLY.name: f"{_HEAVENLY.name} {_HEAVENLY.english}",
+}
 
 
 def render_summary(s: dict[str, Any], console: Console) -> None:
     h = s["hands"]
-    console.print(Text(f"shangrao simulate: {h} hands in {s['matches']} match(es) of {s['hands_per_match']}, "
-                       f"seed {s['seed']}, bots {','.join(s['bots'])}", style="bold"))
+    console.print(
+        Text(
+            f"shangrao simulate: {h} hands in {s['matches']} match(es) of {s['hands_per_match']}, "
+            f"seed {s['seed']}, bots {','.join(s['bots'])}",
+            style="bold",
+        )
+    )
     seats = Table(title="seats", title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("seat", "right"), ("bot", "left"), ("wins", "right"), ("win %", "right"), ("points", "right"),
-        ("points/hand", "right"), ("dealt", "right"))
+        ("seat", "right"),
+        ("bot", "left"),
+        ("wins", "right"),
+        ("win %", "right"),
+        ("points", "right"),
+        ("points/hand", "right"),
+        ("dealt", "right"),
+    )
     for col, just in columns:
         seats.add_column(col, justify=just)
     for r in s["seats"]:
-        seats.add_row(str(r["seat"]), r["bot"], str(r["wins"]), f"{100 * r['win_rate']:.1f}",
-                      f"{r['points']:+d}", f"{r['points_per_hand']:+.2f}", str(r["dealt"]))
+        seats.add_row(
+            str(r["seat"]),
+            r["bot"],
+            str(r["wins"]),
+            f"{100 * r['win_rate']:.1f}",
+            f"{r['points']:+d}",
+            f"{r['points_per_hand']:+.2f}",
+            str(r["dealt"]),
+        )
     console.print(seats)
     if len(s["by_bot"]) > 1:
         bt = Table(title="bots", title_justify="left", show_edge=False, box=None, padding=(0, 2), pad_edge=False)
@@ -262,18 +356,34 @@ def render_summary(s: dict[str, Any], console: Console) -> None:
         for b in s["by_bot"]:
             bt.add_row(b["bot"], ",".join(map(str, b["seats"])), str(b["wins"]), f"{b['points']:+d}")
         console.print(bt)
-    console.print(Text(f"wins {s['wins']}  ·  drawn hands 荒牌 {s['drawn']} ({100 * s['drawn_rate']:.1f}%)  ·  "
-                       f"hands with several winners (抢杠) {s['multi_winner_hands']}"))
-    console.print(_count_table("how wins came", {_WIN_BY_NAMES.get(k, k): v for k, v in s["win_by"].items()},
-                               h, "win by"))
+    console.print(
+        Text(
+            f"wins {s['wins']}  ·  drawn hands 荒牌 {s['drawn']} ({100 * s['drawn_rate']:.1f}%)  ·  "
+            f"hands with several winners (抢杠) {s['multi_winner_hands']}"
+        )
+    )
+    console.print(
+        _count_table("how wins came", {_WIN_BY_NAMES.get(k, k): v for k, v in s["win_by"].items()}, h, "win by")
+    )
     console.print(_count_table("patterns 牌型", s["patterns"], h, "pattern"))
-    console.print(_count_table("doublings 加倍 (each time)", s["doublings"], h, "doubling",
-                               s.get("doubling_factors") or doubling_factors(DEFAULT_RULES)))
+    console.print(
+        _count_table(
+            "doublings 加倍 (each time)",
+            s["doublings"],
+            h,
+            "doubling",
+            s.get("doubling_factors") or doubling_factors(DEFAULT_RULES),
+        )
+    )
     console.print(_count_table("bonuses 奖励分", s["bonuses"], h, "bonus"))
     if s.get("biggest_win"):
         b = s["biggest_win"]
-        console.print(Text(f"biggest win: seat {b['seat']} {b['pattern']} +{b['points']} in all "
-                           f"(hand {b['hand']}: {b['breakdown']})"))
+        console.print(
+            Text(
+                f"biggest win: seat {b['seat']} {b['pattern']} +{b['points']} in all "
+                f"(hand {b['hand']}: {b['breakdown']})"
+            )
+        )
     t = s["timing"]
     console.print(Text(f"time {t['seconds']:.1f} s  ·  {t['hands_per_second']} hands/s", style="dim"))
     if s["storage"]["db"]:
@@ -287,31 +397,59 @@ MAX_HANDS = 10_000_000
 
 
 def simulate(
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS,
-                                       help=f"Number of hands to play (1..{MAX_HANDS}).")] = 200,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed; the same seed gives the same results. "
-                                                "Default: a random seed (printed).")] = None,
-    bots: Annotated[str, typer.Option("--bots", metavar="B,B,B,B", show_default="greedy in every seat",
-                                      help="Bots for seats 0-3 (" + ", ".join(BOT_NAMES) + "); one name fills all seats.")]
-    = "greedy,greedy,greedy,greedy",
+    hands: Annotated[
+        int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help=f"Number of hands to play (1..{MAX_HANDS}).")
+    ] = 200,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", "-s", help="Seed; the same seed gives the same results. Default: a random seed (printed)."
+        ),
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="B,B,B,B",
+            show_default="greedy in every seat",
+            help="Bots for seats 0-3 (" + ", ".join(BOT_NAMES) + "); one name fills all seats.",
+        ),
+    ] = "greedy,greedy,greedy,greedy",
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=0,
-                                         help="Processes to play in (0: one per CPU). Same results as 1.")] = 1,
-    ray: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS",
-                                               help="Play on a Ray cluster: 'auto', host:port, or 'local' "
-                                                    "(needs pip install '.\\[ray]'). Same results.")] = None,
-    rule: Annotated[list[str] | None, typer.Option(
-        "--rule", metavar="KEY=VALUE",
-        help="A rule option, repeatable, e.g. --rule kong_after_pung=true --rule base_points=2 "
-             "(RuleSet fields; docs/rules.md).")] = None,
-    engine: Annotated[str | None, typer.Option(
-        "--engine", metavar="python|fast",
-        help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
-             "Default: fast for core bots once compiled. Same results.")] = None,
-    store_hands: Annotated[bool, typer.Option("--store/--no-store",
-                                              help="Store every hand in the records (default) or only "
-                                                   "print the summary.")] = True,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=0, help="Processes to play in (0: one per CPU). Same results as 1.")
+    ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Play on a Ray cluster: 'auto', host:port, or 'local' (needs pip install '.\\[ray]'). Same results.",
+        ),
+    ] = None,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule",
+            metavar="KEY=VALUE",
+            help="A rule option, repeatable, e.g. --rule kong_after_pung=true --rule base_points=2 "
+            "(RuleSet fields; docs/rules.md).",
+        ),
+    ] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--engine",
+            metavar="python|fast",
+            help="python: the engine; fast: the compiled core (random, greedy, ukeire only). "
+            "Default: fast for core bots once compiled. Same results.",
+        ),
+    ] = None,
+    store_hands: Annotated[
+        bool,
+        typer.Option("--store/--no-store", help="Store every hand in the records (default) or only print the summary."),
+    ] = True,
 ) -> None:
     """Let bots play N hands and print a summary.
 
@@ -326,11 +464,20 @@ def simulate(
     store = open_store(db) if store_hands else None
     try:
         econ = err_console()
-        with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
-                      TimeElapsedColumn(), TimeRemainingColumn(), console=econ, transient=True,
-                      disable=not econ.is_terminal) as progress:
-            summary = run_simulation(hands, seed, names, store, progress, workers=workers, ray_address=ray,
-                                     rules=rules, engine=engine)
+        with Progress(
+            TextColumn("[bold]simulate"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("hands"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=econ,
+            transient=True,
+            disable=not econ.is_terminal,
+        ) as progress:
+            summary = run_simulation(
+                hands, seed, names, store, progress, workers=workers, ray_address=ray, rules=rules, engine=engine
+            )
     finally:
         if store is not None:
             store.close()

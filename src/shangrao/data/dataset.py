@@ -52,7 +52,9 @@ class Dataset:
         if not isinstance(meta, dict) or meta.get("format") != "shangrao-dataset":
             raise DatasetError(f"{meta_path}: not a shangrao dataset")
         if meta.get("version") != SCHEMA_VERSION:
-            raise DatasetError(f"{meta_path}: schema version {meta.get('version')!r}, this reader knows {SCHEMA_VERSION}")
+            raise DatasetError(
+                f"{meta_path}: schema version {meta.get('version')!r}, this reader knows {SCHEMA_VERSION}"
+            )
         self.meta: dict[str, Any] = meta
         self.shards: list[Path] = [self.path / s["file"] for s in meta["shards"]]
 
@@ -80,8 +82,15 @@ class Dataset:
             return {c: np.zeros((0, *COLUMNS[c][1]), dtype=COLUMNS[c][0]) for c in cols}
         return {c: np.concatenate([p[c] for p in parts]) for c in cols}
 
-    def batches(self, batch_size: int = 256, seed: int | None = 0, columns: Sequence[str] | None = None,
-                shuffle: bool = True, buffer_shards: int = 4, drop_last: bool = False) -> Iterator[dict[str, np.ndarray]]:
+    def batches(
+        self,
+        batch_size: int = 256,
+        seed: int | None = 0,
+        columns: Sequence[str] | None = None,
+        shuffle: bool = True,
+        buffer_shards: int = 4,
+        drop_last: bool = False,
+    ) -> Iterator[dict[str, np.ndarray]]:
         """Stream batches (dicts of arrays, first dimension ``batch_size``, the last one may be shorter).
 
         Shuffled: the shard order is permuted and rows are shuffled within a buffer of
@@ -95,7 +104,7 @@ class Dataset:
         step = max(1, int(buffer_shards))
         carry: dict[str, np.ndarray] | None = None
         for start in range(0, len(order), step):
-            parts = [self.shard(int(i), columns) for i in order[start:start + step]]
+            parts = [self.shard(int(i), columns) for i in order[start : start + step]]
             buf = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
             if carry is not None:
                 buf = {c: np.concatenate([carry[c], buf[c]]) for c in buf}
@@ -104,7 +113,7 @@ class Dataset:
             idx = rng.permutation(n) if shuffle else np.arange(n)
             full = n - n % batch_size
             for b in range(0, full, batch_size):
-                sel = idx[b:b + batch_size]
+                sel = idx[b : b + batch_size]
                 yield {c: v[sel] for c, v in buf.items()}
             if full < n:
                 carry = {c: v[idx[full:]] for c, v in buf.items()}

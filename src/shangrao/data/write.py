@@ -32,7 +32,9 @@ def deal_id(hand_seed: object) -> int:
     return int.from_bytes(hashlib.blake2b(str(hand_seed).encode(), digest_size=8).digest(), "big") >> 1
 
 
-def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple[np.ndarray, np.ndarray, dict[Action, int]]:
+def _encode(
+    obs: Observation, legal: Sequence[Action], hands_left: int
+) -> tuple[np.ndarray, np.ndarray, dict[Action, int]]:
     from .. import encoding as enc
 
     claimed = obs.last_discard[1] if obs.last_discard is not None else None
@@ -45,7 +47,9 @@ def _encode(obs: Observation, legal: Sequence[Action], hands_left: int) -> tuple
 class DecisionRecorder:
     """Wraps a bot: records (planes, mask, action) of every decision it is asked, then plays the bot's choice."""
 
-    def __init__(self, bot: Any, seat: int, rows: list[Row], hands_left: Callable[[], int], labeler: Any = None) -> None:
+    def __init__(
+        self, bot: Any, seat: int, rows: list[Row], hands_left: Callable[[], int], labeler: Any = None
+    ) -> None:
         self.bot = bot
         self.seat = seat
         self.rows = rows
@@ -82,9 +86,16 @@ def _selfplay_job(args: tuple[Any, ...]) -> dict[str, Any]:
     mseed = match_seed(run_seed, m)
     rows: list[Row] = []
     match = Match(rules, seed=mseed)
-    bots = [DecisionRecorder(get_bot(s, seed=f"{mseed}:{i}"), i, rows, lambda: rules.hands_per_match - len(match.hands),
-                             None if label is None else get_bot(label, seed=f"{mseed}:label:{i}"))
-            for i, s in enumerate(specs)]
+    bots = [
+        DecisionRecorder(
+            get_bot(s, seed=f"{mseed}:{i}"),
+            i,
+            rows,
+            lambda: rules.hands_per_match - len(match.hands),
+            None if label is None else get_bot(label, seed=f"{mseed}:label:{i}"),
+        )
+        for i, s in enumerate(specs)
+    ]
     hand_rows: list[tuple[int, int, int]] = []  # (first row, hand_no, deal id) per hand
     deltas: list[tuple[int, ...]] = []
     start_scores = tuple(match.scores)
@@ -141,9 +152,16 @@ def _points(values: Sequence[int], what: str) -> np.ndarray:
         raise DatasetError(f"{what} points {list(values)!r} do not fit the dataset's int64 columns") from None
 
 
-def _columns(rows: list[Row], hand_rows: list[tuple[int, int, int]], deltas: list[tuple[int, ...]],
-             start_scores: Sequence[int], final: Sequence[int], m: int, rules: RuleSet,
-             specs: Sequence[str]) -> dict[str, Any]:
+def _columns(
+    rows: list[Row],
+    hand_rows: list[tuple[int, int, int]],
+    deltas: list[tuple[int, ...]],
+    start_scores: Sequence[int],
+    final: Sequence[int],
+    m: int,
+    rules: RuleSet,
+    specs: Sequence[str],
+) -> dict[str, Any]:
     n = len(rows)
     out = _empty(n)
     for j, (planes, mask, action, seat) in enumerate(rows):
@@ -217,12 +235,21 @@ def _prepare_out(out: str | Path, overwrite: bool) -> Path:
     return path
 
 
-def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] = ("ukeire",) * 4,
-                   rules: RuleSet = DEFAULT_RULES, workers: int | None = 1, ray_address: str | None = None,
-                   shard_rows: int = DEFAULT_SHARD_ROWS, overwrite: bool = False,
-                   mp_context: BaseContext | None = None,
-                   on_hands: Callable[[int], None] | None = None, label: str | None = None,
-                   engine: str | None = "python") -> dict[str, Any]:
+def write_selfplay(
+    out: str | Path,
+    hands: int,
+    seed: int,
+    bots: Sequence[str] = ("ukeire",) * 4,
+    rules: RuleSet = DEFAULT_RULES,
+    workers: int | None = 1,
+    ray_address: str | None = None,
+    shard_rows: int = DEFAULT_SHARD_ROWS,
+    overwrite: bool = False,
+    mp_context: BaseContext | None = None,
+    on_hands: Callable[[int], None] | None = None,
+    label: str | None = None,
+    engine: str | None = "python",
+) -> dict[str, Any]:
     """Play ``hands`` hands of self-play (matches of ``rules.hands_per_match``, seeds as
     :func:`shangrao.selfplay.simulate_hands`) and write every decision of every seat to ``out``.
 
@@ -271,13 +298,25 @@ def write_selfplay(out: str | Path, hands: int, seed: int, bots: Sequence[str] =
             on_hands(res["hands"])
     writer.finish()
     seconds = time.perf_counter() - t0
-    meta = {"format": "shangrao-dataset", "version": SCHEMA_VERSION, "source": "selfplay", "policies": policies,
-            "bots": specs, "label": label, "seed": seed, "hands": n_hands, "decisions": writer.rows, "rules": rules.to_dict(),
-            "shards": writer.shards}
+    meta = {
+        "format": "shangrao-dataset",
+        "version": SCHEMA_VERSION,
+        "source": "selfplay",
+        "policies": policies,
+        "bots": specs,
+        "label": label,
+        "seed": seed,
+        "hands": n_hands,
+        "decisions": writer.rows,
+        "rules": rules.to_dict(),
+        "shards": writer.shards,
+    }
     (path / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
-    return meta | {"seconds": round(seconds, 3),
-                   "decisions_per_second": round(writer.rows / seconds, 1) if seconds else None,
-                   "hands_per_second": round(n_hands / seconds, 2) if seconds else None}
+    return meta | {
+        "seconds": round(seconds, 3),
+        "decisions_per_second": round(writer.rows / seconds, 1) if seconds else None,
+        "hands_per_second": round(n_hands / seconds, 2) if seconds else None,
+    }
 
 
 def _replay_rows(events: list[dict[str, Any]]) -> tuple[list[Row], tuple[int, ...], int | str | None]:
@@ -288,8 +327,15 @@ def _replay_rows(events: list[dict[str, Any]]) -> tuple[list[Row], tuple[int, ..
     if deal.get("type") != "deal" or "wall" not in deal:
         raise DatasetError("a stored hand must start with its full deal event (wall and seed)")
     try:
-        game = Game(RuleSet.from_dict(deal["rules"]), seed=deal.get("seed"), dealer=deal["dealer"],
-                    scores=deal["scores"], wall=deal["wall"], dice=deal["dice"], hand_no=deal.get("hand_no", 0))
+        game = Game(
+            RuleSet.from_dict(deal["rules"]),
+            seed=deal.get("seed"),
+            dealer=deal["dealer"],
+            scores=deal["scores"],
+            wall=deal["wall"],
+            dice=deal["dice"],
+            hand_no=deal.get("hand_no", 0),
+        )
     except (KeyError, TypeError, ValueError) as err:
         raise DatasetError(f"the deal event does not re-play: {err}") from None
     hands_left = game.rules.hands_per_match - game.hand_no  # as the self-play recorder counts it
@@ -309,14 +355,17 @@ def _replay_rows(events: list[dict[str, Any]]) -> tuple[list[Row], tuple[int, ..
                 rows.append((planes, mask, index.get(action, -1), seat))
             game.apply(action, ev.get("seat"))
         except (ValueError, ReplayError) as err:
-            raise DatasetError(f"a stored hand does not re-play at {ev.get('type')} {ev.get('action')!r}: {err}") from None
+            raise DatasetError(
+                f"a stored hand does not re-play at {ev.get('type')} {ev.get('action')!r}: {err}"
+            ) from None
     if not game.is_over or game.result is None:
         raise DatasetError("a stored hand ends before its end event (an unfinished hand)")
     return rows, tuple(game.result.deltas), deal.get("seed")
 
 
-def write_from_games(out: str | Path, store: Any, game_ids: Sequence[int], shard_rows: int = DEFAULT_SHARD_ROWS,
-                     overwrite: bool = False) -> dict[str, Any]:
+def write_from_games(
+    out: str | Path, store: Any, game_ids: Sequence[int], shard_rows: int = DEFAULT_SHARD_ROWS, overwrite: bool = False
+) -> dict[str, Any]:
     """Write the decisions of stored games (:class:`shangrao.records.Store`) to ``out``.
 
     Every completed hand is re-played from its stored deal (wall, dice) and decisions, so the planes
@@ -365,8 +414,17 @@ def write_from_games(out: str | Path, store: Any, game_ids: Sequence[int], shard
             writer.add(cols)
     writer.finish()
     seconds = time.perf_counter() - t0
-    meta = {"format": "shangrao-dataset", "version": SCHEMA_VERSION, "source": "records", "policies": policies,
-            "bots": policies, "games": list(game_ids), "hands": n_hands, "decisions": writer.rows,
-            "rules": None, "shards": writer.shards}
+    meta = {
+        "format": "shangrao-dataset",
+        "version": SCHEMA_VERSION,
+        "source": "records",
+        "policies": policies,
+        "bots": policies,
+        "games": list(game_ids),
+        "hands": n_hands,
+        "decisions": writer.rows,
+        "rules": None,
+        "shards": writer.shards,
+    }
     (path / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return meta | {"seconds": round(seconds, 3)}

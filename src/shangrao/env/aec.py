@@ -48,7 +48,7 @@ def rank_rewards(scores: tuple[int, ...] | list[int]) -> list[float]:
     for s in scores:
         above = sum(1 for t in scores if t > s)
         tied = sum(1 for t in scores if t == s)
-        out.append(sum(RANK_REWARDS[above:above + tied]) / tied)
+        out.append(sum(RANK_REWARDS[above : above + tied]) / tied)
     return out
 
 
@@ -66,6 +66,7 @@ def show(render_mode: str | None, text: Callable[[], str]) -> str | None:
     returns None, no mode warns (gymnasium's logger) and returns None."""
     if render_mode is None:
         import gymnasium
+
         gymnasium.logger.warn("render() called without a render_mode")
         return None
     out = text()
@@ -80,22 +81,27 @@ def render_text(game: Game | None, legal: Mapping[int, Action] | None = None, to
     if game is None:
         return ""
     from ..tiles import format_tile, format_tiles
+
     g = game
     lines = [f"hand {g.hand_no}  bao {format_tile(g.bao)}  tiles left {g.tiles_left}  phase {g.phase}"]
     for s in range(4):
         o = g.observation(s)
         melds = " ".join(str(m) for m in o.melds[s])
-        lines.append(f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  discards {format_tiles(list(o.discards[s]))}")
+        lines.append(
+            f"{AGENTS[s]}: {format_tiles(list(o.hand))}  [{melds}]  discards {format_tiles(list(o.discards[s]))}"
+        )
     if not g.is_over and legal:
         lines.append(f"to act: {to_act}: " + ", ".join(f"{i}={a}" for i, a in sorted(legal.items())))
     return "\n".join(lines)
 
 
 def observation_space() -> spaces.Dict:
-    return spaces.Dict({
-        "observation": spaces.Box(low=0, high=enc.OBS_HIGH.copy(), shape=enc.OBS_SHAPE, dtype=np.int8),
-        "action_mask": spaces.Box(low=0, high=1, shape=(enc.N_ACTIONS,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0, high=enc.OBS_HIGH.copy(), shape=enc.OBS_SHAPE, dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(enc.N_ACTIONS,), dtype=np.int8),
+        }
+    )
 
 
 def _episode_rules(rules: RuleSet, hands: int) -> RuleSet:
@@ -110,11 +116,22 @@ class ShangraoAECEnv(AECEnv, EzPickle):
     ShangraoAECEnv(hands=1, rules=DEFAULT_RULES, dealer=None, normalize=False, render_mode=None, reward=None)
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "shangrao_v1", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "shangrao_v1",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
-    def __init__(self, hands: int = 1, rules: RuleSet = DEFAULT_RULES, dealer: int | None = None,
-                 normalize: bool = False, render_mode: str | None = None, reward: str | None = None) -> None:
+    def __init__(
+        self,
+        hands: int = 1,
+        rules: RuleSet = DEFAULT_RULES,
+        dealer: int | None = None,
+        normalize: bool = False,
+        render_mode: str | None = None,
+        reward: str | None = None,
+    ) -> None:
         EzPickle.__init__(self, hands, rules, dealer, normalize, render_mode, reward)
         super().__init__()
         self.reward_mode = reward_mode(reward, normalize)
@@ -149,7 +166,7 @@ class ShangraoAECEnv(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        match_seed = self._rng.randrange(2 ** 63)
+        match_seed = self._rng.randrange(2**63)
         dealer = self._rng.randrange(4) if self.dealer is None else self.dealer
         self.match = Match(self.rules, seed=match_seed, dealer=dealer)
         self.game = self.match.new_hand()
@@ -204,7 +221,8 @@ class ShangraoAECEnv(AECEnv, EzPickle):
         if engine_action is None:
             raise IllegalActionError(
                 f"{agent}: flat action {action!r} is not legal now; legal: "
-                + ", ".join(f"{i} ({a})" for i, a in sorted(self._legal.items())))
+                + ", ".join(f"{i} ({a})" for i, a in sorted(self._legal.items()))
+            )
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         g.push(engine_action)
@@ -234,8 +252,10 @@ class ShangraoAECEnv(AECEnv, EzPickle):
     # ------------------------------------------------------------------ misc
     def render(self) -> str | None:
         """``"ansi"``: the text of every hand (a debugging view); ``"human"``: prints it, returns None."""
-        return show(self.render_mode, lambda: render_text(self.game, self._legal,
-                                                          self.agent_selection if self.game is not None else None))
+        return show(
+            self.render_mode,
+            lambda: render_text(self.game, self._legal, self.agent_selection if self.game is not None else None),
+        )
 
     def close(self) -> None:
         pass

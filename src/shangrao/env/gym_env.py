@@ -29,10 +29,18 @@ class ShangraoGymEnv(gym.Env):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it on Env
 
-    def __init__(self, opponents: Sequence[str | Bot] | str = ("random", "random", "random"),
-                 seat: int | None = None, hands: int = 1, rules: RuleSet = DEFAULT_RULES,
-                 dealer: int | None = None, normalize: bool = False, illegal_action: str = "fallback",
-                 illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        opponents: Sequence[str | Bot] | str = ("random", "random", "random"),
+        seat: int | None = None,
+        hands: int = 1,
+        rules: RuleSet = DEFAULT_RULES,
+        dealer: int | None = None,
+        normalize: bool = False,
+        illegal_action: str = "fallback",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
         if isinstance(opponents, str):
             opponents = [opponents] * 3
         opponents = list(opponents)
@@ -132,13 +140,14 @@ class ShangraoGymEnv(gym.Env):
         return legal[max(discards)] if discards else legal[min(legal)]
 
     # ------------------------------------------------------------------ gym API
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         skipped = 0
         while True:
-            match_seed = int(rng.integers(2 ** 63 - 1))
+            match_seed = int(rng.integers(2**63 - 1))
             self.seat = int(rng.integers(4)) if self.fixed_seat is None else self.fixed_seat
             dealer = int(rng.integers(4)) if self.fixed_dealer is None else self.fixed_dealer
             self.bots = [None] * 4
@@ -169,7 +178,8 @@ class ShangraoGymEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise IllegalActionError(
                     f"flat action {action!r} is not legal now; legal: "
-                    + ", ".join(f"{i} ({a})" for i, a in sorted(self._legal.items())))
+                    + ", ".join(f"{i} ({a})" for i, a in sorted(self._legal.items()))
+                )
             info_extra["illegal_action"] = True
             if self.illegal_action == "terminate":
                 self._legal = {}
@@ -199,13 +209,15 @@ class ShangraoGymEnv(gym.Env):
         if g is None:
             return ""
         from ..tiles import format_tile, format_tiles
+
         o = g.observation(self.seat)
-        lines = [f"seat {self.seat}  hand {format_tiles(list(o.hand))}  bao {format_tile(o.bao)}  "
-                 f"tiles left {o.tiles_left}  phase {o.phase}"]
+        lines = [
+            f"seat {self.seat}  hand {format_tiles(list(o.hand))}  bao {format_tile(o.bao)}  "
+            f"tiles left {o.tiles_left}  phase {o.phase}"
+        ]
         if self._legal:
             lines.append("legal: " + ", ".join(f"{i}={a}" for i, a in sorted(self._legal.items())))
         return "\n".join(lines)
 
     def legal_actions(self) -> dict[int, Action]:
         return dict(self._legal)
-

@@ -28,8 +28,15 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "shangrao_v1", "render_fps": 1}
 
-    def __init__(self, hands: int = 1, rules: RuleSet = DEFAULT_RULES, dealer: int | None = None,
-                 normalize: bool = False, render_mode: str | None = None, reward: str | None = None) -> None:
+    def __init__(
+        self,
+        hands: int = 1,
+        rules: RuleSet = DEFAULT_RULES,
+        dealer: int | None = None,
+        normalize: bool = False,
+        render_mode: str | None = None,
+        reward: str | None = None,
+    ) -> None:
         EzPickle.__init__(self, hands, rules, dealer, normalize, render_mode, reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -95,11 +102,12 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         return {a: self._observe(i) for i, a in enumerate(AGENTS)}
 
     # ------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         if seed is not None:
             self._rng = random.Random(seed)
-        match_seed = self._rng.randrange(2 ** 63)
+        match_seed = self._rng.randrange(2**63)
         dealer = self._rng.randrange(4) if self.dealer is None else self.dealer
         self.match = Match(self.rules, seed=match_seed, dealer=dealer)
         self.game = self.match.new_hand()
@@ -108,8 +116,11 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         self._ask()
         return self._observations(), {a: {} for a in AGENTS}
 
-    def step(self, actions: dict[str, Any]) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool],
-                                                    dict[str, bool], dict[str, dict[str, Any]]]:
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
+    ]:
         """Apply every deciding agent's action (see "Parallel API" in :mod:`shangrao.env`).
 
         Actions of agents that do not decide now are ignored (any value, e.g. the 0 that sampling an
@@ -128,13 +139,17 @@ class ShangraoParallelEnv(ParallelEnv, EzPickle):
         for s, legal in self._asked.items():
             agent = AGENTS[s]
             if agent not in actions:
-                raise IllegalActionError(f"{agent} decides now and has no action in step(); legal: "
-                                         + ", ".join(f"{i} ({a})" for i, a in sorted(legal.items())))
+                raise IllegalActionError(
+                    f"{agent} decides now and has no action in step(); legal: "
+                    + ", ".join(f"{i} ({a})" for i, a in sorted(legal.items()))
+                )
             i = enc.check_action(actions[agent], agent)
             a = legal.get(i)
             if a is None:
-                raise IllegalActionError(f"{agent}: flat action {i} is not legal now; legal: "
-                                         + ", ".join(f"{j} ({b})" for j, b in sorted(legal.items())))
+                raise IllegalActionError(
+                    f"{agent}: flat action {i} is not legal now; legal: "
+                    + ", ".join(f"{j} ({b})" for j, b in sorted(legal.items()))
+                )
             chosen[s] = a
         rewards = dict.fromkeys(AGENTS, 0.0)
         infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}

@@ -75,8 +75,16 @@ _LABELS: dict[ActionType, tuple[str, str]] = {
     ActionType.CATCH_BAO: ("接宝", "catch the 宝"),
 }
 
-_TILED = frozenset({ActionType.DISCARD, ActionType.CHOW, ActionType.PUNG, ActionType.KONG,
-                    ActionType.ADDED_KONG, ActionType.CONCEALED_KONG})
+_TILED = frozenset(
+    {
+        ActionType.DISCARD,
+        ActionType.CHOW,
+        ActionType.PUNG,
+        ActionType.KONG,
+        ActionType.ADDED_KONG,
+        ActionType.CONCEALED_KONG,
+    }
+)
 
 _ORDER = {t: i for i, t in enumerate(ActionType)}
 

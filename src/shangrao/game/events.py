@@ -40,7 +40,9 @@ def events_from_jsonl(text: str) -> list[dict[str, Any]]:
         try:
             ev = json.loads(line)
         except json.JSONDecodeError as err:
-            raise ReplayError(f"event log line {n}: bad JSON at column {err.colno}: {strictjson.error_words(err)}") from None
+            raise ReplayError(
+                f"event log line {n}: bad JSON at column {err.colno}: {strictjson.error_words(err)}"
+            ) from None
         except RecursionError:
             raise ReplayError(f"event log line {n}: JSON nested too deeply") from None
         if not isinstance(ev, dict):
@@ -63,15 +65,26 @@ def replay(events: Sequence[Mapping[str, Any]] | str, check: bool = True, *, hol
     """
     if isinstance(events, str):
         events = events_from_jsonl(events)
-    if not isinstance(events, Sequence) or not events or not isinstance(events[0], dict) \
-            or events[0].get("type") != EventType.DEAL:
+    if (
+        not isinstance(events, Sequence)
+        or not events
+        or not isinstance(events[0], dict)
+        or events[0].get("type") != EventType.DEAL
+    ):
         raise ReplayError("an event log starts with a deal event")
     d = events[0]
     if "wall" not in d:
         raise ReplayError("the deal event has no wall (a redacted log cannot be replayed)")
     try:
-        game = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
-                    wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+        game = Game(
+            RuleSet.from_dict(d["rules"]),
+            seed=d.get("seed"),
+            dealer=d["dealer"],
+            scores=d["scores"],
+            wall=d["wall"],
+            dice=d["dice"],
+            hand_no=d.get("hand_no", 0),
+        )
     except KeyError as err:
         raise ReplayError(f"the deal event has no {err.args[0]!r}") from None
     except (TypeError, ValueError) as err:

@@ -32,12 +32,24 @@ def payer_factors(win: WinRecord) -> dict[str, Any]:
 def _snapshot(g: Game, ev: dict[str, Any] | None) -> dict[str, Any]:
     obs = [g.observation(s) for s in range(4)]
     o = obs[0]
-    melds = [[{"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat} for m in ms]
-             for ms in o.melds]
-    return {"event": ev, "hands": [list(x.hand) for x in obs], "melds": melds,
-            "discards": [list(d) for d in o.discards], "tiles_left": o.tiles_left, "scores": list(o.scores),
-            "current_seat": o.current_seat, "phase": o.phase, "bao": o.bao, "indicator": o.indicator,
-            "dealer": o.dealer, "last_discard": None if o.last_discard is None else list(o.last_discard)}
+    melds = [
+        [{"kind": m.type.value, "tiles": list(m.tiles), "claimed": m.claimed, "from": m.from_seat} for m in ms]
+        for ms in o.melds
+    ]
+    return {
+        "event": ev,
+        "hands": [list(x.hand) for x in obs],
+        "melds": melds,
+        "discards": [list(d) for d in o.discards],
+        "tiles_left": o.tiles_left,
+        "scores": list(o.scores),
+        "current_seat": o.current_seat,
+        "phase": o.phase,
+        "bao": o.bao,
+        "indicator": o.indicator,
+        "dealer": o.dealer,
+        "last_discard": None if o.last_discard is None else list(o.last_discard),
+    }
 
 
 def replayed_start(events: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], Game]:
@@ -46,14 +58,21 @@ def replayed_start(events: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, 
     field of another type, a seat of 10**30, a missing key) raises :class:`~shangrao.game.ReplayError`,
     never another error."""
     try:
-        log: list[dict[str, Any]] = [dict(e) for e in replay(events).events[:len(events)]]
+        log: list[dict[str, Any]] = [dict(e) for e in replay(events).events[: len(events)]]
     except ReplayError:
         raise
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as err:
         raise ReplayError(f"the log is damaged ({type(err).__name__}: {err})") from None
     d = log[0]
-    g = Game(RuleSet.from_dict(d["rules"]), seed=d.get("seed"), dealer=d["dealer"], scores=d["scores"],
-             wall=d["wall"], dice=d["dice"], hand_no=d.get("hand_no", 0))
+    g = Game(
+        RuleSet.from_dict(d["rules"]),
+        seed=d.get("seed"),
+        dealer=d["dealer"],
+        scores=d["scores"],
+        wall=d["wall"],
+        dice=d["dice"],
+        hand_no=d.get("hand_no", 0),
+    )
     return log, g
 
 

@@ -86,7 +86,7 @@ class Vote:
     deadline: float
 
     def outcome(self, now: float) -> str | None:
-        """"passed", "failed" or None (still open): a strict majority of ``voters`` agreeing passes;
+        """ "passed", "failed" or None (still open): a strict majority of ``voters`` agreeing passes;
         fails once that cannot be reached or at the deadline."""
         agree = sum(1 for v in self.answers.values() if v)
         if majority(agree, len(self.voters)):
@@ -139,8 +139,10 @@ class Manners:
         last = self.said.get(seat)
         if last is not None and now - last < self.phrase_interval:
             wait = self.phrase_interval - (now - last)
-            raise TooFast(f"one quick phrase every {self.phrase_interval:g} s: wait {wait:.1f} s more "
-                          f"(快捷语每{self.phrase_interval:g}秒一次)")
+            raise TooFast(
+                f"one quick phrase every {self.phrase_interval:g} s: wait {wait:.1f} s more "
+                f"(快捷语每{self.phrase_interval:g}秒一次)"
+            )
         self.said[seat] = now
         return PHRASES[phrase][0]
 
@@ -188,8 +190,9 @@ class Manners:
             self.closed += 1
             # failed: refused when the 拒绝 made a majority impossible, else its countdown ran out
             still = len(v.voters) - len(v.answers)
-            self.why = None if out == "passed" else ("refused" if not majority(agreed + still, len(v.voters))
-                                                     else "timeout")
+            self.why = (
+                None if out == "passed" else ("refused" if not majority(agreed + still, len(v.voters)) else "timeout")
+            )
             self.version += 1
         return out
 
@@ -202,21 +205,44 @@ class Manners:
         ``voters``, ``answers`` as {seat: bool}, ``left`` seconds) or None, ``result``, and (issue 38)
         ``why`` a failed vote failed ("refused"/"timeout") and its ``tally`` [agreed, refused, voters]."""
         v = self.vote
-        vote = None if v is None else {"proposer": v.proposer, "voters": list(v.voters),
-                                       "answers": {str(k): a for k, a in sorted(v.answers.items())},
-                                       "left": round(max(0.0, v.deadline - now), 1)}
-        return {"managed": sorted(self.managed), "vote": vote, "result": self.result, "why": self.why,
-                "tally": None if self.tally is None else list(self.tally), "closed": self.closed}
+        vote = (
+            None
+            if v is None
+            else {
+                "proposer": v.proposer,
+                "voters": list(v.voters),
+                "answers": {str(k): a for k, a in sorted(v.answers.items())},
+                "left": round(max(0.0, v.deadline - now), 1),
+            }
+        )
+        return {
+            "managed": sorted(self.managed),
+            "vote": vote,
+            "result": self.result,
+            "why": self.why,
+            "tally": None if self.tally is None else list(self.tally),
+            "closed": self.closed,
+        }
 
     # ------------------------------------------------------------------ storage
     def to_data(self, now: float) -> dict[str, Any]:
         """As JSON-able data (times as seconds ago / left), for :meth:`from_data`."""
         v = self.vote
-        return {"managed": sorted(self.managed), "result": self.result, "why": self.why,
-                "tally": None if self.tally is None else list(self.tally), "closed": self.closed,
-                "vote": None if v is None else {"proposer": v.proposer, "voters": list(v.voters),
-                                                "answers": [[k, a] for k, a in sorted(v.answers.items())],
-                                                "left": max(0.0, v.deadline - now)}}
+        return {
+            "managed": sorted(self.managed),
+            "result": self.result,
+            "why": self.why,
+            "tally": None if self.tally is None else list(self.tally),
+            "closed": self.closed,
+            "vote": None
+            if v is None
+            else {
+                "proposer": v.proposer,
+                "voters": list(v.voters),
+                "answers": [[k, a] for k, a in sorted(v.answers.items())],
+                "left": max(0.0, v.deadline - now),
+            },
+        }
 
     def stored(self, now: float) -> dict[str, Any] | None:
         """:meth:`to_data`, or None when there is nothing to keep (nobody in 托管, no vote now or before)."""
@@ -225,8 +251,15 @@ class Manners:
         return self.to_data(now)
 
     @classmethod
-    def from_data(cls, data: object, now: float, *, dissolve_timeout: float = 60.0, phrase_interval: float = 3.0,
-                  elapsed: float = 0.0) -> Manners:
+    def from_data(
+        cls,
+        data: object,
+        now: float,
+        *,
+        dissolve_timeout: float = 60.0,
+        phrase_interval: float = 3.0,
+        elapsed: float = 0.0,
+    ) -> Manners:
         """:meth:`to_data` read back at ``now``; ``elapsed``: seconds since it was stored (the vote's
         countdown goes on from there).  Data of another shape counts as no manners (nothing managed,
         no vote)."""

@@ -106,11 +106,16 @@ class Match:
     end, then ``m.finish_hand(g)``.  ``seed=None`` draws a seed (kept in ``m.seed``).
     """
 
-    def __init__(self, rules: RuleSet = DEFAULT_RULES, seed: int | str | None = None,
-                 bots: Sequence[Bot] | None = None, dealer: int = 0,
-                 scores: Sequence[int] = (0, 0, 0, 0)) -> None:
+    def __init__(
+        self,
+        rules: RuleSet = DEFAULT_RULES,
+        seed: int | str | None = None,
+        bots: Sequence[Bot] | None = None,
+        dealer: int = 0,
+        scores: Sequence[int] = (0, 0, 0, 0),
+    ) -> None:
         if seed is None:
-            seed = random.SystemRandom().randrange(2 ** 63)
+            seed = random.SystemRandom().randrange(2**63)
         if bots is not None and len(bots) != 4:
             raise InputError(f"a match needs 4 bots, got {len(bots)}")
         self.rules = rules
@@ -159,7 +164,12 @@ class Match:
         return MatchResult(self.seed, self.rules, list(self.hands), self.scores)  # type: ignore[arg-type]
 
 
-def play_match(bots: Sequence[Bot], rules: RuleSet = DEFAULT_RULES, seed: int | str | None = None,
-               on_hand: Callable[[HandRecord], None] | None = None, dealer: int = 0) -> MatchResult:
+def play_match(
+    bots: Sequence[Bot],
+    rules: RuleSet = DEFAULT_RULES,
+    seed: int | str | None = None,
+    on_hand: Callable[[HandRecord], None] | None = None,
+    dealer: int = 0,
+) -> MatchResult:
     """Play a whole match with four bots; ``on_hand(record)`` is called after each hand."""
     return Match(rules, seed, bots, dealer).play(on_hand)

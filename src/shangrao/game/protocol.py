@@ -50,9 +50,25 @@ from enum import StrEnum
 from typing import Any, Literal, TypedDict, Union
 
 __all__ = [
-    "EventType", "Event", "EVENT_KEYS", "DISPLAY_KEYS", "event_type",
-    "DealEvent", "DrawEvent", "DiscardEvent", "CallEvent", "PassEvent", "MeldEvent", "DeclareKongEvent",
-    "KongStandsEvent", "CatchBaoEvent", "FourBaoEvent", "TransferEvent", "DeclareWinEvent", "WinEvent", "EndEvent",
+    "EventType",
+    "Event",
+    "EVENT_KEYS",
+    "DISPLAY_KEYS",
+    "event_type",
+    "DealEvent",
+    "DrawEvent",
+    "DiscardEvent",
+    "CallEvent",
+    "PassEvent",
+    "MeldEvent",
+    "DeclareKongEvent",
+    "KongStandsEvent",
+    "CatchBaoEvent",
+    "FourBaoEvent",
+    "TransferEvent",
+    "DeclareWinEvent",
+    "WinEvent",
+    "EndEvent",
 ]
 
 
@@ -126,10 +142,16 @@ class PassEvent(TypedDict):
 
 
 # "from" is a keyword: the functional form
-MeldEvent = TypedDict("MeldEvent", {
-    "type": Literal[EventType.CHOW, EventType.PUNG, EventType.KONG],
-    "seat": int, "from": int, "meld": str, "tiles": list[int],
-})
+MeldEvent = TypedDict(
+    "MeldEvent",
+    {
+        "type": Literal[EventType.CHOW, EventType.PUNG, EventType.KONG],
+        "seat": int,
+        "from": int,
+        "meld": str,
+        "tiles": list[int],
+    },
+)
 
 
 class DeclareKongEvent(TypedDict):
@@ -172,12 +194,24 @@ class DeclareWinEvent(TypedDict):
     action: str
 
 
-WinEvent = TypedDict("WinEvent", {
-    "type": Literal[EventType.WIN],
-    "seat": int, "win_by": str, "tile": int | None, "kind": str, "from": int | None, "hand": list[int],
-    "melds": list[str], "pattern": str, "pattern_id": str, "hand_value": int, "win_payments": list[int],
-    "breakdown": str,
-})
+WinEvent = TypedDict(
+    "WinEvent",
+    {
+        "type": Literal[EventType.WIN],
+        "seat": int,
+        "win_by": str,
+        "tile": int | None,
+        "kind": str,
+        "from": int | None,
+        "hand": list[int],
+        "melds": list[str],
+        "pattern": str,
+        "pattern_id": str,
+        "hand_value": int,
+        "win_payments": list[int],
+        "breakdown": str,
+    },
+)
 
 
 class EndEvent(TypedDict):
@@ -189,15 +223,40 @@ class EndEvent(TypedDict):
     next_dealer: int
 
 
-Event = Union[DealEvent, DrawEvent, DiscardEvent, CallEvent, PassEvent, MeldEvent, DeclareKongEvent,  # noqa: UP007
-              KongStandsEvent, CatchBaoEvent, FourBaoEvent, TransferEvent, DeclareWinEvent, WinEvent, EndEvent]
+Event = Union[  # noqa: UP007 - a runtime alias; `|` of TypedDicts would need 3.12's `type`
+    DealEvent,
+    DrawEvent,
+    DiscardEvent,
+    CallEvent,
+    PassEvent,
+    MeldEvent,
+    DeclareKongEvent,
+    KongStandsEvent,
+    CatchBaoEvent,
+    FourBaoEvent,
+    TransferEvent,
+    DeclareWinEvent,
+    WinEvent,
+    EndEvent,
+]
 
 _SHAPES: dict[EventType, type] = {
-    EventType.DEAL: DealEvent, EventType.DRAW: DrawEvent, EventType.DISCARD: DiscardEvent,
-    EventType.CALL: CallEvent, EventType.PASS: PassEvent, EventType.CHOW: MeldEvent, EventType.PUNG: MeldEvent,
-    EventType.KONG: MeldEvent, EventType.CONCEALED_KONG: DeclareKongEvent, EventType.ADDED_KONG: DeclareKongEvent,
-    EventType.KONG_STANDS: KongStandsEvent, EventType.CATCH_BAO: CatchBaoEvent, EventType.FOUR_BAO: FourBaoEvent,
-    EventType.TRANSFER: TransferEvent, EventType.DECLARE_WIN: DeclareWinEvent, EventType.WIN: WinEvent,
+    EventType.DEAL: DealEvent,
+    EventType.DRAW: DrawEvent,
+    EventType.DISCARD: DiscardEvent,
+    EventType.CALL: CallEvent,
+    EventType.PASS: PassEvent,
+    EventType.CHOW: MeldEvent,
+    EventType.PUNG: MeldEvent,
+    EventType.KONG: MeldEvent,
+    EventType.CONCEALED_KONG: DeclareKongEvent,
+    EventType.ADDED_KONG: DeclareKongEvent,
+    EventType.KONG_STANDS: KongStandsEvent,
+    EventType.CATCH_BAO: CatchBaoEvent,
+    EventType.FOUR_BAO: FourBaoEvent,
+    EventType.TRANSFER: TransferEvent,
+    EventType.DECLARE_WIN: DeclareWinEvent,
+    EventType.WIN: WinEvent,
     EventType.END: EndEvent,
 }
 

@@ -55,8 +55,10 @@ PASS = Action(A.PASS)
 WIN = Action(A.WIN)
 CATCH = Action(A.CATCH_BAO)
 # shared instances: legal-action lists are built from these, not allocated per call
-_ACTIONS = {t: tuple(Action(t, k) for k in range(34))
-            for t in (A.DISCARD, A.CHOW, A.PUNG, A.KONG, A.ADDED_KONG, A.CONCEALED_KONG)}
+_ACTIONS = {
+    t: tuple(Action(t, k) for k in range(34))
+    for t in (A.DISCARD, A.CHOW, A.PUNG, A.KONG, A.ADDED_KONG, A.CONCEALED_KONG)
+}
 _DISCARDS = _ACTIONS[A.DISCARD]
 _NO_OPTIONS: list[Action] = []  # shared and never mutated
 _MPSZ = tuple(format_tile(k) for k in range(34))
@@ -124,8 +126,13 @@ class Transfer:
     name: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"payer": self.payer, "payee": self.payee, "points": self.points,
-                "reason": self.reason, "name": self.name}
+        return {
+            "payer": self.payer,
+            "payee": self.payee,
+            "points": self.points,
+            "reason": self.reason,
+            "name": self.name,
+        }
 
 
 @dataclass(frozen=True)
@@ -141,8 +148,13 @@ class WinRecord:
     payers: tuple[int, int, int]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "payers": list(self.payers), "situation": self.situation.to_dict(),
-                "score": self.score.to_dict(), "breakdown": self.score.breakdown()}
+        return {
+            "seat": self.seat,
+            "payers": list(self.payers),
+            "situation": self.situation.to_dict(),
+            "score": self.score.to_dict(),
+            "breakdown": self.score.breakdown(),
+        }
 
 
 @dataclass(frozen=True)
@@ -165,10 +177,16 @@ class HandResult:
     next_dealer: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "wins": [w.to_dict() for w in self.wins],
-                "transfers": [t.to_dict() for t in self.transfers], "deltas": list(self.deltas),
-                "scores": list(self.scores), "drawn": self.drawn, "dealer": self.dealer,
-                "next_dealer": self.next_dealer}
+        return {
+            "winners": list(self.winners),
+            "wins": [w.to_dict() for w in self.wins],
+            "transfers": [t.to_dict() for t in self.transfers],
+            "deltas": list(self.deltas),
+            "scores": list(self.scores),
+            "drawn": self.drawn,
+            "dealer": self.dealer,
+            "next_dealer": self.next_dealer,
+        }
 
 
 @dataclass(frozen=True)
@@ -232,14 +250,24 @@ class Observation:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "phase": self.phase, "current_seat": self.current_seat,
-            "hand": list(self.hand), "drawn": self.drawn, "hand_sizes": list(self.hand_sizes),
+            "seat": self.seat,
+            "phase": self.phase,
+            "current_seat": self.current_seat,
+            "hand": list(self.hand),
+            "drawn": self.drawn,
+            "hand_sizes": list(self.hand_sizes),
             "melds": [[str(m) for m in ms] for ms in self.melds],
-            "discards": [list(d) for d in self.discards], "bao": self.bao, "indicator": self.indicator,
-            "tiles_left": self.tiles_left, "dealer": self.dealer, "scores": list(self.scores),
-            "flown": list(self.flown), "bao_drawn": self.bao_drawn,
+            "discards": [list(d) for d in self.discards],
+            "bao": self.bao,
+            "indicator": self.indicator,
+            "tiles_left": self.tiles_left,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "flown": list(self.flown),
+            "bao_drawn": self.bao_drawn,
             "last_discard": None if self.last_discard is None else list(self.last_discard),
-            "kong": None if self.kong is None else list(self.kong), "kong_chain": self.kong_chain,
+            "kong": None if self.kong is None else list(self.kong),
+            "kong_chain": self.kong_chain,
             "first_discard": self.first_discard,
         }
 
@@ -364,7 +392,9 @@ class Game:
         could rob — the same events the engine emits at once when :attr:`hold_windows` is off.
         Raises :class:`IllegalActionError` when no window is held."""
         if not self.held:
-            raise IllegalActionError(f"no window is held open now (phase {self.phase}, seat {self.current_seat} to decide)")
+            raise IllegalActionError(
+                f"no window is held open now (phase {self.phase}, seat {self.current_seat} to decide)"
+            )
         self._legal = None
         if self.phase == Phase.CLAIM:
             self._resolve_claim()  # nothing declared: the next seat draws (or the wall is empty)
@@ -444,8 +474,16 @@ class Game:
         self.transfers.append(t)
         self.scores[payer] -= points
         self.scores[payee] += points
-        self._emit({"type": EventType.TRANSFER, "payer": payer, "payee": payee, "points": points,
-                    "reason": reason, "name": t.name})
+        self._emit(
+            {
+                "type": EventType.TRANSFER,
+                "payer": payer,
+                "payee": payee,
+                "points": points,
+                "reason": reason,
+                "name": t.name,
+            }
+        )
 
     def _bonus_all(self, seat: int, points: int, reason: str) -> None:
         for i in range(1, 4):
@@ -456,25 +494,27 @@ class Game:
         hands = []
         for i in range(4):
             seat = (self.dealer + i) % 4
-            ids = self.live[self.head:self.head + 13]
+            ids = self.live[self.head : self.head + 13]
             self.head += 13
             for t in ids:
                 self._add(seat, t)
             hands.append((seat, ids))
-        self._emit({
-            "type": EventType.DEAL,
-            "hand_no": self.hand_no,
-            "rules": self.rules.to_dict(house_defaults=False),
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "scores": list(self.start_scores),
-            "wall": list(self.wall),
-            "dice": list(self.dice),
-            "indicator": self.indicator_id,
-            "indicator_kind": format_tile(self.indicator),
-            "bao": format_tile(self.bao),
-            "hands": [sorted(ids) for _, ids in sorted(hands)],
-        })
+        self._emit(
+            {
+                "type": EventType.DEAL,
+                "hand_no": self.hand_no,
+                "rules": self.rules.to_dict(house_defaults=False),
+                "seed": self.seed,
+                "dealer": self.dealer,
+                "scores": list(self.start_scores),
+                "wall": list(self.wall),
+                "dice": list(self.dice),
+                "indicator": self.indicator_id,
+                "indicator_kind": format_tile(self.indicator),
+                "bao": format_tile(self.bao),
+                "hands": [sorted(ids) for _, ids in sorted(hands)],
+            }
+        )
         for seat, ids in sorted(hands):
             n = sum(1 for t in ids if t >> 2 == self.bao)
             self.bao_drawn[seat] = n
@@ -496,8 +536,15 @@ class Game:
             self.kong_chain = 0
         self._add(seat, tid)
         self.last_draw[seat] = tid
-        self._emit({"type": EventType.DRAW, "seat": seat, "tile": tid, "kind": _MPSZ[tid >> 2],
-                    "source": "tail" if from_tail else "head"})
+        self._emit(
+            {
+                "type": EventType.DRAW,
+                "seat": seat,
+                "tile": tid,
+                "kind": _MPSZ[tid >> 2],
+                "source": "tail" if from_tail else "head",
+            }
+        )
         if tid >> 2 == self.bao:
             self.bao_drawn[seat] += 1
             if self.bao_drawn[seat] == 4:
@@ -537,8 +584,11 @@ class Game:
                             out.append(_ACTIONS[A.CONCEALED_KONG][k])
                 drawn = self.last_draw[seat]
                 for m in self.melds[seat]:
-                    if m.type is MeldType.PUNG and c[m.tiles[0]] and (
-                            not self.rules.added_kong_drawn_only or (drawn is not None and drawn >> 2 == m.tiles[0])):
+                    if (
+                        m.type is MeldType.PUNG
+                        and c[m.tiles[0]]
+                        and (not self.rules.added_kong_drawn_only or (drawn is not None and drawn >> 2 == m.tiles[0]))
+                    ):
                         out.append(_ACTIONS[A.ADDED_KONG][m.tiles[0]])
                 if len(out) > 1:
                     out.sort(key=Action.sort_key)
@@ -547,8 +597,11 @@ class Game:
         if self.phase == Phase.DISCARD:
             if self._after_pung == seat and self.rules.kong_after_pung and self.tail >= self.head:
                 kongs = [_ACTIONS[A.CONCEALED_KONG][k] for k in range(34) if c[k] == 4]
-                kongs += [_ACTIONS[A.ADDED_KONG][m.tiles[0]] for m in self.melds[seat]
-                          if m.type is MeldType.PUNG and c[m.tiles[0]]]
+                kongs += [
+                    _ACTIONS[A.ADDED_KONG][m.tiles[0]]
+                    for m in self.melds[seat]
+                    if m.type is MeldType.PUNG and c[m.tiles[0]]
+                ]
                 return sorted(kongs, key=Action.sort_key) + list(compress(_DISCARDS, c))
             return list(compress(_DISCARDS, c))
         if self.phase == Phase.CLAIM:
@@ -570,8 +623,9 @@ class Game:
             cl = self.claim
             out: dict[int, list[Action]] = {}
             for s in cl.queue:
-                opts = [a for a in cl.options[s]
-                        if _PRIO[a.type] > cl.best or a.type is A.CATCH_BAO or a.type is A.PASS]
+                opts = [
+                    a for a in cl.options[s] if _PRIO[a.type] > cl.best or a.type is A.CATCH_BAO or a.type is A.PASS
+                ]
                 if len(opts) > 1:
                     out[s] = opts
             return out
@@ -584,9 +638,14 @@ class Game:
         if c[k] < 2 and not self.first_discard and k != self.bao and (k >= 27 or seat != (discarder + 1) % 4):
             return _NO_OPTIONS  # no pung, kong, chow, 接宝 or 地糊 possible
         out: list[Action] = []
-        if (self.first_discard and self.rules.earthly_win and seat != self.dealer
-                and discarder == self.dealer and (k != self.bao or self.rules.win_on_bao_tile)
-                and self._is_win(seat, k)):
+        if (
+            self.first_discard
+            and self.rules.earthly_win
+            and seat != self.dealer
+            and discarder == self.dealer
+            and (k != self.bao or self.rules.win_on_bao_tile)
+            and self._is_win(seat, k)
+        ):
             out.append(WIN)
         if c[k] >= 2:
             out.append(_ACTIONS[A.PUNG][k])
@@ -692,8 +751,9 @@ class Game:
         self._dealer_acted = self._dealer_acted or seat == self.dealer
         if k == self.bao:
             self.flown[seat] += 1
-        self._emit({"type": EventType.DISCARD, "seat": seat, "tile": tid, "kind": _MPSZ[k],
-                    "action": "discard " + _MPSZ[k]})
+        self._emit(
+            {"type": EventType.DISCARD, "seat": seat, "tile": tid, "kind": _MPSZ[k], "action": "discard " + _MPSZ[k]}
+        )
         self.kong_chain = 0
         self.first_discard = first
         options = {}
@@ -767,7 +827,7 @@ class Game:
         self.claim = None
         discarder, tid, k = cl.discarder, cl.tile, cl.kind
         if cl.declared:
-            (seat, action), = cl.declared.items()
+            ((seat, action),) = cl.declared.items()
             t = action.type
             self.discards[discarder].pop()
             if t is A.WIN:
@@ -794,8 +854,15 @@ class Game:
                 return
             self.melds[seat].append(meld)
             self.meld_ids[seat].append(tuple(ids))
-            self._emit({"type": EventType.CHOW if t is A.CHOW else EventType.PUNG, "seat": seat, "from": discarder,
-                        "meld": str(meld), "tiles": ids})
+            self._emit(
+                {
+                    "type": EventType.CHOW if t is A.CHOW else EventType.PUNG,
+                    "seat": seat,
+                    "from": discarder,
+                    "meld": str(meld),
+                    "tiles": ids,
+                }
+            )
             self.turn = seat
             self.current_seat = seat
             self.kong_chain = 0
@@ -815,8 +882,14 @@ class Game:
         if kind is not MeldType.CONCEALED_KONG:
             self._dealer_acted = self._dealer_acted or seat == self.dealer
         self._after_pung = None
-        self._emit({"type": EventType.CONCEALED_KONG if kind is MeldType.CONCEALED_KONG else EventType.ADDED_KONG,
-                    "seat": seat, "kind": format_tile(k), "action": str(action)})
+        self._emit(
+            {
+                "type": EventType.CONCEALED_KONG if kind is MeldType.CONCEALED_KONG else EventType.ADDED_KONG,
+                "seat": seat,
+                "kind": format_tile(k),
+                "action": str(action),
+            }
+        )
         if kind is MeldType.CONCEALED_KONG:
             ids = tuple(self._remove(seat, k) for _ in range(4))
             meld = Meld(MeldType.CONCEALED_KONG, (k, k, k, k))
@@ -829,8 +902,9 @@ class Game:
             ids = self.meld_ids[seat][i] + (tid,)
             self._kong_window(seat, meld, ids, tid, added=True, index=i)
 
-    def _kong_window(self, seat: int, meld: Meld, ids: tuple[int, ...], robbed_tile: int,
-                     added: bool, index: int | None = None) -> None:
+    def _kong_window(
+        self, seat: int, meld: Meld, ids: tuple[int, ...], robbed_tile: int, added: bool, index: int | None = None
+    ) -> None:
         k = meld.tiles[0]
         concealed = meld.type is MeldType.CONCEALED_KONG
         robbable = added or (self.rules.rob_concealed_kong if concealed else self.rules.rob_exposed_kong)
@@ -906,8 +980,9 @@ class Game:
         self.won_tile = tid
         self._finish_wins([seat], k, WinBy.SELF_DRAW, None, heavenly=heavenly)
 
-    def _finish_wins(self, winners: list[int], k: int, win_by: WinBy, source: int | None,
-                     heavenly: bool = False) -> None:
+    def _finish_wins(
+        self, winners: list[int], k: int, win_by: WinBy, source: int | None, heavenly: bool = False
+    ) -> None:
         records = []
         for w in winners:
             payers = ((w + 1) % 4, (w + 2) % 4, (w + 3) % 4)
@@ -934,11 +1009,23 @@ class Game:
             if not res.winning or pattern is None:
                 raise EngineError(f"seat {w}: analysis says win but scoring says no win: {sit.to_dict()}")
             records.append(WinRecord(w, sit, res, payers))
-            self._emit({"type": EventType.WIN, "seat": w, "win_by": win_by.value, "tile": self.won_tile,
-                        "kind": format_tile(k), "from": source, "hand": list(hand),
-                        "melds": [str(m) for m in self.melds[w]], "pattern": pattern.name,
-                        "pattern_id": pattern.id, "hand_value": res.hand_value,
-                        "win_payments": list(res.win_payments), "breakdown": res.breakdown()})
+            self._emit(
+                {
+                    "type": EventType.WIN,
+                    "seat": w,
+                    "win_by": win_by.value,
+                    "tile": self.won_tile,
+                    "kind": format_tile(k),
+                    "from": source,
+                    "hand": list(hand),
+                    "melds": [str(m) for m in self.melds[w]],
+                    "pattern": pattern.name,
+                    "pattern_id": pattern.id,
+                    "hand_value": res.hand_value,
+                    "win_payments": list(res.win_payments),
+                    "breakdown": res.breakdown(),
+                }
+            )
             for p, pts in zip(payers, res.win_payments):
                 self._transfer(p, w, pts, "win", pattern.name)
         if win_by is WinBy.ROBBING_KONG:
@@ -955,13 +1042,22 @@ class Game:
     def _end(self, winners: tuple[int, ...], records: tuple[WinRecord, ...], drawn: bool, next_dealer: int) -> None:
         s, s0 = self.scores, self.start_scores
         deltas = (s[0] - s0[0], s[1] - s0[1], s[2] - s0[2], s[3] - s0[3])
-        self.result = HandResult(winners, records, tuple(self.transfers), deltas, (s[0], s[1], s[2], s[3]),
-                                 drawn, self.dealer, next_dealer)
+        self.result = HandResult(
+            winners, records, tuple(self.transfers), deltas, (s[0], s[1], s[2], s[3]), drawn, self.dealer, next_dealer
+        )
         self.phase = Phase.OVER
         self.current_seat = None
         self._legal = None
-        self._emit({"type": EventType.END, "drawn": drawn, "winners": list(winners), "deltas": list(deltas),
-                    "scores": list(self.scores), "next_dealer": next_dealer})
+        self._emit(
+            {
+                "type": EventType.END,
+                "drawn": drawn,
+                "winners": list(winners),
+                "deltas": list(deltas),
+                "scores": list(self.scores),
+                "next_dealer": next_dealer,
+            }
+        )
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> Observation:
@@ -1013,7 +1109,7 @@ class Game:
         The lists together hold each id 0..135 exactly once (checked by the tests).
         """
         out: dict[str, list[int]] = {
-            "wall": list(self.live[self.head:self.tail + 1]),
+            "wall": list(self.live[self.head : self.tail + 1]),
             "indicator": [self.indicator_id],
         }
         for s in range(4):
@@ -1034,14 +1130,27 @@ class Game:
     def state_key(self) -> str:
         """A canonical JSON of the full state (for replay checks)."""
         import json
-        return json.dumps({
-            "phase": self.phase, "current": self.current_seat, "head": self.head, "tail": self.tail,
-            "hands": [sorted(t for ids in h for t in ids) for h in self.hand_ids],
-            "melds": [[str(m) for m in ms] for ms in self.melds], "meld_ids": [list(map(list, x)) for x in self.meld_ids],
-            # "river": the key of 0.1.0 (the canonical form is compared across versions)
-            "river": self.discard_ids, "claimed": sorted(self.claimed_ids), "scores": self.scores,
-            "flown": self.flown, "bao_drawn": self.bao_drawn, "caught": self.caught,
-            "transfers": [t.to_dict() for t in self.transfers],
-            "result": None if self.result is None else self.result.to_dict(),
-            "events": self.events,
-        }, sort_keys=True, ensure_ascii=False)
+
+        return json.dumps(
+            {
+                "phase": self.phase,
+                "current": self.current_seat,
+                "head": self.head,
+                "tail": self.tail,
+                "hands": [sorted(t for ids in h for t in ids) for h in self.hand_ids],
+                "melds": [[str(m) for m in ms] for ms in self.melds],
+                "meld_ids": [list(map(list, x)) for x in self.meld_ids],
+                # "river": the key of 0.1.0 (the canonical form is compared across versions)
+                "river": self.discard_ids,
+                "claimed": sorted(self.claimed_ids),
+                "scores": self.scores,
+                "flown": self.flown,
+                "bao_drawn": self.bao_drawn,
+                "caught": self.caught,
+                "transfers": [t.to_dict() for t in self.transfers],
+                "result": None if self.result is None else self.result.to_dict(),
+                "events": self.events,
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )

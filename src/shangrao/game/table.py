@@ -144,7 +144,7 @@ def decide(req: BotRequest) -> Action:
         try:
             see(req.events, req.seat, upto=req.n_events)
         except TypeError:  # a see_log(events, seat) of a plugin
-            see(list(req.events[:req.n_events]), req.seat)
+            see(list(req.events[: req.n_events]), req.seat)
     return bot.choose(req.observation, list(req.legal))
 
 
@@ -166,13 +166,17 @@ class TableState:
     (the turn's countdown, per decision ``decision_key``).
     """
 
-    def __init__(self, game: Game, seats: Sequence[SeatLike], timing: Timing, now: float,
-                 manners: Manners | None = None) -> None:
+    def __init__(
+        self, game: Game, seats: Sequence[SeatLike], timing: Timing, now: float, manners: Manners | None = None
+    ) -> None:
         self.game = game
         self.seats = seats
         self.timing = timing
-        self.manners = manners if manners is not None else Manners(dissolve_timeout=timing.dissolve_timeout,
-                                                                   phrase_interval=timing.phrase_interval)
+        self.manners = (
+            manners
+            if manners is not None
+            else Manners(dissolve_timeout=timing.dissolve_timeout, phrase_interval=timing.phrase_interval)
+        )
         game.hold_windows = timing.claim_pause > 0
         self.answers: dict[int, Action] = {}
         self.pause_until = 0.0
@@ -208,13 +212,24 @@ class TableState:
     def clocks(self) -> dict[str, object]:
         """Every countdown as data (what :meth:`resume` needs, and more): the open window's start,
         deadline and pause end, the turn's start and deadline, on the caller's clock."""
-        return {"window_started": self.window_started if self.game.phase in _WINDOW else None,
-                "window_deadline": self.window_deadline, "pause_until": self.pause_until,
-                "decision_started": self.decision_started if self.decision_deadline is not None else None,
-                "decision_deadline": self.decision_deadline, "answered": sorted(self.answers)}
+        return {
+            "window_started": self.window_started if self.game.phase in _WINDOW else None,
+            "window_deadline": self.window_deadline,
+            "pause_until": self.pause_until,
+            "decision_started": self.decision_started if self.decision_deadline is not None else None,
+            "decision_deadline": self.decision_deadline,
+            "answered": sorted(self.answers),
+        }
 
-    _CLOCKS = ("pause_until", "window_started", "window_deadline", "decision_key", "decision_started",
-               "decision_deadline", "resume_started")
+    _CLOCKS = (
+        "pause_until",
+        "window_started",
+        "window_deadline",
+        "decision_key",
+        "decision_started",
+        "decision_deadline",
+        "resume_started",
+    )
 
     def snapshot(self) -> tuple[object, ...]:
         """The table's own state (not the game's) as data, for :meth:`restore`."""
@@ -315,8 +330,15 @@ class TableState:
         if not self.manners.set_managed(seat, on, now):
             return False
         g = self.game
-        if not on and not g.is_over and not g.held and g.phase not in _WINDOW and g.current_seat == seat \
-                and self.decision_deadline is not None and len(g.legal_actions()) > 1:
+        if (
+            not on
+            and not g.is_over
+            and not g.held
+            and g.phase not in _WINDOW
+            and g.current_seat == seat
+            and self.decision_deadline is not None
+            and len(g.legal_actions()) > 1
+        ):
             self.decision_started = now
             self.decision_deadline = now + self.timing.turn_timeout
         self.version += 1
@@ -523,8 +545,16 @@ class TableState:
 
     def _request(self, seat: int, bot: object, legal: Sequence[Action], standin: bool) -> BotRequest:
         g = self.game
-        return BotRequest(seat, (g.hand_no, len(g.events), seat), bot, g.observation(seat), tuple(legal),
-                          g.events, len(g.events), standin)
+        return BotRequest(
+            seat,
+            (g.hand_no, len(g.events), seat),
+            bot,
+            g.observation(seat),
+            tuple(legal),
+            g.events,
+            len(g.events),
+            standin,
+        )
 
     def current(self, key: tuple[int, int, int]) -> bool:
         """The decision ``key`` is still to be made (its answer would be taken)."""

@@ -78,7 +78,7 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
 def split_wall(wall: Sequence[int], dice: Sequence[int]) -> tuple[int, list[int]]:
     """(indicator id, live wall of 135 ids) for a full wall and the dice."""
     pos = NUM_TILES - sum(dice)
-    return wall[pos], list(wall[:pos]) + list(wall[pos + 1:])
+    return wall[pos], list(wall[:pos]) + list(wall[pos + 1 :])
 
 
 def _kinds(x: Iterable[int] | str) -> list[int]:

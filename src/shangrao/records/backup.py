@@ -38,8 +38,10 @@ def backup_sqlite(db: str | os.PathLike[str] | None, dest: str | os.PathLike[str
     written or fails its integrity check (then nothing is left at ``dest``)."""
     url = make_url(resolve_db(db))
     if url.get_backend_name() != "sqlite":
-        raise RecordError(f"shangrao backup copies an SQLite database; for {url.get_backend_name()} use its own tool "
-                          "(PostgreSQL: pg_dump)")
+        raise RecordError(
+            f"shangrao backup copies an SQLite database; for {url.get_backend_name()} use its own tool "
+            "(PostgreSQL: pg_dump)"
+        )
     database = url.database or ""
     if not database or database == ":memory:" or database.startswith("file:"):
         raise RecordError("shangrao backup: give the database as a file path or sqlite:///PATH")
@@ -52,8 +54,10 @@ def backup_sqlite(db: str | os.PathLike[str] | None, dest: str | os.PathLike[str
     if target == source or (target.exists() and target.samefile(source)):
         raise RecordError(f"{quote(str(dest))} is the database itself; give a new file name")
     if target.is_dir():
-        raise RecordError(f"{quote(str(dest))} is a directory; give a new file name in it, e.g. "
-                          f"{quote(str(target / 'shangrao-copy.sqlite3'))}")
+        raise RecordError(
+            f"{quote(str(dest))} is a directory; give a new file name in it, e.g. "
+            f"{quote(str(target / 'shangrao-copy.sqlite3'))}"
+        )
     if target.exists():
         raise RecordError(f"{quote(str(dest))} exists; give a new file name (the backup never overwrites)")
     if not target.parent.is_dir():

@@ -49,8 +49,16 @@ from .codec import RecordError
 if TYPE_CHECKING:
     from ..game import Game
 
-__all__ = ["FORMAT", "CompactHandError", "pack_hand", "unpack_hand", "replay_check", "expand_hand",
-           "decode_action", "rules_key"]
+__all__ = [
+    "FORMAT",
+    "CompactHandError",
+    "pack_hand",
+    "unpack_hand",
+    "replay_check",
+    "expand_hand",
+    "decode_action",
+    "rules_key",
+]
 
 #: the format byte of a ``hands.decisions`` value this code writes and reads
 FORMAT = 1
@@ -78,8 +86,7 @@ def rules_key(rules: Any) -> bytes:
     return json.dumps(rs.to_dict(), sort_keys=True, separators=(",", ":")).encode()
 
 
-def _check(rules_bytes: bytes, hand_seed: str, hand_no: int, dealer: int, scores: Sequence[int],
-           codes: bytes) -> bytes:
+def _check(rules_bytes: bytes, hand_seed: str, hand_no: int, dealer: int, scores: Sequence[int], codes: bytes) -> bytes:
     h = hashlib.blake2b(_DOMAIN, digest_size=8)
     h.update(rules_bytes)
     h.update(b"\x00" + hand_seed.encode() + b"\x00")
@@ -88,8 +95,14 @@ def _check(rules_bytes: bytes, hand_seed: str, hand_no: int, dealer: int, scores
     return h.digest()
 
 
-def pack_hand(rules_bytes: bytes, game_seed: int | str, hand_no: int, dealer: int, scores: Sequence[int],
-              decisions: Sequence[int] | np.ndarray) -> bytes:
+def pack_hand(
+    rules_bytes: bytes,
+    game_seed: int | str,
+    hand_no: int,
+    dealer: int,
+    scores: Sequence[int],
+    decisions: Sequence[int] | np.ndarray,
+) -> bytes:
     """The ``hands.decisions`` value of a hand (the format in the module doc).
 
     rules_bytes: :func:`rules_key` of the game's rules (computed once per run by the caller);
@@ -121,7 +134,7 @@ def unpack_hand(value: Any) -> tuple[tuple[int, int, int, int], bytes, bytes]:
     fmt, s0, s1, s2, s3, check = _HEAD.unpack_from(value)
     if fmt != FORMAT:
         raise ValueError(f"the decisions value is of format {fmt}; this shangrao reads format {FORMAT}")
-    return (s0, s1, s2, s3), check, bytes(value[_HEAD.size:])
+    return (s0, s1, s2, s3), check, bytes(value[_HEAD.size :])
 
 
 def decode_action(code: int) -> Action:
@@ -153,23 +166,27 @@ def replay_check(value: Any, game_seed: Any, rules: Any, hand_index: int, dealer
         raise ValueError(f"the dealer is not a seat 0..3: {dealer!r}")
     seed = f"{game_seed}:{hand_index}"
     if _check(rules_key(rs), seed, hand_index, dealer, scores, raw) != check:
-        raise ValueError("the check does not match: the decisions, the scores, the dealer, the game's "
-                         "seed or its rules were changed after the hand was stored")
+        raise ValueError(
+            "the check does not match: the decisions, the scores, the dealer, the game's "
+            "seed or its rules were changed after the hand was stored"
+        )
     game = Game(rs, seed=seed, dealer=dealer, scores=scores, hand_no=hand_index)
     codes = np.frombuffer(raw, dtype="<u2")
     for i, code in enumerate(codes.tolist()):
         try:
             game.apply(decode_action(code))
         except (IllegalActionError, ValueError) as err:
-            raise ValueError(f"decision {i} of {len(codes)} does not replay: {' '.join(str(err).split())[:200]}") \
-                from None
+            raise ValueError(
+                f"decision {i} of {len(codes)} does not replay: {' '.join(str(err).split())[:200]}"
+            ) from None
     if game.result is None:
         raise ValueError(f"the {len(codes)} decisions end before the hand does")
     return game
 
 
-def expand_hand(game_id: int, hand_index: int, dealer: Any, value: Any, game_seed: Any, rules: Any,
-                result: Any) -> list[dict[str, Any]]:
+def expand_hand(
+    game_id: int, hand_index: int, dealer: Any, value: Any, game_seed: Any, rules: Any, result: Any
+) -> list[dict[str, Any]]:
     """The events of a compact hand, as a full record of it stores them (JSON objects, the lines of
     ``hands.events`` read back): :func:`replay_check`, then the replay's summary must equal the
     stored ``result``.  Raises :class:`CompactHandError` naming the game and the hand."""
@@ -182,6 +199,7 @@ def expand_hand(game_id: int, hand_index: int, dealer: Any, value: Any, game_see
         if json.loads(_dumps(hand_summary(game.result, game.events))) != result:
             raise ValueError("the replay's result differs from the stored result")
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecordError) as err:
-        raise CompactHandError(f"game {game_id}, hand {hand_index} (0-based): the compact record does not "
-                               f"replay: {err}") from None
+        raise CompactHandError(
+            f"game {game_id}, hand {hand_index} (0-based): the compact record does not replay: {err}"
+        ) from None
     return events

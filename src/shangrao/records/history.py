@@ -62,12 +62,30 @@ class HistoryRow:
 
 def _damaged(r: GameRow) -> GameSummary:
     when = _aware(r.created) or datetime.fromtimestamp(0, UTC)
-    return GameSummary(id=r.id, created=when, updated=when, mode=str(r.kind), players=["?"] * 4, seed=None,
-                       status="damaged", hands_played=0, scores=[0, 0, 0, 0], rules={}, meta={})
+    return GameSummary(
+        id=r.id,
+        created=when,
+        updated=when,
+        mode=str(r.kind),
+        players=["?"] * 4,
+        seed=None,
+        status="damaged",
+        hands_played=0,
+        scores=[0, 0, 0, 0],
+        rules={},
+        meta={},
+    )
 
 
-def list_history(store: Store, *, kinds: Iterable[str] | None = None, mine: Sequence[int] = (),
-                 mine_only: bool = False, limit: int = 20, offset: int = 0) -> list[HistoryRow]:
+def list_history(
+    store: Store,
+    *,
+    kinds: Iterable[str] | None = None,
+    mine: Sequence[int] = (),
+    mine_only: bool = False,
+    limit: int = 20,
+    offset: int = 0,
+) -> list[HistoryRow]:
     """A page of the history: the games of ``kinds`` (:data:`HISTORY_KINDS`; None: :data:`DEFAULT_KINDS`),
     the games ``mine`` (a browser's own, at most :data:`MAX_MINE` ids) first — or only them with
     ``mine_only`` —, then newest first.  Raises :class:`RecordError` for an unknown kind or a database
@@ -83,9 +101,11 @@ def list_history(store: Store, *, kinds: Iterable[str] | None = None, mine: Sequ
         rooms = _has_rooms(store, s)
         q: Any
         if rooms:
-            q = (select(GameRow, RoomGameRow.room_id, RoomRow.name, RoomGameRow.match_no)
-                 .outerjoin(RoomGameRow, RoomGameRow.game_id == GameRow.id)
-                 .outerjoin(RoomRow, RoomRow.id == RoomGameRow.room_id))
+            q = (
+                select(GameRow, RoomGameRow.room_id, RoomRow.name, RoomGameRow.match_no)
+                .outerjoin(RoomGameRow, RoomGameRow.game_id == GameRow.id)
+                .outerjoin(RoomRow, RoomRow.id == RoomGameRow.room_id)
+            )
             in_room = RoomGameRow.id.is_not(None)
         else:  # a database read-only before revision 0003: no room, every web table is "web"
             q = select(GameRow)

@@ -23,8 +23,16 @@ from typing import Any
 
 from .store import GameSummary, Store
 
-__all__ = ["append_events", "game_head", "game_heads", "insert_event_batches", "insert_events", "last_event_time",
-           "set_players", "update_meta"]
+__all__ = [
+    "append_events",
+    "game_head",
+    "game_heads",
+    "insert_event_batches",
+    "insert_events",
+    "last_event_time",
+    "set_players",
+    "update_meta",
+]
 
 
 def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[Any]) -> int:
@@ -32,14 +40,16 @@ def append_events(store: Store, game_id: int, hand_index: int, events: Iterable[
     return store.append_events(game_id, hand_index, events)
 
 
-def insert_events(store: Store, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
-                  when: datetime | None = None) -> None:
+def insert_events(
+    store: Store, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any], when: datetime | None = None
+) -> None:
     """:meth:`Store.insert_events`: events at positions ``first_seq, …`` in ONE transaction (one INSERT)."""
     store.insert_events(game_id, hand_index, first_seq, events, when)
 
 
-def insert_event_batches(store: Store, batches: Sequence[tuple[int, int, int, Sequence[Any]]],
-                         when: datetime | None = None) -> list[Exception | None]:
+def insert_event_batches(
+    store: Store, batches: Sequence[tuple[int, int, int, Sequence[Any]]], when: datetime | None = None
+) -> list[Exception | None]:
     """:meth:`Store.insert_event_batches`: several tables' actions in ONE transaction; per batch None or
     the error that refused it."""
     return store.insert_event_batches(batches, when)

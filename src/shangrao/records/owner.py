@@ -55,8 +55,18 @@ if TYPE_CHECKING:
     from filelock import FileLock
     from sqlalchemy.engine import Connection
 
-__all__ = ["ADVISORY_KEY", "OWNER_CHECK_SECONDS", "Ownership", "StoreBusy", "check_free", "inode_lock_path", "lock_path",
-           "own_live_tables", "store_scrub", "write_refusal"]
+__all__ = [
+    "ADVISORY_KEY",
+    "OWNER_CHECK_SECONDS",
+    "Ownership",
+    "StoreBusy",
+    "check_free",
+    "inode_lock_path",
+    "lock_path",
+    "own_live_tables",
+    "store_scrub",
+    "write_refusal",
+]
 
 #: the PostgreSQL advisory-lock key of a records database's live tables: b"shangrao" as a bigint
 ADVISORY_KEY = int.from_bytes(b"shangrao", "big")
@@ -86,7 +96,9 @@ def lock_path(store: Store) -> Path | None:
 class Ownership:
     """A held ownership; :meth:`release` gives it back (also at exit, by the operating system)."""
 
-    def __init__(self, store: Store, file_locks: list[FileLock] | None = None, connection: Connection | None = None) -> None:
+    def __init__(
+        self, store: Store, file_locks: list[FileLock] | None = None, connection: Connection | None = None
+    ) -> None:
         self.store = store
         self._file_locks = list(file_locks or [])
         self._connection = connection
@@ -127,8 +139,10 @@ class Ownership:
 
 
 def _busy(store: Store) -> StoreBusy:
-    return StoreBusy(f"another shangrao serve is playing the tables of {store._safe_url()}; "
-                     "stop it first, or give this one another --db")
+    return StoreBusy(
+        f"another shangrao serve is playing the tables of {store._safe_url()}; "
+        "stop it first, or give this one another --db"
+    )
 
 
 def inode_lock_path(database: Path) -> Path | None:
@@ -188,8 +202,9 @@ def own_live_tables(store: Store) -> Ownership:
         except StoreBusy:
             raise
         except RecordError as err:
-            raise RecordError(f"cannot create the lock file next to the database: {err.args[0].split(': ', 1)[-1]}") \
-                from None
+            raise RecordError(
+                f"cannot create the lock file next to the database: {err.args[0].split(': ', 1)[-1]}"
+            ) from None
         by_inode = inode_lock_path(path.with_name(path.name[: -len(".lock")]))
         if by_inode is not None:
             try:
@@ -210,8 +225,10 @@ def own_live_tables(store: Store) -> Ownership:
             got = conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": ADVISORY_KEY}).scalar()
             conn.commit()  # the lock is the session's: no transaction is left open
         except SQLAlchemyError as err:
-            raise RecordError(f"cannot reach the records database {store._safe_url()}: "
-                              f"{' '.join(str(getattr(err, 'orig', None) or err).split())[:200]}") from None
+            raise RecordError(
+                f"cannot reach the records database {store._safe_url()}: "
+                f"{' '.join(str(getattr(err, 'orig', None) or err).split())[:200]}"
+            ) from None
         if not got:
             conn.close()
             raise _busy(store)
@@ -245,8 +262,9 @@ def write_refusal(store: Store) -> str | None:
 
 def store_scrub(store: Store, text_: str) -> str:
     """``text_`` without the database's URL or path."""
-    for secret in sorted({store.url, store._safe_url(), str(make_url(store.url).database or "")}, key=len,
-                         reverse=True):
+    for secret in sorted(
+        {store.url, store._safe_url(), str(make_url(store.url).database or "")}, key=len, reverse=True
+    ):
         if secret and len(secret) > 2:
             text_ = text_.replace(secret, "<database>")
     return text_

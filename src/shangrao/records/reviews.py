@@ -37,8 +37,16 @@ def _has_reviews(store: Store, s: Session) -> bool:
     return not store.read_only or inspect(s.connection()).has_table("reviews")
 
 
-def save_review(store: Store, game_id: int, hand_index: int, evaluator: str, version: str,
-                review: dict[str, Any], *, replace: bool = False) -> None:
+def save_review(
+    store: Store,
+    game_id: int,
+    hand_index: int,
+    evaluator: str,
+    version: str,
+    review: dict[str, Any],
+    *,
+    replace: bool = False,
+) -> None:
     """Keep the review of hand ``hand_index`` (0-based) of game ``game_id`` (one transaction); a
     review of that hand by the same evaluator version already stored is kept (the first wins), or,
     with ``replace`` (the stored one is damaged), overwritten.  Raises :class:`RecordError`
@@ -46,12 +54,25 @@ def save_review(store: Store, game_id: int, hand_index: int, evaluator: str, ver
     try:
         with store._write() as s:
             store._game(s, game_id)
-            row = s.scalars(select(ReviewRow).where(
-                ReviewRow.game_id == game_id, ReviewRow.hand_index == hand_index,
-                ReviewRow.evaluator == evaluator, ReviewRow.version == version)).first()
+            row = s.scalars(
+                select(ReviewRow).where(
+                    ReviewRow.game_id == game_id,
+                    ReviewRow.hand_index == hand_index,
+                    ReviewRow.evaluator == evaluator,
+                    ReviewRow.version == version,
+                )
+            ).first()
             if row is None:
-                s.add(ReviewRow(game_id=game_id, hand_index=hand_index, evaluator=evaluator, version=version,
-                                review=review, created=utcnow()))
+                s.add(
+                    ReviewRow(
+                        game_id=game_id,
+                        hand_index=hand_index,
+                        evaluator=evaluator,
+                        version=version,
+                        review=review,
+                        created=utcnow(),
+                    )
+                )
             elif replace:
                 row.review, row.created = review, utcnow()
     except IntegrityError:  # another writer stored it first: one review a hand
@@ -67,8 +88,11 @@ def load_reviews(store: Store, game_id: int, evaluator: str, version: str) -> di
     with store._read(f"the reviews of game {game_id}") as s:
         if not _has_reviews(store, s):
             return {}
-        rows = s.execute(select(ReviewRow.hand_index, ReviewRow.review).where(
-            ReviewRow.game_id == game_id, ReviewRow.evaluator == evaluator, ReviewRow.version == version)).all()
+        rows = s.execute(
+            select(ReviewRow.hand_index, ReviewRow.review).where(
+                ReviewRow.game_id == game_id, ReviewRow.evaluator == evaluator, ReviewRow.version == version
+            )
+        ).all()
         return {int(index): review for index, review in rows}
 
 
@@ -87,26 +111,47 @@ def _well_formed(hr: Any) -> bool:
         return _number(x, True) and 0 <= x <= 3
 
     def option(o: Any) -> bool:
-        return isinstance(o, Option) and isinstance(o.action, str) and _number(o.value) and \
-            (o.stderr is None or _number(o.stderr))
+        return (
+            isinstance(o, Option)
+            and isinstance(o.action, str)
+            and _number(o.value)
+            and (o.stderr is None or _number(o.stderr))
+        )
 
     def decision(d: Any) -> bool:
-        return (isinstance(d, Decision) and seat(d.seat) and all(_number(x, True) for x in (d.hand, d.event, d.step))
-                and all(isinstance(x, str) for x in (d.phase, d.chosen, d.best, d.reason, d.reason_zh))
-                and isinstance(d.tiles, list) and all(_number(t, True) for t in d.tiles)
-                and (d.drawn is None or _number(d.drawn, True)) and isinstance(d.options, list)
-                and all(option(o) for o in d.options) and _number(d.loss) and (d.stderr is None or _number(d.stderr)))
+        return (
+            isinstance(d, Decision)
+            and seat(d.seat)
+            and all(_number(x, True) for x in (d.hand, d.event, d.step))
+            and all(isinstance(x, str) for x in (d.phase, d.chosen, d.best, d.reason, d.reason_zh))
+            and isinstance(d.tiles, list)
+            and all(_number(t, True) for t in d.tiles)
+            and (d.drawn is None or _number(d.drawn, True))
+            and isinstance(d.options, list)
+            and all(option(o) for o in d.options)
+            and _number(d.loss)
+            and (d.stderr is None or _number(d.stderr))
+        )
 
     def summary(v: Any) -> bool:
-        return (isinstance(v, Summary) and all(_number(getattr(v, k), True) for k in
-                                               ("decisions", "matches", "hands", "mistakes", "big_mistakes"))
-                and all(_number(getattr(v, k)) for k in ("match_rate", "loss", "loss_per_hand"))
-                and isinstance(v.largest, list) and all(isinstance(x, dict) for x in v.largest))
+        return (
+            isinstance(v, Summary)
+            and all(_number(getattr(v, k), True) for k in ("decisions", "matches", "hands", "mistakes", "big_mistakes"))
+            and all(_number(getattr(v, k)) for k in ("match_rate", "loss", "loss_per_hand"))
+            and isinstance(v.largest, list)
+            and all(isinstance(x, dict) for x in v.largest)
+        )
 
-    return (_number(hr.hand, True) and isinstance(hr.seats, list) and all(seat(s) for s in hr.seats)
-            and isinstance(hr.decisions, list) and all(decision(d) for d in hr.decisions)
-            and isinstance(hr.summary, dict) and all(isinstance(k, str) and summary(v) for k, v in hr.summary.items())
-            and _number(hr.seconds))
+    return (
+        _number(hr.hand, True)
+        and isinstance(hr.seats, list)
+        and all(seat(s) for s in hr.seats)
+        and isinstance(hr.decisions, list)
+        and all(decision(d) for d in hr.decisions)
+        and isinstance(hr.summary, dict)
+        and all(isinstance(k, str) and summary(v) for k, v in hr.summary.items())
+        and _number(hr.seconds)
+    )
 
 
 def _hand_review(got: Any) -> HandReview | None:
@@ -144,8 +189,14 @@ def delete_reviews(store: Store, game_id: int) -> int:
         return len(rows)
 
 
-def review_game(store: Store, game_id: int, *, hand: int | None = None, evaluator: Evaluator | None = None,
-                progress: Callable[[int, int], None] | None = None) -> GameReview:
+def review_game(
+    store: Store,
+    game_id: int,
+    *,
+    hand: int | None = None,
+    evaluator: Evaluator | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameReview:
     """The review of game ``game_id`` (every seat; ``hand``: only that hand, 0-based), each hand read
     from ``reviews`` when stored, else computed (:func:`shangrao.review.review_events`) and stored there
     (a read-only store: computed, not stored).  ``progress(done, total)`` after each hand.  Returns a

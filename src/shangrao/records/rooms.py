@@ -34,9 +34,26 @@ from sqlalchemy.orm import Session
 from .schema import GameRow, HandRow, RoomGameRow, RoomMemberRow, RoomRow, utcnow
 from .store import RecordError, Store, _aware
 
-__all__ = ["CodeTaken", "Room", "RoomError", "RoomFull", "RoomMember", "RoomNotFound", "SEATS", "add_member",
-           "add_room_game", "create_room", "is_code", "load_room", "match_setup", "room_of_game", "room_setup", "set_room_setup",
-           "standings", "stored_setup"]
+__all__ = [
+    "CodeTaken",
+    "Room",
+    "RoomError",
+    "RoomFull",
+    "RoomMember",
+    "RoomNotFound",
+    "SEATS",
+    "add_member",
+    "add_room_game",
+    "create_room",
+    "is_code",
+    "load_room",
+    "match_setup",
+    "room_of_game",
+    "room_setup",
+    "set_room_setup",
+    "standings",
+    "stored_setup",
+]
 
 #: the seats of a room: one member each
 SEATS = 4
@@ -114,8 +131,11 @@ def room_setup(stored: object) -> dict[str, Any]:
     data = stored if isinstance(stored, dict) else {}
     if isinstance(data.get("rules"), dict):
         bot = data.get("bot")
-        return {"rules": dict(data["rules"]), "hints": data.get("hints") is not False,
-                "bot": bot if isinstance(bot, str) else None}
+        return {
+            "rules": dict(data["rules"]),
+            "hints": data.get("hints") is not False,
+            "bot": bot if isinstance(bot, str) else None,
+        }
     return {"rules": dict(data), "hints": True, "bot": None}
 
 
@@ -130,12 +150,16 @@ def _has_rooms(store: Store, s: Session) -> bool:
 
 
 def _room(s: Session, row: RoomRow) -> Room:
-    members = [RoomMember(m.seat, m.name, m.token_hash, _aware(m.joined)) for m in s.scalars(
-        select(RoomMemberRow).where(RoomMemberRow.room_id == row.id).order_by(RoomMemberRow.seat))]
-    games = list(s.scalars(select(RoomGameRow.game_id).where(RoomGameRow.room_id == row.id)
-                           .order_by(RoomGameRow.match_no)))
-    return Room(row.id, row.code, row.name, row.status, row.hands, dict(row.rules or {}), _aware(row.created),
-                members, games)
+    members = [
+        RoomMember(m.seat, m.name, m.token_hash, _aware(m.joined))
+        for m in s.scalars(select(RoomMemberRow).where(RoomMemberRow.room_id == row.id).order_by(RoomMemberRow.seat))
+    ]
+    games = list(
+        s.scalars(select(RoomGameRow.game_id).where(RoomGameRow.room_id == row.id).order_by(RoomGameRow.match_no))
+    )
+    return Room(
+        row.id, row.code, row.name, row.status, row.hands, dict(row.rules or {}), _aware(row.created), members, games
+    )
 
 
 def _live(s: Session, code: str) -> RoomRow:
@@ -147,8 +171,9 @@ def _live(s: Session, code: str) -> RoomRow:
     return row
 
 
-def create_room(store: Store, code: str, name: str, hands: int, rules: dict[str, Any], member_name: str,
-                token_hash: str) -> Room:
+def create_room(
+    store: Store, code: str, name: str, hands: int, rules: dict[str, Any], member_name: str, token_hash: str
+) -> Room:
     """A new live room ``code`` whose first member (seat 0) is ``member_name``; one transaction.
     hands: hands per match (1..32); rules: the matches' settings as stored (:func:`stored_setup`; a
     plain dict of rule options is read as those rules).  Raises :class:`CodeTaken`
@@ -158,8 +183,7 @@ def create_room(store: Store, code: str, name: str, hands: int, rules: dict[str,
     now = utcnow()
     try:
         with store._write() as s:
-            row = RoomRow(code=code, name=name, status="live", hands=hands, rules=dict(rules), created=now,
-                          updated=now)
+            row = RoomRow(code=code, name=name, status="live", hands=hands, rules=dict(rules), created=now, updated=now)
             s.add(row)
             s.flush()
             s.add(RoomMemberRow(room_id=row.id, seat=0, name=member_name, token_hash=token_hash, joined=now))
@@ -225,8 +249,11 @@ def room_of_game(store: Store, game_id: int) -> Room | None:
     with store._read(f"the room of game {game_id}") as s:
         if not _has_rooms(store, s):
             return None
-        row = s.scalars(select(RoomRow).join(RoomGameRow, RoomGameRow.room_id == RoomRow.id)
-                        .where(RoomGameRow.game_id == game_id, RoomRow.status == "live")).first()
+        row = s.scalars(
+            select(RoomRow)
+            .join(RoomGameRow, RoomGameRow.room_id == RoomRow.id)
+            .where(RoomGameRow.game_id == game_id, RoomRow.status == "live")
+        ).first()
         return None if row is None else _room(s, row)
 
 
@@ -242,14 +269,20 @@ def match_setup(rules: object, players: object, meta: object) -> dict[str, Any]:
     from ..rules import DEFAULT_RULES
 
     defaults = DEFAULT_RULES.to_dict()
-    changed = {k: v for k, v in (rules if isinstance(rules, dict) else {}).items()
-               if k != "hands_per_match" and k in defaults and defaults[k] != v}
+    changed = {
+        k: v
+        for k, v in (rules if isinstance(rules, dict) else {}).items()
+        if k != "hands_per_match" and k in defaults and defaults[k] != v
+    }
     web = meta.get("web") if isinstance(meta, dict) else None
     hints = not (isinstance(web, dict) and web.get("hints") is False)
     seats = web.get("seats") if isinstance(web, dict) else None  # the seats' kinds (players may hold names)
     kinds = next((list(x) for x in (seats, players) if isinstance(x, list) and len(x) == SEATS), ["human"] * SEATS)
-    return {"rules": changed, "hints": hints,
-            "bots": [None if k == "human" or not isinstance(k, str) else k for k in kinds]}
+    return {
+        "rules": changed,
+        "hints": hints,
+        "bots": [None if k == "human" or not isinstance(k, str) else k for k in kinds],
+    }
 
 
 def standings(store: Store, room: Room) -> dict[str, Any]:
@@ -265,12 +298,17 @@ def standings(store: Store, room: Room) -> dict[str, Any]:
     with store._read(f"the standings of room {room.code}") as s:
         if room.games:
             for gid, st, rules, players, meta in s.execute(
-                    select(GameRow.id, GameRow.status, GameRow.rules, GameRow.players, GameRow.meta)
-                    .where(GameRow.id.in_(room.games))):
+                select(GameRow.id, GameRow.status, GameRow.rules, GameRow.players, GameRow.meta).where(
+                    GameRow.id.in_(room.games)
+                )
+            ):
                 status[gid] = st
                 setups[gid] = match_setup(rules, players, meta)
-            q = (select(HandRow.game_id, HandRow.hand_index, HandRow.result, HandRow.created)
-                 .where(HandRow.game_id.in_(room.games)).order_by(HandRow.game_id, HandRow.hand_index))
+            q = (
+                select(HandRow.game_id, HandRow.hand_index, HandRow.result, HandRow.created)
+                .where(HandRow.game_id.in_(room.games))
+                .order_by(HandRow.game_id, HandRow.hand_index)
+            )
             for gid, index, result, created in s.execute(q):
                 by_game[gid].append((index, result, _aware(created)))
     out_matches = []
@@ -281,14 +319,25 @@ def standings(store: Store, room: Room) -> dict[str, Any]:
         hands = []
         for index, result, created in by_game[gid]:
             deltas = result.get("deltas") if isinstance(result, dict) else None
-            if not (isinstance(deltas, list) and len(deltas) == SEATS
-                    and all(isinstance(x, int) and not isinstance(x, bool) for x in deltas)):
+            if not (
+                isinstance(deltas, list)
+                and len(deltas) == SEATS
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in deltas)
+            ):
                 raise RecordError(f"game {gid} hand {index}: the stored deltas are not 4 integers")
             hands.append({"hand": index + 1, "deltas": list(deltas), "at": created.isoformat() if created else None})
             m_tot = [a + b for a, b in zip(m_tot, deltas)]
         count += len(hands)
         totals = [a + b for a, b in zip(totals, m_tot)]
-        out_matches.append({"match": n, "game": gid, "status": status.get(gid, "unfinished"), "hands": hands,
-                            "totals": m_tot, "setup": setups.get(gid, match_setup({}, [], {}))})
+        out_matches.append(
+            {
+                "match": n,
+                "game": gid,
+                "status": status.get(gid, "unfinished"),
+                "hands": hands,
+                "totals": m_tot,
+                "setup": setups.get(gid, match_setup({}, [], {})),
+            }
+        )
     players = [{"seat": i, "name": (m.name if (m := room.member(i)) is not None else None)} for i in range(SEATS)]
     return {"players": players, "matches": out_matches, "totals": totals, "hands": count}

@@ -39,8 +39,18 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Base", "GameRow", "HandRow", "EventRow", "ReviewRow", "RoomRow", "RoomMemberRow", "RoomGameRow",
-           "SCHEMA_VERSION", "utcnow"]
+__all__ = [
+    "Base",
+    "GameRow",
+    "HandRow",
+    "EventRow",
+    "ReviewRow",
+    "RoomRow",
+    "RoomMemberRow",
+    "RoomGameRow",
+    "SCHEMA_VERSION",
+    "utcnow",
+]
 
 #: the schema a new game is written with (``games.meta['schema']``, informative); what a database holds
 #: is its Alembic revision (``alembic_version``, :mod:`shangrao.records.migrations`), which is read
@@ -147,8 +157,11 @@ class RoomRow(Base):
     ``hands_per_match``)."""
 
     __tablename__ = "rooms"
-    __table_args__ = (Index("uq_rooms_live_code", "code", unique=True, sqlite_where=text(LIVE_ROOM),
-                            postgresql_where=text(LIVE_ROOM)),)
+    __table_args__ = (
+        Index(
+            "uq_rooms_live_code", "code", unique=True, sqlite_where=text(LIVE_ROOM), postgresql_where=text(LIVE_ROOM)
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     code: Mapped[str] = mapped_column(String(6))

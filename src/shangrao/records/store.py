@@ -97,7 +97,9 @@ def resolve_db(db: str | os.PathLike[str] | None) -> str:
         raise RecordError("empty database path")
     path = Path(text).expanduser().resolve()
     if path.is_dir():
-        raise RecordError(f"{quote(text)} is a directory; give a database file, e.g. {quote(str(path / 'shangrao.sqlite3'))}")
+        raise RecordError(
+            f"{quote(text)} is a directory; give a database file, e.g. {quote(str(path / 'shangrao.sqlite3'))}"
+        )
     # a URL's database part is percent-decoded and ends at "?": escape both, so a file named
     # "a%20b" or "x?.sqlite3" is that file, not "a b" or "x" (issue 34, tried with odd paths)
     return "sqlite:///" + str(path).replace("%", "%25").replace("?", "%3F")
@@ -161,8 +163,17 @@ class StoredHand:
 
     __slots__ = ("_events", "_source", "created", "dealer", "index", "result", "scores_after")
 
-    def __init__(self, index: int, dealer: int, events: list[dict[str, Any]] | None, result: dict[str, Any], scores_after: list[int],
-                 created: datetime | None = None, *, source: tuple[int, bytes, Any, Any] | None = None) -> None:
+    def __init__(
+        self,
+        index: int,
+        dealer: int,
+        events: list[dict[str, Any]] | None,
+        result: dict[str, Any],
+        scores_after: list[int],
+        created: datetime | None = None,
+        *,
+        source: tuple[int, bytes, Any, Any] | None = None,
+    ) -> None:
         if events is None and source is None:
             raise RecordError(f"hand {index}: give its events or the compact record to replay them from")
         self.index = index
@@ -210,8 +221,10 @@ class StoredHand:
 
     def __repr__(self) -> str:
         events = f"<{len(self._events)} events>" if self._events is not None else "<compact, not replayed yet>"
-        return (f"StoredHand(index={self.index!r}, dealer={self.dealer!r}, events={events}, result={self.result!r}, "
-                f"scores_after={self.scores_after!r}, created={self.created!r})")
+        return (
+            f"StoredHand(index={self.index!r}, dealer={self.dealer!r}, events={events}, result={self.result!r}, "
+            f"scores_after={self.scores_after!r}, created={self.created!r})"
+        )
 
 
 @dataclass(frozen=True)
@@ -293,8 +306,11 @@ class GameRecord(GameSummary):
 
 def _ints4(value: Any, what: str) -> list[int]:
     """A stored list of four ints (scores), or ValueError naming ``what`` (a row edited by hand)."""
-    if not isinstance(value, list) or len(value) != 4 or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in value):
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+    ):
         raise ValueError(f"{what} is not a list of 4 integers: {quote(value)}")
     return list(value)
 
@@ -306,9 +322,16 @@ def _summary(row: GameRow) -> dict[str, Any]:
     if not isinstance(row.hands_played, int) or row.hands_played < 0:
         raise ValueError(f"hands_played is not a count: {quote(row.hands_played)}")
     return dict(
-        id=row.id, created=_aware(row.created), updated=_aware(row.updated), mode=row.kind,
-        players=list(players), seed=row.seed, status=row.status, hands_played=row.hands_played,
-        scores=_ints4(row.scores, "scores"), rules=dict(row.rules or {}),
+        id=row.id,
+        created=_aware(row.created),
+        updated=_aware(row.updated),
+        mode=row.kind,
+        players=list(players),
+        seed=row.seed,
+        status=row.status,
+        hands_played=row.hands_played,
+        scores=_ints4(row.scores, "scores"),
+        rules=dict(row.rules or {}),
         # a meta edited into something else than an object reads as empty (a web table: damaged, web/stored.py)
         meta=dict(row.meta) if isinstance(row.meta, dict) else {},
     )
@@ -322,14 +345,25 @@ def _hand(h: HandRow, game: GameRow) -> StoredHand:
     compact = h.__dict__.get("decisions")  # absent: a database before revision 0004, read as it is
     scores_after = _ints4(h.scores_after, f"hand {h.hand_index}: scores_after")
     if compact is not None:  # replayed when its events are first read (StoredHand.events)
-        return StoredHand(index=h.hand_index, dealer=h.dealer, events=None, result=dict(h.result),
-                          scores_after=scores_after, created=_aware(h.created),
-                          source=(game.id, compact, game.seed, game.rules))
+        return StoredHand(
+            index=h.hand_index,
+            dealer=h.dealer,
+            events=None,
+            result=dict(h.result),
+            scores_after=scores_after,
+            created=_aware(h.created),
+            source=(game.id, compact, game.seed, game.rules),
+        )
     if h.events is None:
         raise ValueError(f"hand {h.hand_index}: neither events nor decisions are stored")
-    return StoredHand(index=h.hand_index, dealer=h.dealer,
-                      events=[json.loads(line) for line in h.events.splitlines() if line.strip()],
-                      result=dict(h.result), scores_after=scores_after, created=_aware(h.created))
+    return StoredHand(
+        index=h.hand_index,
+        dealer=h.dealer,
+        events=[json.loads(line) for line in h.events.splitlines() if line.strip()],
+        result=dict(h.result),
+        scores_after=scores_after,
+        created=_aware(h.created),
+    )
 
 
 class Store:
@@ -342,7 +376,9 @@ class Store:
     cannot be upgraded.
     """
 
-    def __init__(self, url: str | os.PathLike[str] | None = None, *, echo: bool = False, read_only: bool = False) -> None:
+    def __init__(
+        self, url: str | os.PathLike[str] | None = None, *, echo: bool = False, read_only: bool = False
+    ) -> None:
         self.url = resolve_db(url)
         self.read_only = read_only
         try:
@@ -413,8 +449,10 @@ class Store:
             def _checked_in(dbapi_conn: DBAPIConnection | None, record: ConnectionPoolEntry) -> None:
                 # a connection that was checked out when check_wal found the WAL gone: closed as it comes
                 # back, so no connection of this process shares SQLite's state of the lost WAL with a new one
-                if dbapi_conn is not None and record.info.get("wal_generation", self._wal_generation) \
-                        != self._wal_generation:
+                if (
+                    dbapi_conn is not None
+                    and record.info.get("wal_generation", self._wal_generation) != self._wal_generation
+                ):
                     self._wal_files.pop(id(dbapi_conn), None)
                     record.invalidate()
 
@@ -425,6 +463,7 @@ class Store:
             @event.listens_for(self.engine, "close_detached")
             def _closed_detached(dbapi_conn: DBAPIConnection) -> None:
                 self._wal_files.pop(id(dbapi_conn), None)
+
         from .migrations import SchemaError, check, prepare
 
         try:
@@ -438,8 +477,9 @@ class Store:
                     from sqlalchemy.pool import StaticPool
 
                     self.engine.dispose()
-                    self.engine = create_engine("sqlite://", future=True, poolclass=StaticPool,
-                                                connect_args={"check_same_thread": False})
+                    self.engine = create_engine(
+                        "sqlite://", future=True, poolclass=StaticPool, connect_args={"check_same_thread": False}
+                    )
                     Base.metadata.create_all(self.engine)
             elif read_only:  # in memory, or a file: URI opened as the caller says
                 check(self.engine, self._safe_url())
@@ -454,8 +494,10 @@ class Store:
             self.engine.dispose()
             raise
         except SQLAlchemyError as err:
-            raise RecordError(f"cannot open the records database {self._safe_url()}: "
-                              f"{' '.join(str(err.orig if hasattr(err, 'orig') else err).split())}") from None
+            raise RecordError(
+                f"cannot open the records database {self._safe_url()}: "
+                f"{' '.join(str(err.orig if hasattr(err, 'orig') else err).split())}"
+            ) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     # -- helpers -------------------------------------------------------------------
@@ -476,8 +518,10 @@ class Store:
             with self._session() as s, s.begin():
                 yield s
         except OperationalError as err:
-            raise RecordError(f"cannot write to {self._safe_url()}: "
-                              f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+            raise RecordError(
+                f"cannot write to {self._safe_url()}: "
+                f"{' '.join(str(err.orig if err.orig is not None else err).split())}"
+            ) from None
 
     @contextlib.contextmanager
     def _read(self, what: str) -> Iterator[Session]:
@@ -490,8 +534,9 @@ class Store:
             raise
         except SQLAlchemyError as err:
             msg = " ".join(str(getattr(err, "orig", None) or err).split())
-            raise RecordError(f"cannot read the records database (not a shangrao records database, or "
-                              f"damaged): {msg}") from None
+            raise RecordError(
+                f"cannot read the records database (not a shangrao records database, or damaged): {msg}"
+            ) from None
         except (TypeError, ValueError, KeyError, AttributeError) as err:  # a row edited by hand
             raise DamagedRecordError(f"{what}: the stored record is damaged ({type(err).__name__}: {err})") from None
 
@@ -518,7 +563,8 @@ class Store:
         known = getattr(self, "_decisions_column", None)
         if known is None:
             known = self._decisions_column = any(
-                c["name"] == "decisions" for c in inspect(s.connection()).get_columns("hands"))
+                c["name"] == "decisions" for c in inspect(s.connection()).get_columns("hands")
+            )
         return known
 
     def close(self) -> None:
@@ -547,11 +593,16 @@ class Store:
         now = _file_key(self._wal_path)
         if now is not None and open_on == {now}:
             return None
-        what = ("the database's WAL file (<database>-wal) was deleted" if now is None else
-                "the database's WAL file (<database>-wal) was replaced by another file")
+        what = (
+            "the database's WAL file (<database>-wal) was deleted"
+            if now is None
+            else "the database's WAL file (<database>-wal) was replaced by another file"
+        )
         self.wal_losses += 1
-        self.wal_problem = (f"{what} while this process had it open: commits since then were not seen by other "
-                            "processes; the connections are reopened (did a process outside shangrao delete it?)")
+        self.wal_problem = (
+            f"{what} while this process had it open: commits since then were not seen by other "
+            "processes; the connections are reopened (did a process outside shangrao delete it?)"
+        )
         self._wal_files.clear()
         self._wal_generation += 1
         self.engine.dispose()  # the next connection opens the database and its (new) WAL
@@ -564,8 +615,15 @@ class Store:
         self.close()
 
     # -- writing -------------------------------------------------------------------
-    def create_game(self, mode: str, players: Sequence[str], seed: int | None = None,
-                    rules: Any = None, meta: dict[str, Any] | None = None, scores: Sequence[int] | None = None) -> int:
+    def create_game(
+        self,
+        mode: str,
+        players: Sequence[str],
+        seed: int | None = None,
+        rules: Any = None,
+        meta: dict[str, Any] | None = None,
+        scores: Sequence[int] | None = None,
+    ) -> int:
         """Store a new, unfinished game and return its id (one transaction).
 
         mode: how it is played, 'simulate' or 'play' (other short names are accepted for servers).
@@ -589,8 +647,18 @@ class Store:
         _dumps(scores)
         now = utcnow()
         with self._write() as s:
-            row = GameRow(kind=mode, players=players, seed=seed, rules=rules, status="unfinished",
-                          hands_played=0, scores=scores, meta=meta, created=now, updated=now)
+            row = GameRow(
+                kind=mode,
+                players=players,
+                seed=seed,
+                rules=rules,
+                status="unfinished",
+                hands_played=0,
+                scores=scores,
+                meta=meta,
+                created=now,
+                updated=now,
+            )
             s.add(row)
             s.flush()
             return row.id
@@ -602,10 +670,19 @@ class Store:
     # the one append path: every live event is encoded once (_event_rows) and written by one INSERT
     # (_insert_rows, or the same statement inside append_events' transaction)
     @staticmethod
-    def _event_rows(game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
-                    when: datetime) -> list[dict[str, Any]]:
-        return [{"game_id": game_id, "hand_index": hand_index, "seq": first_seq + i,
-                 "event": _dumps(event_to_dict(ev)), "created": when} for i, ev in enumerate(events)]
+    def _event_rows(
+        game_id: int, hand_index: int, first_seq: int, events: Iterable[Any], when: datetime
+    ) -> list[dict[str, Any]]:
+        return [
+            {
+                "game_id": game_id,
+                "hand_index": hand_index,
+                "seq": first_seq + i,
+                "event": _dumps(event_to_dict(ev)),
+                "created": when,
+            }
+            for i, ev in enumerate(events)
+        ]
 
     def _insert_rows(self, rows: list[dict[str, Any]]) -> None:
         """One transaction, one INSERT (Core, no ORM session: this runs once per action)."""
@@ -615,23 +692,29 @@ class Store:
             with self.engine.begin() as conn:
                 conn.execute(insert(EventRow), rows)
         except OperationalError as err:
-            raise RecordError(f"cannot write events of game {rows[0]['game_id']}: "
-                              f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+            raise RecordError(
+                f"cannot write events of game {rows[0]['game_id']}: "
+                f"{' '.join(str(err.orig if err.orig is not None else err).split())}"
+            ) from None
         except IntegrityError as err:
             r = rows[0]
-            raise RecordError(f"game {r['game_id']}: hand {r['hand_index']} event {r['seq']} is already stored "
-                              f"({type(err.orig).__name__})") from None
+            raise RecordError(
+                f"game {r['game_id']}: hand {r['hand_index']} event {r['seq']} is already stored "
+                f"({type(err.orig).__name__})"
+            ) from None
 
-    def insert_events(self, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any],
-                      when: datetime | None = None) -> None:
+    def insert_events(
+        self, game_id: int, hand_index: int, first_seq: int, events: Iterable[Any], when: datetime | None = None
+    ) -> None:
         """Commit events of a hand in progress at positions ``first_seq, first_seq+1, …`` in ONE
         transaction (one INSERT, no reads: the caller holds the hand and knows its length).  when: the
         rows' ``created`` time (default now, UTC).  Raises :class:`RecordError` if a position is taken,
         an event is not JSON, or the database refuses the write."""
         self._insert_rows(self._event_rows(game_id, hand_index, first_seq, events, when or utcnow()))
 
-    def insert_event_batches(self, batches: Sequence[tuple[int, int, int, Sequence[Any]]],
-                             when: datetime | None = None) -> list[Exception | None]:
+    def insert_event_batches(
+        self, batches: Sequence[tuple[int, int, int, Sequence[Any]]], when: datetime | None = None
+    ) -> list[Exception | None]:
         """Commit several :meth:`insert_events` calls — batches ``(game_id, hand_index, first_seq,
         events)``, e.g. the actions of several tables — in ONE transaction (one INSERT).
 
@@ -675,10 +758,12 @@ class Store:
             if game.status == "finished":
                 raise RecordError(f"game {game_id} is finished; no more events")
             if hand_index != game.hands_played:
-                raise RecordError(f"game {game_id}: events go to hand {game.hands_played} "
-                                  f"(the next one), not hand {hand_index}")
-            last = s.scalar(select(func.max(EventRow.seq)).where(
-                EventRow.game_id == game_id, EventRow.hand_index == hand_index))
+                raise RecordError(
+                    f"game {game_id}: events go to hand {game.hands_played} (the next one), not hand {hand_index}"
+                )
+            last = s.scalar(
+                select(func.max(EventRow.seq)).where(EventRow.game_id == game_id, EventRow.hand_index == hand_index)
+            )
             seq = 0 if last is None else last + 1
             for i, r in enumerate(rows):
                 r["seq"] = seq + i
@@ -687,8 +772,15 @@ class Store:
             game.updated = utcnow()
             return seq + len(rows)
 
-    def append_hand(self, game_id: int, hand_index: int, dealer: int, events: Iterable[Any] | None,
-                    result: dict[str, Any], scores_after: Sequence[int] | None = None) -> None:
+    def append_hand(
+        self,
+        game_id: int,
+        hand_index: int,
+        dealer: int,
+        events: Iterable[Any] | None,
+        result: dict[str, Any],
+        scores_after: Sequence[int] | None = None,
+    ) -> None:
         """Store one completed hand in ONE transaction (hand row + game scores + live events cleared).
 
         events: the hand's events (dicts, or objects with ``to_dict()``); None takes the events
@@ -710,26 +802,44 @@ class Store:
                 if game.status == "finished":
                     raise RecordError(f"game {game_id} is finished; cannot add hand {hand_index}")
                 if hand_index != game.hands_played:
-                    raise RecordError(f"game {game_id} has {game.hands_played} hand(s); the next hand is "
-                                      f"{game.hands_played}, not {hand_index}")
+                    raise RecordError(
+                        f"game {game_id} has {game.hands_played} hand(s); the next hand is "
+                        f"{game.hands_played}, not {hand_index}"
+                    )
                 if lines is None:  # the stored live events, as they were encoded
-                    lines = [_event_text(e) for e in s.scalars(select(EventRow.event).where(
-                        EventRow.game_id == game_id, EventRow.hand_index == hand_index).order_by(EventRow.seq))]
+                    lines = [
+                        _event_text(e)
+                        for e in s.scalars(
+                            select(EventRow.event)
+                            .where(EventRow.game_id == game_id, EventRow.hand_index == hand_index)
+                            .order_by(EventRow.seq)
+                        )
+                    ]
                 if scores_after is None:
                     deltas = result.get("deltas")
                     if deltas is None:
                         scores = list(game.scores)
                     else:
                         if len(deltas) != len(game.scores):
-                            raise RecordError(f"result deltas has {len(deltas)} entries, game has "
-                                              f"{len(game.scores)} seats")
+                            raise RecordError(
+                                f"result deltas has {len(deltas)} entries, game has {len(game.scores)} seats"
+                            )
                         scores = [a + b for a, b in zip(game.scores, deltas)]
                 else:
                     scores = list(scores_after)
                 _dumps(scores)
                 text = "\n".join(lines)
-                s.add(HandRow(game_id=game_id, hand_index=hand_index, dealer=int(dealer), events=text,
-                              result=json.loads(result_text), scores_after=scores, created=utcnow()))
+                s.add(
+                    HandRow(
+                        game_id=game_id,
+                        hand_index=hand_index,
+                        dealer=int(dealer),
+                        events=text,
+                        result=json.loads(result_text),
+                        scores_after=scores,
+                        created=utcnow(),
+                    )
+                )
                 s.execute(delete(EventRow).where(EventRow.game_id == game_id, EventRow.hand_index == hand_index))
                 game.hands_played = hand_index + 1
                 game.scores = scores
@@ -774,30 +884,59 @@ class Store:
                 if not isinstance(h.decisions, bytes) or not isinstance(h.result, dict):
                     raise RecordError(f"{what} hand {i}: decisions are bytes and result a dict")
                 scores = list(h.scores_after)
-                rows.append({"hand_index": i, "dealer": h.dealer, "events": None, "decisions": h.decisions,
-                             "result": h.result, "scores_after": scores, "created": now})
+                rows.append(
+                    {
+                        "hand_index": i,
+                        "dealer": h.dealer,
+                        "events": None,
+                        "decisions": h.decisions,
+                        "result": h.result,
+                        "scores_after": scores,
+                        "created": now,
+                    }
+                )
             hand_rows.append(rows)
-            game_rows.append({"kind": g.mode, "players": [str(p) for p in g.players], "seed": g.seed,
-                              "rules": g.rules, "status": g.status, "hands_played": len(rows), "scores": scores,
-                              "meta": meta, "created": now, "updated": now})
+            game_rows.append(
+                {
+                    "kind": g.mode,
+                    "players": [str(p) for p in g.players],
+                    "seed": g.seed,
+                    "rules": g.rules,
+                    "status": g.status,
+                    "hands_played": len(rows),
+                    "scores": scores,
+                    "meta": meta,
+                    "created": now,
+                    "updated": now,
+                }
+            )
         if not game_rows:
             return []
         try:
             with self.engine.begin() as conn:
-                ids = list(conn.execute(insert(GameRow).returning(GameRow.id, sort_by_parameter_order=True),
-                                        game_rows).scalars())
+                ids = list(
+                    conn.execute(
+                        insert(GameRow).returning(GameRow.id, sort_by_parameter_order=True), game_rows
+                    ).scalars()
+                )
                 flat = [{**r, "game_id": gid} for gid, rows in zip(ids, hand_rows) for r in rows]
                 if flat:
                     conn.execute(insert(HandRow), flat)
         except OperationalError as err:
-            raise RecordError(f"cannot write to {self._safe_url()}: "
-                              f"{' '.join(str(err.orig if err.orig is not None else err).split())}") from None
+            raise RecordError(
+                f"cannot write to {self._safe_url()}: "
+                f"{' '.join(str(err.orig if err.orig is not None else err).split())}"
+            ) from None
         except (IntegrityError, TypeError, ValueError) as err:
-            raise RecordError(f"cannot store {len(game_rows)} game(s) in {self._safe_url()}: "
-                              f"{' '.join(str(getattr(err, 'orig', None) or err).split())[:300]}") from None
+            raise RecordError(
+                f"cannot store {len(game_rows)} game(s) in {self._safe_url()}: "
+                f"{' '.join(str(getattr(err, 'orig', None) or err).split())[:300]}"
+            ) from None
         return ids
 
-    def finish_game(self, game_id: int, scores: Sequence[int] | None = None, meta: dict[str, Any] | None = None) -> None:
+    def finish_game(
+        self, game_id: int, scores: Sequence[int] | None = None, meta: dict[str, Any] | None = None
+    ) -> None:
         """Mark a game finished with its final scores (default: the running scores)."""
         with self._write() as s:
             game = self._game(s, game_id)
@@ -850,12 +989,25 @@ class Store:
         None.  By position, not the largest time: a wall clock stepped back while a server ran stored
         later events with earlier times (issue 25)."""
         with self._session() as s:
-            return _aware(s.scalar(select(EventRow.created).where(
-                EventRow.game_id == game_id, EventRow.hand_index == hand_index)
-                .order_by(EventRow.seq.desc()).limit(1)))
+            return _aware(
+                s.scalar(
+                    select(EventRow.created)
+                    .where(EventRow.game_id == game_id, EventRow.hand_index == hand_index)
+                    .order_by(EventRow.seq.desc())
+                    .limit(1)
+                )
+            )
 
-    def list_games(self, *, limit: int | None = None, offset: int = 0, mode: str | None = None,
-                   status: str | None = None, newest_first: bool = True, kind: str | None = None) -> list[GameSummary]:
+    def list_games(
+        self,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        mode: str | None = None,
+        status: str | None = None,
+        newest_first: bool = True,
+        kind: str | None = None,
+    ) -> list[GameSummary]:
         """Stored games (newest first by default), optionally filtered by mode and status (``kind``: 0.1.0's
         name of ``mode``)."""
         mode = kind if mode is None else mode
@@ -874,9 +1026,21 @@ class Store:
                     out.append(GameSummary(**_summary(r)))
                 except (TypeError, ValueError, KeyError, AttributeError):  # one row edited by hand: listed
                     when = _aware(r.created) or datetime.fromtimestamp(0, UTC)
-                    out.append(GameSummary(id=r.id, created=when, updated=when, mode=str(r.kind),
-                                           players=["?"] * 4, seed=None, status="damaged", hands_played=0,
-                                           scores=[0, 0, 0, 0], rules={}, meta={}))
+                    out.append(
+                        GameSummary(
+                            id=r.id,
+                            created=when,
+                            updated=when,
+                            mode=str(r.kind),
+                            players=["?"] * 4,
+                            seed=None,
+                            status="damaged",
+                            hands_played=0,
+                            scores=[0, 0, 0, 0],
+                            rules={},
+                            meta={},
+                        )
+                    )
             return out
 
     def count_games(self) -> int:
@@ -898,7 +1062,8 @@ class Store:
                 q = q.options(defer(HandRow.decisions, raiseload=True))
             hands = [_hand(h, game) for h in s.scalars(q)]
             pending: dict[int, list[dict[str, Any]]] = {}
-            for r in s.scalars(select(EventRow).where(EventRow.game_id == game_id)
-                               .order_by(EventRow.hand_index, EventRow.seq)):
+            for r in s.scalars(
+                select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.hand_index, EventRow.seq)
+            ):
                 pending.setdefault(r.hand_index, []).append(_event_of(r.event))
             return GameRecord(**_summary(game), hands=hands, pending=pending)

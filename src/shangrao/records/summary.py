@@ -19,6 +19,7 @@ HEAVENLY = PATTERNS["heavenly"]  # 天糊 counts as its own way to win in the st
 
 __all__ = ["hand_summary", "bonus_events", "Stats"]
 
+
 def bonus_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The bonus (奖励分) occurrences of a hand: ``{"seat", "reason", "name"}`` each, in order."""
     out = []
@@ -46,19 +47,21 @@ def hand_summary(result: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, 
     wins = []
     for w in result.wins:
         s = w.score
-        wins.append({
-            "seat": w.seat,
-            "win_by": w.situation.win_by.value,
-            "heavenly": w.situation.heavenly,
-            "pattern": s.pattern.name,
-            "pattern_id": s.pattern.id,
-            "factor": s.pattern.factor,
-            "hand_value": s.hand_value,
-            "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in s.doublings],
-            "payers": list(w.payers),
-            "win_payments": list(s.win_payments),
-            "breakdown": s.breakdown(),
-        })
+        wins.append(
+            {
+                "seat": w.seat,
+                "win_by": w.situation.win_by.value,
+                "heavenly": w.situation.heavenly,
+                "pattern": s.pattern.name,
+                "pattern_id": s.pattern.id,
+                "factor": s.pattern.factor,
+                "hand_value": s.hand_value,
+                "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in s.doublings],
+                "payers": list(w.payers),
+                "win_payments": list(s.win_payments),
+                "breakdown": s.breakdown(),
+            }
+        )
     return {
         "winners": list(result.winners),
         "drawn": bool(result.drawn),
@@ -108,8 +111,13 @@ class Stats:
                 self.doublings[d["name"]] += d["count"]
             gain = sum(w["win_payments"])
             if self.biggest is None or gain > self.biggest["points"]:
-                self.biggest = {"seat": w["seat"], "pattern": w["pattern"], "points": gain,
-                                "breakdown": w["breakdown"], "hand": self.hands}
+                self.biggest = {
+                    "seat": w["seat"],
+                    "pattern": w["pattern"],
+                    "points": gain,
+                    "breakdown": w["breakdown"],
+                    "hand": self.hands,
+                }
         for b in summary["bonuses"]:
             self.bonuses[b["name"]] += 1
 
@@ -126,8 +134,15 @@ class Stats:
         return {
             "hands": self.hands,
             "seats": [
-                {"seat": i, "bot": name, "wins": self.wins[i], "win_rate": round(self.wins[i] / h, 4),
-                 "points": self.points[i], "points_per_hand": round(self.points[i] / h, 3), "dealt": self.dealt[i]}
+                {
+                    "seat": i,
+                    "bot": name,
+                    "wins": self.wins[i],
+                    "win_rate": round(self.wins[i] / h, 4),
+                    "points": self.points[i],
+                    "points_per_hand": round(self.points[i] / h, 3),
+                    "dealt": self.dealt[i],
+                }
                 for i, name in enumerate(self.players)
             ],
             "by_bot": list(by_bot.values()),

@@ -10,7 +10,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["seed_clause", "clause_english", "PatternDef", "PATTERNS", "ItemName", "DOUBLINGS", "BONUSES", "DOUBLING_NAMES", "BONUS_NAMES"]
+__all__ = [
+    "seed_clause",
+    "clause_english",
+    "PatternDef",
+    "PATTERNS",
+    "ItemName",
+    "DOUBLINGS",
+    "BONUSES",
+    "DOUBLING_NAMES",
+    "BONUS_NAMES",
+]
 
 
 _DECISION = re.compile(r"\s*\(D\d+\)|,\s*D\d+")
@@ -60,32 +70,45 @@ class PatternDef:
 
 
 _P = PatternDef
-PATTERNS: dict[str, PatternDef] = {p.id: p for p in [
-    _P("basic", "有宝平糊", 1, "基本分 1 分 (D3)", english="plain win with 宝"),  # players' name; 基本分 is its value
-    _P("pinghu_zimo", "平糊自摸", 2, "计分方法 (1)", english="plain self-draw"),
-    _P("baodiao", "宝吊头", 3, "计分方法 (3)", english="baodiao (宝 pair wait)"),
-    _P("baodiao_wubao", "宝吊无宝", 6, "计分方法 (4)", english="baodiao, no 宝 used"),
-    _P("baodiao_bao", "宝吊宝", 6, "计分方法 (5)", english="baodiao on a 宝"),
-    _P("heavenly", "天糊", 10, "计分方法 (6)", flat=True, english="heavenly win"),
-    _P("earthly", "地糊", 10, "计分方法 (7)", flat=True, english="earthly win"),
-    _P("pengpenghu", "碰碰糊", 4, "计分方法 (9)", english="all pungs"),
-    _P("qing_pengpenghu", "清碰碰糊", 10, "计分方法 (10)", english="all pungs, no 宝 acting"),
-    _P("pengpenghu_baodiao", "碰碰糊宝吊头", 8, "计分方法 (11)", english="all pungs baodiao"),
-    _P("pengpenghu_baodiao_wubao", "碰碰糊宝吊无宝", 16, "计分方法 (12)", english="all pungs baodiao, no 宝 used"),
-    _P("pengpenghu_baodiao_bao", "碰碰糊宝吊宝", 16, "计分方法 (12), D5", english="all pungs baodiao on a 宝"),
-    _P("qidui", "七对", 4, "计分方法 (13)", english="seven pairs"),
-    _P("qing_qidui", "清七对", 10, "计分方法 (14)", english="seven pairs, no 宝 acting"),
-    _P("haohua_qidui", "豪华七对", 4, "计分方法 (15)", per_quad=True, english="luxury seven pairs"),
-    _P("qing_haohua_qidui", "清豪华七对", 10, "计分方法 (16)", per_quad=True, english="luxury seven pairs, no 宝 acting"),
-    _P("shisanlang", "有宝十三浪", 2, "计分方法 (17)", english="shisanlang with 宝"),
-    _P("qing_shisanlang", "无宝十三浪", 4, "计分方法 (17)", english="shisanlang without 宝"),
-    _P("jiuyao", "有宝九幺", 2, "计分方法 (17)", english="jiuyao with 宝"),
-    _P("qing_jiuyao", "无宝九幺", 4, "计分方法 (17)", english="jiuyao without 宝"),
-    _P("qixing_shisanlang", "有宝七星十三浪", 4, "计分方法 (18)", english="seven-star shisanlang with 宝"),
-    _P("qing_qixing_shisanlang", "无宝七星十三浪", 8, "计分方法 (18)", english="seven-star shisanlang without 宝"),
-    _P("qixing_jiuyao", "有宝七星九幺", 4, "计分方法 (18)", english="seven-star jiuyao with 宝"),
-    _P("qing_qixing_jiuyao", "无宝七星九幺", 8, "计分方法 (18)", english="seven-star jiuyao without 宝"),
-]}
+PATTERNS: dict[str, PatternDef] = {
+    p.id: p
+    for p in [
+        _P(
+            "basic", "有宝平糊", 1, "基本分 1 分 (D3)", english="plain win with 宝"
+        ),  # players' name; 基本分 is its value
+        _P("pinghu_zimo", "平糊自摸", 2, "计分方法 (1)", english="plain self-draw"),
+        _P("baodiao", "宝吊头", 3, "计分方法 (3)", english="baodiao (宝 pair wait)"),
+        _P("baodiao_wubao", "宝吊无宝", 6, "计分方法 (4)", english="baodiao, no 宝 used"),
+        _P("baodiao_bao", "宝吊宝", 6, "计分方法 (5)", english="baodiao on a 宝"),
+        _P("heavenly", "天糊", 10, "计分方法 (6)", flat=True, english="heavenly win"),
+        _P("earthly", "地糊", 10, "计分方法 (7)", flat=True, english="earthly win"),
+        _P("pengpenghu", "碰碰糊", 4, "计分方法 (9)", english="all pungs"),
+        _P("qing_pengpenghu", "清碰碰糊", 10, "计分方法 (10)", english="all pungs, no 宝 acting"),
+        _P("pengpenghu_baodiao", "碰碰糊宝吊头", 8, "计分方法 (11)", english="all pungs baodiao"),
+        _P("pengpenghu_baodiao_wubao", "碰碰糊宝吊无宝", 16, "计分方法 (12)", english="all pungs baodiao, no 宝 used"),
+        _P("pengpenghu_baodiao_bao", "碰碰糊宝吊宝", 16, "计分方法 (12), D5", english="all pungs baodiao on a 宝"),
+        _P("qidui", "七对", 4, "计分方法 (13)", english="seven pairs"),
+        _P("qing_qidui", "清七对", 10, "计分方法 (14)", english="seven pairs, no 宝 acting"),
+        _P("haohua_qidui", "豪华七对", 4, "计分方法 (15)", per_quad=True, english="luxury seven pairs"),
+        _P(
+            "qing_haohua_qidui",
+            "清豪华七对",
+            10,
+            "计分方法 (16)",
+            per_quad=True,
+            english="luxury seven pairs, no 宝 acting",
+        ),
+        _P("shisanlang", "有宝十三浪", 2, "计分方法 (17)", english="shisanlang with 宝"),
+        _P("qing_shisanlang", "无宝十三浪", 4, "计分方法 (17)", english="shisanlang without 宝"),
+        _P("jiuyao", "有宝九幺", 2, "计分方法 (17)", english="jiuyao with 宝"),
+        _P("qing_jiuyao", "无宝九幺", 4, "计分方法 (17)", english="jiuyao without 宝"),
+        _P("qixing_shisanlang", "有宝七星十三浪", 4, "计分方法 (18)", english="seven-star shisanlang with 宝"),
+        _P("qing_qixing_shisanlang", "无宝七星十三浪", 8, "计分方法 (18)", english="seven-star shisanlang without 宝"),
+        _P("qixing_jiuyao", "有宝七星九幺", 4, "计分方法 (18)", english="seven-star jiuyao with 宝"),
+        _P("qing_qixing_jiuyao", "无宝七星九幺", 8, "计分方法 (18)", english="seven-star jiuyao without 宝"),
+    ]
+}
+
 
 @dataclass(frozen=True)
 class ItemName:
@@ -97,21 +120,27 @@ class ItemName:
 
 
 #: doublings and multipliers (注 2: 杠开、单吊、飞宝、九幺; 抢杠 ×6; 注 1: payer's 飞宝)
-DOUBLINGS: dict[str, ItemName] = {d.id: d for d in [
-    ItemName("gangkai", "杠开", "win on a kong replacement"),
-    ItemName("dandiao", "单吊", "single wait"),
-    ItemName("feibao", "飞宝", "宝 discarded"),
-    ItemName("jiuyao", "九幺", "terminals and honors"),
-    ItemName("qianggang", "抢杠", "robbing the kong"),
-]}
+DOUBLINGS: dict[str, ItemName] = {
+    d.id: d
+    for d in [
+        ItemName("gangkai", "杠开", "win on a kong replacement"),
+        ItemName("dandiao", "单吊", "single wait"),
+        ItemName("feibao", "飞宝", "宝 discarded"),
+        ItemName("jiuyao", "九幺", "terminals and honors"),
+        ItemName("qianggang", "抢杠", "robbing the kong"),
+    ]
+}
 
 #: 奖励分, by the reason id used in transfers and summaries
-BONUSES: dict[str, ItemName] = {b.id: b for b in [
-    ItemName("pung_kong", "碰杠", "kong bonus"),
-    ItemName("concealed_kong", "自摸杠", "concealed kong bonus"),
-    ItemName("caught_bao", "接宝", "caught 宝"),
-    ItemName("four_bao", "四个宝", "four 宝"),
-]}
+BONUSES: dict[str, ItemName] = {
+    b.id: b
+    for b in [
+        ItemName("pung_kong", "碰杠", "kong bonus"),
+        ItemName("concealed_kong", "自摸杠", "concealed kong bonus"),
+        ItemName("caught_bao", "接宝", "caught 宝"),
+        ItemName("four_bao", "四个宝", "four 宝"),
+    ]
+}
 
 DOUBLING_NAMES: dict[str, str] = {k: d.name for k, d in DOUBLINGS.items()}
 BONUS_NAMES: dict[str, str] = {k: b.name for k, b in BONUSES.items()}

@@ -43,7 +43,6 @@ __all__ = [
 ]
 
 
-
 @dataclass(frozen=True)
 class PatternScore:
     """The pattern scored: id, Chinese name, factor (× base; flat points for 天糊/地糊)."""
@@ -109,9 +108,14 @@ class ScoreResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "winning": self.winning,
-            "pattern": None if self.pattern is None else {
-                "id": self.pattern.id, "name": self.pattern.name, "factor": self.pattern.factor,
-                "flat": self.pattern.flat, "clause": self.pattern.clause,
+            "pattern": None
+            if self.pattern is None
+            else {
+                "id": self.pattern.id,
+                "name": self.pattern.name,
+                "factor": self.pattern.factor,
+                "flat": self.pattern.flat,
+                "clause": self.pattern.clause,
             },
             "reading": None if self.reading is None else self.reading.to_dict(),
             "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in self.doublings],
@@ -203,9 +207,10 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
     s = situation
     if s.win_by is WinBy.DEALER_FIRST_DISCARD and not rules.earthly_win:
         raise SituationError("win_by: 地糊 (dealer_first_discard) is switched off in these rules (earthly_win)")
-    if (s.win_by is not WinBy.SELF_DRAW and s.bao is not None and s.win_tile == s.bao
-            and not rules.win_on_bao_tile):
-        raise SituationError(f"win_tile: {s.win_by.value} on a 宝 tile is switched off in these rules (win_on_bao_tile)")
+    if s.win_by is not WinBy.SELF_DRAW and s.bao is not None and s.win_tile == s.bao and not rules.win_on_bao_tile:
+        raise SituationError(
+            f"win_tile: {s.win_by.value} on a 宝 tile is switched off in these rules (win_on_bao_tile)"
+        )
     hand34 = to_34(list(s.hand) + [s.win_tile])
     readings = enumerate_readings(hand34, s.bao, s.melds)
     if s.melds and not rules.jiuyao_melds:  # 九幺 only with no declared melds (house rule)
@@ -230,8 +235,20 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
         bonus = (bonus_each, bonus_each, bonus_each)
         payments = _add3(win, bonus)
         notes = [f"注 1: payers' 飞宝 not counted: {flat.name} is paid flat"] if any(s.payers_flown) else []
-        return ScoreResult(True, pattern, reading, [], bonuses, flat_points, (1, 1, 1), win, bonus,
-                           payments, sum(payments), notes=notes)
+        return ScoreResult(
+            True,
+            pattern,
+            reading,
+            [],
+            bonuses,
+            flat_points,
+            (1, 1, 1),
+            win,
+            bonus,
+            payments,
+            sum(payments),
+            notes=notes,
+        )
 
     baodiao = is_baodiao_state(to_34(s.hand), s.bao, s.melds)
     drew_bao = s.bao is not None and s.win_tile == s.bao
@@ -239,7 +256,7 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
     candidates = []
     for reading in readings:
         for pdef in _pattern_of(reading, baodiao, drew_bao, touji_ok):
-            factor = pdef.factor * (2 ** reading.quads if pdef.per_quad else 1)
+            factor = pdef.factor * (2**reading.quads if pdef.per_quad else 1)
             doublings = _doublings(s, reading, rules)
             value = base * factor
             for d in doublings:
@@ -258,20 +275,22 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
     both = {"baodiao_bao": "baodiao_wubao", "pengpenghu_baodiao_bao": "pengpenghu_baodiao_wubao"}
     if pdef.id in both and any(not r.bao_acting and r.form is Form.STANDARD for r in readings):
         other = PATTERNS[both[pdef.id]]
-        notes.append(f"{pdef.name} (clause 8: the drawn tile is a 宝) and {other.name} "
-                     "(clause 9: no 宝 acts) both fit")
+        notes.append(f"{pdef.name} (clause 8: the drawn tile is a 宝) and {other.name} (clause 9: no 宝 acts) both fit")
     if baodiao and not touji_ok and (drew_bao or any(not r.bao_acting for r in readings)):
         notes.append("宝吊宝/宝吊无宝 need a 偷机 first (rule baodiao_bao_needs_touji): scored as 宝吊头")
     payer_factors: tuple[int, int, int] = (1, 1, 1)
     if s.held_bao:
         f0, f1, f2 = s.payers_flown
-        payer_factors = (2 ** f0, 2 ** f1, 2 ** f2)
+        payer_factors = (2**f0, 2**f1, 2**f2)
     elif any(s.payers_flown):
         notes.append("注 1: payers' 飞宝 not counted: the winner never held a 宝 this hand")
     if s.win_by is WinBy.ROBBING_KONG:
         r = s.robbed
-        win = (value * payer_factors[0] if r == 0 else 0, value * payer_factors[1] if r == 1 else 0,
-               value * payer_factors[2] if r == 2 else 0)
+        win = (
+            value * payer_factors[0] if r == 0 else 0,
+            value * payer_factors[1] if r == 1 else 0,
+            value * payer_factors[2] if r == 2 else 0,
+        )
     else:
         win = (value * payer_factors[0], value * payer_factors[1], value * payer_factors[2])
     bonus = (bonus_each, bonus_each, bonus_each)
@@ -296,11 +315,11 @@ def score(situation: WinSituation | dict[str, Any], rules: RuleSet = DEFAULT_RUL
 def _doublings(s: WinSituation, reading: Reading, rules: RuleSet) -> list[Doubling]:
     out = []
     if s.kong_chain:
-        out.append(Doubling("gangkai", DOUBLING_NAMES["gangkai"], s.kong_chain, 2 ** s.kong_chain))
+        out.append(Doubling("gangkai", DOUBLING_NAMES["gangkai"], s.kong_chain, 2**s.kong_chain))
     if len(s.melds) == 4:
         out.append(Doubling("dandiao", DOUBLING_NAMES["dandiao"], 1, 2))
     if s.winner_flown:
-        out.append(Doubling("feibao", DOUBLING_NAMES["feibao"], s.winner_flown, 2 ** s.winner_flown))
+        out.append(Doubling("feibao", DOUBLING_NAMES["feibao"], s.winner_flown, 2**s.winner_flown))
     if reading.all_terminal_honor and reading.form is not Form.JIUYAO and (rules.jiuyao_melds or not s.melds):
         out.append(Doubling("jiuyao", DOUBLING_NAMES["jiuyao"], 1, 2))
     if s.win_by is WinBy.ROBBING_KONG:
@@ -315,8 +334,9 @@ def _bonuses(s: WinSituation, rules: RuleSet) -> list[Bonus]:
     if exposed:
         out.append(Bonus("pung_kong", BONUS_NAMES["pung_kong"], exposed, exposed * rules.pung_kong_bonus))
     if concealed:
-        out.append(Bonus("concealed_kong", BONUS_NAMES["concealed_kong"], concealed,
-                         concealed * rules.concealed_kong_bonus))
+        out.append(
+            Bonus("concealed_kong", BONUS_NAMES["concealed_kong"], concealed, concealed * rules.concealed_kong_bonus)
+        )
     if s.caught_bao:
         out.append(Bonus("caught_bao", BONUS_NAMES["caught_bao"], 1, rules.caught_bao_bonus))
     if s.four_bao:

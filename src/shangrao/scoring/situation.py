@@ -143,15 +143,19 @@ class WinSituation:
         set_ = object.__setattr__
         set_(self, "hand", tuple(_as_int(k) for k in _items(hand, "hand", "a list of tile kinds 0..33")))
         set_(self, "melds", tuple(_meld(m) for m in _items(self.melds, "melds", "a list of melds")))
-        set_(self, "payers_flown", tuple(_as_int(v) for v in
-                                         _items(self.payers_flown, "payers_flown", "three ints 0..4")))
+        set_(
+            self,
+            "payers_flown",
+            tuple(_as_int(v) for v in _items(self.payers_flown, "payers_flown", "three ints 0..4")),
+        )
         for name in ("win_tile", "bao", "robbed", "touji", "kong_chain", "winner_flown"):
             set_(self, name, _as_int(getattr(self, name)))
         try:
             set_(self, "win_by", WinBy(self.win_by))
         except ValueError:
-            raise SituationError(f"win_by: must be one of {', '.join(w.value for w in WinBy)}, "
-                                 f"got {self.win_by!r}") from None
+            raise SituationError(
+                f"win_by: must be one of {', '.join(w.value for w in WinBy)}, got {self.win_by!r}"
+            ) from None
         self.validate()
 
     def validate(self) -> None:
@@ -159,6 +163,7 @@ class WinSituation:
         malformed or no game can produce it: the four-copy limit over hand, win tile and melds, the
         indicator (R1), 抢杠, 天糊, 地糊, 接宝, 四个宝, 飞宝 and ``winner_held_bao``/``touji`` against the
         宝 in sight (docs/rules.md R19, docs/cli.md).  Run on construction."""
+
         def kind(v: object) -> bool:
             return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 34
 
@@ -185,8 +190,10 @@ class WinSituation:
             if c > 4:
                 raise SituationError(f"hand, win_tile and melds hold {c} copies of {format_tile(k)}; there are only 4")
         if not isinstance(self.touji, int) or isinstance(self.touji, bool) or not 0 <= self.touji <= MAX_TOUJI:
-            raise SituationError(f"touji: must be an int 0..{MAX_TOUJI} (偷机 count: at most one a draw of the "
-                                 f"{MAX_TOUJI} tiles left after the deal and the indicator), got {self.touji!r}")
+            raise SituationError(
+                f"touji: must be an int 0..{MAX_TOUJI} (偷机 count: at most one a draw of the "
+                f"{MAX_TOUJI} tiles left after the deal and the indicator), got {self.touji!r}"
+            )
         for name in ("kong_chain", "winner_flown"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 4:
@@ -198,8 +205,10 @@ class WinSituation:
         if self.winner_flown + sum(self.payers_flown) > 4:
             raise SituationError("winner_flown + payers_flown: more than the four 宝 were discarded")
         if self.kong_chain > sum(1 for m in self.melds if m.is_kong):
-            raise SituationError(f"kong_chain: {self.kong_chain} kongs in a row but only "
-                                 f"{sum(1 for m in self.melds if m.is_kong)} kong meld(s)")
+            raise SituationError(
+                f"kong_chain: {self.kong_chain} kongs in a row but only "
+                f"{sum(1 for m in self.melds if m.is_kong)} kong meld(s)"
+            )
         if self.win_by is WinBy.ROBBING_KONG:
             if self.robbed.__class__ is not int or self.robbed not in (0, 1, 2):
                 raise SituationError("robbed: 抢杠 needs the robbed payer, 0-2 in seat order after the winner")
@@ -236,14 +245,17 @@ class WinSituation:
                 where = "hand" if k in self.hand else "melds"
                 raise SituationError(
                     f"{where}: 抢杠 robs a kong of {format_tile(k)}, whose four copies are the kong itself "
-                    f"(the robbed tile is the win_tile); the robber cannot hold {held_k} more")
+                    f"(the robbed tile is the win_tile); the robber cannot hold {held_k} more"
+                )
             if bao is not None and k == indicator_of(bao):
                 raise SituationError(
                     f"win_tile: 抢杠 of {format_tile(k)} ({tile_name(k)}): it is the indicator's kind of 宝 "
-                    f"{format_tile(bao)}, one copy is out of play (R1), so no kong of it exists")
+                    f"{format_tile(bao)}, one copy is out of play (R1), so no kong of it exists"
+                )
         if self.touji and (self.heavenly or win_by is WinBy.DEALER_FIRST_DISCARD):
-            raise SituationError("touji: 偷机 declines a win at one's own turn; 天糊 and 地糊 come before "
-                                 "the winner has had one")
+            raise SituationError(
+                "touji: 偷机 declines a win at one's own turn; 天糊 and 地糊 come before the winner has had one"
+            )
         if self.touji and bao is None:
             raise SituationError("touji: 偷机 declines a win in the 宝吊 state, which needs a 宝 (bao)")
         if bao is None:
@@ -254,11 +266,14 @@ class WinSituation:
             # 天糊 (seed (2)): the dealer's first action; nobody has discarded anything yet
             if fw or fp:
                 field = "winner_flown" if fw else "payers_flown"
-                raise SituationError(f"{field}: 天糊 is the dealer's first action, before any discard, "
-                                     "so nobody can have flown a 宝 (飞宝)")
+                raise SituationError(
+                    f"{field}: 天糊 is the dealer's first action, before any discard, "
+                    "so nobody can have flown a 宝 (飞宝)"
+                )
             if self.caught_bao:
-                raise SituationError("caught_bao: 天糊 is the dealer's first action; 接宝 needs a 宝 "
-                                     "discarded by another seat before it")
+                raise SituationError(
+                    "caught_bao: 天糊 is the dealer's first action; 接宝 needs a 宝 discarded by another seat before it"
+                )
         self._check_bao(counts, bao)
 
     def _check_bao(self, counts: list[int], bao: int) -> None:
@@ -269,8 +284,10 @@ class WinSituation:
         fw = self.winner_flown
         ind = indicator_of(bao)
         if counts[ind] > 3:
-            raise SituationError(f"hand, win_tile and melds hold 4 {format_tile(ind)} ({tile_name(ind)}), "
-                                 f"but one is the indicator of 宝 {format_tile(bao)}, out of play (R1)")
+            raise SituationError(
+                f"hand, win_tile and melds hold 4 {format_tile(ind)} ({tile_name(ind)}), "
+                f"but one is the indicator of 宝 {format_tile(bao)}, out of play (R1)"
+            )
         n_hand = sum(1 for x in self.hand if x == bao)
         n_win = 1 if k == bao else 0
         n_melds = sum(1 for m in self.melds for t in m.tiles if t == bao)
@@ -283,9 +300,11 @@ class WinSituation:
         # the win tile of 地糊 is the dealer's discard, that of a robbed kong on a discard may be one
         win_discarded = n_win if win_by is not WinBy.SELF_DRAW and fw + fp else 0
         if n_hand + n_win + n_melds + fw + fp - claimable - win_discarded > 4:
-            raise SituationError(f"bao: {n_hand + n_win + n_melds} 宝 ({format_tile(bao)}) in hand, win_tile and "
-                                 f"melds plus {fw + fp} flown (winner_flown + payers_flown) make more than "
-                                 "the four 宝")
+            raise SituationError(
+                f"bao: {n_hand + n_win + n_melds} 宝 ({format_tile(bao)}) in hand, win_tile and "
+                f"melds plus {fw + fp} flown (winner_flown + payers_flown) make more than "
+                "the four 宝"
+            )
         # 宝 the winner drew this hand (deal included; R17): in hand, in its melds or flown by it, and
         # the win tile when self-drawn; a meld's 宝 may be a payer's claimed discard instead
         drawn_most = n_hand + n_melds + fw + (n_win if win_by is WinBy.SELF_DRAW else 0)
@@ -294,13 +313,16 @@ class WinSituation:
             # 地糊 (seed (3)): on the dealer's first discard — the only discard so far, the win tile (so
             # 接宝 before 地糊, R14, is on that discard: the win tile is then the 宝, fp == 1 below)
             if fw:
-                raise SituationError("winner_flown: 地糊 comes on the dealer's first discard; the winner "
-                                     "has not discarded yet, so it cannot have flown a 宝 (飞宝)")
+                raise SituationError(
+                    "winner_flown: 地糊 comes on the dealer's first discard; the winner "
+                    "has not discarded yet, so it cannot have flown a 宝 (飞宝)"
+                )
             if fp != n_win or max(self.payers_flown) > 1:
                 raise SituationError(
                     f"payers_flown: 地糊 comes on the dealer's first discard, the only discard so far; the payers "
                     f"can have flown {n_win} 宝 (the win_tile {format_tile(k)} is{'' if n_win else ' not'} "
-                    f"the 宝), got {list(self.payers_flown)}")
+                    f"the 宝), got {list(self.payers_flown)}"
+                )
         if win_by is WinBy.ROBBING_KONG and n_win:
             # the robbed kong holds the four 宝: three drawn by the robbed player, one discarded by another
             robbed = self.robbed
@@ -309,49 +331,64 @@ class WinSituation:
                 raise SituationError(
                     f"payers_flown: 抢杠 of a kong of the 宝 {format_tile(bao)}: the robbed player drew three of "
                     "the four, the fourth was at most one discard by another seat; got winner_flown "
-                    f"{fw}, payers_flown {list(self.payers_flown)} (robbed {robbed})")
+                    f"{fw}, payers_flown {list(self.payers_flown)} (robbed {robbed})"
+                )
         if self.four_bao:
             # 四个宝 (seed (22)): the winner drew all four 宝, so no payer discarded one
             if self.caught_bao:
-                raise SituationError("four_bao and caught_bao: 四个宝 means the winner drew all four 宝; 接宝 "
-                                     "needs one discarded by another seat")
+                raise SituationError(
+                    "four_bao and caught_bao: 四个宝 means the winner drew all four 宝; 接宝 "
+                    "needs one discarded by another seat"
+                )
             if fp:
-                raise SituationError("payers_flown: with four_bao (四个宝) the winner drew all four 宝, so no "
-                                     "payer could discard one")
+                raise SituationError(
+                    "payers_flown: with four_bao (四个宝) the winner drew all four 宝, so no payer could discard one"
+                )
             if drawn_most != 4:
                 raise SituationError(
                     f"four_bao: 四个宝 means the winner drew all four 宝 ({format_tile(bao)}): in hand, melds, "
-                    f"flown (winner_flown) or the self-drawn win_tile; here {drawn_most}")
+                    f"flown (winner_flown) or the self-drawn win_tile; here {drawn_most}"
+                )
         elif drawn_least == 4:
-            raise SituationError(f"four_bao: false, but the winner drew all four 宝 ({format_tile(bao)}): they are "
-                                 "in its hand, its own melds, flown by it or its self-drawn win_tile (四个宝)")
+            raise SituationError(
+                f"four_bao: false, but the winner drew all four 宝 ({format_tile(bao)}): they are "
+                "in its hand, its own melds, flown by it or its self-drawn win_tile (四个宝)"
+            )
         if self.caught_bao:
             # 接宝 (seed (21)): three 宝 drawn before, and a fourth discarded by a payer
             if n_hand + n_melds + fw < 3:
                 raise SituationError(
                     f"caught_bao: 接宝 needs three 宝 ({format_tile(bao)}) drawn before the caught one, in hand, "
-                    f"melds or flown (winner_flown); here {n_hand + n_melds + fw}")
+                    f"melds or flown (winner_flown); here {n_hand + n_melds + fw}"
+                )
             if fp != 1:
                 raise SituationError(
                     f"payers_flown: with caught_bao (接宝) the winner drew three 宝 and a payer discarded the "
-                    f"fourth: the payers flew exactly one, got {list(self.payers_flown)}")
+                    f"fourth: the payers flew exactly one, got {list(self.payers_flown)}"
+                )
         if self.winner_held_bao is False:
             if n_hand or n_win:
-                raise SituationError(f"winner_held_bao: false, but the hand or win_tile holds a 宝 ({format_tile(bao)})")
+                raise SituationError(
+                    f"winner_held_bao: false, but the hand or win_tile holds a 宝 ({format_tile(bao)})"
+                )
             for name in ("winner_flown", "four_bao", "caught_bao", "touji"):
                 if getattr(self, name):
                     raise SituationError(f"winner_held_bao: false, but {name} says the winner held a 宝")
             if drawn_least > 0:
                 raise SituationError(
                     f"winner_held_bao: false, but the melds hold {n_melds} 宝 ({format_tile(bao)}); only "
-                    f"{claimable} can be payers' discards claimed as their face")
+                    f"{claimable} can be payers' discards claimed as their face"
+                )
         elif self.winner_held_bao and not drawn_most and not n_win:
             raise SituationError(
                 f"winner_held_bao: true, but no 宝 ({format_tile(bao)}) is in hand, win_tile or melds and "
-                "winner_flown is 0: a 宝 the winner drew would be in one of them (R17)")
+                "winner_flown is 0: a 宝 the winner drew would be in one of them (R17)"
+            )
         if self.touji and not drawn_most:
-            raise SituationError(f"touji: 偷机 declines a win in the 宝吊 state, holding a 宝; no 宝 "
-                                 f"({format_tile(bao)}) is in hand, melds or flown (winner_flown)")
+            raise SituationError(
+                f"touji: 偷机 declines a win in the 宝吊 state, holding a 宝; no 宝 "
+                f"({format_tile(bao)}) is in hand, melds or flown (winner_flown)"
+            )
 
     @property
     def held_bao(self) -> bool:
@@ -370,8 +407,22 @@ class WinSituation:
         """
         if not isinstance(data, dict):
             raise SituationError(f"a situation must be a JSON object, got {type(data).__name__}")
-        known = {"hand", "win_tile", "melds", "bao", "win_by", "heavenly", "kong_chain", "winner_flown",
-                 "payers_flown", "winner_held_bao", "four_bao", "caught_bao", "robbed", "touji"}
+        known = {
+            "hand",
+            "win_tile",
+            "melds",
+            "bao",
+            "win_by",
+            "heavenly",
+            "kong_chain",
+            "winner_flown",
+            "payers_flown",
+            "winner_held_bao",
+            "four_bao",
+            "caught_bao",
+            "robbed",
+            "touji",
+        }
         unknown = sorted(str(k) for k in set(data) - known)
         if unknown:
             raise SituationError(f"unknown field(s): {', '.join(printable(x) for x in unknown)}")
@@ -412,7 +463,7 @@ class WinSituation:
         melds = []
         raw = data.get("melds", [])
         if not isinstance(raw, list):
-            raise SituationError("melds: must be a list like [\"pung:555p\"]")
+            raise SituationError('melds: must be a list like ["pung:555p"]')
         for i, m in enumerate(raw):
             try:
                 if isinstance(m, str):

@@ -26,9 +26,20 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: enums, pattern factors, rule indices, the greedy bots' ``_connectivity``, the tables'
 #: ``entry_fields``): compiled code freezes them, so an edit of one of these recompiles the core as
 #: an edit of ``sim/`` does
-HOMES = tuple(PACKAGE_DIR.parent / p for p in ("analysis/tables.py", "bots/greedy.py", "game/actions.py",
-                                                "game/protocol.py", "melds.py", "rules.py", "scoring/items.py",
-                                                "scoring/situation.py", "tiles.py"))
+HOMES = tuple(
+    PACKAGE_DIR.parent / p
+    for p in (
+        "analysis/tables.py",
+        "bots/greedy.py",
+        "game/actions.py",
+        "game/protocol.py",
+        "melds.py",
+        "rules.py",
+        "scoring/items.py",
+        "scoring/situation.py",
+        "tiles.py",
+    )
+)
 
 
 def sources_stamp(directory: Path = PACKAGE_DIR) -> str:
@@ -53,8 +64,10 @@ def install() -> bool:
     # (numba 0.68 names them CacheImpl, InTreeCacheLocator …; earlier releases with a leading underscore)
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
     classes = getattr(impl, "_locator_classes", None)
-    bases = [getattr(caching, n, None) or getattr(caching, "_" + n, None)
-             for n in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")]
+    bases = [
+        getattr(caching, n, None) or getattr(caching, "_" + n, None)
+        for n in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
+    ]
     if not isinstance(classes, list) or any(b is None for b in bases):
         return False
     if any(getattr(c, "_shangrao_sim", False) for c in classes):
@@ -85,8 +98,20 @@ def install() -> bool:
 #: the package's functions compiled for plain argument types (:func:`unliteral_calls`): run at most a few
 #: times a hand (a win, a settlement, a kong, a new hand), so a constant folded into them buys no speed
 #: while each constant cost a compile; the hot ones (``_emit``, the draw, the discard) stay specialized
-UNLITERAL = frozenset({"score_win", "_finish_wins", "_finish_drawn", "_bonus_all", "_four_bao", "_transfer",
-                       "_end", "new_hand", "_kong_window", "_declare_kong"})
+UNLITERAL = frozenset(
+    {
+        "score_win",
+        "_finish_wins",
+        "_finish_drawn",
+        "_bonus_all",
+        "_four_bao",
+        "_transfer",
+        "_end",
+        "new_hand",
+        "_kong_window",
+        "_declare_kong",
+    }
+)
 
 
 def unliteral_calls() -> bool:
@@ -118,8 +143,11 @@ def unliteral_calls() -> bool:
         ours = self.__dict__.get("_shangrao_sim")
         if ours is None:
             code = getattr(self.py_func, "__code__", None)
-            ours = self._shangrao_sim = code is not None and code.co_name in UNLITERAL and os.path.normcase(
-                os.path.dirname(os.path.abspath(code.co_filename))) == here
+            ours = self._shangrao_sim = (
+                code is not None
+                and code.co_name in UNLITERAL
+                and os.path.normcase(os.path.dirname(os.path.abspath(code.co_filename))) == here
+            )
         if ours and not kws:
             plain = tuple(unliteral(a) for a in args)
             if plain != tuple(args):

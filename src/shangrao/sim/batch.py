@@ -51,8 +51,9 @@ def _per_row(value: Any, n: int, name: str, low: int, high: int, none: int | Non
     return a
 
 
-def _check(hands: Any, bao: Any, declared_melds: Any, jiuyao_ok: Any, sizes: tuple[int, ...],
-           what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _check(
+    hands: Any, bao: Any, declared_melds: Any, jiuyao_ok: Any, sizes: tuple[int, ...], what: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     h = np.asarray(hands)
     if h.ndim != 2 or h.shape[1] != 34:
         raise BatchError(f"hands: must be an array of shape (N, 34), got {h.shape}")
@@ -71,8 +72,9 @@ def _check(hands: Any, bao: Any, declared_melds: Any, jiuyao_ok: Any, sizes: tup
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
         want = " or ".join(str(3 * int(m[i]) + s) for s in sizes)
-        raise BatchError(f"hands[{i}]: {what} with {int(d[i])} declared meld(s) needs {want} tiles, "
-                         f"got {int(h[i].sum())}")
+        raise BatchError(
+            f"hands[{i}]: {what} with {int(d[i])} declared meld(s) needs {want} tiles, got {int(h[i].sum())}"
+        )
     if jiuyao_ok is None:
         j = d == 0  # as analysis.is_winning with a count of melds: 九幺 only without declared melds
     else:

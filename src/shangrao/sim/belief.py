@@ -71,8 +71,19 @@ from . import core as C
 from . import kernels as K
 
 __all__ = [
-    "N_CELLS", "N_SH", "BeliefParams", "deal_world", "deal_world_tilted", "fit", "load_params", "log_weight",
-    "opponent_log_ratios", "sample_worlds", "shipped_params_path", "state_log_ratios", "tilted_log_gain",
+    "N_CELLS",
+    "N_SH",
+    "BeliefParams",
+    "deal_world",
+    "deal_world_tilted",
+    "fit",
+    "load_params",
+    "log_weight",
+    "opponent_log_ratios",
+    "sample_worlds",
+    "shipped_params_path",
+    "state_log_ratios",
+    "tilted_log_gain",
     "world_log_weight",
 ]
 
@@ -143,9 +154,9 @@ def _f_melds_terminal(st, s):
 #: tiles-left bins: ``>= 70``, ``55..69``, ``40..54``, ``25..39``, ``12..24``, ``< 12``
 _LEFT_EDGES = np.array([70, 55, 40, 25, 12], dtype=np.int64)
 N_LEFT = 6
-N_MELDS = 4      # 0, 1, 2, 3+
-N_FLOWN = 3      # 0, 1, 2+
-N_MID = 4        # middle tiles (suited 3..7) among the last three discards: 0..3
+N_MELDS = 4  # 0, 1, 2, 3+
+N_FLOWN = 3  # 0, 1, 2+
+N_MID = 4  # middle tiles (suited 3..7) among the last three discards: 0..3
 #: cells of the feature table
 N_CELLS = N_LEFT * N_MELDS * N_FLOWN * N_MID
 #: shanten values of the table: 0..5, and 6 for 6 or more (a complete hand, -1, is read as 0)
@@ -476,8 +487,9 @@ def tilted_log_gain(st, seat, tb, lr3, mt, n):
 
 
 @njit(cache=True)
-def sample_worlds(st, seat, tb, log_ratio, lr3, mt, worlds, tilted, play, rules, bots, mts, bot_rules, out_w, out_sh,
-                  out_d):
+def sample_worlds(
+    st, seat, tb, log_ratio, lr3, mt, worlds, tilted, play, rules, bots, mts, bot_rules, out_w, out_sh, out_d
+):
     """Deal ``worlds`` worlds of ``st`` for ``seat`` (``mt`` advanced): uniform ones
     (:func:`deal_world`; ``out_w[m]``: the world's :func:`world_log_weight` under ``log_ratio``) or,
     when ``tilted``, tilted ones (:func:`deal_world_tilted` with ``lr3``, 200 tries an opponent;
@@ -601,8 +613,13 @@ class BeliefParams:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the params to ``path`` (an ``.npz``: the three arrays and ``meta`` as JSON)."""
-        np.savez_compressed(path, log_ratio=self.log_ratio, n_model=self.n_model, n_uniform=self.n_uniform,
-                            meta=np.array(json.dumps(self.meta, sort_keys=True)))
+        np.savez_compressed(
+            path,
+            log_ratio=self.log_ratio,
+            n_model=self.n_model,
+            n_uniform=self.n_uniform,
+            meta=np.array(json.dumps(self.meta, sort_keys=True)),
+        )
 
 
 #: the model's pseudo-count: each cell's row is pulled towards the uniform row by this many samples
@@ -642,8 +659,9 @@ def _bot_codes(bots: tuple[str, ...]) -> np.ndarray:
     return np.array([CORE_BOTS[b] for b in bots], dtype=np.int32)
 
 
-def self_play_states(hands: int, seed: int | str, bots: tuple[str, ...] = ("ukeire",) * 4, stride: int = 3,
-                     max_per_hand: int = 40) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, int]]]:
+def self_play_states(
+    hands: int, seed: int | str, bots: tuple[str, ...] = ("ukeire",) * 4, stride: int = 3, max_per_hand: int = 40
+) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, int]]]:
     """Play ``hands`` hands (hand ``i`` shuffled from the seed ``f"belief:{seed}:{i}"``, dealer ``i % 4``)
     with the core bots ``bots`` and take every ``stride``-th own-turn decision's state.
 
@@ -679,7 +697,7 @@ def self_play_states(hands: int, seed: int | str, bots: tuple[str, ...] = ("ukei
         ns = _play_snapshots(st, ev, rules, tb, codes, mts, _BOT_RULES, stride, i % stride, snaps, sseat, snev)
         if ns == 0:
             continue
-        rows = ev[:st[_O_NEV]].copy()
+        rows = ev[: st[_O_NEV]].copy()
         out_s.append(snaps[:ns].copy())
         out_seat.append(sseat[:ns].copy())
         conts.extend((rows, int(snev[j])) for j in range(ns))
@@ -688,8 +706,14 @@ def self_play_states(hands: int, seed: int | str, bots: tuple[str, ...] = ("ukei
     return np.concatenate(out_s), np.concatenate(out_seat), conts
 
 
-def fit(hands: int = 4000, seed: int | str = 1, bots: tuple[str, ...] = ("ukeire",) * 4, stride: int = 3,
-        worlds: int = 8, alpha: float = ALPHA) -> BeliefParams:
+def fit(
+    hands: int = 4000,
+    seed: int | str = 1,
+    bots: tuple[str, ...] = ("ukeire",) * 4,
+    stride: int = 3,
+    worlds: int = 8,
+    alpha: float = ALPHA,
+) -> BeliefParams:
     """Fit the behaviour model on ``hands`` self-play hands of the core bots ``bots`` (seeds
     ``f"belief:{seed}:{i}"``; see :func:`self_play_states`): the real opponents' shanten per feature
     cell, and ``worlds`` uniform deals of each state for the uniform table.  Deterministic for its
@@ -703,10 +727,20 @@ def fit(hands: int = 4000, seed: int | str = 1, bots: tuple[str, ...] = ("ukeire
     C.mt_seed(mt, C.seed_key(f"belief-deal:{seed}"))
     world = np.zeros(C.STATE_SIZE, dtype=np.int64)
     _fit_counts(snaps, seats, len(seats), K.tables(), mt, worlds, n_model, n_unif, world)
-    meta = {"features_version": FEATURES_VERSION, "hands": hands, "seed": seed, "bots": list(bots),
-            "stride": stride, "worlds": worlds, "alpha": alpha, "states": len(seats),
-            "command": (f"python -m shangrao.sim.belief fit --hands {hands} --seed {seed} --bots {','.join(bots)} "
-                        f"--stride {stride} --worlds {worlds} --alpha {alpha:g}")}
+    meta = {
+        "features_version": FEATURES_VERSION,
+        "hands": hands,
+        "seed": seed,
+        "bots": list(bots),
+        "stride": stride,
+        "worlds": worlds,
+        "alpha": alpha,
+        "states": len(seats),
+        "command": (
+            f"python -m shangrao.sim.belief fit --hands {hands} --seed {seed} --bots {','.join(bots)} "
+            f"--stride {stride} --worlds {worlds} --alpha {alpha:g}"
+        ),
+    }
     return _params_from_counts(n_model, n_unif, meta)
 
 
@@ -736,8 +770,10 @@ def load_params(path: str | os.PathLike[str] | None = None) -> BeliefParams:
     for name in ("log_ratio", "n_model", "n_uniform"):
         a = arrays[name]
         if a.shape != (N_CELLS, N_SH):
-            raise InputError(f"belief params {p}: {name} has shape {a.shape}, expected {(N_CELLS, N_SH)} "
-                             f"(features version {FEATURES_VERSION})")
+            raise InputError(
+                f"belief params {p}: {name} has shape {a.shape}, expected {(N_CELLS, N_SH)} "
+                f"(features version {FEATURES_VERSION})"
+            )
     lr = np.ascontiguousarray(arrays["log_ratio"], dtype=np.float64)
     if not np.isfinite(lr).all():
         bad = tuple(int(x) for x in np.argwhere(~np.isfinite(lr))[0])
@@ -747,10 +783,15 @@ def load_params(path: str | os.PathLike[str] | None = None) -> BeliefParams:
     except ValueError as e:
         raise InputError(f"belief params {p}: meta is not JSON ({e})") from None
     if meta.get("features_version") != FEATURES_VERSION:
-        raise InputError(f"belief params {p}: features version {meta.get('features_version')!r}, "
-                         f"this code reads {FEATURES_VERSION}")
-    params = BeliefParams(log_ratio=lr, n_model=arrays["n_model"].astype(np.int64),
-                          n_uniform=arrays["n_uniform"].astype(np.int64), meta=meta)
+        raise InputError(
+            f"belief params {p}: features version {meta.get('features_version')!r}, this code reads {FEATURES_VERSION}"
+        )
+    params = BeliefParams(
+        log_ratio=lr,
+        n_model=arrays["n_model"].astype(np.int64),
+        n_uniform=arrays["n_uniform"].astype(np.int64),
+        meta=meta,
+    )
     if path is None:
         _LOADED[p] = params
     return params
@@ -758,8 +799,10 @@ def load_params(path: str | os.PathLike[str] | None = None) -> BeliefParams:
 
 def _check_state(st: Any, seat: Any) -> None:
     if not isinstance(st, np.ndarray) or st.dtype != np.int64 or st.shape != (C.STATE_SIZE,):
-        raise InputError(f"st: give the core's int64 state of shape ({C.STATE_SIZE},), got "
-                         f"{getattr(st, 'dtype', type(st).__name__)} {getattr(st, 'shape', '')}")
+        raise InputError(
+            f"st: give the core's int64 state of shape ({C.STATE_SIZE},), got "
+            f"{getattr(st, 'dtype', type(st).__name__)} {getattr(st, 'shape', '')}"
+        )
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) < 4:
         raise InputError(f"seat: give 0..3, got {seat!r}")
 

@@ -27,12 +27,15 @@ __all__ = ["MELD_CODES", "WIN_BY_CODES", "situation_record", "score_situation", 
 
 #: MeldType → the kernels' MELD_* code
 MELD_CODES: dict[MeldType, int] = {
-    MeldType.CHOW: K.MELD_CHOW, MeldType.PUNG: K.MELD_PUNG, MeldType.KONG: K.MELD_KONG,
+    MeldType.CHOW: K.MELD_CHOW,
+    MeldType.PUNG: K.MELD_PUNG,
+    MeldType.KONG: K.MELD_KONG,
     MeldType.CONCEALED_KONG: K.MELD_CONCEALED_KONG,
 }
 #: WinBy → the kernels' WIN_* code
 WIN_BY_CODES: dict[WinBy, int] = {
-    WinBy.SELF_DRAW: K.WIN_SELF_DRAW, WinBy.ROBBING_KONG: K.WIN_ROBBING_KONG,
+    WinBy.SELF_DRAW: K.WIN_SELF_DRAW,
+    WinBy.ROBBING_KONG: K.WIN_ROBBING_KONG,
     WinBy.DEALER_FIRST_DISCARD: K.WIN_DEALER_FIRST_DISCARD,
 }
 
@@ -49,10 +52,24 @@ def situation_record(s: WinSituation) -> K.Situation:
     for i, m in enumerate(s.melds):
         meld_type[i] = MELD_CODES[m.type]
         meld_kind[i] = min(m.tiles)
-    return K.Situation(hand34, s.win_tile, K.NO_BAO if s.bao is None else s.bao, meld_type, meld_kind,
-                       len(s.melds), WIN_BY_CODES[s.win_by], bool(s.heavenly), s.kong_chain, s.winner_flown,
-                       np.array(s.payers_flown, dtype=np.int64), bool(s.held_bao), bool(s.four_bao),
-                       bool(s.caught_bao), -1 if s.robbed is None else s.robbed, s.touji)
+    return K.Situation(
+        hand34,
+        s.win_tile,
+        K.NO_BAO if s.bao is None else s.bao,
+        meld_type,
+        meld_kind,
+        len(s.melds),
+        WIN_BY_CODES[s.win_by],
+        bool(s.heavenly),
+        s.kong_chain,
+        s.winner_flown,
+        np.array(s.payers_flown, dtype=np.int64),
+        bool(s.held_bao),
+        bool(s.four_bao),
+        bool(s.caught_bao),
+        -1 if s.robbed is None else s.robbed,
+        s.touji,
+    )
 
 
 def score_situation(s: WinSituation, rules: RuleSet = DEFAULT_RULES) -> np.ndarray:
@@ -95,8 +112,7 @@ def breakdown(out: np.ndarray, rules: RuleSet = DEFAULT_RULES) -> str:
     if bits & K.NOTE_BOTH_FIT:
         both = {"baodiao_bao": "baodiao_wubao", "pengpenghu_baodiao_bao": "pengpenghu_baodiao_wubao"}
         other = PATTERNS[both[pdef.id]]
-        notes.append(f"{pdef.name} (clause 8: the drawn tile is a 宝) and {other.name} "
-                     "(clause 9: no 宝 acts) both fit")
+        notes.append(f"{pdef.name} (clause 8: the drawn tile is a 宝) and {other.name} (clause 9: no 宝 acts) both fit")
     if bits & K.NOTE_NEEDS_TOUJI:
         notes.append("宝吊宝/宝吊无宝 need a 偷机 first (rule baodiao_bao_needs_touji): scored as 宝吊头")
     if bits & K.NOTE_NOT_HELD_FLOWN:

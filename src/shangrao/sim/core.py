@@ -62,8 +62,20 @@ def _enum_index(enum: type[Enum], member: str) -> int:
 
 
 __all__ = [
-    "ST_DTYPE", "SCORE_LIMIT", "EV_WIDTH", "MAX_EVENTS", "MAX_DECISIONS", "STATE_SIZE", "seed_key", "CORE_BOTS",
-    "BOT_RULES", "TRANSFER_REASONS", "Setup", "MatchSeeds", "MatchOut", "play_matches",
+    "ST_DTYPE",
+    "SCORE_LIMIT",
+    "EV_WIDTH",
+    "MAX_EVENTS",
+    "MAX_DECISIONS",
+    "STATE_SIZE",
+    "seed_key",
+    "CORE_BOTS",
+    "BOT_RULES",
+    "TRANSFER_REASONS",
+    "Setup",
+    "MatchSeeds",
+    "MatchOut",
+    "play_matches",
 ]
 
 # ---------------------------------------------------------------------------------------------- codes
@@ -73,26 +85,63 @@ __all__ = [
 P_ACT, P_DISCARD, P_CLAIM, P_ROB, P_OVER = 0, 1, 2, 3, 4
 # action types (ActionType order)
 (T_DISCARD, T_CHOW, T_PUNG, T_KONG, T_ADDED, T_CONCEALED, T_WIN, T_PASS, T_CATCH) = (
-    _enum_index(ActionType, m) for m in ("DISCARD", "CHOW", "PUNG", "KONG", "ADDED_KONG", "CONCEALED_KONG", "WIN",
-                                         "PASS", "CATCH_BAO"))
+    _enum_index(ActionType, m)
+    for m in ("DISCARD", "CHOW", "PUNG", "KONG", "ADDED_KONG", "CONCEALED_KONG", "WIN", "PASS", "CATCH_BAO")
+)
 A_WIN = T_WIN * 34
 A_PASS = T_PASS * 34
 A_CATCH = T_CATCH * 34
 # meld types (MeldType order, as the kernels' MELD_*)
 M_CHOW, M_PUNG, M_KONG, M_CONCEALED = K.MELD_CHOW, K.MELD_PUNG, K.MELD_KONG, K.MELD_CONCEALED_KONG
 # event types (EventType order)
-(E_DEAL, E_DRAW, E_DISCARD, E_CALL, E_PASS, E_CHOW, E_PUNG, E_KONG, E_CONCEALED_KONG, E_ADDED_KONG,
- E_KONG_STANDS, E_CATCH_BAO, E_FOUR_BAO, E_TRANSFER, E_DECLARE_WIN, E_WIN, E_END) = (
-    _enum_index(EventType, m) for m in ("DEAL", "DRAW", "DISCARD", "CALL", "PASS", "CHOW", "PUNG", "KONG",
-                                        "CONCEALED_KONG", "ADDED_KONG", "KONG_STANDS", "CATCH_BAO", "FOUR_BAO",
-                                        "TRANSFER", "DECLARE_WIN", "WIN", "END"))
+(
+    E_DEAL,
+    E_DRAW,
+    E_DISCARD,
+    E_CALL,
+    E_PASS,
+    E_CHOW,
+    E_PUNG,
+    E_KONG,
+    E_CONCEALED_KONG,
+    E_ADDED_KONG,
+    E_KONG_STANDS,
+    E_CATCH_BAO,
+    E_FOUR_BAO,
+    E_TRANSFER,
+    E_DECLARE_WIN,
+    E_WIN,
+    E_END,
+) = (
+    _enum_index(EventType, m)
+    for m in (
+        "DEAL",
+        "DRAW",
+        "DISCARD",
+        "CALL",
+        "PASS",
+        "CHOW",
+        "PUNG",
+        "KONG",
+        "CONCEALED_KONG",
+        "ADDED_KONG",
+        "KONG_STANDS",
+        "CATCH_BAO",
+        "FOUR_BAO",
+        "TRANSFER",
+        "DECLARE_WIN",
+        "WIN",
+        "END",
+    )
+)
 #: transfer reasons in their row code order (the ``reason`` of a transfer event, game/protocol.py: the
 #: bonuses of ``scoring.items.BONUS_NAMES`` and the win; checked against them at import)
 TRANSFER_REASONS: tuple[str, ...] = ("pung_kong", "concealed_kong", "four_bao", "caught_bao", "win")
 if set(TRANSFER_REASONS) != {*BONUS_NAMES, "win"}:  # pragma: no cover (a new bonus needs a code here)
     raise ImportError(f"sim.core: TRANSFER_REASONS {TRANSFER_REASONS} is not BONUS_NAMES {tuple(BONUS_NAMES)} + win")
 R_PUNG_KONG, R_CONCEALED_KONG, R_FOUR_BAO, R_CAUGHT_BAO, R_WIN = (
-    TRANSFER_REASONS.index(r) for r in ("pung_kong", "concealed_kong", "four_bao", "caught_bao", "win"))
+    TRANSFER_REASONS.index(r) for r in ("pung_kong", "concealed_kong", "four_bao", "caught_bao", "win")
+)
 # win_by (WinBy order, as the kernels' WIN_*)
 W_SELF_DRAW, W_ROBBING_KONG, W_DEALER_FIRST_DISCARD = K.WIN_SELF_DRAW, K.WIN_ROBBING_KONG, K.WIN_DEALER_FIRST_DISCARD
 
@@ -247,15 +296,16 @@ def mt_seed(mt: Stream, key: npt.NDArray[np.uint32]) -> None:
     mt[0] = 19650218
     for i in range(1, 624):
         prev = np.uint64(mt[i - 1])
-        mt[i] = np.uint32((np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i))
-                          & np.uint64(0xFFFFFFFF))
+        mt[i] = np.uint32(
+            (np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i)) & np.uint64(0xFFFFFFFF)
+        )
     i = 1
     j = 0
     klen = key.shape[0]
     k = 624 if klen < 624 else klen
     while k > 0:
         prev = np.uint64(mt[i - 1])
-        v = (np.uint64(mt[i]) ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)) & np.uint64(0xFFFFFFFF)))
+        v = np.uint64(mt[i]) ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)) & np.uint64(0xFFFFFFFF))
         v = (v + np.uint64(key[j]) + np.uint64(j)) & np.uint64(0xFFFFFFFF)
         mt[i] = np.uint32(v)
         i += 1
@@ -269,7 +319,7 @@ def mt_seed(mt: Stream, key: npt.NDArray[np.uint32]) -> None:
     k = 623
     while k > 0:
         prev = np.uint64(mt[i - 1])
-        v = (np.uint64(mt[i]) ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)) & np.uint64(0xFFFFFFFF)))
+        v = np.uint64(mt[i]) ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)) & np.uint64(0xFFFFFFFF))
         v = (v - np.uint64(i)) & np.uint64(0xFFFFFFFF)
         mt[i] = np.uint32(v)
         i += 1
@@ -468,8 +518,18 @@ def _draw(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, from_tail: b
 
 # ---------------------------------------------------------------------------------------------- new hand
 @njit(cache=True)
-def new_hand(st: State, ev: Rows, rules: Rules, tb: Tables, key: npt.NDArray[np.uint32], dealer: int,
-             scores: npt.NDArray[np.int64], hand_no: int, wall_in: Codes, dice_in: Codes) -> None:
+def new_hand(
+    st: State,
+    ev: Rows,
+    rules: Rules,
+    tb: Tables,
+    key: npt.NDArray[np.uint32],
+    dealer: int,
+    scores: npt.NDArray[np.int64],
+    hand_no: int,
+    wall_in: Codes,
+    dice_in: Codes,
+) -> None:
     """Set up a hand in ``st`` (zeroed here): the wall shuffled and the dice rolled from ``key`` (the
     hand seed's :func:`seed_key`) as ``Game.__init__`` does — or ``wall_in``/``dice_in`` when
     ``wall_in[0] >= 0`` (a scripted wall of 136 ids) — then the deal and the dealer's first draw."""
@@ -567,7 +627,11 @@ def legal(st: State, rules: Rules, tb: Tables, buf: Codes) -> int:
             for i in range(st[_O_NMELD + seat]):
                 mo = _O_MELD + (seat * 4 + i) * MELD_W
                 k = st[mo + 1]
-                if st[mo] == M_PUNG and st[co + k] and (not rules[RU_ADDED_DRAWN_ONLY] or (drawn >= 0 and drawn >> 2 == k)):
+                if (
+                    st[mo] == M_PUNG
+                    and st[co + k]
+                    and (not rules[RU_ADDED_DRAWN_ONLY] or (drawn >= 0 and drawn >> 2 == k))
+                ):
                     buf[n] = T_ADDED * 34 + k
                     n += 1
             if n > 1:
@@ -632,8 +696,14 @@ def _claim_options(st: State, rules: Rules, tb: Tables, seat: int, discarder: in
     if c < 2 and not first and k != bao and (k >= 27 or seat != nxt):
         return 0
     n = 0
-    if (first and rules[RU_EARTHLY_WIN] and seat != st[_O_DEALER] and discarder == st[_O_DEALER]
-            and (k != bao or rules[RU_WIN_ON_BAO]) and _is_win(st, rules, tb, seat, k)):
+    if (
+        first
+        and rules[RU_EARTHLY_WIN]
+        and seat != st[_O_DEALER]
+        and discarder == st[_O_DEALER]
+        and (k != bao or rules[RU_WIN_ON_BAO])
+        and _is_win(st, rules, tb, seat, k)
+    ):
         st[oo + n] = A_WIN
         n += 1
     if c >= 2:
@@ -658,7 +728,7 @@ def _claim_options(st: State, rules: Rules, tb: Tables, seat: int, discarder: in
         n += 1
     if n:
         if n > 1:
-            _sort_small(st[oo:oo + n], n)
+            _sort_small(st[oo : oo + n], n)
         st[oo + n] = A_PASS
         n += 1
     st[_O_CL_NOPT + seat] = n
@@ -678,13 +748,35 @@ def _end(st: State, ev: Rows, drawn: int, next_dealer: int) -> None:
         w = w * 5 + st[_O_WINNERS + i] + 1
     s = _O_SCORES
     s0 = _O_START
-    _emit(st, ev, E_END, drawn, next_dealer, w, st[s] - st[s0], st[s + 1] - st[s0 + 1], st[s + 2] - st[s0 + 2],
-          st[s + 3] - st[s0 + 3], 0, 0)
+    _emit(
+        st,
+        ev,
+        E_END,
+        drawn,
+        next_dealer,
+        w,
+        st[s] - st[s0],
+        st[s + 1] - st[s0 + 1],
+        st[s + 2] - st[s0 + 2],
+        st[s + 3] - st[s0 + 3],
+        0,
+        0,
+    )
 
 
 @njit(cache=True)
-def _finish_wins(st: State, ev: Rows, rules: Rules, tb: Tables, winners: Codes, nw: int, k: int, win_by: int,
-                 source: int, heavenly: int) -> None:
+def _finish_wins(
+    st: State,
+    ev: Rows,
+    rules: Rules,
+    tb: Tables,
+    winners: Codes,
+    nw: int,
+    k: int,
+    win_by: int,
+    source: int,
+    heavenly: int,
+) -> None:
     """``Game._finish_wins``: score each winner (:func:`shangrao.sim.kernels.score_win`), log the win
     and its transfers, end the hand."""
     hand = np.zeros(34, dtype=np.int8)
@@ -708,17 +800,43 @@ def _finish_wins(st: State, ev: Rows, rules: Rules, tb: Tables, winners: Codes, 
             pflown[i] = st[_O_FLOWN + p]
             if p == source:
                 robbed = i
-        sit = K.Situation(hand, k, bao, mtype, mkind, nm, win_by, heavenly != 0,
-                          st[_O_CHAIN] if win_by == W_SELF_DRAW else 0, st[_O_FLOWN + w], pflown,
-                          st[_O_BAODRAWN + w] > 0 or k == bao, st[_O_BAODRAWN + w] == 4, st[_O_CAUGHT + w] != 0,
-                          robbed if win_by == W_ROBBING_KONG else -1, st[_O_TOUJI + w])
+        sit = K.Situation(
+            hand,
+            k,
+            bao,
+            mtype,
+            mkind,
+            nm,
+            win_by,
+            heavenly != 0,
+            st[_O_CHAIN] if win_by == W_SELF_DRAW else 0,
+            st[_O_FLOWN + w],
+            pflown,
+            st[_O_BAODRAWN + w] > 0 or k == bao,
+            st[_O_BAODRAWN + w] == 4,
+            st[_O_CAUGHT + w] != 0,
+            robbed if win_by == W_ROBBING_KONG else -1,
+            st[_O_TOUJI + w],
+        )
         ok = K.score_win(tb, sit, rules, out)
         if not ok:
             st[_O_ERROR] = 1  # analysis says win, scoring says no win (EngineError in the engine)
         for j in range(K.N_OUT):
             st[_O_WINOUT + wi * K.N_OUT + j] = out[j]
-        _emit(st, ev, E_WIN, w, win_by, st[_O_WON], source, out[K.O_PATTERN], out[K.O_HAND_VALUE],
-              out[K.O_WIN], out[K.O_WIN + 1], out[K.O_WIN + 2])
+        _emit(
+            st,
+            ev,
+            E_WIN,
+            w,
+            win_by,
+            st[_O_WON],
+            source,
+            out[K.O_PATTERN],
+            out[K.O_HAND_VALUE],
+            out[K.O_WIN],
+            out[K.O_WIN + 1],
+            out[K.O_WIN + 2],
+        )
         for i in range(3):
             _transfer(st, ev, (w + 1 + i) % 4, w, out[K.O_WIN + i], R_WIN, 0)
         st[_O_WINNERS + wi] = w
@@ -761,8 +879,9 @@ def _advance_claim(st: State, ev: Rows, rules: Rules, tb: Tables) -> None:
 
 
 @njit(cache=True, inline="always")
-def _push_meld(st: State, seat: int, mtype: int, k: int, claimed: int, frm: int, ids: npt.NDArray[np.integer],
-               nids: int) -> None:
+def _push_meld(
+    st: State, seat: int, mtype: int, k: int, claimed: int, frm: int, ids: npt.NDArray[np.integer], nids: int
+) -> None:
     """Append a declared meld (type, kind, claimed kind, from-seat, ``nids`` ids) to the seat's melds."""
     i = st[_O_NMELD + seat]
     mo = _O_MELD + (seat * 4 + i) * MELD_W
@@ -918,8 +1037,9 @@ def _claim_decision(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, ac
 
 # ---------------------------------------------------------------------------------------------- kongs
 @njit(cache=True)
-def _declare_kong(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, k: int, concealed: bool,
-                  action: int) -> None:
+def _declare_kong(
+    st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, k: int, concealed: bool, action: int
+) -> None:
     """``seat`` declares a concealed or an added kong of kind ``k``: open the rob window."""
     if not concealed and seat == st[_O_DEALER]:
         st[_O_DACTED] = 1
@@ -946,8 +1066,21 @@ def _declare_kong(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, k: i
 
 
 @njit(cache=True)
-def _kong_window(st: State, ev: Rows, rules: Rules, tb: Tables, seat: int, mtype: int, k: int, claimed: int, frm: int,
-                 ids: npt.NDArray[np.integer], robbed_tile: int, added: int, index: int) -> None:
+def _kong_window(
+    st: State,
+    ev: Rows,
+    rules: Rules,
+    tb: Tables,
+    seat: int,
+    mtype: int,
+    k: int,
+    claimed: int,
+    frm: int,
+    ids: npt.NDArray[np.integer],
+    robbed_tile: int,
+    added: int,
+    index: int,
+) -> None:
     """Open the rob window on a kong (the seats that may rob it in turn), or let it stand."""
     concealed = mtype == M_CONCEALED
     if added:
@@ -1008,11 +1141,23 @@ def _advance_rob(st: State, ev: Rows, rules: Rules, tb: Tables) -> None:
         st[mo] = M_KONG
         st[mo + 7] = st[_O_PK_IDS + 3]
     else:
-        ids = st[_O_PK_IDS:_O_PK_IDS + 4]
+        ids = st[_O_PK_IDS : _O_PK_IDS + 4]
         _push_meld(st, seat, mtype, k, st[_O_PK_CLAIMED], st[_O_PK_FROM], ids, 4)
     p = _O_PK_IDS
-    _emit(st, ev, E_KONG_STANDS, seat, 0, M_KONG if mtype == M_KONG else M_CONCEALED, k, 0, st[p], st[p + 1],
-          st[p + 2], st[p + 3])
+    _emit(
+        st,
+        ev,
+        E_KONG_STANDS,
+        seat,
+        0,
+        M_KONG if mtype == M_KONG else M_CONCEALED,
+        k,
+        0,
+        st[p],
+        st[p + 1],
+        st[p + 2],
+        st[p + 3],
+    )
     if mtype == M_CONCEALED:
         _bonus_all(st, ev, seat, rules[RU_CONCEALED_KONG_BONUS], R_CONCEALED_KONG)
     else:
@@ -1044,7 +1189,7 @@ def _count_touji(st: State, tb: Tables, seat: int) -> None:
     co = _O_COUNTS + seat * 34
     if drawn < 0 or not st[co + bao]:
         return
-    before = st[co:co + 34].copy()
+    before = st[co : co + 34].copy()
     before[drawn >> 2] -= 1
     if K.is_baodiao_state(tb[0], tb[1], before, bao):
         st[_O_TOUJI + seat] += 1
@@ -1182,8 +1327,12 @@ def _greedy_touji(st: State, tb: Tables, bot_rules: Rules, seat: int, work: npt.
     fw = st[_O_FLOWN + seat]
     # value(drawn)
     four = (base_drawn + (1 if drawn == bao else 0)) == 4 and not anyp
-    K.score_win(tb, K.Situation(before, drawn, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four,
-                                False, -1, 0), bot_rules, out)
+    K.score_win(
+        tb,
+        K.Situation(before, drawn, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four, False, -1, 0),
+        bot_rules,
+        out,
+    )
     pid = out[K.O_PATTERN]
     now = out[K.O_HAND_VALUE]
     if pid != _P_BAODIAO and pid != _P_PPH_BAODIAO:
@@ -1199,8 +1348,14 @@ def _greedy_touji(st: State, tb: Tables, bot_rules: Rules, seat: int, work: npt.
     for k in range(34):
         if unseen[k]:
             four = (base_drawn + (1 if k == bao else 0)) == 4 and not anyp
-            K.score_win(tb, K.Situation(before, k, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True,
-                                        four, False, -1, 0), bot_rules, out)
+            K.score_win(
+                tb,
+                K.Situation(
+                    before, k, bao, mtype, mkind, nm, W_SELF_DRAW, False, 0, fw, pflown, True, four, False, -1, 0
+                ),
+                bot_rules,
+                out,
+            )
             ev += unseen[k] / total * out[K.O_HAND_VALUE]
     return GREEDY_SURVIVAL * ev > now
 
@@ -1350,8 +1505,9 @@ def _greedy(st: State, tb: Tables, bot_rules: Rules, seat: int, buf: Codes, n: i
 
 
 @njit(cache=True)
-def _choose(st: State, rules: Rules, tb: Tables, bots: Codes, mts: Streams, seat: int, buf: Codes, n: int,
-            bot_rules: Rules) -> int:
+def _choose(
+    st: State, rules: Rules, tb: Tables, bots: Codes, mts: Streams, seat: int, buf: Codes, n: int, bot_rules: Rules
+) -> int:
     """The core bot of ``seat`` picks one of the ``n`` legal codes in ``buf``."""
     b = bots[seat]
     if b == BOT_RANDOM:
@@ -1360,8 +1516,18 @@ def _choose(st: State, rules: Rules, tb: Tables, bots: Codes, mts: Streams, seat
 
 
 @njit(cache=True)
-def play_to_end(st: State, ev: Rows, dec: Codes, rules: Rules, tb: Tables, bots: Codes, mts: Streams, script: Codes,
-                nscript: int, bot_rules: Rules) -> int:
+def play_to_end(
+    st: State,
+    ev: Rows,
+    dec: Codes,
+    rules: Rules,
+    tb: Tables,
+    bots: Codes,
+    mts: Streams,
+    script: Codes,
+    nscript: int,
+    bot_rules: Rules,
+) -> int:
     """Play the hand in ``st`` to its end: decision ``i`` is ``script[i]`` while ``i < nscript``, then
     the core bot ``bots[seat]`` (rng ``mts[seat]``, uint32[4, 625]) decides; a seat with a single
     legal action takes it without asking its bot (as ``play_hand`` does).  ``bot_rules``: the rules
@@ -1392,7 +1558,9 @@ def play_to_end(st: State, ev: Rows, dec: Codes, rules: Rules, tb: Tables, bots:
             a = buf[0]
         elif bots[seat] == BOT_EXTERNAL:
             break
-        elif bots[seat] == BOT_RANDOM:  # here, not through _choose: a call passing six arrays costs their reference counts
+        elif (
+            bots[seat] == BOT_RANDOM
+        ):  # here, not through _choose: a call passing six arrays costs their reference counts
             a = buf[mt_below(mts[seat], n)]
         else:
             a = _choose(st, rules, tb, bots, mts, seat, buf, n, bot_rules)
@@ -1408,8 +1576,25 @@ def play_to_end(st: State, ev: Rows, dec: Codes, rules: Rules, tb: Tables, bots:
 
 # ---------------------------------------------------------------------------------------------- many matches
 #: per-hand info columns of :func:`play_matches`
-(I_DEALER, I_DRAWN, I_NEXT_DEALER, I_NWIN, I_W0, I_W1, I_W2, I_D0, I_D1, I_D2, I_D3, I_S0, I_S1, I_S2, I_S3,
- I_NDEC, I_ERROR) = range(17)
+(
+    I_DEALER,
+    I_DRAWN,
+    I_NEXT_DEALER,
+    I_NWIN,
+    I_W0,
+    I_W1,
+    I_W2,
+    I_D0,
+    I_D1,
+    I_D2,
+    I_D3,
+    I_S0,
+    I_S1,
+    I_S2,
+    I_S3,
+    I_NDEC,
+    I_ERROR,
+) = range(17)
 N_INFO = 17
 #: ``I_ERROR`` of a hand not played: a seat's score before it is beyond ±:data:`SCORE_LIMIT` (it could wrap in int64)
 ERR_SCORE_RANGE = 4
@@ -1431,11 +1616,11 @@ class MatchSeeds(NamedTuple):
     ``m``'s seat ``s`` bot is seeded from ``bot_keys[m, s, :bot_klen[m, s]]``, its hand ``n`` shuffled
     from ``hand_keys[m, n, :hand_klen[m, n]]``, and it stops after ``limits[m]`` hands."""
 
-    bot_keys: npt.NDArray[np.uint32]    #: [M, 4, key length]
-    bot_klen: npt.NDArray[np.int64]     #: [M, 4]
-    hand_keys: npt.NDArray[np.uint32]   #: [M, hands per match, key length]
-    hand_klen: npt.NDArray[np.int64]    #: [M, hands per match]
-    limits: npt.NDArray[np.int64]       #: [M] hands to play
+    bot_keys: npt.NDArray[np.uint32]  #: [M, 4, key length]
+    bot_klen: npt.NDArray[np.int64]  #: [M, 4]
+    hand_keys: npt.NDArray[np.uint32]  #: [M, hands per match, key length]
+    hand_klen: npt.NDArray[np.int64]  #: [M, hands per match]
+    limits: npt.NDArray[np.int64]  #: [M] hands to play
 
 
 class MatchOut(NamedTuple):
@@ -1444,12 +1629,12 @@ class MatchOut(NamedTuple):
     ``dec[dec_off[h]:dec_off[h + 1]]``, its result ``info[h]`` (``I_*`` columns) and each win's
     :func:`kernels.score_win` output ``win_out[h, winner index]``.  All int64 but ``dec``."""
 
-    rows: Rows                         #: [total rows, EV_WIDTH]
-    row_off: npt.NDArray[np.int64]     #: [hands + 1]
-    dec: Codes                         #: [total decisions]
-    dec_off: npt.NDArray[np.int64]     #: [hands + 1]
-    info: npt.NDArray[np.int64]        #: [hands, N_INFO]
-    win_out: npt.NDArray[np.int64]     #: [hands, 3, kernels.N_OUT]
+    rows: Rows  #: [total rows, EV_WIDTH]
+    row_off: npt.NDArray[np.int64]  #: [hands + 1]
+    dec: Codes  #: [total decisions]
+    dec_off: npt.NDArray[np.int64]  #: [hands + 1]
+    info: npt.NDArray[np.int64]  #: [hands, N_INFO]
+    win_out: npt.NDArray[np.int64]  #: [hands, 3, kernels.N_OUT]
 
 
 @njit(cache=True)
@@ -1481,7 +1666,7 @@ def play_matches(cfg: Setup, seeds: MatchSeeds, out: MatchOut) -> int:
     dec_off[0] = 0
     for m in range(limits.shape[0]):
         for s in range(4):
-            mt_seed(mts[s], seeds.bot_keys[m, s, :seeds.bot_klen[m, s]])
+            mt_seed(mts[s], seeds.bot_keys[m, s, : seeds.bot_klen[m, s]])
         dealer = 0
         scores[:] = 0
         for n in range(limits[m]):
@@ -1495,14 +1680,15 @@ def play_matches(cfg: Setup, seeds: MatchSeeds, out: MatchOut) -> int:
                 dec_off[h + 1] = dec_off[h]
                 h += 1
                 break
-            new_hand(st, ev, rules, tb, seeds.hand_keys[m, n, :seeds.hand_klen[m, n]], dealer, scores, n, no_wall,
-                     no_dice)
+            new_hand(
+                st, ev, rules, tb, seeds.hand_keys[m, n, : seeds.hand_klen[m, n]], dealer, scores, n, no_wall, no_dice
+            )
             nd = play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules)
             ne = st[_O_NEV]
             r0 = row_off[h]
             d0 = dec_off[h]
-            out.rows[r0:r0 + ne] = ev[:ne]
-            out.dec[d0:d0 + nd] = dec[:nd]
+            out.rows[r0 : r0 + ne] = ev[:ne]
+            out.dec[d0 : d0 + nd] = dec[:nd]
             row_off[h + 1] = r0 + ne
             dec_off[h + 1] = d0 + nd
             info[h, I_DEALER] = dealer

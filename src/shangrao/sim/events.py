@@ -34,8 +34,12 @@ __all__ = ["CoreMismatchError", "action_code", "code_action", "encode_events", "
 _TYPES = list(ActionType)
 _EV_TYPES = list(EventType)
 _EV_INDEX = {t: i for i, t in enumerate(EventType)}
-_MTYPES = {MeldType.CHOW: C.M_CHOW, MeldType.PUNG: C.M_PUNG, MeldType.KONG: C.M_KONG,
-           MeldType.CONCEALED_KONG: C.M_CONCEALED}
+_MTYPES = {
+    MeldType.CHOW: C.M_CHOW,
+    MeldType.PUNG: C.M_PUNG,
+    MeldType.KONG: C.M_KONG,
+    MeldType.CONCEALED_KONG: C.M_CONCEALED,
+}
 _WIN_BY = {w.value: i for i, w in enumerate(WinBy)}
 _PATTERN_INDEX = {pid: i for i, pid in enumerate(PATTERNS)}
 _REASONS = {r: i for i, r in enumerate(C.TRANSFER_REASONS)}
@@ -107,8 +111,15 @@ def encode_events(events: Sequence[Event]) -> np.ndarray:
             r[1:5] = [e["payer"], e["payee"], e["points"], _REASONS[e["reason"]]]
         elif t == C.E_WIN:
             src = e["from"]
-            r[1:10] = [e["seat"], _WIN_BY[e["win_by"]], e["tile"], -1 if src is None else src,
-                       _PATTERN_INDEX[e["pattern_id"]], e["hand_value"], *e["win_payments"]]
+            r[1:10] = [
+                e["seat"],
+                _WIN_BY[e["win_by"]],
+                e["tile"],
+                -1 if src is None else src,
+                _PATTERN_INDEX[e["pattern_id"]],
+                e["hand_value"],
+                *e["win_payments"],
+            ]
         elif t == C.E_END:
             w = 0
             for s in e["winners"]:
@@ -121,13 +132,22 @@ def encode_events(events: Sequence[Event]) -> np.ndarray:
         for i, r in enumerate(rows):
             for v in r:
                 if not -(2**63) <= v < 2**63:
-                    raise InputError(f"events[{i}] ({events[i]['type']}): {quote(v)} does not fit the core's "
-                                     f"64-bit rows") from None
+                    raise InputError(
+                        f"events[{i}] ({events[i]['type']}): {quote(v)} does not fit the core's 64-bit rows"
+                    ) from None
         raise
 
 
-def replay_game(rules: RuleSet, seed: int | str | None, dealer: int, scores: Sequence[int], hand_no: int, wall: Sequence[int],
-                dice: Sequence[int], decisions: Sequence[int]) -> Game:
+def replay_game(
+    rules: RuleSet,
+    seed: int | str | None,
+    dealer: int,
+    scores: Sequence[int],
+    hand_no: int,
+    wall: Sequence[int],
+    dice: Sequence[int],
+    decisions: Sequence[int],
+) -> Game:
     """The Python :class:`~shangrao.game.Game` after pushing the core's ``decisions`` (codes) on the
     given wall and dice.  Each decision is checked to be legal (``Game.apply``)."""
     from ..game import Game
@@ -138,8 +158,17 @@ def replay_game(rules: RuleSet, seed: int | str | None, dealer: int, scores: Seq
     return game
 
 
-def to_events(rules: RuleSet, seed: int | str | None, dealer: int, scores: Sequence[int], hand_no: int, wall: Sequence[int],
-              dice: Sequence[int], decisions: Sequence[int], rows: np.ndarray | None = None) -> list[Event]:
+def to_events(
+    rules: RuleSet,
+    seed: int | str | None,
+    dealer: int,
+    scores: Sequence[int],
+    hand_no: int,
+    wall: Sequence[int],
+    dice: Sequence[int],
+    decisions: Sequence[int],
+    rows: np.ndarray | None = None,
+) -> list[Event]:
     """The engine's typed events of a core hand (see the module docstring); with ``rows`` (the core's
     event rows) the replay is checked against them."""
     game = replay_game(rules, seed, dealer, scores, hand_no, wall, dice, decisions)

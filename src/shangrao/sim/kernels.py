@@ -134,12 +134,14 @@ POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
 # PATTERNS table), so none is typed twice; numba reads these module ints as constants.
 # melds (meld_type arrays of score_win: MeldType order)
 MELD_CHOW, MELD_PUNG, MELD_KONG, MELD_CONCEALED_KONG = (
-    list(MeldType).index(t) for t in (MeldType.CHOW, MeldType.PUNG, MeldType.KONG, MeldType.CONCEALED_KONG))
+    list(MeldType).index(t) for t in (MeldType.CHOW, MeldType.PUNG, MeldType.KONG, MeldType.CONCEALED_KONG)
+)
 # MELD_KONG: exposed, on a discard or added to a pung (碰杠); MELD_CONCEALED_KONG: 自摸杠
 
 # how the win came (WinBy order)
 WIN_SELF_DRAW, WIN_ROBBING_KONG, WIN_DEALER_FIRST_DISCARD = (
-    list(WinBy).index(w) for w in (WinBy.SELF_DRAW, WinBy.ROBBING_KONG, WinBy.DEALER_FIRST_DISCARD))
+    list(WinBy).index(w) for w in (WinBy.SELF_DRAW, WinBy.ROBBING_KONG, WinBy.DEALER_FIRST_DISCARD)
+)
 
 #: pattern ids by the index :func:`score_win` returns (the order of shangrao.scoring.PATTERNS)
 PATTERN_IDS: tuple[str, ...] = tuple(PATTERNS)
@@ -292,8 +294,13 @@ def _need_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: in
     n10 = int(suit[c1, F_NEED0])
     n20 = int(suit[c2, F_NEED0])
     n30 = int(honor[c3, F_NEED0])
-    d = min(2, int(suit[c0, F_NEED1]) - n00, int(suit[c1, F_NEED1]) - n10, int(suit[c2, F_NEED1]) - n20,
-            int(honor[c3, F_NEED1]) - n30)
+    d = min(
+        2,
+        int(suit[c0, F_NEED1]) - n00,
+        int(suit[c1, F_NEED1]) - n10,
+        int(suit[c2, F_NEED1]) - n20,
+        int(honor[c3, F_NEED1]) - n30,
+    )
     return n00 + n10 + n20 + n30 + d
 
 
@@ -324,9 +331,15 @@ def _shisanlang(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, 
     h6 = dh if dh < 6 else 6
     h5 = dh if dh < 5 else 5
     return max(
-        a3 + b3 + d1 + h7, a3 + b1 + d3 + h7, a1 + b3 + d3 + h7,
-        a3 + b2 + d2 + h7, a2 + b3 + d2 + h7, a2 + b2 + d3 + h7,
-        a3 + b3 + d2 + h6, a3 + b2 + d3 + h6, a2 + b3 + d3 + h6,
+        a3 + b3 + d1 + h7,
+        a3 + b1 + d3 + h7,
+        a1 + b3 + d3 + h7,
+        a3 + b2 + d2 + h7,
+        a2 + b3 + d2 + h7,
+        a2 + b2 + d3 + h7,
+        a3 + b3 + d2 + h6,
+        a3 + b2 + d3 + h6,
+        a2 + b3 + d3 + h6,
         a3 + b3 + d3 + h5,
     )
 
@@ -344,8 +357,20 @@ def _n(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int) 
 
 
 @njit(cache=True)
-def _conv(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int,
-          table: np.ndarray, c: int) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+def _conv(
+    a00: int,
+    a01: int,
+    a02: int,
+    a03: int,
+    a04: int,
+    a10: int,
+    a11: int,
+    a12: int,
+    a13: int,
+    a14: int,
+    table: np.ndarray,
+    c: int,
+) -> tuple[int, int, int, int, int, int, int, int, int, int]:
     """Max-plus convolution of the running rows ``a0[g]`` / ``a1[g]`` (most tiles in at most g groups
     without / with the pair, g = 0..4) with the row of code ``c`` of ``table`` (``tables._conv``),
     unrolled: register arithmetic, no allocation.  A row's ``best0[0]`` is 0, so the ``j = 0`` terms
@@ -374,8 +399,9 @@ def _conv(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, 
 
 
 @njit(cache=True)
-def _finish(a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int,
-            n: int, m: int) -> int:
+def _finish(
+    a00: int, a01: int, a02: int, a03: int, a04: int, a10: int, a11: int, a12: int, a13: int, a14: int, n: int, m: int
+) -> int:
     """The overlap formula on the convolved rows (``tables._best_overlap``, and for a concealed hand
     of 14 or more tiles the classic shortcut of ``tables._overlap_standard_4``)."""
     if m == 4 and n >= 14:
@@ -415,8 +441,15 @@ _I1 = _NEG
 
 
 @njit(cache=True)
-def _conv_all(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, skip: int,
-              ) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+def _conv_all(
+    suit: np.ndarray,
+    honor: np.ndarray,
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    skip: int,
+) -> tuple[int, int, int, int, int, int, int, int, int, int]:
     """The convolution of the rows of every suit but ``skip`` (-1: all four).  Max-plus convolution
     is associative and commutative on the entries that count, the non-negative ones (a term with a
     missing row stays below -85 at every step), and an empty suit (code 0) changes none of them."""
@@ -441,8 +474,9 @@ def _overlap_standard(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2:
 
 
 @njit(cache=True, inline="always")
-def is_win_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
-                 jiuyao_ok: bool) -> bool:
+def is_win_codes(
+    suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int, jiuyao_ok: bool
+) -> bool:
     """Win check of a complete hand (``3*m + 2`` tiles) from its codes and 宝 count ``w``
     (``tables.is_win_entries``; 糊牌的规定 2)."""
     if _need_standard(suit, honor, c0, c1, c2, c3) <= w:
@@ -450,15 +484,30 @@ def is_win_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int,
     if m == 4:
         if _seven_pairs(suit, honor, c0, c1, c2, c3) + w >= 14:
             return True
-        if (suit[c0, F_OK13] and suit[c1, F_OK13] and suit[c2, F_OK13] and honor[c3, F_OK13]
-                and _shisanlang(suit, honor, c0, c1, c2, c3) + w >= 14):
+        if (
+            suit[c0, F_OK13]
+            and suit[c1, F_OK13]
+            and suit[c2, F_OK13]
+            and honor[c3, F_OK13]
+            and _shisanlang(suit, honor, c0, c1, c2, c3) + w >= 14
+        ):
             return True
     return bool(jiuyao_ok and _th(suit, honor, c0, c1, c2, c3) + w >= 3 * m + 2)
 
 
 @njit(cache=True)
-def _shanten_from(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
-                  jiuyao_ok: bool, a: tuple[int, int, int, int, int, int, int, int, int, int]) -> int:
+def _shanten_from(
+    suit: np.ndarray,
+    honor: np.ndarray,
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    w: int,
+    m: int,
+    jiuyao_ok: bool,
+    a: tuple[int, int, int, int, int, int, int, int, int, int],
+) -> int:
     """Shanten of the codes given ``a``, the convolution of all four rows."""
     best = _finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], _n(suit, honor, c0, c1, c2, c3), m)
     if m == 4:
@@ -478,16 +527,28 @@ def _shanten_from(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int
 
 
 @njit(cache=True)
-def shanten_codes(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int,
-                  jiuyao_ok: bool) -> int:
+def shanten_codes(
+    suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, w: int, m: int, jiuyao_ok: bool
+) -> int:
     """Shanten across forms (-1 complete, 0 ready) from codes (``tables.shanten_entries``)."""
     return _shanten_from(suit, honor, c0, c1, c2, c3, w, m, jiuyao_ok, _conv_all(suit, honor, c0, c1, c2, c3, -1))
 
 
 @njit(cache=True)
-def _shanten_changed(suit: np.ndarray, honor: np.ndarray, c0: int, c1: int, c2: int, c3: int, s: int,
-                     new_code: int, a: tuple[int, int, int, int, int, int, int, int, int, int], w: int, m: int,
-                     jiuyao_ok: bool) -> int:
+def _shanten_changed(
+    suit: np.ndarray,
+    honor: np.ndarray,
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    s: int,
+    new_code: int,
+    a: tuple[int, int, int, int, int, int, int, int, int, int],
+    w: int,
+    m: int,
+    jiuyao_ok: bool,
+) -> int:
     """Shanten of the hand of codes ``c0..c3`` with suit ``s``'s code replaced by ``new_code``, given
     ``a`` = ``_conv_all(..., skip=s)`` of the others."""
     if s == 0:
@@ -519,24 +580,39 @@ def shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int,
 
 
 @njit(cache=True)
-def is_win_batch(suit: np.ndarray, honor: np.ndarray, hands: np.ndarray, bao: np.ndarray, m: np.ndarray,
-                 jiuyao_ok: np.ndarray, out: np.ndarray) -> None:
+def is_win_batch(
+    suit: np.ndarray,
+    honor: np.ndarray,
+    hands: np.ndarray,
+    bao: np.ndarray,
+    m: np.ndarray,
+    jiuyao_ok: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """:func:`is_win` of each row: ``hands`` ``[N, 34]``, ``bao`` / ``m`` / ``jiuyao_ok`` ``[N]``, ``out`` ``bool[N]``."""
     for i in range(hands.shape[0]):
         out[i] = is_win(suit, honor, hands[i], bao[i], m[i], jiuyao_ok[i])
 
 
 @njit(cache=True)
-def shanten_batch(suit: np.ndarray, honor: np.ndarray, hands: np.ndarray, bao: np.ndarray, m: np.ndarray,
-                  jiuyao_ok: np.ndarray, out: np.ndarray) -> None:
+def shanten_batch(
+    suit: np.ndarray,
+    honor: np.ndarray,
+    hands: np.ndarray,
+    bao: np.ndarray,
+    m: np.ndarray,
+    jiuyao_ok: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """:func:`shanten` of each row (shapes as :func:`is_win_batch`; ``out`` an integer array)."""
     for i in range(hands.shape[0]):
         out[i] = shanten(suit, honor, hands[i], bao[i], m[i], jiuyao_ok[i])
 
 
 @njit(cache=True)
-def discard_shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool,
-                    out: np.ndarray) -> int:
+def discard_shanten(
+    suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool, out: np.ndarray
+) -> int:
     """For a hand of ``3*m + 2`` tiles: ``out[k]`` = shanten after discarding kind ``k`` (99 where
     ``k`` is not held); returns the lowest.  The ``greedy`` bot's first key.  (Each discard changes
     one suit: the other three are convolved once per suit, not once per discard.)"""
@@ -563,8 +639,10 @@ def discard_shanten(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, b
 
 _TH_MASK = np.array([1 if k in (0, 8, 9, 17, 18, 26) or k >= 27 else 0 for k in range(34)], dtype=np.int8)
 #: the sparse grid greedy's _neighbourhood always adds (十三浪 ranks 3 apart)
-_GRID = np.array([1 if k in (1, 4, 7, 10, 13, 16, 19, 22, 25, 2, 5, 11, 14, 20, 23, 3, 6, 12, 15, 21, 24) else 0
-                  for k in range(34)], dtype=np.int8)
+_GRID = np.array(
+    [1 if k in (1, 4, 7, 10, 13, 16, 19, 22, 25, 2, 5, 11, 14, 20, 23, 3, 6, 12, 15, 21, 24) else 0 for k in range(34)],
+    dtype=np.int8,
+)
 
 
 #: the kinds greedy's _neighbourhood always holds (terminals, honors, the grid), as a bit set over kinds
@@ -572,8 +650,17 @@ _NEAR_BASE = sum(1 << k for k in range(34) if _TH_MASK[k] or _GRID[k])
 
 
 @njit(cache=True)
-def useful_tiles(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, bao: int, m: int, jiuyao_ok: bool,
-                 discard: int, best: int, unseen34: np.ndarray) -> int:
+def useful_tiles(
+    suit: np.ndarray,
+    honor: np.ndarray,
+    counts34: np.ndarray,
+    bao: int,
+    m: int,
+    jiuyao_ok: bool,
+    discard: int,
+    best: int,
+    unseen34: np.ndarray,
+) -> int:
     """进张 of one discard, as the ``ukeire`` bot counts it (``GreedyBot._discard``): the unseen copies
     of the kinds ``k != discard`` near the hand (greedy's ``_neighbourhood`` of the hand less the
     discard) whose draw after discarding ``discard`` brings the shanten below ``best``.  (Each draw
@@ -631,14 +718,60 @@ def is_baodiao_state(suit: np.ndarray, honor: np.ndarray, counts34: np.ndarray, 
 
 # ---------------------------------------------------------------- scoring
 # pattern indices (PATTERN_IDS) and their factors (PatternDef.factor; the flat ones' points are rules)
-(P_BASIC, P_PINGHU_ZIMO, P_BAODIAO, P_BAODIAO_WUBAO, P_BAODIAO_BAO, P_HEAVENLY, P_EARTHLY, P_PENGPENGHU,
- P_QING_PENGPENGHU, P_PPH_BAODIAO, P_PPH_BAODIAO_WUBAO, P_PPH_BAODIAO_BAO, P_QIDUI, P_QING_QIDUI, P_HAOHUA_QIDUI,
- P_QING_HAOHUA_QIDUI, P_SHISANLANG, P_QING_SHISANLANG, P_JIUYAO, P_QING_JIUYAO, P_QIXING_SHISANLANG,
- P_QING_QIXING_SHISANLANG, P_QIXING_JIUYAO, P_QING_QIXING_JIUYAO) = (PATTERN_IDS.index(pid) for pid in (
-    "basic", "pinghu_zimo", "baodiao", "baodiao_wubao", "baodiao_bao", "heavenly", "earthly", "pengpenghu",
-    "qing_pengpenghu", "pengpenghu_baodiao", "pengpenghu_baodiao_wubao", "pengpenghu_baodiao_bao", "qidui",
-    "qing_qidui", "haohua_qidui", "qing_haohua_qidui", "shisanlang", "qing_shisanlang", "jiuyao", "qing_jiuyao",
-    "qixing_shisanlang", "qing_qixing_shisanlang", "qixing_jiuyao", "qing_qixing_jiuyao"))
+(
+    P_BASIC,
+    P_PINGHU_ZIMO,
+    P_BAODIAO,
+    P_BAODIAO_WUBAO,
+    P_BAODIAO_BAO,
+    P_HEAVENLY,
+    P_EARTHLY,
+    P_PENGPENGHU,
+    P_QING_PENGPENGHU,
+    P_PPH_BAODIAO,
+    P_PPH_BAODIAO_WUBAO,
+    P_PPH_BAODIAO_BAO,
+    P_QIDUI,
+    P_QING_QIDUI,
+    P_HAOHUA_QIDUI,
+    P_QING_HAOHUA_QIDUI,
+    P_SHISANLANG,
+    P_QING_SHISANLANG,
+    P_JIUYAO,
+    P_QING_JIUYAO,
+    P_QIXING_SHISANLANG,
+    P_QING_QIXING_SHISANLANG,
+    P_QIXING_JIUYAO,
+    P_QING_QIXING_JIUYAO,
+) = (
+    PATTERN_IDS.index(pid)
+    for pid in (
+        "basic",
+        "pinghu_zimo",
+        "baodiao",
+        "baodiao_wubao",
+        "baodiao_bao",
+        "heavenly",
+        "earthly",
+        "pengpenghu",
+        "qing_pengpenghu",
+        "pengpenghu_baodiao",
+        "pengpenghu_baodiao_wubao",
+        "pengpenghu_baodiao_bao",
+        "qidui",
+        "qing_qidui",
+        "haohua_qidui",
+        "qing_haohua_qidui",
+        "shisanlang",
+        "qing_shisanlang",
+        "jiuyao",
+        "qing_jiuyao",
+        "qixing_shisanlang",
+        "qing_qixing_shisanlang",
+        "qixing_jiuyao",
+        "qing_qixing_jiuyao",
+    )
+)
 _FACTORS = np.array([PATTERNS[pid].factor for pid in PATTERN_IDS], dtype=np.int64)
 
 
@@ -651,8 +784,9 @@ def _record(first: np.ndarray, counter: np.ndarray, f: int) -> None:
 
 
 @njit(cache=True)
-def _std_terminal(j: int, ml: int, pl: int, acting: int, chow: int, nonth: int, bao: int,
-                  first: np.ndarray, counter: np.ndarray) -> None:
+def _std_terminal(
+    j: int, ml: int, pl: int, acting: int, chow: int, nonth: int, bao: int, first: np.ndarray, counter: np.ndarray
+) -> None:
     """The end of one split (every real tile placed): the 宝 left must make the groups left, read as
     the 宝's face or (宝 not a 1/9/honor) as 1m, acting (``readings._placeholder_faces``)."""
     need = 3 * ml + 2 * pl
@@ -667,8 +801,9 @@ def _std_terminal(j: int, ml: int, pl: int, acting: int, chow: int, nonth: int, 
 
 
 @njit(cache=True)
-def _std_readings(real: np.ndarray, jokers: int, melds_left: int, bao: int, first: np.ndarray,
-                  counter: np.ndarray) -> None:
+def _std_readings(
+    real: np.ndarray, jokers: int, melds_left: int, bao: int, first: np.ndarray, counter: np.ndarray
+) -> None:
     """Every standard reading (``readings._standard``, in its order, without recursion — numba's
     cache and recursion do not mix): ``first[acting*4 + chow*2 + nonth]`` gets the rank of the first
     reading with those flags (some 宝 acting, a concealed chow, a face not 1/9/honor), -1 if none.
@@ -811,8 +946,7 @@ def _std_readings(real: np.ndarray, jokers: int, melds_left: int, bao: int, firs
 
 
 @njit(cache=True)
-def _sl_readings(jokers: int, masks: np.ndarray, honors: int, bao: int, present: np.ndarray,
-                 found: np.ndarray) -> None:
+def _sl_readings(jokers: int, masks: np.ndarray, honors: int, bao: int, present: np.ndarray, found: np.ndarray) -> None:
     """十三浪 substitutions (``readings._shisanlang``): ``found[acting*2 + qixing]`` set for every choice
     of ``jokers`` distinct absent kinds that keeps each suit's ranks 3 apart (at most 3 a suit)."""
     cand = np.zeros(34, dtype=np.int64)
@@ -934,8 +1068,15 @@ class Readings(NamedTuple):
 
 
 @njit(cache=True)
-def win_readings(real: npt.NDArray[np.int64], jokers: int, bao: int, meld_type: npt.NDArray[np.int8],
-                 meld_kind: npt.NDArray[np.int8], n_melds: int, jiuyao_melds: bool) -> Readings:
+def win_readings(
+    real: npt.NDArray[np.int64],
+    jokers: int,
+    bao: int,
+    meld_type: npt.NDArray[np.int8],
+    meld_kind: npt.NDArray[np.int8],
+    n_melds: int,
+    jiuyao_melds: bool,
+) -> Readings:
     """Every reading of the real tiles ``real`` (int64[34], 宝 taken out) with ``jokers`` 宝 and the melds."""
     # the declared melds
     melds_th = True
@@ -1048,13 +1189,15 @@ def win_readings(real: npt.NDArray[np.int64], jokers: int, bao: int, meld_type: 
         for h in range(7):
             hc[h] = real[27 + h] + meld_honors[h]
         _jy_readings(jokers, hc, bao, jy_found)
-    return Readings(first, counter[0], sp_n, sp_act, sp_quads, sp_ath, sl_found, jy_found, melds_th, melds_pungs,
-                    exposed, concealed)
+    return Readings(
+        first, counter[0], sp_n, sp_act, sp_quads, sp_ath, sl_found, jy_found, melds_th, melds_pungs, exposed, concealed
+    )
 
 
 @njit(cache=True)
-def best_pattern(rd: Readings, common: int, jy_ok: bool, baodiao: bool, drew_bao: bool,
-                 touji_ok: bool) -> tuple[npt.NDArray[np.int64], bool, bool]:
+def best_pattern(
+    rd: Readings, common: int, jy_ok: bool, baodiao: bool, drew_bao: bool, touji_ok: bool
+) -> tuple[npt.NDArray[np.int64], bool, bool]:
     """The pattern paying most over the readings ``rd`` (``(pattern, value, factor, 九幺 doubling)``, D2), and
     whether a standard / any reading uses no 宝 acting; ``common``: base × the doublings every reading shares."""
     best = np.full(4, -1, dtype=np.int64)  # pattern, value, factor, jiuyao doubling
@@ -1122,8 +1265,14 @@ def best_pattern(rd: Readings, common: int, jy_ok: bool, baodiao: bool, drew_bao
 
 
 @njit(cache=True)
-def win_amounts(out: npt.NDArray[np.int64], value: int, payers_flown: npt.NDArray[np.int64], held_bao: bool,
-                robbing: bool, robbed: int) -> bool:
+def win_amounts(
+    out: npt.NDArray[np.int64],
+    value: int,
+    payers_flown: npt.NDArray[np.int64],
+    held_bao: bool,
+    robbing: bool,
+    robbed: int,
+) -> bool:
     """Write each payer's factor (注 1: 2**飞宝 when the winner held a 宝) and win payment into ``out``;
     return whether payers' 飞宝 went uncounted (the winner never held a 宝)."""
     any_flown = payers_flown[0] > 0 or payers_flown[1] > 0 or payers_flown[2] > 0
@@ -1140,27 +1289,31 @@ class Situation(NamedTuple):
     :class:`shangrao.scoring.WinSituation` (:func:`shangrao.sim.convert.situation_record` makes one from
     it; the core makes one per win).  Unchecked: the caller passes a situation the engine can reach."""
 
-    hand34: npt.NDArray[np.integer]        #: int[34] the concealed hand *before* the winning tile (宝 included)
-    win_tile: int                          #: the kind won on
-    bao: int                               #: the 宝 kind, or NO_BAO
-    meld_type: npt.NDArray[np.int8]        #: int8[4] MELD_* of each declared meld
-    meld_kind: npt.NDArray[np.int8]        #: int8[4] the lowest kind of each declared meld
-    n_melds: int                           #: declared melds (0..4)
-    win_by: int                            #: WIN_*
-    heavenly: bool                         #: 天糊
-    kong_chain: int                        #: 杠开 n (self-draw only, else 0)
-    winner_flown: int                      #: the winner's 飞宝
-    payers_flown: npt.NDArray[np.int64]    #: int64[3] each payer's 飞宝 (seat order after the winner)
-    held_bao: bool                         #: the winner held a 宝 this hand
-    four_bao: bool                         #: 四个宝
-    caught_bao: bool                       #: 接宝
-    robbed: int                            #: for 抢杠 the payer (0..2) robbed, else -1
-    touji: int                             #: 偷机 count
+    hand34: npt.NDArray[np.integer]  #: int[34] the concealed hand *before* the winning tile (宝 included)
+    win_tile: int  #: the kind won on
+    bao: int  #: the 宝 kind, or NO_BAO
+    meld_type: npt.NDArray[np.int8]  #: int8[4] MELD_* of each declared meld
+    meld_kind: npt.NDArray[np.int8]  #: int8[4] the lowest kind of each declared meld
+    n_melds: int  #: declared melds (0..4)
+    win_by: int  #: WIN_*
+    heavenly: bool  #: 天糊
+    kong_chain: int  #: 杠开 n (self-draw only, else 0)
+    winner_flown: int  #: the winner's 飞宝
+    payers_flown: npt.NDArray[np.int64]  #: int64[3] each payer's 飞宝 (seat order after the winner)
+    held_bao: bool  #: the winner held a 宝 this hand
+    four_bao: bool  #: 四个宝
+    caught_bao: bool  #: 接宝
+    robbed: int  #: for 抢杠 the payer (0..2) robbed, else -1
+    touji: int  #: 偷机 count
 
 
 @njit(cache=True)
-def score_win(tb: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]], s: Situation, rules: npt.NDArray[np.int32],
-              out: npt.NDArray[np.int64]) -> bool:
+def score_win(
+    tb: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]],
+    s: Situation,
+    rules: npt.NDArray[np.int32],
+    out: npt.NDArray[np.int64],
+) -> bool:
     """Score one win as ``Game._finish_wins`` does (``shangrao.scoring.score`` of its WinSituation).
 
     tb: :func:`tables`; s: the win's :class:`Situation`; rules: :func:`shangrao.sim.rules.encode_rules`.
@@ -1199,8 +1352,12 @@ def score_win(tb: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]], s: Situatio
     if not (rd.n_std > 0 or rd.sp_n > 0 or has_sl or has_jy):
         return False
     # --- bonuses (the engine transfers them when they happen; reported here)
-    bonus_each = (rd.exposed * rules[R_PUNG_KONG_BONUS] + rd.concealed * rules[R_CONCEALED_KONG_BONUS]
-                  + (rules[R_CAUGHT_BAO_BONUS] if s.caught_bao else 0) + (rules[R_FOUR_BAO_BONUS] if s.four_bao else 0))
+    bonus_each = (
+        rd.exposed * rules[R_PUNG_KONG_BONUS]
+        + rd.concealed * rules[R_CONCEALED_KONG_BONUS]
+        + (rules[R_CAUGHT_BAO_BONUS] if s.caught_bao else 0)
+        + (rules[R_FOUR_BAO_BONUS] if s.four_bao else 0)
+    )
     any_flown = payers_flown[0] > 0 or payers_flown[1] > 0 or payers_flown[2] > 0
     flat = -1
     points = 0

@@ -29,9 +29,20 @@ from .vector import VectorEnv
 
 _BOT_RULES = C.BOT_RULES  # GreedyBot scores its 偷机 choices under the default rules
 
-__all__ = ["AmountRangeError", "check_core_scores",
-           "CORE_BOTS", "is_core_bot", "CoreHand", "CoreMatchHand", "FIRST_COMPILE_CPU_S", "core_compiled", "play_hand",
-           "warm_up", "decisions_of", "iter_match_hands"]
+__all__ = [
+    "AmountRangeError",
+    "check_core_scores",
+    "CORE_BOTS",
+    "is_core_bot",
+    "CoreHand",
+    "CoreMatchHand",
+    "FIRST_COMPILE_CPU_S",
+    "core_compiled",
+    "play_hand",
+    "warm_up",
+    "decisions_of",
+    "iter_match_hands",
+]
 
 #: CPU-seconds of the game loop's first compile (:func:`~.core.play_matches`, what ``simulate --engine
 #: fast`` runs, an empty numba cache) on the shared 2-core development machine, rounded up:
@@ -64,8 +75,10 @@ def check_core_scores(scores: Sequence[int], what: str = "scores") -> None:
     """Raise :class:`AmountRangeError` naming ``what[i]`` for a score beyond ±2**62 (the core's range)."""
     for i, v in enumerate(scores):
         if abs(int(v)) > C.SCORE_LIMIT:
-            raise AmountRangeError(f"{what}[{i}]: {quote(v)} is beyond ±2**62, the compiled core's range "
-                                   f"(its amounts are 64-bit); use the Python engine for such scores")
+            raise AmountRangeError(
+                f"{what}[{i}]: {quote(v)} is beyond ±2**62, the compiled core's range "
+                f"(its amounts are 64-bit); use the Python engine for such scores"
+            )
 
 
 @dataclass(frozen=True)
@@ -104,8 +117,17 @@ class CoreHand:
         """The engine's typed events of this hand (the Python engine replays the decisions on the
         same deal; ``check``: and its log must equal the core's rows, else
         :class:`~shangrao.sim.events.CoreMismatchError`)."""
-        return to_events(self.rules, self.seed, self.dealer, self.scores, self.hand_no, self.wall, self.dice,
-                         self.decisions, self.rows if check else None)
+        return to_events(
+            self.rules,
+            self.seed,
+            self.dealer,
+            self.scores,
+            self.hand_no,
+            self.wall,
+            self.dice,
+            self.decisions,
+            self.rows if check else None,
+        )
 
 
 def core_compiled() -> bool:
@@ -179,11 +201,18 @@ def _search_params(bots: Sequence[str]) -> np.ndarray:
     return search_params(specs.pop())
 
 
-def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) * 4,
-              bot_seeds: Sequence[int | str | None] = (None, None, None, None), rules: RuleSet = DEFAULT_RULES,
-              dealer: int = 0, scores: Sequence[int] = (0, 0, 0, 0), hand_no: int = 0,
-              wall: Sequence[int] | None = None, dice: Sequence[int] | None = None,
-              script: Sequence[Action | str | int] = ()) -> CoreHand:
+def play_hand(
+    seed: int | str | None = None,
+    bots: Sequence[str] = ("random",) * 4,
+    bot_seeds: Sequence[int | str | None] = (None, None, None, None),
+    rules: RuleSet = DEFAULT_RULES,
+    dealer: int = 0,
+    scores: Sequence[int] = (0, 0, 0, 0),
+    hand_no: int = 0,
+    wall: Sequence[int] | None = None,
+    dice: Sequence[int] | None = None,
+    script: Sequence[Action | str | int] = (),
+) -> CoreHand:
     """Play one hand in the core, as ``play_hand(Game(rules, seed, dealer, scores, wall, dice, hand_no),
     [get_bot(bots[i], bot_seeds[i]) ...])`` would: the deal from ``seed`` (or ``wall``/``dice``,
     checked as the engine checks them), then ``script`` (actions, their strings or codes) decides
@@ -214,6 +243,7 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
             import random
 
             from ..game.wall import roll_dice
+
             dice_in[:] = roll_dice(random.Random(seed if seed is not None else 0))
     elif dice is not None:
         raise InputError("dice: give a wall with them (the dice of a shuffled wall come from the seed)")
@@ -221,8 +251,10 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     for i, s in enumerate(bot_seeds):
         C.mt_seed(mts[i], _key(s, f"bot_seeds[{i}]"))
     hand_key = _key(seed, "seed")
-    scr = np.array([s if isinstance(s, int) else action_code(Action.parse(s) if isinstance(s, str) else s)
-                    for s in script], dtype=np.int32)
+    scr = np.array(
+        [s if isinstance(s, int) else action_code(Action.parse(s) if isinstance(s, str) else s) for s in script],
+        dtype=np.int32,
+    )
     st = np.zeros(C.STATE_SIZE, dtype=C.ST_DTYPE)
     ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
     dec = np.zeros(C.MAX_DECISIONS, dtype=np.int32)
@@ -239,23 +271,32 @@ def play_hand(seed: int | str | None = None, bots: Sequence[str] = ("random",) *
     view = HandView(st)
     if nd < 0:
         i = -1 - nd
-        raise IllegalActionError(f"script[{i}]: {code_action(scr[i])} is not legal for seat {view.cur} "
-                                 f"in that position")
+        raise IllegalActionError(
+            f"script[{i}]: {code_action(scr[i])} is not legal for seat {view.cur} in that position"
+        )
     if view.error:
         from ..game.state import EngineError
 
         raise EngineError(f"core hand {seed!r}: analysis says win but scoring says no win")
     n = view.n_events
-    winners = tuple(int(x) for x in view.winners[:view.n_winners])
+    winners = tuple(int(x) for x in view.winners[: view.n_winners])
     final = tuple(int(x) for x in view.scores)
     return CoreHand(
-        rules=rules, seed=seed, dealer=dealer, scores=sc, hand_no=hand_no,
+        rules=rules,
+        seed=seed,
+        dealer=dealer,
+        scores=sc,
+        hand_no=hand_no,
         wall=tuple(int(x) for x in view.wall),
         dice=(int(view.dice[0]), int(view.dice[1])),
-        decisions=tuple(int(x) for x in dec[:nd]), rows=ev[:n].copy(),
+        decisions=tuple(int(x) for x in dec[:nd]),
+        rows=ev[:n].copy(),
         deltas=tuple(f - s for f, s in zip(final, sc)),  # type: ignore[arg-type]
-        final_scores=final, winners=winners,  # type: ignore[arg-type]
-        drawn=bool(view.drawn), next_dealer=view.next_dealer, over=view.phase == C.P_OVER,
+        final_scores=final,  # type: ignore[arg-type]
+        winners=winners,
+        drawn=bool(view.drawn),
+        next_dealer=view.next_dealer,
+        over=view.phase == C.P_OVER,
     )
 
 
@@ -319,13 +360,18 @@ def _keys(seeds: Sequence[int | str | None]) -> tuple[np.ndarray, np.ndarray]:
     out = np.zeros((len(ks), width), dtype=np.uint32)
     lens = np.zeros(len(ks), dtype=np.int64)
     for i, k in enumerate(ks):
-        out[i, :len(k)] = k
+        out[i, : len(k)] = k
         lens[i] = len(k)
     return out, lens
 
 
-def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bots: Sequence[str],
-                     rules: RuleSet = DEFAULT_RULES, chunk: int = 64) -> Iterator[CoreMatchHand]:
+def iter_match_hands(
+    match_seeds: Sequence[int | str],
+    limits: Sequence[int],
+    bots: Sequence[str],
+    rules: RuleSet = DEFAULT_RULES,
+    chunk: int = 64,
+) -> Iterator[CoreMatchHand]:
     """Play matches in the core as :class:`~shangrao.game.Match` plays them with
     ``get_bot(bots[i], seed=f"{match_seed}:{i}")`` at seat ``i`` (``shangrao.selfplay``): match ``m``
     has the seed ``match_seeds[m]`` and stops after ``limits[m]`` hands.  Yields
@@ -344,8 +390,8 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
     rs = encode_rules(rules)
     tb = tables()
     for start in range(0, len(match_seeds), chunk):
-        seeds = list(match_seeds[start:start + chunk])
-        lims = np.array(limits[start:start + chunk], dtype=np.int64)
+        seeds = list(match_seeds[start : start + chunk])
+        lims = np.array(limits[start : start + chunk], dtype=np.int64)
         nm = len(seeds)
         bk, bl = _keys([f"{s}:{i}" for s in seeds for i in range(4)])
         hk, hl = _keys([f"{s}:{n}" for s in seeds for n in range(per)])
@@ -362,12 +408,31 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
             from . import search as S
 
             sp = _search_params(bots)
-            S.play_matches(rs, tb, codes, _BOT_RULES, bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per),
-                           lims, rows, row_off, decs, dec_off, info, win_out, sp, S.weights_for(sp))
+            S.play_matches(
+                rs,
+                tb,
+                codes,
+                _BOT_RULES,
+                bot_keys,
+                bl.reshape(nm, 4),
+                hand_keys,
+                hl.reshape(nm, per),
+                lims,
+                rows,
+                row_off,
+                decs,
+                dec_off,
+                info,
+                win_out,
+                sp,
+                S.weights_for(sp),
+            )
         else:
-            C.play_matches(C.Setup(rs, tb, codes, _BOT_RULES),
-                           C.MatchSeeds(bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims),
-                           C.MatchOut(rows, row_off, decs, dec_off, info, win_out))
+            C.play_matches(
+                C.Setup(rs, tb, codes, _BOT_RULES),
+                C.MatchSeeds(bot_keys, bl.reshape(nm, 4), hand_keys, hl.reshape(nm, per), lims),
+                C.MatchOut(rows, row_off, decs, dec_off, info, win_out),
+            )
         h = 0
         for j, mseed in enumerate(seeds):
             scores = (0, 0, 0, 0)
@@ -375,15 +440,27 @@ def iter_match_hands(match_seeds: Sequence[int | str], limits: Sequence[int], bo
             for n in range(int(lims[j])):
                 inf = info[h]
                 if inf[C.I_ERROR] == C.ERR_SCORE_RANGE:
-                    raise AmountRangeError(f"match {mseed}, hand {n}: a score before the hand is beyond ±2**62, the "
-                                           f"compiled core's range; play it with the Python engine (--engine python)")
+                    raise AmountRangeError(
+                        f"match {mseed}, hand {n}: a score before the hand is beyond ±2**62, the "
+                        f"compiled core's range; play it with the Python engine (--engine python)"
+                    )
                 if inf[C.I_ERROR]:
                     from ..game.state import EngineError
 
                     raise EngineError(f"core hand {mseed}:{n}: internal error {int(inf[C.I_ERROR])}")
-                rec = CoreMatchHand(start + j, mseed, n, f"{mseed}:{n}", dealer, scores,
-                                    decs[dec_off[h]:dec_off[h + 1]], rows[row_off[h]:row_off[h + 1]], inf,
-                                    win_out[h, :int(inf[C.I_NWIN])], n == int(lims[j]) - 1)
+                rec = CoreMatchHand(
+                    start + j,
+                    mseed,
+                    n,
+                    f"{mseed}:{n}",
+                    dealer,
+                    scores,
+                    decs[dec_off[h] : dec_off[h + 1]],
+                    rows[row_off[h] : row_off[h + 1]],
+                    inf,
+                    win_out[h, : int(inf[C.I_NWIN])],
+                    n == int(lims[j]) - 1,
+                )
                 yield rec
                 scores = rec.final_scores
                 dealer = int(inf[C.I_NEXT_DEALER])
@@ -429,26 +506,42 @@ def hand_summary(hand: CoreMatchHand, rules: RuleSet = DEFAULT_RULES) -> dict[st
             names[seat] = pdef.name
             doublings = []
             if not pdef.flat:
-                for did, n, factor in (("gangkai", int(out[O_GANGKAI]), 2 ** int(out[O_GANGKAI])),
-                                       ("dandiao", int(out[O_DANDIAO]), 2),
-                                       ("feibao", int(out[O_FEIBAO]), 2 ** int(out[O_FEIBAO])),
-                                       ("jiuyao", int(out[O_JIUYAO]), 2),
-                                       ("qianggang", int(out[O_QIANGGANG]), rules.robbing_kong_factor)):
+                for did, n, factor in (
+                    ("gangkai", int(out[O_GANGKAI]), 2 ** int(out[O_GANGKAI])),
+                    ("dandiao", int(out[O_DANDIAO]), 2),
+                    ("feibao", int(out[O_FEIBAO]), 2 ** int(out[O_FEIBAO])),
+                    ("jiuyao", int(out[O_JIUYAO]), 2),
+                    ("qianggang", int(out[O_QIANGGANG]), rules.robbing_kong_factor),
+                ):
                     if n:
                         doublings.append({"id": did, "name": DOUBLING_NAMES[did], "count": n, "factor": factor})
-            wins.append({
-                "seat": seat, "win_by": _WIN_BY_IDS[int(r[2])],
-                "heavenly": bool(heavenly and seat == dealer and int(r[2]) == C.W_SELF_DRAW),
-                "pattern": pdef.name, "pattern_id": pdef.id, "factor": int(out[O_FACTOR]),
-                "hand_value": int(out[O_HAND_VALUE]), "doublings": doublings,
-                "payers": [(seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4],
-                "win_payments": [int(r[7]), int(r[8]), int(r[9])], "breakdown": breakdown(out, rules),
-            })
+            wins.append(
+                {
+                    "seat": seat,
+                    "win_by": _WIN_BY_IDS[int(r[2])],
+                    "heavenly": bool(heavenly and seat == dealer and int(r[2]) == C.W_SELF_DRAW),
+                    "pattern": pdef.name,
+                    "pattern_id": pdef.id,
+                    "factor": int(out[O_FACTOR]),
+                    "hand_value": int(out[O_HAND_VALUE]),
+                    "doublings": doublings,
+                    "payers": [(seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4],
+                    "win_payments": [int(r[7]), int(r[8]), int(r[9])],
+                    "breakdown": breakdown(out, rules),
+                }
+            )
         elif t == C.E_TRANSFER:
             reason = _REASON_IDS[int(r[4])]
             payee = int(r[2])
-            transfers.append({"payer": int(r[1]), "payee": payee, "points": int(r[3]), "reason": reason,
-                              "name": names[payee] if reason == "win" else BONUS_NAMES[reason]})
+            transfers.append(
+                {
+                    "payer": int(r[1]),
+                    "payee": payee,
+                    "points": int(r[3]),
+                    "reason": reason,
+                    "name": names[payee] if reason == "win" else BONUS_NAMES[reason],
+                }
+            )
         elif t == C.E_KONG_STANDS:
             reason = "concealed_kong" if int(r[3]) == C.M_CONCEALED else "pung_kong"
             bonuses.append({"seat": int(r[1]), "reason": reason, "name": BONUS_NAMES[reason]})

@@ -31,8 +31,19 @@ import numpy.typing as npt
 
 from .kernels import N_OUT
 
-__all__ = ["FIELDS", "Field", "HandView", "OFS", "Offsets", "ST_DTYPE", "STATE_SIZE", "MELD_W", "DISC_MAX",
-           "OPT_MAX", "schema_table"]
+__all__ = [
+    "FIELDS",
+    "Field",
+    "HandView",
+    "OFS",
+    "Offsets",
+    "ST_DTYPE",
+    "STATE_SIZE",
+    "MELD_W",
+    "DISC_MAX",
+    "OPT_MAX",
+    "schema_table",
+]
 
 #: the dtype of the hand state (and of the event rows): amounts are 64-bit (docs/performance.md)
 ST_DTYPE = np.int64
@@ -166,8 +177,9 @@ class HandView:
 
     def __init__(self, st: npt.NDArray[np.int64]) -> None:
         if not isinstance(st, np.ndarray) or st.shape != (STATE_SIZE,):
-            raise ValueError(f"HandView: a hand state is an int64[{STATE_SIZE}] array, got "
-                             f"{getattr(st, 'shape', type(st).__name__)}")
+            raise ValueError(
+                f"HandView: a hand state is an int64[{STATE_SIZE}] array, got {getattr(st, 'shape', type(st).__name__)}"
+            )
         object.__setattr__(self, "st", st)
 
     @staticmethod
@@ -187,7 +199,7 @@ class HandView:
         o = _OFFSETS[name]
         if not f.shape:
             return int(self.st[o])
-        return self.st[o:o + f.size].reshape(f.shape)
+        return self.st[o : o + f.size].reshape(f.shape)
 
     def __setattr__(self, name: str, value: Any) -> None:
         f = HandView._field(name)
@@ -195,7 +207,7 @@ class HandView:
         if not f.shape:
             self.st[o] = value
         else:
-            self.st[o:o + f.size].reshape(f.shape)[...] = value
+            self.st[o : o + f.size].reshape(f.shape)[...] = value
 
     def __repr__(self) -> str:
         return f"HandView(phase={self.phase}, cur={self.cur}, n_events={self.n_events})"

@@ -41,9 +41,27 @@ from . import belief as B
 from . import core as C
 from . import kernels as K
 
-__all__ = ["V_SIZE", "P_WORLDS", "P_KEEP", "P_POLICY", "P_PRUNE", "P_WIN_Z", "P_WIN_MARGIN", "P_CANDS",
-           "N_PARAMS", "NO_WEIGHTS", "default_params", "weights_for", "view_of",
-           "deal_world", "candidates", "search", "play_to_end", "play_matches", "BOT_SEARCH"]
+__all__ = [
+    "V_SIZE",
+    "P_WORLDS",
+    "P_KEEP",
+    "P_POLICY",
+    "P_PRUNE",
+    "P_WIN_Z",
+    "P_WIN_MARGIN",
+    "P_CANDS",
+    "N_PARAMS",
+    "NO_WEIGHTS",
+    "default_params",
+    "weights_for",
+    "view_of",
+    "deal_world",
+    "candidates",
+    "search",
+    "play_to_end",
+    "play_matches",
+    "BOT_SEARCH",
+]
 
 #: the core bot code of ``search`` (after random, greedy, ukeire, external)
 BOT_SEARCH = 4
@@ -53,35 +71,35 @@ V_SEAT = 0
 V_PHASE = 1
 V_DEALER = 2
 V_BAO = 3
-V_IND = 4          # the indicator's kind
-V_LEFT = 5         # tiles in the live wall
+V_IND = 4  # the indicator's kind
+V_LEFT = 5  # tiles in the live wall
 V_CHAIN = 6
 V_FIRST = 7
-V_DRAWN = 8        # kind just drawn (phase act, own turn), else -1
-V_BAODRAWN = 9     # 宝 the seat drew this hand
-V_LD_SEAT = 10     # the discard in a claim window: seat, kind (-1 none)
+V_DRAWN = 8  # kind just drawn (phase act, own turn), else -1
+V_BAODRAWN = 9  # 宝 the seat drew this hand
+V_LD_SEAT = 10  # the discard in a claim window: seat, kind (-1 none)
 V_LD_KIND = 11
-V_KG_SEAT = 12     # the kong in a rob window: seat, kind, meld type (-1 none)
+V_KG_SEAT = 12  # the kong in a rob window: seat, kind, meld type (-1 none)
 V_KG_KIND = 13
 V_KG_TYPE = 14
-V_SCORES = 16      # 4
-V_FLOWN = 20       # 4
-V_SIZES = 24       # 4 concealed tiles per seat
-V_HAND = 28        # 34
-V_NMELD = 62       # 4
-V_MELD = 66        # 4 seats * 4 melds * 4 (type, kind (a chow's lowest), claimed kind or -1, from seat or -1)
-V_NDISC = 130      # 4
-V_DISC = 134       # 4 * 40 kinds still in front of each seat, in order
+V_SCORES = 16  # 4
+V_FLOWN = 20  # 4
+V_SIZES = 24  # 4 concealed tiles per seat
+V_HAND = 28  # 34
+V_NMELD = 62  # 4
+V_MELD = 66  # 4 seats * 4 melds * 4 (type, kind (a chow's lowest), claimed kind or -1, from seat or -1)
+V_NDISC = 130  # 4
+V_DISC = 134  # 4 * 40 kinds still in front of each seat, in order
 V_SIZE = 294
 
 # ---------------------------------------------------------------------------------------------- parameters
-P_WORLDS = 0       # K: worlds (play-outs per option)
-P_KEEP = 1         # discards of lowest shanten kept, by 进张
-P_POLICY = 2       # the core bot of the play-outs (C.BOT_GREEDY, C.BOT_UKEIRE, C.BOT_RANDOM)
-P_PRUNE = 3        # 1: play out only candidates(); 0: every legal option (evaluations)
-P_WIN_Z = 4        # a win is declined only if declining beats it by more than z (hundredths) standard errors
-P_WIN_MARGIN = 5   # ... and by more than this margin (hundredths of a point)
-P_CANDS = 6        # M > 0: deal M candidate worlds, keep K of them by the behaviour model's weights (sim/belief)
+P_WORLDS = 0  # K: worlds (play-outs per option)
+P_KEEP = 1  # discards of lowest shanten kept, by 进张
+P_POLICY = 2  # the core bot of the play-outs (C.BOT_GREEDY, C.BOT_UKEIRE, C.BOT_RANDOM)
+P_PRUNE = 3  # 1: play out only candidates(); 0: every legal option (evaluations)
+P_WIN_Z = 4  # a win is declined only if declining beats it by more than z (hundredths) standard errors
+P_WIN_MARGIN = 5  # ... and by more than this margin (hundredths of a point)
+P_CANDS = 6  # M > 0: deal M candidate worlds, keep K of them by the behaviour model's weights (sim/belief)
 N_PARAMS = 7
 
 #: the default budget: 256 worlds (CPU per decision: median 34 ms, p99 81 ms, docs/bots.md), at most
@@ -94,9 +112,15 @@ DEFAULT_WIN_Z = 2.0
 DEFAULT_WIN_MARGIN = 4.0
 
 
-def default_params(worlds: int = DEFAULT_WORLDS, keep: int = DEFAULT_KEEP, policy: int = C.BOT_GREEDY,
-                   prune: bool = True, win_z: float = DEFAULT_WIN_Z, win_margin: float = DEFAULT_WIN_MARGIN,
-                   candidates: int = 0) -> np.ndarray:
+def default_params(
+    worlds: int = DEFAULT_WORLDS,
+    keep: int = DEFAULT_KEEP,
+    policy: int = C.BOT_GREEDY,
+    prune: bool = True,
+    win_z: float = DEFAULT_WIN_Z,
+    win_margin: float = DEFAULT_WIN_MARGIN,
+    candidates: int = 0,
+) -> np.ndarray:
     """The search's parameter array (int64[N_PARAMS], ``P_*``): ``worlds`` play-outs per option
     (>= 1), ``keep`` discards (>= 1), the play-out ``policy`` (a core bot code), ``prune``;
     ``win_z``/``win_margin`` (standard errors, points; kept to hundredths): a win offered is declined
@@ -705,8 +729,25 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules, p
 
 
 @njit(cache=True)
-def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand_klen, limits,
-                 rows_out, row_off, dec_out, dec_off, info, win_out, params, lr):
+def play_matches(
+    rules,
+    tb,
+    bots,
+    bot_rules,
+    bot_keys,
+    bot_klen,
+    hand_keys,
+    hand_klen,
+    limits,
+    rows_out,
+    row_off,
+    dec_out,
+    dec_off,
+    info,
+    win_out,
+    params,
+    lr,
+):
     """:func:`shangrao.sim.core.play_matches` with ``search`` seats (:func:`play_to_end`), same outputs."""
     st = np.zeros(C.STATE_SIZE, dtype=np.int64)
     ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int64)
@@ -721,7 +762,7 @@ def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand
     dec_off[0] = 0
     for m in range(limits.shape[0]):
         for s in range(4):
-            C.mt_seed(mts[s], bot_keys[m, s, :bot_klen[m, s]])
+            C.mt_seed(mts[s], bot_keys[m, s, : bot_klen[m, s]])
         dealer = 0
         scores[:] = 0
         for n in range(limits[m]):
@@ -735,13 +776,13 @@ def play_matches(rules, tb, bots, bot_rules, bot_keys, bot_klen, hand_keys, hand
                 dec_off[h + 1] = dec_off[h]
                 h += 1
                 break
-            C.new_hand(st, ev, rules, tb, hand_keys[m, n, :hand_klen[m, n]], dealer, scores, n, no_wall, no_dice)
+            C.new_hand(st, ev, rules, tb, hand_keys[m, n, : hand_klen[m, n]], dealer, scores, n, no_wall, no_dice)
             nd = play_to_end(st, ev, dec, rules, tb, bots, mts, script, 0, bot_rules, params, lr)
             ne = st[C._O_NEV]
             r0 = row_off[h]
             d0 = dec_off[h]
-            rows_out[r0:r0 + ne] = ev[:ne]
-            dec_out[d0:d0 + nd] = dec[:nd]
+            rows_out[r0 : r0 + ne] = ev[:ne]
+            dec_out[d0 : d0 + nd] = dec[:nd]
             row_off[h + 1] = r0 + ne
             dec_off[h + 1] = d0 + nd
             info[h, C.I_DEALER] = dealer

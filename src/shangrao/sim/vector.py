@@ -126,8 +126,15 @@ def _flat_of(st: State, code: int) -> int:
 
 
 @njit(cache=True)
-def _observe(st: State, rules: Rules, tb: Tables, buf: Codes, obs: npt.NDArray[np.int8], mask: npt.NDArray[np.bool_],
-             codes: Codes) -> int:
+def _observe(
+    st: State,
+    rules: Rules,
+    tb: Tables,
+    buf: Codes,
+    obs: npt.NDArray[np.int8],
+    mask: npt.NDArray[np.bool_],
+    codes: Codes,
+) -> int:
     """Planes (``obs``, int8[20, 34], as ``encode_observation``) and mask (bool[110]) of the deciding
     seat; ``codes[f]``: the core code of legal flat action ``f`` (-1: not legal).  Returns the seat."""
     n = C.legal(st, rules, tb, buf)
@@ -221,26 +228,26 @@ class Games(NamedTuple):
     in :mod:`shangrao.sim.schema`), event rows, decisions and random streams, and what the Python
     side reads after a call (rewards, terminations, the last ended hand's decisions, observations)."""
 
-    st: npt.NDArray[np.int64]            #: [N, STATE_SIZE] the hands
-    ev: npt.NDArray[np.int64]            #: [N, MAX_EVENTS, EV_WIDTH] their event rows
-    dec: npt.NDArray[np.int32]           #: [N, MAX_DECISIONS] their decisions
-    mts: npt.NDArray[np.uint32]          #: [N, 4, 625] each seat's bot stream
-    hmt: npt.NDArray[np.uint32]          #: [N, 625] each game's hand-seed stream
-    seeds: npt.NDArray[np.int64]         #: [N] the hand's seed
-    dealers: npt.NDArray[np.int32]       #: [N] the hand's dealer
-    asked: npt.NDArray[np.int32]         #: [N] learner decisions in the hand
-    rewards: npt.NDArray[np.float32]     #: [N, 4] points of the hand ended in this step
-    term: npt.NDArray[np.bool_]          #: [N] a hand ended in this step
-    last_seed: npt.NDArray[np.int64]     #: [N] the last ended hand's seed
-    last_dealer: npt.NDArray[np.int32]   #: [N] … its dealer
-    last_dec: npt.NDArray[np.int32]      #: [N, MAX_DECISIONS] … its decisions
-    last_ndec: npt.NDArray[np.int32]     #: [N] … how many
-    skipped: npt.NDArray[np.int64]       #: [N] hands ended before a learner decided
-    obs: npt.NDArray[np.int8]            #: [N, 20, 34] the deciding seat's planes
-    mask: npt.NDArray[np.bool_]          #: [N, 110] its legal flat actions
-    codes: npt.NDArray[np.int32]         #: [N, 110] the core code of each legal flat action (-1: none)
-    cur: npt.NDArray[np.int32]           #: [N] the deciding seat
-    err: npt.NDArray[np.int32]           #: [1] the internal error code of the game that failed
+    st: npt.NDArray[np.int64]  #: [N, STATE_SIZE] the hands
+    ev: npt.NDArray[np.int64]  #: [N, MAX_EVENTS, EV_WIDTH] their event rows
+    dec: npt.NDArray[np.int32]  #: [N, MAX_DECISIONS] their decisions
+    mts: npt.NDArray[np.uint32]  #: [N, 4, 625] each seat's bot stream
+    hmt: npt.NDArray[np.uint32]  #: [N, 625] each game's hand-seed stream
+    seeds: npt.NDArray[np.int64]  #: [N] the hand's seed
+    dealers: npt.NDArray[np.int32]  #: [N] the hand's dealer
+    asked: npt.NDArray[np.int32]  #: [N] learner decisions in the hand
+    rewards: npt.NDArray[np.float32]  #: [N, 4] points of the hand ended in this step
+    term: npt.NDArray[np.bool_]  #: [N] a hand ended in this step
+    last_seed: npt.NDArray[np.int64]  #: [N] the last ended hand's seed
+    last_dealer: npt.NDArray[np.int32]  #: [N] … its dealer
+    last_dec: npt.NDArray[np.int32]  #: [N, MAX_DECISIONS] … its decisions
+    last_ndec: npt.NDArray[np.int32]  #: [N] … how many
+    skipped: npt.NDArray[np.int64]  #: [N] hands ended before a learner decided
+    obs: npt.NDArray[np.int8]  #: [N, 20, 34] the deciding seat's planes
+    mask: npt.NDArray[np.bool_]  #: [N, 110] its legal flat actions
+    codes: npt.NDArray[np.int32]  #: [N, 110] the core code of each legal flat action (-1: none)
+    cur: npt.NDArray[np.int32]  #: [N] the deciding seat
+    err: npt.NDArray[np.int32]  #: [1] the internal error code of the game that failed
 
 
 class Scratch(NamedTuple):
@@ -298,8 +305,14 @@ def _play_on(g: Games, cfg: Setup, i: int, sc: Scratch) -> int:
 @njit(cache=True)
 def _scratch() -> Scratch:
     """A fresh :class:`Scratch`."""
-    return Scratch(np.zeros(48, dtype=np.int32), np.zeros(2, dtype=np.uint32), np.full(136, -1, dtype=np.int32),
-                   np.zeros(2, dtype=np.int32), np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int32))
+    return Scratch(
+        np.zeros(48, dtype=np.int32),
+        np.zeros(2, dtype=np.uint32),
+        np.full(136, -1, dtype=np.int32),
+        np.zeros(2, dtype=np.int32),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(1, dtype=np.int32),
+    )
 
 
 @njit(cache=True)
@@ -395,19 +408,33 @@ class VectorEnv:
     ``NORMALIZE_POINTS`` = 10).  Raises :class:`~shangrao.sim.batch.BatchError` for a bad argument.
     """
 
-    def __init__(self, num_envs: int = 256, seats: Sequence[str] = ("learner",) * 4,
-                 rules: RuleSet = DEFAULT_RULES, reward: str = "points") -> None:
-        if (isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer))
-                or not 1 <= num_envs <= MAX_ENVS):
+    def __init__(
+        self,
+        num_envs: int = 256,
+        seats: Sequence[str] = ("learner",) * 4,
+        rules: RuleSet = DEFAULT_RULES,
+        reward: str = "points",
+    ) -> None:
+        if (
+            isinstance(num_envs, (bool, np.bool_))
+            or not isinstance(num_envs, (int, np.integer))
+            or not 1 <= num_envs <= MAX_ENVS
+        ):
             raise BatchError(f"num_envs: an int 1..{MAX_ENVS} (a game holds about 70 kB), got {num_envs!r}")
         if not isinstance(rules, RuleSet):
             raise BatchError(f"rules: a RuleSet, got {type(rules).__name__}")
         if not isinstance(reward, str) or reward not in ("points", "normalized"):
             raise BatchError(f"reward: 'points' or 'normalized', got {reward!r}")
-        if (isinstance(seats, (str, bytes)) or not isinstance(seats, (Sequence, np.ndarray))
-                or np.ndim(seats) != 1 or len(seats) != 4):
-            raise BatchError(f"seats: a sequence of 4 names in seat order ('learner' or a core bot: random, greedy, "
-                             f"ukeire), got {seats!r}")
+        if (
+            isinstance(seats, (str, bytes))
+            or not isinstance(seats, (Sequence, np.ndarray))
+            or np.ndim(seats) != 1
+            or len(seats) != 4
+        ):
+            raise BatchError(
+                f"seats: a sequence of 4 names in seat order ('learner' or a core bot: random, greedy, "
+                f"ukeire), got {seats!r}"
+            )
         codes = []
         for s, name in enumerate(seats):
             key = str(name).strip().lower()
@@ -453,8 +480,9 @@ class VectorEnv:
         self._ready = False
 
     def __repr__(self) -> str:
-        return (f"VectorEnv(num_envs={self.num_envs}, seats={self.seats!r}, rules={self.rules!r}, "
-                f"reward={self.reward!r})")
+        return (
+            f"VectorEnv(num_envs={self.num_envs}, seats={self.seats!r}, rules={self.rules!r}, reward={self.reward!r})"
+        )
 
     @property
     def skipped_hands(self) -> np.ndarray:
@@ -464,13 +492,16 @@ class VectorEnv:
     def _batch(self) -> Batch:
         g = self._g
         rewards = g.rewards * self._scale if self.reward != "points" else g.rewards.copy()
-        return Batch(g.obs.copy(), g.mask.copy(), g.cur.copy(), rewards, g.term.copy(), g.seeds.copy(),
-                     g.dealers.copy())
+        return Batch(
+            g.obs.copy(), g.mask.copy(), g.cur.copy(), rewards, g.term.copy(), g.seeds.copy(), g.dealers.copy()
+        )
 
     def _internal(self, bad: int) -> EngineError:
         self._ready = False  # a game's state is not trusted any more: reset() before stepping again
-        return EngineError(f"game {bad - 1} (hand seed {int(self._g.seeds[bad - 1])}): internal error "
-                           f"{int(self._g.err[0])} of the core; reset() the environment")
+        return EngineError(
+            f"game {bad - 1} (hand seed {int(self._g.seeds[bad - 1])}): internal error "
+            f"{int(self._g.err[0])} of the core; reset() the environment"
+        )
 
     def reset(self, seed: int | str | Sequence[int | str] | None = None) -> Batch:
         """Seed every game and play each to its first learner decision.
@@ -542,8 +573,9 @@ class VectorEnv:
         try:
             a = np.asarray(actions)
         except (ValueError, TypeError) as err:
-            raise BatchError(f"actions: one flat action per game, shape ({n},), not {type(actions).__name__} "
-                             f"({err})") from None
+            raise BatchError(
+                f"actions: one flat action per game, shape ({n},), not {type(actions).__name__} ({err})"
+            ) from None
         if a.shape != (n,):
             raise BatchError(f"actions: one flat action per game, shape ({n},), got {a.shape}")
         if a.dtype.kind not in "iu":
@@ -551,15 +583,19 @@ class VectorEnv:
         bad = np.flatnonzero((a < 0) | (a >= N_ACTIONS))
         if bad.size:
             i = int(bad[0])
-            raise BatchError(f"actions[{i}]: flat action {int(a[i])} of game {i} is out of range 0..{N_ACTIONS - 1}; "
-                             f"no game was stepped")
+            raise BatchError(
+                f"actions[{i}]: flat action {int(a[i])} of game {i} is out of range 0..{N_ACTIONS - 1}; "
+                f"no game was stepped"
+            )
         a = a.astype(np.int64)
         i = check_actions(self._g.codes, a)
         if i >= 0:
             legal = ", ".join(f"{f} ({action_name(int(f))})" for f in np.flatnonzero(self._g.mask[i]))
-            raise BatchError(f"actions[{i}]: flat action {int(a[i])} ({action_name(int(a[i]))}) is not legal in game "
-                             f"{i} (seat {int(self._g.cur[i])}, hand seed {int(self._g.seeds[i])}); legal: {legal}; "
-                             f"no game was stepped")
+            raise BatchError(
+                f"actions[{i}]: flat action {int(a[i])} ({action_name(int(a[i]))}) is not legal in game "
+                f"{i} (seat {int(self._g.cur[i])}, hand seed {int(self._g.seeds[i])}); legal: {legal}; "
+                f"no game was stepped"
+            )
         kernel: Any = step_batch
         bad = kernel(self._g, self._setup, a)
         if bad:
@@ -580,7 +616,10 @@ class VectorEnv:
             nd = int(self._g.last_ndec[i])
             if nd == 0:
                 raise BatchError(f"decisions: game {i} has not ended a hand with a learner decision since reset()")
-            return (int(self._g.last_seed[i]), int(self._g.last_dealer[i]),
-                    [code_action(int(c)) for c in self._g.last_dec[i, :nd]])
+            return (
+                int(self._g.last_seed[i]),
+                int(self._g.last_dealer[i]),
+                [code_action(int(c)) for c in self._g.last_dec[i, :nd]],
+            )
         nd = HandView(self._g.st[i]).n_decisions
         return int(self._g.seeds[i]), int(self._g.dealers[i]), [code_action(int(c)) for c in self._g.dec[i, :nd]]

@@ -51,8 +51,11 @@ def history_game(row: HistoryRow) -> dict[str, Any]:
     names by seat at a room's match — null for a seat of no member —, else null)."""
     d = public_game(row.game.to_dict())
     d["mine"] = row.mine
-    d["room"] = None if row.room_id is None else {"id": row.room_id, "name": clean_name(row.room_name or ""),
-                                                  "match": row.match_no}
+    d["room"] = (
+        None
+        if row.room_id is None
+        else {"id": row.room_id, "name": clean_name(row.room_name or ""), "match": row.match_no}
+    )
     d["names"] = stored_names(row.game.meta) if row.room_id is not None else None
     return d
 
@@ -64,7 +67,9 @@ def _kinds(text: str | None) -> list[str] | None:
     out = [k.strip() for k in text.split(",") if k.strip()]
     for k in out:
         if k not in HISTORY_KINDS:
-            raise HTTPException(422, f"kinds: unknown kind of game {cut(k, 20)!r}; the kinds are {', '.join(HISTORY_KINDS)}")
+            raise HTTPException(
+                422, f"kinds: unknown kind of game {cut(k, 20)!r}; the kinds are {', '.join(HISTORY_KINDS)}"
+            )
     return out
 
 
@@ -99,8 +104,9 @@ def _stored_json(body: object, what: str) -> JSONResponse:
     try:
         return JSONResponse(body)
     except (ValueError, TypeError):
-        raise HTTPException(422, f"{what}: the stored record holds a value JSON cannot carry "
-                                 "(NaN or Infinity); it cannot be shown") from None
+        raise HTTPException(
+            422, f"{what}: the stored record holds a value JSON cannot carry (NaN or Infinity); it cannot be shown"
+        ) from None
 
 
 def _game_answer(store: Store, game_id: int) -> JSONResponse:
@@ -108,13 +114,31 @@ def _game_answer(store: Store, game_id: int) -> JSONResponse:
     HTTPException (422: a compact hand that does not replay, named)."""
     rec = store.load_game(game_id)
     finished = rec.status == "finished"
-    out = public_game({"id": rec.id, "created": rec.created.isoformat() if rec.created else None,
-                       "kind": rec.mode, "players": rec.players, "seed": rec.seed, "status": rec.status,
-                       "hands_played": rec.hands_played, "scores": rec.scores, "rules": rec.rules,
-                       "meta": rec.meta})
+    out = public_game(
+        {
+            "id": rec.id,
+            "created": rec.created.isoformat() if rec.created else None,
+            "kind": rec.mode,
+            "players": rec.players,
+            "seed": rec.seed,
+            "status": rec.status,
+            "hands_played": rec.hands_played,
+            "scores": rec.scores,
+            "rules": rec.rules,
+            "meta": rec.meta,
+        }
+    )
     try:  # a compact hand (shangrao simulate's fast engine) is replayed from its decisions here
-        out["hands"] = [{"index": h.index, "dealer": h.dealer, "result": h.result, "scores_after": h.scores_after,
-                         "events": _public_hand_events(h.events, finished)} for h in rec.hands]
+        out["hands"] = [
+            {
+                "index": h.index,
+                "dealer": h.dealer,
+                "result": h.result,
+                "scores_after": h.scores_after,
+                "events": _public_hand_events(h.events, finished),
+            }
+            for h in rec.hands
+        ]
     except CompactHandError as err:  # damaged: said so, naming the game and the hand, never a 500
         raise HTTPException(422, cut(" ".join(str(err).split()), 300)) from None
     out["in_progress"] = bool(rec.pending)
@@ -134,10 +158,13 @@ def _frames_answer(store: Store, game_id: int, hand: int) -> JSONResponse:
     except CompactHandError as err:
         raise HTTPException(422, cut(" ".join(str(err).split()), 300)) from None
     except ReplayError as err:  # a log edited into another shape: said so, never a traceback
-        raise HTTPException(422, f"stored hand {hand} of game {game_id} cannot be replayed: "
-                                 f"{cut(' '.join(str(err).split()), 200)}") from None
-    return _stored_json({"frames": frames, "result": rec.hands[0].result, "players": rec.players},
-                        f"stored hand {hand} of game {game_id}")
+        raise HTTPException(
+            422, f"stored hand {hand} of game {game_id} cannot be replayed: {cut(' '.join(str(err).split()), 200)}"
+        ) from None
+    return _stored_json(
+        {"frames": frames, "result": rec.hands[0].result, "players": rec.players},
+        f"stored hand {hand} of game {game_id}",
+    )
 
 
 def _review_body(review: GameReview, players: list[str], seat: int | None) -> dict[str, Any]:
@@ -175,9 +202,14 @@ def router(ctx: AppState) -> APIRouter:
     manager, store = ctx.manager, ctx.store
 
     @r.get("/api/games")
-    async def games(request: Request, limit: int = Query(100, ge=1, le=500),
-                    offset: int = Query(0, ge=0, le=10**9), kinds: str | None = Query(None, max_length=200),
-                    mine: str | None = Query(None, max_length=1000), mine_only: bool | None = None) -> Response:
+    async def games(
+        request: Request,
+        limit: int = Query(100, ge=1, le=500),
+        offset: int = Query(0, ge=0, le=10**9),
+        kinds: str | None = Query(None, max_length=200),
+        mine: str | None = Query(None, max_length=1000),
+        mine_only: bool | None = None,
+    ) -> Response:
         """A page of stored games, newest first.  Read, and its answer built, in the history threads;
         costs 1 + limit/100 of the client's read budget (429 past it).
 
@@ -194,11 +226,13 @@ def router(ctx: AppState) -> APIRouter:
             running = ctx.manager.reviews.running()  # a review under way: its progress (复盘中 3/8)
             if not filtered:
                 rows = store.list_games(limit=limit, offset=offset)
-                return _stored_json([{**public_game(g.to_dict()), "review": running.get(g.id)} for g in rows],
-                                    "the list of games")
+                return _stored_json(
+                    [{**public_game(g.to_dict()), "review": running.get(g.id)} for g in rows], "the list of games"
+                )
             found = list_history(store, kinds=chosen, mine=own, mine_only=bool(mine_only), limit=limit, offset=offset)
-            return _stored_json([{**history_game(h), "review": running.get(h.game.id)} for h in found],
-                                "the list of games")
+            return _stored_json(
+                [{**history_game(h), "review": running.get(h.game.id)} for h in found], "the list of games"
+            )
 
         answer: Response = await manager.history(work)
         return answer

@@ -104,8 +104,9 @@ def standings_csv(table: dict[str, Any]) -> str:
     a last row ``合计 total`` (empty, the number of hands, empty, the four totals)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow([*CSV_COLUMNS, *(f"{p['seat']}号 {p['name']}" if p["name"] else f"{p['seat']}号"
-                                for p in table["players"])])
+    w.writerow(
+        [*CSV_COLUMNS, *(f"{p['seat']}号 {p['name']}" if p["name"] else f"{p['seat']}号" for p in table["players"])]
+    )
     for m in table["matches"]:
         for h in m["hands"]:
             w.writerow([m["match"], m["game"], h["hand"], h["at"] or "", *h["deltas"]])
@@ -127,8 +128,13 @@ def router(ctx: AppState) -> APIRouter:
     def count_room(addr: str) -> Callable[[], None]:
         def count() -> None:
             if not creations.allow(addr):
-                raise RoomRefused(429, "too_many_rooms", f"too many new rooms: at most {settings.rooms_per_minute} "
-                                                         "per minute from one address (or network); try again in a minute")
+                raise RoomRefused(
+                    429,
+                    "too_many_rooms",
+                    f"too many new rooms: at most {settings.rooms_per_minute} "
+                    "per minute from one address (or network); try again in a minute",
+                )
+
         return count
 
     async def find(code: str, request: Request) -> Room:
@@ -136,8 +142,12 @@ def router(ctx: AppState) -> APIRouter:
         every code is refused for the minute)."""
         addr = client_group(request)
         if wrong.blocked(addr):
-            raise RoomRefused(429, "guessing", f"too many unknown room codes: at most {settings.room_guesses} "
-                                               "a minute from one address (or network); try again in a minute")
+            raise RoomRefused(
+                429,
+                "guessing",
+                f"too many unknown room codes: at most {settings.room_guesses} "
+                "a minute from one address (or network); try again in a minute",
+            )
         try:
             return await rooms.find(code)
         except RoomRefused:
@@ -155,8 +165,15 @@ def router(ctx: AppState) -> APIRouter:
         try:
             if req.bot == "human":
                 raise RoomRefused(422, "bad_bot", "bot: the empty seats' player is a bot, not 'human'")
-            room, token = await rooms.create(req.player, req.name, req.hands, count_room(client_group(request)),
-                                             rules=req.rules, hints=req.hints, bot=req.bot)
+            room, token = await rooms.create(
+                req.player,
+                req.name,
+                req.hands,
+                count_room(client_group(request)),
+                rules=req.rules,
+                hints=req.hints,
+                bot=req.bot,
+            )
         except RoomRefused as err:
             return _refused(err)
         return _with_cookie(JSONResponse({"code": room.code, "seat": 0, "url": f"/room/{room.code}"}), room.code, token)
@@ -168,8 +185,9 @@ def router(ctx: AppState) -> APIRouter:
             m, token = await rooms.join(room, req.player, token_of(room, request))
         except RoomRefused as err:
             return _refused(err)
-        return _with_cookie(JSONResponse({"code": room.code, "seat": m.seat, "url": f"/room/{room.code}"}),
-                            room.code, token)
+        return _with_cookie(
+            JSONResponse({"code": room.code, "seat": m.seat, "url": f"/room/{room.code}"}), room.code, token
+        )
 
     @r.get("/api/rooms/{code}", response_model=None)
     async def room_info(code: str, request: Request) -> dict[str, Any] | Response:
@@ -180,9 +198,16 @@ def router(ctx: AppState) -> APIRouter:
         ctx.read_budget(request, 1.0 + len(room.games) / 10)
         me = rooms.member(room, token_of(room, request))
         table = await ctx.manager.history(standings, ctx.store, room)
-        return {"code": room.code, "name": room.name, "hands": room.hands, "setup": room.setup,
-                "members": [{"seat": m.seat, "name": m.name} for m in room.members],
-                "me": None if me is None else me.seat, "current": await rooms.current(room), "standings": table}
+        return {
+            "code": room.code,
+            "name": room.name,
+            "hands": room.hands,
+            "setup": room.setup,
+            "members": [{"seat": m.seat, "name": m.name} for m in room.members],
+            "me": None if me is None else me.seat,
+            "current": await rooms.current(room),
+            "standings": table,
+        }
 
     @r.post("/api/rooms/{code}/matches", response_model=None)
     async def start(code: str, request: Request) -> dict[str, Any] | Response:
@@ -206,8 +231,9 @@ def router(ctx: AppState) -> APIRouter:
             me = rooms.member(room, token_of(room, request))
             if me is None:
                 raise RoomRefused(403, "not_creator", "only the room's creator (seat 0) may change its rules")
-            room = await rooms.change_setup(room, me, req.rules, req.hints, req.bot,
-                                            default_bot="bot" in req.model_fields_set and req.bot is None)
+            room = await rooms.change_setup(
+                room, me, req.rules, req.hints, req.bot, default_bot="bot" in req.model_fields_set and req.bot is None
+            )
         except RoomRefused as err:
             return _refused(err)
         return {"code": room.code, "setup": room.setup}
@@ -243,7 +269,10 @@ def router(ctx: AppState) -> APIRouter:
             return page_refusal(err)
         ctx.read_budget(request, 1.0 + len(room.games) / 10)
         table = await ctx.manager.history(standings, ctx.store, room)
-        return Response(standings_csv(table).encode("utf-8"), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="room-{room.code}.csv"'})
+        return Response(
+            standings_csv(table).encode("utf-8"),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="room-{room.code}.csv"'},
+        )
 
     return r

@@ -29,13 +29,27 @@ def router(ctx: AppState) -> APIRouter:
         """The patterns, doublings and bonuses for the rules page (from ``shangrao.scoring``)."""
         from ..scoring.items import BONUS_NAMES, DOUBLING_NAMES, PATTERNS, seed_clause
 
-        return {"patterns": [{"id": p.id, "name": p.name, "factor": p.factor, "flat": p.flat,
-                              "per_quad": p.per_quad, "clause": seed_clause(p.clause)} for p in PATTERNS.values()],
-                "doublings": DOUBLING_NAMES, "bonuses": BONUS_NAMES,
-                "bonus_points": {"pung_kong": DEFAULT_RULES.pung_kong_bonus,
-                                 "concealed_kong": DEFAULT_RULES.concealed_kong_bonus,
-                                 "caught_bao": DEFAULT_RULES.caught_bao_bonus,
-                                 "four_bao": DEFAULT_RULES.four_bao_bonus}}
+        return {
+            "patterns": [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "factor": p.factor,
+                    "flat": p.flat,
+                    "per_quad": p.per_quad,
+                    "clause": seed_clause(p.clause),
+                }
+                for p in PATTERNS.values()
+            ],
+            "doublings": DOUBLING_NAMES,
+            "bonuses": BONUS_NAMES,
+            "bonus_points": {
+                "pung_kong": DEFAULT_RULES.pung_kong_bonus,
+                "concealed_kong": DEFAULT_RULES.concealed_kong_bonus,
+                "caught_bao": DEFAULT_RULES.caught_bao_bonus,
+                "four_bao": DEFAULT_RULES.four_bao_bonus,
+            },
+        }
 
     @r.get("/api/labels", response_model=None)
     async def labels() -> dict[str, Any]:
@@ -57,13 +71,16 @@ def router(ctx: AppState) -> APIRouter:
             if f.name == "hands_per_match":
                 continue
             default = getattr(DEFAULT_RULES, f.name)
-            fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int",
-                           "default": default})
+            fields.append({"name": f.name, "type": "bool" if isinstance(default, bool) else "int", "default": default})
         from ..bots import BOT_NAMES, web_bot_labels
 
         # the offered bots by their labels only: never the operator's command lines or paths (issue 34)
-        return {"fields": fields, "hands_per_match": DEFAULT_RULES.hands_per_match,
-                "bots": [*BOT_NAMES, *web_bot_labels()], "default_bot": default_bot()}
+        return {
+            "fields": fields,
+            "hands_per_match": DEFAULT_RULES.hands_per_match,
+            "bots": [*BOT_NAMES, *web_bot_labels()],
+            "default_bot": default_bot(),
+        }
 
     @r.post("/api/tables", response_model=None)
     async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
@@ -72,30 +89,42 @@ def router(ctx: AppState) -> APIRouter:
         addr = client_group(request)
         ctx.new_table_allowed(addr)
         try:
-            table, token = await manager.create(req.name, req.hands, list(req.seats), req.rules, hints=req.hints,
-                                                origin=addr, pace=req.pace)
+            table, token = await manager.create(
+                req.name, req.hands, list(req.seats), req.rules, hints=req.hints, origin=addr, pace=req.pace
+            )
         except TableError:
             raise  # a refusal of the server's (ServerFull, TooManyWaiting: answered by its handler)
         except ValueError as err:  # bad rules
             raise HTTPException(422, cut(str(err), 300)) from None
-        return {"id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}/{token}",
-                "join_url": f"/join/{table.id}"}
+        return {
+            "id": table.id,
+            "seat": 0,
+            "token": token,
+            "url": f"/t/{table.id}/{token}",
+            "join_url": f"/join/{table.id}",
+        }
 
     @r.post("/api/tables/{table_id}/rematch", response_model=None)
     async def rematch(table_id: int, req: RematchMsg, request: Request) -> dict[str, Any]:
         """A new match with the same seats (kinds) and rules (:meth:`TableManager.rematch`); at a room's
         table the room's next match, the asker at their own seat (:meth:`RoomService.rematch`)."""
         if ctx.rooms is not None:
-            done: dict[str, Any] | None = await ctx.rooms.rematch(table_id, req.token, lambda: ctx.new_table_allowed(client_group(request)))
+            done: dict[str, Any] | None = await ctx.rooms.rematch(
+                table_id, req.token, lambda: ctx.new_table_allowed(client_group(request))
+            )
             if done is not None:
                 return done
         made: dict[str, Any] = await manager.rematch(table_id, req.token, client_group(request), ctx.new_table_allowed)
         return made
 
     @r.get("/api/tables")
-    async def list_tables(request: Request, status: Literal["open", "live", "finished", "damaged"] | None = None,
-                          limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0, le=10**9),
-                          ids: str | None = Query(None, max_length=400, pattern=r"^\d{1,18}(,\d{1,18}){0,19}$")) -> Response:
+    async def list_tables(
+        request: Request,
+        status: Literal["open", "live", "finished", "damaged"] | None = None,
+        limit: int = Query(20, ge=1, le=100),
+        offset: int = Query(0, ge=0, le=10**9),
+        ids: str | None = Query(None, max_length=400, pattern=r"^\d{1,18}(,\d{1,18}){0,19}$"),
+    ) -> Response:
         """A page of tables, newest first.  Every table is in exactly one list: ``open`` (a seat is
         free), ``live`` (every seat taken) or ``finished``; an unfinished table whose stored rows
         cannot be loaded is in ``damaged`` only (``{"id", "status": "damaged", "error"}``, as far as
@@ -113,16 +142,28 @@ def router(ctx: AppState) -> APIRouter:
             wanted = [int(x) for x in ids.split(",")]
             if status is None:  # the old shape: a seat's table is open or live (exactly one of them)
                 lists = await manager.tables_by_id(wanted, ("open", "live"))
-                body = {"open": lists["open"], "live": lists["live"], "more_open": False, "more_live": False,
-                        "offset": 0, "limit": len(wanted)}
+                body = {
+                    "open": lists["open"],
+                    "live": lists["live"],
+                    "more_open": False,
+                    "more_live": False,
+                    "offset": 0,
+                    "limit": len(wanted),
+                }
             else:
                 tables = (await manager.tables_by_id(wanted, (status,)))[status]
                 body = {"status": status, "tables": tables, "offset": 0, "limit": len(tables), "more": False}
         elif status is None:
             open_, more_open = await manager.list_tables("open", limit, offset)
             live, more_live = await manager.list_tables("live", limit, offset)
-            body = {"open": open_, "live": live, "more_open": more_open, "more_live": more_live,
-                    "offset": offset, "limit": limit}
+            body = {
+                "open": open_,
+                "live": live,
+                "more_open": more_open,
+                "more_live": more_live,
+                "offset": offset,
+                "limit": limit,
+            }
         else:
             tables, more = await manager.list_tables(status, limit, offset)
             body = {"status": status, "tables": tables, "offset": offset, "limit": limit, "more": more}

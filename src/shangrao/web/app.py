@@ -60,8 +60,10 @@ log = logging.getLogger("shangrao.web")
 #: seconds between two looks at the SQLite database's WAL file (:meth:`shangrao.records.Store.check_wal`)
 WAL_CHECK_SECONDS = 5.0
 #: what the lobby and every refusal say once another server has taken this one's tables over
-TOOK_OVER = ("只能回放记录，不能开桌 · another shangrao serve took this database's tables over (this one lost its "
-             "database connection for a moment): history and replays work here; play on the other server")
+TOOK_OVER = (
+    "只能回放记录，不能开桌 · another shangrao serve took this database's tables over (this one lost its "
+    "database connection for a moment): history and replays work here; play on the other server"
+)
 
 
 def _open_store(db: str | None) -> tuple[Store, str | None]:
@@ -206,7 +208,14 @@ def create_app(db: str | None = None, settings: Settings | None = None, *, resum
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     add_handlers(app)
     ctx = AppState(manager, store)
-    for area in (pages, api_tables, api_games, api_rooms, watch_pages, socket):  # /ws/watch/{id} before /ws/{id}/{token}
+    for area in (
+        pages,
+        api_tables,
+        api_games,
+        api_rooms,
+        watch_pages,
+        socket,
+    ):  # /ws/watch/{id} before /ws/{id}/{token}
         app.include_router(area.router(ctx))
     app.include_router(metrics_router)  # GET /metrics (Prometheus; web/metrics.py)
     return app

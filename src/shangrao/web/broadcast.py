@@ -99,13 +99,33 @@ class Broadcast:
         table = self._table_info()
         g = t.game
         if g is None:
-            return StateMessage(you=seat, hand_no=t.hand_no, seq=0, table=table, view=None, legal=[],
-                                can_win=False, waits=None, discard_waits=None, baodiao_discards=None,
-                                settlement=t.last_settlement, reveal=msgspec.Raw(b"null"), log=[], deadline=None)
+            return StateMessage(
+                you=seat,
+                hand_no=t.hand_no,
+                seq=0,
+                table=table,
+                view=None,
+                legal=[],
+                can_win=False,
+                waits=None,
+                discard_waits=None,
+                baodiao_discards=None,
+                settlement=t.last_settlement,
+                reveal=msgspec.Raw(b"null"),
+                log=[],
+                deadline=None,
+            )
         answered = t.play.answers.keys() if t.play is not None else ()
-        return state_message(g, seat, hand_no=g.hand_no, table=table, deadline=self._deadline_for(seat),
-                             settlement=t.last_settlement if g.is_over else None, logs=self.logs,
-                             answered=answered)
+        return state_message(
+            g,
+            seat,
+            hand_no=g.hand_no,
+            table=table,
+            deadline=self._deadline_for(seat),
+            settlement=t.last_settlement if g.is_over else None,
+            logs=self.logs,
+            answered=answered,
+        )
 
     def state_text(self, seat: int) -> tuple[str, bytes]:
         """The seat's ``state`` message as JSON text and the same without its countdown (what tells

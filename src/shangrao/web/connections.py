@@ -43,8 +43,14 @@ class Connection:
     called once when the connection is dropped for being slow (not on a normal close).
     """
 
-    def __init__(self, ws: WebSocket, *, queue_size: int = 64, send_timeout: float = 10.0,
-                 on_drop: Callable[[Connection, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        *,
+        queue_size: int = 64,
+        send_timeout: float = 10.0,
+        on_drop: Callable[[Connection, str], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.queue_size = max(1, int(queue_size))
         self.send_timeout = send_timeout
@@ -128,8 +134,9 @@ class Connection:
 
     async def _close(self) -> None:
         with contextlib.suppress(Exception, asyncio.TimeoutError):
-            await asyncio.wait_for(self.ws.close(code=CLOSE_SLOW, reason="too slow: messages not read"),
-                                   max(1.0, self.send_timeout))
+            await asyncio.wait_for(
+                self.ws.close(code=CLOSE_SLOW, reason="too slow: messages not read"), max(1.0, self.send_timeout)
+            )
 
     async def aclose(self) -> None:
         """Stop the sender (a normal end: the socket is closed or closing)."""
@@ -143,10 +150,10 @@ class Connection:
 
 BOT_PLAYERS = tuple(BOTS)  # the seat players that are bots: every registered bot
 
+
 @dataclass
 class Seat:
     """One seat of a web table: who plays it, its claim and token hash, its open connections."""
-
 
     player: str  # "human" or a bot name of bots.BOTS (written "kind" in the JSON sent and stored)
     claimed: bool = False
@@ -160,8 +167,9 @@ class Seat:
 
     @property
     def is_bot(self) -> bool:
-        return self.player in BOT_PLAYERS or (self.player != "human" and (self.player in web_bot_labels()
-                                                                          or self.player in web_bot_specs()))
+        return self.player in BOT_PLAYERS or (
+            self.player != "human" and (self.player in web_bot_labels() or self.player in web_bot_specs())
+        )
 
     @property
     def present(self) -> bool:

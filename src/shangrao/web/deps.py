@@ -39,12 +39,18 @@ class AppState:
         """A history read of ``cost`` from the client's address group, or 429 (issue 25: eight
         concurrent large reads slowed a live table's replies from 3 ms to 766 ms)."""
         if not self.reads.take(client_group(request), cost):
-            raise HTTPException(429, f"too many history reads from one address (or network): at most "
-                                     f"{self.settings.reads_per_second:g} a second (a list of games costs one per "
-                                     "100 games); try again in a second", headers={"Retry-After": "1"})
+            raise HTTPException(
+                429,
+                f"too many history reads from one address (or network): at most "
+                f"{self.settings.reads_per_second:g} a second (a list of games costs one per "
+                "100 games); try again in a second",
+                headers={"Retry-After": "1"},
+            )
 
     def new_table_allowed(self, addr: str) -> None:
         """Count a new table of ``addr``; raises TooManyNew past ``tables_per_minute``."""
         if not self.creations.allow(addr):
-            raise TooManyNew(f"too many new tables: at most {self.settings.tables_per_minute} "
-                             "per minute from one address (or network); try again in a minute")
+            raise TooManyNew(
+                f"too many new tables: at most {self.settings.tables_per_minute} "
+                "per minute from one address (or network); try again in a minute"
+            )

@@ -117,8 +117,10 @@ class ReadOnlyStore(ServerFull):
 def read_only_message(why: str) -> str:
     """What the lobby and every refused create/join/seat say on a read-only server (``why``: the
     database's own words, without its URL)."""
-    return ("只能回放记录，不能开桌 · this server's records database cannot be written "
-            f"({why}): history and replays work, but no table can be created or played")
+    return (
+        "只能回放记录，不能开桌 · this server's records database cannot be written "
+        f"({why}): history and replays work, but no table can be created or played"
+    )
 
 
 #: open sockets one seat may have at once (tabs, a phone and a desktop …); one more is refused

@@ -53,15 +53,26 @@ def _detail(status: int, message: str, headers: dict[str, str] | None = None) ->
 #: (error class, HTTP status) of the refusals answered with the error's own words; a subclass's
 #: entry wins over its base's (Starlette looks handlers up along the class's MRO)
 STATUS: tuple[tuple[type[Exception], int], ...] = (
-    (TableError, 409), (TableNotFound, 404), (BadLink, 403), (NotFinished, 409), (ServerFull, 503),
-    (TooManyWaiting, 429), (TooManyNew, 429), (Unloadable, 503),
+    (TableError, 409),
+    (TableNotFound, 404),
+    (BadLink, 403),
+    (NotFinished, 409),
+    (ServerFull, 503),
+    (TooManyWaiting, 429),
+    (TooManyNew, 429),
+    (Unloadable, 503),
 )
 
 
 #: the pages whose bad link is answered with an error page of the UI (its code in
 #: :data:`shangrao.web.page_html.ERRORS`), by the start of the path; any other page path: ``not-found``
-PAGE_ERRORS = (("/t/", "no-table"), ("/join/", "no-table"), ("/watch/", "no-table"),
-               ("/replay/", "no-game"), ("/room/", "no-room"))
+PAGE_ERRORS = (
+    ("/t/", "no-table"),
+    ("/join/", "no-table"),
+    ("/watch/", "no-table"),
+    ("/replay/", "no-game"),
+    ("/room/", "no-room"),
+)
 #: paths that are not pages: their refusals stay JSON (or the static files' own answer)
 NOT_PAGES = ("/api/", "/ws/", "/static/", "/metrics")
 
@@ -81,6 +92,7 @@ def add_handlers(app: FastAPI) -> None:
     def own_words(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
         async def handler(request: Request, exc: Exception) -> JSONResponse:
             return _detail(status, str(exc))
+
         return handler
 
     for cls, status in STATUS:
@@ -131,6 +143,11 @@ def add_handlers(app: FastAPI) -> None:
         errors = []
         for e in exc.errors()[:10]:
             # a location may hold a key sent (a huge unknown rule option): each part cut to 40 characters
-            errors.append({"loc": [cut(str(x)) for x in e.get("loc", ())][:6], "msg": str(e.get("msg", ""))[:200],
-                           "type": str(e.get("type", ""))})
+            errors.append(
+                {
+                    "loc": [cut(str(x)) for x in e.get("loc", ())][:6],
+                    "msg": str(e.get("msg", ""))[:200],
+                    "type": str(e.get("type", "")),
+                }
+            )
         return JSONResponse({"detail": errors}, status_code=422)

@@ -56,9 +56,22 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from .errors import address_group
 
-__all__ = ["BACKOFF_FIRST", "BACKOFF_MAX", "FORGET", "MAX_HEAD", "MAX_HEADERS", "MAX_LINE", "SILENT_ALLOWED",
-           "ConnectionGuard", "GuardedHttp", "GuardedWebSocket", "capacity", "guarded_protocols",
-           "raise_file_limit", "reserve"]
+__all__ = [
+    "BACKOFF_FIRST",
+    "BACKOFF_MAX",
+    "FORGET",
+    "MAX_HEAD",
+    "MAX_HEADERS",
+    "MAX_LINE",
+    "SILENT_ALLOWED",
+    "ConnectionGuard",
+    "GuardedHttp",
+    "GuardedWebSocket",
+    "capacity",
+    "guarded_protocols",
+    "raise_file_limit",
+    "reserve",
+]
 
 log = logging.getLogger("shangrao.web")
 
@@ -94,7 +107,7 @@ def raise_file_limit() -> int | None:
     if soft == resource.RLIM_INFINITY:
         return None
     # an unlimited hard limit: 2**20, else 10240 (macOS refuses more than kern.maxfilesperproc)
-    for want in ((hard,) if hard != resource.RLIM_INFINITY else (1 << 20, 10240)):
+    for want in (hard,) if hard != resource.RLIM_INFINITY else (1 << 20, 10240):
         if want <= soft:
             break
         try:
@@ -160,8 +173,7 @@ class ConnectionGuard:
         wait = self.backoff_left(addr, key)
         if wait > 0:
             self.backed_off += 1
-            why = (f"too many connections from this address (network) sent no request; "
-                   f"refused for {wait:.0f} s more")
+            why = f"too many connections from this address (network) sent no request; refused for {wait:.0f} s more"
         elif self.open[key] >= self.per_address:
             why = f"too many connections from one address or network (at most {self.per_address})"
         elif self.count >= self.total:
@@ -207,8 +219,9 @@ class ConnectionGuard:
         if rec.silent >= self.silent_allowed:
             seconds = min(self.backoff_max, self.backoff_first * 2 ** min(rec.level, 30))
             rec.until, rec.silent, rec.level = now + seconds, 0, rec.level + 1
-            log.warning("connections from %s: %d sent no request; refused at accept for %g s",
-                        key, self.silent_allowed, seconds)
+            log.warning(
+                "connections from %s: %d sent no request; refused at accept for %g s", key, self.silent_allowed, seconds
+            )
 
     def served(self, addr: str) -> None:
         """A connection from ``addr`` completed a request: its group's silent count and back-off are
@@ -222,8 +235,14 @@ def _answer(transport: asyncio.BaseTransport, status: int, text: str, retry_afte
     ``retry_after`` > 0) and close the connection."""
     body = text.encode()
     retry = b"retry-after: %d\r\n" % max(1, round(retry_after)) if retry_after > 0 else b""
-    head = (STATUS_LINE[status] + b"content-type: text/plain; charset=utf-8\r\ncontent-length: "
-            + str(len(body)).encode() + b"\r\n" + retry + b"connection: close\r\n\r\n")
+    head = (
+        STATUS_LINE[status]
+        + b"content-type: text/plain; charset=utf-8\r\ncontent-length: "
+        + str(len(body)).encode()
+        + b"\r\n"
+        + retry
+        + b"connection: close\r\n\r\n"
+    )
     transport.write(head + body)  # type: ignore[attr-defined]
     transport.close()
 

@@ -47,8 +47,18 @@ def hint_choices(obs: Observation, legal: tuple[Action, ...]) -> tuple[dict[str,
     out = []
     for c in advise(obs, list(legal), top=HINT_TOP, bot=_BOT):
         d = c.to_dict()
-        out.append({"action": d["action"], "ev": d["ev"], "p_win": d["p_win"], "gain": d["gain"],
-                    "aim": d["aim"], "useful": d["useful"], "zh": choice_text(c, "zh"), "en": choice_text(c, "en")})
+        out.append(
+            {
+                "action": d["action"],
+                "ev": d["ev"],
+                "p_win": d["p_win"],
+                "gain": d["gain"],
+                "aim": d["aim"],
+                "useful": d["useful"],
+                "zh": choice_text(c, "zh"),
+                "en": choice_text(c, "en"),
+            }
+        )
     return tuple(out)
 
 
@@ -76,6 +86,7 @@ async def send_hint(table: Table, seat: int, conn: Connection, hand: int, seq: i
             raise IllegalActionError("no decision of yours now: nothing to advise on")
         # the seat's own view; in a window it is named as deciding, as its state shows it
         obs = dataclasses.replace(g.observation(seat), current_seat=seat)
-        choices = await asyncio.get_running_loop().run_in_executor(table.manager.bot_pool, hint_choices, obs,
-                                                                   tuple(legal))  # off the loop
+        choices = await asyncio.get_running_loop().run_in_executor(
+            table.manager.bot_pool, hint_choices, obs, tuple(legal)
+        )  # off the loop
         table.send([conn], HintMessage(hand=hand, seq=seq, choices=choices, note=hint_note(choices)))

@@ -19,8 +19,18 @@ from .. import strictjson
 from ..errors import quote
 from .errors import address_group
 
-__all__ = ["BodyLimit", "HeadAsGet", "RateWindow", "ReadBudget", "StrictJSONRequest", "StrictJSONRoute", "TokenBucket",
-           "client_group", "cut", "short"]
+__all__ = [
+    "BodyLimit",
+    "HeadAsGet",
+    "RateWindow",
+    "ReadBudget",
+    "StrictJSONRequest",
+    "StrictJSONRoute",
+    "TokenBucket",
+    "client_group",
+    "cut",
+    "short",
+]
 
 
 class StrictJSONRequest(Request):
@@ -35,7 +45,9 @@ class StrictJSONRequest(Request):
             except strictjson.DuplicateKeyError as err:
                 raise HTTPException(422, f"body: {err}") from None
             except json.JSONDecodeError as err:
-                raise HTTPException(422, f"body: bad JSON at line {err.lineno}, column {err.colno}: {strictjson.error_words(err)}") from None
+                raise HTTPException(
+                    422, f"body: bad JSON at line {err.lineno}, column {err.colno}: {strictjson.error_words(err)}"
+                ) from None
             except UnicodeDecodeError:
                 raise HTTPException(422, "body: not UTF-8 text") from None
             except RecursionError:
@@ -127,10 +139,18 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = (b'{"detail":"request body too large: at most %d bytes"}' % self.limit)
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
+        body = b'{"detail":"request body too large: at most %d bytes"}' % self.limit
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 

@@ -29,8 +29,9 @@ class LobbyLists:
     here), ``damaged`` (id -> what is wrong; an ended one is forgotten here), ``store`` and ``history``
     (the manager's history reads: ``await history(fn, *args)`` runs ``fn`` off the loop)."""
 
-    def __init__(self, store: Store, tables: dict[int, Table], damaged: dict[int, str],
-                 history: Callable[..., Awaitable[Any]]) -> None:
+    def __init__(
+        self, store: Store, tables: dict[int, Table], damaged: dict[int, str], history: Callable[..., Awaitable[Any]]
+    ) -> None:
         self.store = store
         self.tables = tables
         self.damaged = damaged
@@ -48,11 +49,22 @@ class LobbyLists:
             status = "waiting"
         else:
             status = "between"
-        return {"id": g.id, "name": clean_name(web.name), "status": status,
-                "hands_total": rules.get("hands_per_match"), "hands_played": g.hands_played,
-                "scores": list(g.scores), "rules": rules, "free_seats": free,
-                "players": [{"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
-                            for k, c in zip(kinds, claimed)], "rematch": web.rematch, "hints": web.hints}
+        return {
+            "id": g.id,
+            "name": clean_name(web.name),
+            "status": status,
+            "hands_total": rules.get("hands_per_match"),
+            "hands_played": g.hands_played,
+            "scores": list(g.scores),
+            "rules": rules,
+            "free_seats": free,
+            "players": [
+                {"kind": k, "claimed": bool(c), "connected": False, "standin": False, "ready": False}
+                for k, c in zip(kinds, claimed)
+            ],
+            "rematch": web.rematch,
+            "hints": web.hints,
+        }
 
     def _listed_info(self, g: GameSummary) -> dict[str, Any] | None:
         """:meth:`stored_info`, or None (and a log line) where the stored record is damaged."""
@@ -99,7 +111,7 @@ class LobbyLists:
         never queue in front of a table's write."""
         if status == "damaged":
             damaged = await self.damaged_tables()
-            return damaged[offset:offset + limit], len(damaged) > offset + limit
+            return damaged[offset : offset + limit], len(damaged) > offset + limit
         want = limit + 1
         if status == "finished":
             rows = await self.history(self.store.list_games, kind=KIND, status="finished", limit=want, offset=offset)
@@ -144,9 +156,15 @@ class LobbyLists:
 
     # old names (tests, scripts)
     def open_tables(self) -> list[dict[str, Any]]:
-        return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id)
-                if not t.finished and t.free_seats()]
+        return [
+            t.public_info()
+            for t in sorted(self.tables.values(), key=lambda t: -t.id)
+            if not t.finished and t.free_seats()
+        ]
 
     def live_tables(self) -> list[dict[str, Any]]:
-        return [t.public_info() for t in sorted(self.tables.values(), key=lambda t: -t.id)
-                if not t.finished and not t.free_seats()]
+        return [
+            t.public_info()
+            for t in sorted(self.tables.values(), key=lambda t: -t.id)
+            if not t.finished and not t.free_seats()
+        ]

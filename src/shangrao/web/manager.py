@@ -158,10 +158,19 @@ class TableManager:
         return DamagedRecord(game_id, what)
 
     # -- creating and loading -------------------------------------------------------
-    async def create(self, name: str, hands: int, seats: list[str], rules: dict[str, Any],
-                     hints: bool = True, token: str | None = None, origin: str | None = None,
-                     seat_tokens: Callable[[int], dict[int, str]] | None = None,
-                     room: tuple[str, list[str | None]] | None = None, pace: Pace = "normal") -> tuple[Table, str]:
+    async def create(
+        self,
+        name: str,
+        hands: int,
+        seats: list[str],
+        rules: dict[str, Any],
+        hints: bool = True,
+        token: str | None = None,
+        origin: str | None = None,
+        seat_tokens: Callable[[int], dict[int, str]] | None = None,
+        room: tuple[str, list[str | None]] | None = None,
+        pace: Pace = "normal",
+    ) -> tuple[Table, str]:
         """A new table; seat 0 is claimed by the creator.  Returns (table, seat-0 token).
         hints: whether its players may ask for the expert's advice (stored with the table).
         token: seat 0's token (default: a new random one; a rematch's is :func:`rematch_token`).
@@ -179,13 +188,21 @@ class TableManager:
         if origin is not None and "human" in seats:  # the new table would wait for players too
             n = self.settings.waiting_per_address
             if sum(1 for t in self.tables.values() if t.origin == origin and t.status == "waiting") >= n:
-                raise TooManyWaiting(f"too many tables waiting for players: at most {n} from one address; "
-                                     "start or finish one first")
+                raise TooManyWaiting(
+                    f"too many tables waiting for players: at most {n} from one address; start or finish one first"
+                )
         seed = random.SystemRandom().randrange(2**62)
         name = name.strip() or "上饶麻将"
         st = [Seat(player=k) for k in kinds]
-        meta = WebMeta(name=name, seats=kinds, claimed=[False] * 4, token_hashes=[None] * 4, hints=hints,
-                       clock=self.clock.record(), pace=pace).to_meta()
+        meta = WebMeta(
+            name=name,
+            seats=kinds,
+            claimed=[False] * 4,
+            token_hashes=[None] * 4,
+            hints=hints,
+            clock=self.clock.record(),
+            pace=pace,
+        ).to_meta()
         gid = await self.write(self.store.create_game, KIND, kinds, seed=seed, rules=rs, meta=meta)
         table = Table(self, gid, name, rs, seed, st, hints=hints, pace=pace)
         table.origin = origin
@@ -211,11 +228,22 @@ class TableManager:
         """A table from its record and its checked ``meta.web`` (no database access); returns it and
         the live events the engine added after the stored ones (to be stored by the caller)."""
         seats = [Seat(player=k, claimed=c, token_hash=h) for k, c, h in zip(web.seats, web.claimed, web.token_hashes)]
-        table = Table(self, rec.id, clean_name(web.name), RuleSet.from_dict(rec.rules), int(cast(int, rec.seed)), seats,
-                      hints=web.hints, pace=web.pace)
+        table = Table(
+            self,
+            rec.id,
+            clean_name(web.name),
+            RuleSet.from_dict(rec.rules),
+            int(cast(int, rec.seed)),
+            seats,
+            hints=web.hints,
+            pace=web.pace,
+        )
         table.rematch = web.rematch
         if web.room is not None:  # a room's match (issue 24)
-            table.room, table.names = web.room, [None if n is None else clean_name(n) for n in (web.names or [None] * 4)]
+            table.room, table.names = (
+                web.room,
+                [None if n is None else clean_name(n) for n in (web.names or [None] * 4)],
+            )
         st = self.settings
         table.manners = manners_from_meta(web.manners, web.manners_wall, st.dissolve_timeout, st.phrase_interval)
         end = rec.meta.get("end_reason") if isinstance(rec.meta, dict) else None
@@ -229,7 +257,7 @@ class TableManager:
         if pending:
             g = replay(pending, hold_windows=self.settings.claim_pause > 0)
             table.take_up(g)
-            extra = g.events[len(pending):]
+            extra = g.events[len(pending) :]
         elif rec.hands:
             table.take_up(replay(rec.hands[-1].events))  # the last settlement stays on the table
             table.between_since = _mono_from_wall(rec.hands[-1].created) or time.monotonic()
@@ -383,16 +411,23 @@ class TableManager:
                 count_new(origin)  # a rematch is a new table: the same limit
                 rules = {k: v for k, v in t.rules_dict.items() if k != "hands_per_match"}
                 try:
-                    new, seat_token = await self.create(t.name, t.rules.hands_per_match,
-                                                        [s.player for s in t.seats[1:]], rules, hints=t.hints,
-                                                        token=rematch_token(token, table_id), origin=origin,
-                                                        pace=t.pace)
+                    new, seat_token = await self.create(
+                        t.name,
+                        t.rules.hands_per_match,
+                        [s.player for s in t.seats[1:]],
+                        rules,
+                        hints=t.hints,
+                        token=rematch_token(token, table_id),
+                        origin=origin,
+                        pace=t.pace,
+                    )
                 except TableError:
                     raise
                 except ValueError as err:  # a stored rule set this server refuses
                     text = " ".join(str(err).split())
-                    raise TableError(f"table {table_id} cannot be played again: "
-                                     f"{text if len(text) <= 200 else text[:200] + '…'}") from None
+                    raise TableError(
+                        f"table {table_id} cannot be played again: {text if len(text) <= 200 else text[:200] + '…'}"
+                    ) from None
                 await t.set_rematch(new.id)
             finally:
                 t.maybe_evict()  # a finished table loaded just for this leaves memory again
@@ -432,9 +467,12 @@ class TableManager:
             except (TableError, RecordError, ValueError, SaveError) as err:
                 log.error("cannot resume table %s: %s", gid, self.scrub(str(err)))
         if full:
-            log.warning("%d table(s) waiting for players were not resumed (the server holds %d live tables); "
-                        "they are loaded when a seat link asks for them", len(played) + len(rest) - len(out),
-                        self.settings.max_live_tables)
+            log.warning(
+                "%d table(s) waiting for players were not resumed (the server holds %d live tables); "
+                "they are loaded when a seat link asks for them",
+                len(played) + len(rest) - len(out),
+                self.settings.max_live_tables,
+            )
         return out
 
     async def stop_playing(self, why: str) -> None:

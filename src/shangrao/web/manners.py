@@ -36,8 +36,13 @@ def manners_from_meta(data: object, wall: float | None, dissolve_timeout: float,
     """The manners stored in a table's ``meta.web.manners`` (written at the wall time ``wall``: an open
     vote's countdown has gone on meanwhile)."""
     elapsed = time.time() - wall if wall is not None else 0.0
-    return Manners.from_data(data, time.monotonic(), dissolve_timeout=dissolve_timeout,
-                             phrase_interval=phrase_interval, elapsed=max(0.0, elapsed))
+    return Manners.from_data(
+        data,
+        time.monotonic(),
+        dissolve_timeout=dissolve_timeout,
+        phrase_interval=phrase_interval,
+        elapsed=max(0.0, elapsed),
+    )
 
 
 class TableManners:
@@ -89,8 +94,11 @@ class TableManners:
             before = dict(self.manners.managed)
             p = t.play
             try:
-                changed = (p.set_managed(seat, on, now) if p is not None and p.manners is self.manners
-                           else self.manners.set_managed(seat, on, now))
+                changed = (
+                    p.set_managed(seat, on, now)
+                    if p is not None and p.manners is self.manners
+                    else self.manners.set_managed(seat, on, now)
+                )
             except IllegalActionError as err:
                 raise MannersError(str(err)) from None
             if not changed:
@@ -124,6 +132,7 @@ class TableManners:
 
             def undo() -> None:
                 self.manners.vote = self.manners.result = None
+
             await self._after_vote(undo)
 
     async def vote(self, seat: int, agree: bool) -> None:
@@ -137,6 +146,7 @@ class TableManners:
                 self.manners.vote, self.manners.result = v, None
                 if v is not None:
                     v.answers.pop(seat, None)
+
             await self._after_vote(undo)
 
     async def _after_vote(self, undo: Callable[[], None]) -> None:

@@ -155,8 +155,10 @@ class PhraseMsg(_Msg):
     phrase: Annotated[str, Field(min_length=1, max_length=20)]
 
 
-ClientMessage = Annotated[ActionMsg | HintMsg | ReadyMsg | FillBotsMsg | PingMsg | ManageMsg | DissolveMsg | VoteMsg
-                          | PhraseMsg, Field(discriminator="type")]
+ClientMessage = Annotated[
+    ActionMsg | HintMsg | ReadyMsg | FillBotsMsg | PingMsg | ManageMsg | DissolveMsg | VoteMsg | PhraseMsg,
+    Field(discriminator="type"),
+]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
@@ -192,8 +194,10 @@ def check_name(name: str) -> str:
     for i, ch in enumerate(name):
         if _refused(ch):
             kind = "a bidirectional formatting" if ch in _BIDI else "a control"
-            raise ValueError(f"a name may not hold control or bidirectional formatting characters: "
-                             f"{kind} character U+{ord(ch):04X} at position {i + 1}")
+            raise ValueError(
+                f"a name may not hold control or bidirectional formatting characters: "
+                f"{kind} character U+{ord(ch):04X} at position {i + 1}"
+            )
     if name and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in name):
         raise ValueError("a name must show something: this one is only spaces or invisible characters")
     return name
@@ -214,8 +218,9 @@ TableName = Annotated[str, Field(max_length=200), AfterValidator(check_name)]
 
 def _no_hands_rule(rules: dict[str, Any]) -> dict[str, Any]:
     if "hands_per_match" in rules:
-        raise ValueError("hands_per_match is not a rule option here: the number of hands is the field "
-                         "'hands' (an integer 1..32)")
+        raise ValueError(
+            "hands_per_match is not a rule option here: the number of hands is the field 'hands' (an integer 1..32)"
+        )
     return rules
 
 
@@ -267,7 +272,8 @@ class CreateTable(BaseModel):
     name: TableName = ""
     hands: Annotated[StrictInt, Field(ge=1, le=32)] = 8
     seats: Annotated[list[SeatKind], Field(min_length=3, max_length=3)] = Field(
-        default_factory=lambda: [default_bot()] * 3)
+        default_factory=lambda: [default_bot()] * 3
+    )
     # strict: "1" or "true" is not silently turned into True (RuleSet names the bad option)
     # RuleSet.from_dict range-checks the values and names unknown options; the number of hands is `hands`
     rules: Annotated[dict[str, StrictBool | StrictInt], AfterValidator(_no_hands_rule)] = Field(default_factory=dict)

@@ -54,12 +54,22 @@ class ServerMetrics:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
         self.actions = Counter("shangrao_actions", "Actions applied and stored at the tables.", ["by"], registry=r)
-        self.update_latency = Histogram("shangrao_action_update_seconds", "Seconds from an action applied to its "
-                                        "state messages queued for every seat.", buckets=_LATENCY_BUCKETS, registry=r)
-        self.db_write = Histogram("shangrao_db_write_seconds", "Seconds of one database write of the tables.",
-                                  ["kind"], buckets=_LATENCY_BUCKETS, registry=r)
-        self.db_failures = Counter("shangrao_db_write_failures", "Database writes of the tables that failed.",
-                                   ["kind"], registry=r)
+        self.update_latency = Histogram(
+            "shangrao_action_update_seconds",
+            "Seconds from an action applied to its state messages queued for every seat.",
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.db_write = Histogram(
+            "shangrao_db_write_seconds",
+            "Seconds of one database write of the tables.",
+            ["kind"],
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.db_failures = Counter(
+            "shangrao_db_write_failures", "Database writes of the tables that failed.", ["kind"], registry=r
+        )
         self.dropped = Counter("shangrao_dropped_sockets", "WebSockets dropped as too slow.", ["reason"], registry=r)
         for by in ("person", "bot"):
             self.actions.labels(by)
@@ -72,12 +82,19 @@ class ServerMetrics:
         self._applied: dict[int, float] = {}  # table id -> when its first action not yet broadcast was applied
         self._guard: ConnectionGuard | None = None
         Gauge("shangrao_live_tables", "Tables in memory.", registry=r).set_function(self._live_tables)
-        Gauge("shangrao_websockets", "Open WebSocket connections of the tables' seats.",
-              registry=r).set_function(self._websockets)
-        self.wal_losses = Counter("shangrao_wal_losses", "Times the SQLite WAL file was found deleted or replaced "
-                                  "under the server's connections.", registry=r)
-        Gauge("shangrao_open_connections", "Open connections counted by the connection guard of shangrao serve.",
-              registry=r).set_function(self._open_connections)
+        Gauge("shangrao_websockets", "Open WebSocket connections of the tables' seats.", registry=r).set_function(
+            self._websockets
+        )
+        self.wal_losses = Counter(
+            "shangrao_wal_losses",
+            "Times the SQLite WAL file was found deleted or replaced under the server's connections.",
+            registry=r,
+        )
+        Gauge(
+            "shangrao_open_connections",
+            "Open connections counted by the connection guard of shangrao serve.",
+            registry=r,
+        ).set_function(self._open_connections)
 
     # -- what the tables call --------------------------------------------------------
     def record_action(self, table_id: int, by_person: bool) -> None:

@@ -20,10 +20,33 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-__all__ = ["JS_PATH", "SCHEMA_PATH", "Encoded", "EncodedOrNull", "ErrorCode", "ErrorMessage", "HintMessage",
-           "LegalAction", "MeldView", "NoticeMessage", "OutgoingMessage", "PhraseMessage", "PlayerInfo", "PongMessage",
-           "PublicView", "SeatView", "StateMessage", "WatchMessage",
-           "TableInfo", "Wait", "encode", "encode_text", "jsdoc_text", "schema", "validate"]
+__all__ = [
+    "JS_PATH",
+    "SCHEMA_PATH",
+    "Encoded",
+    "EncodedOrNull",
+    "ErrorCode",
+    "ErrorMessage",
+    "HintMessage",
+    "LegalAction",
+    "MeldView",
+    "NoticeMessage",
+    "OutgoingMessage",
+    "PhraseMessage",
+    "PlayerInfo",
+    "PongMessage",
+    "PublicView",
+    "SeatView",
+    "StateMessage",
+    "WatchMessage",
+    "TableInfo",
+    "Wait",
+    "encode",
+    "encode_text",
+    "jsdoc_text",
+    "schema",
+    "validate",
+]
 
 SCHEMA_PATH = "docs/web-messages.schema.json"
 JS_PATH = "src/shangrao/web/static/messages.js"
@@ -31,8 +54,9 @@ JS_PATH = "src/shangrao/web/static/messages.js"
 #: an object already encoded by :func:`encode` (``msgspec.Raw``), sent as it is
 Encoded = Annotated[msgspec.Raw, msgspec.Meta(extra_json_schema={"type": "object"})]
 #: the same, or ``null`` (``msgspec.Raw(b"null")``: a union with Raw is not read back by msgspec)
-EncodedOrNull = Annotated[msgspec.Raw, msgspec.Meta(extra_json_schema={"anyOf": [{"type": "object"},
-                                                                                 {"type": "null"}]})]
+EncodedOrNull = Annotated[
+    msgspec.Raw, msgspec.Meta(extra_json_schema={"anyOf": [{"type": "object"}, {"type": "null"}]})
+]
 
 
 D = msgspec.Meta  # a field's description in the schema: Annotated[T, D(description=...)]
@@ -54,8 +78,7 @@ class SeatView(_Strict):
 
     seat: int
     phase: Literal["act", "discard", "claim", "rob", "over"]
-    current_seat: Annotated[int | None, D(description="the seat deciding; in a window only the seat itself, "
-                                                      "else None")]
+    current_seat: Annotated[int | None, D(description="the seat deciding; in a window only the seat itself, else None")]
     hand: Annotated[Sequence[int], D(description="the seat's concealed kinds")]
     drawn: int | None
     hand_sizes: Sequence[int]
@@ -101,8 +124,10 @@ class MannersInfo(_Strict):
     managed: Annotated[Sequence[int], D(description="the seats in 托管")]
     vote: VoteInfo | None
     result: Annotated[Literal["passed", "failed"] | None, D(description="the last vote's outcome")]
-    why: Annotated[Literal["refused", "timeout"] | None,
-                   D(description="why the last vote failed: too many 拒绝, or its countdown ran out (issue 38)")] = None
+    why: Annotated[
+        Literal["refused", "timeout"] | None,
+        D(description="why the last vote failed: too many 拒绝, or its countdown ran out (issue 38)"),
+    ] = None
     tally: Annotated[Sequence[int] | None, D(description="the last vote's [agreed, refused, voters]")] = None
     closed: Annotated[int, D(description="votes closed in this match (a new outcome raises it)")] = 0
 
@@ -122,10 +147,14 @@ class TableInfo(_Strict, kw_only=True):
     history: Sequence[Sequence[int]] | None = None
     rematch: int | None
     hints: bool
-    room: Annotated[str | None, D(description="the code of the room this match is played in (issue 24), or null")] = None
+    room: Annotated[str | None, D(description="the code of the room this match is played in (issue 24), or null")] = (
+        None
+    )
     manners: MannersInfo | None = None
     end_reason: Annotated[Literal["dissolved"] | None, D(description='"dissolved": ended by a 解散 vote')] = None
-    paused: Annotated[bool, D(description="every person has left: nothing is played until one is back (issue 38)")] = False
+    paused: Annotated[bool, D(description="every person has left: nothing is played until one is back (issue 38)")] = (
+        False
+    )
 
 
 class LegalAction(_Strict, omit_defaults=True):
@@ -148,19 +177,31 @@ class StateMessage(_Strict, tag_field="type", tag="state"):
     you: int
     hand_no: int
     seq: Annotated[int, D(description="the seat's own counter: the length of its redacted log of the hand")]
-    table: Annotated[msgspec.Raw, D(description="the table's facts (a TableInfo, encoded once for the seats)",
-                                    extra_json_schema={"$ref": "#/$defs/TableInfo"})]
+    table: Annotated[
+        msgspec.Raw,
+        D(
+            description="the table's facts (a TableInfo, encoded once for the seats)",
+            extra_json_schema={"$ref": "#/$defs/TableInfo"},
+        ),
+    ]
     view: SeatView | None
     legal: Sequence[LegalAction]
     can_win: bool
     waits: Sequence[Wait] | None
     discard_waits: dict[str, Sequence[Wait]] | None
-    baodiao_discards: Annotated[Sequence[str] | None, D(description="the discards (mpsz) among discard_waits that "
-                                                                    "leave the hand in the 宝吊 state: any tile wins "
-                                                                    "(任意牌（宝吊）)")]
+    baodiao_discards: Annotated[
+        Sequence[str] | None,
+        D(
+            description="the discards (mpsz) among discard_waits that "
+            "leave the hand in the 宝吊 state: any tile wins "
+            "(任意牌（宝吊）)"
+        ),
+    ]
     settlement: dict[str, Any] | None
-    reveal: Annotated[EncodedOrNull, D(description="倒牌: every hand laid down at the end of a hand "
-                                                   "(shangrao.web.views.reveal), else null")]
+    reveal: Annotated[
+        EncodedOrNull,
+        D(description="倒牌: every hand laid down at the end of a hand (shangrao.web.views.reveal), else null"),
+    ]
     log: Annotated[Sequence[Encoded], D(description="the last events of the seat's redacted log")]
     deadline: Annotated[float | None, D(description="seconds left of the seat's countdown")]
 
@@ -169,13 +210,16 @@ class HintMessage(_Strict, tag_field="type", tag="hint"):
     hand: int
     seq: int
     choices: Sequence[dict[str, Any]]
-    note: Annotated[dict[str, str] | None, D(description="why the choices are not in the order of their expected "
-                                                         "points (zh, en); None when they are")]
+    note: Annotated[
+        dict[str, str] | None,
+        D(description="why the choices are not in the order of their expected points (zh, en); None when they are"),
+    ]
 
 
 #: the error codes (listed with their meaning in :mod:`shangrao.web.messages`)
-ErrorCode = Literal["malformed", "illegal", "stale", "unavailable", "hints_off", "rate_limited", "forbidden",
-                    "full", "busy", "damaged"]
+ErrorCode = Literal[
+    "malformed", "illegal", "stale", "unavailable", "hints_off", "rate_limited", "forbidden", "full", "busy", "damaged"
+]
 
 
 class ErrorMessage(_Strict, tag_field="type", tag="error", omit_defaults=True):
@@ -223,8 +267,7 @@ class WatchMessage(_Strict, tag_field="type", tag="watch"):
     hand_no: int
     table: TableInfo
     view: PublicView | None
-    log: Annotated[Sequence[dict[str, Any]], D(description="the last events of the public log (no draw's tile, "
-                                                           "no 过)")]
+    log: Annotated[Sequence[dict[str, Any]], D(description="the last events of the public log (no draw's tile, no 过)")]
     settlement: dict[str, Any] | None
     reveal: dict[str, Any] | None
 
@@ -268,8 +311,12 @@ def schema() -> dict[str, Any]:
     """The JSON Schema of every server -> client message (the field names as sent), generated from
     the Structs (``msgspec.json.schema_components``)."""
     (union, _), defs = msgspec.json.schema_components([OutgoingMessage, TableInfo], ref_template="#/$defs/{name}")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "shangrao web: server -> client messages", **union, "$defs": defs}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "shangrao web: server -> client messages",
+        **union,
+        "$defs": defs,
+    }
 
 
 def schema_text() -> str:
@@ -293,16 +340,20 @@ def _js_type(node: dict[str, Any]) -> str:
     if t == "object":
         extra = node.get("additionalProperties")
         return f"Object<string, {_js_type(extra)}>" if isinstance(extra, dict) else "Object<string, any>"
-    return {"integer": "number", "number": "number", "string": "string", "boolean": "boolean",
-            "null": "null"}.get(str(t), "any")
+    return {"integer": "number", "number": "number", "string": "string", "boolean": "boolean", "null": "null"}.get(
+        str(t), "any"
+    )
 
 
 def jsdoc_text() -> str:
     """``static/messages.js``: the schema's types as JSDoc typedefs (for ``// @ts-check`` in the JS)."""
     sch = schema()
-    lines = ["// Generated by `python -m shangrao.web.outgoing` from docs/web-messages.schema.json: do not edit.",
-             "// The server -> client messages (shangrao/web/outgoing.py), as JSDoc types for // @ts-check.",
-             '"use strict";', ""]
+    lines = [
+        "// Generated by `python -m shangrao.web.outgoing` from docs/web-messages.schema.json: do not edit.",
+        "// The server -> client messages (shangrao/web/outgoing.py), as JSDoc types for // @ts-check.",
+        '"use strict";',
+        "",
+    ]
     for name, node in sorted(sch["$defs"].items()):
         lines.append("/**")
         lines.append(f" * @typedef {{Object}} {name}")

@@ -52,7 +52,11 @@ ERRORS = {
     "no-room": (404, "没有这个房间（房间号是6位数字）", "There is no room with this code (six digits)."),
     "room-full": (409, "这个房间已经满了（4人）", "This room is full: four members have joined it."),
     "room-guessing": (429, "房间号输错太多次了，请一分钟后再试", "Too many unknown room codes: try again in a minute."),
-    "damaged": (422, "这张桌的记录无效，不能打开", "The stored record of this table is damaged; it cannot be played or joined."),
+    "damaged": (
+        422,
+        "这张桌的记录无效，不能打开",
+        "The stored record of this table is damaged; it cannot be played or joined.",
+    ),
 }
 
 
@@ -60,14 +64,16 @@ def damaged_help(table_id: int, what: str) -> str:
     """The damaged page's paragraphs for table ``table_id``: what is wrong (``what``, escaped) and what
     the server's operator can do (Chinese, then English)."""
     w = html_lib.escape(what)
-    return (f'<p class="damage">第 {table_id} 桌：{w}</p>'
-            f'<p>这张桌没有结束，但它保存的记录读不出来，所以不能继续打。请告诉服务器管理员：'
-            f'可以用 <code>shangrao replay {table_id}</code> 查看记录，'
-            f'用 <code>shangrao abandon {table_id}</code> 结束这张桌（记为放弃，不再出现在大厅里）。</p>'
-            f'<p>Table {table_id} has not finished, but its stored record cannot be loaded, so it cannot be '
-            f'played on.  The server\'s operator can inspect it with <code>shangrao replay {table_id}</code> '
-            f'and end it with <code>shangrao abandon {table_id}</code> (marked abandoned; it leaves the '
-            f'lobby).</p>')
+    return (
+        f'<p class="damage">第 {table_id} 桌：{w}</p>'
+        f"<p>这张桌没有结束，但它保存的记录读不出来，所以不能继续打。请告诉服务器管理员："
+        f"可以用 <code>shangrao replay {table_id}</code> 查看记录，"
+        f"用 <code>shangrao abandon {table_id}</code> 结束这张桌（记为放弃，不再出现在大厅里）。</p>"
+        f"<p>Table {table_id} has not finished, but its stored record cannot be loaded, so it cannot be "
+        f"played on.  The server's operator can inspect it with <code>shangrao replay {table_id}</code> "
+        f"and end it with <code>shangrao abandon {table_id}</code> (marked abandoned; it leaves the "
+        f"lobby).</p>"
+    )
 
 
 def error_page(code: str, table_id: int | None = None, detail: str | None = None) -> HTMLResponse:
@@ -76,8 +82,7 @@ def error_page(code: str, table_id: int | None = None, detail: str | None = None
     status, zh, en = ERRORS[code]
     extra = ""
     if table_id is not None and code in ("finished", "full"):
-        extra = (f'<p><a class="button" href="/replay/{table_id}">回放 · Replay</a></p>' if code == "finished"
-                 else "")
+        extra = f'<p><a class="button" href="/replay/{table_id}">回放 · Replay</a></p>' if code == "finished" else ""
     if table_id is not None and code == "damaged" and detail is not None:
         extra = damaged_help(table_id, detail)
     html = f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">

@@ -91,8 +91,14 @@ class ReviewJobs:
     """The background reviews of one server (see the module doc).  ``workers``: processes (0: one
     thread of this process)."""
 
-    def __init__(self, store: Store, workers: int = 1, keep: int = 32,
-                 scrub: Callable[[str], str] = lambda text: text, most: int = MAX_WAITING) -> None:
+    def __init__(
+        self,
+        store: Store,
+        workers: int = 1,
+        keep: int = 32,
+        scrub: Callable[[str], str] = lambda text: text,
+        most: int = MAX_WAITING,
+    ) -> None:
         self.store = store
         self.most = most  # reviews asked for (start(asked=True)) that may wait or run at once
         self._scrub = scrub  # a failure's words without the database's URL (the page and the log see them)
@@ -149,8 +155,9 @@ class ReviewJobs:
             if self.workers:
                 ctx = multiprocessing.get_context("spawn")  # never a fork of a server with threads
                 self._queue, self._stop = ctx.Queue(), ctx.Event()
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init,
-                                                 initargs=(self._queue, self._stop))
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=ctx, initializer=_worker_init, initargs=(self._queue, self._stop)
+                )
             else:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
         return self._pool

@@ -90,7 +90,6 @@ class RoomRefused(Exception):
         self.status, self.code, self.detail = status, code, detail
 
 
-
 class RoomService:
     """The rooms of one server over its table manager: one lock per room (one match started at a
     time).  Its methods raise :class:`RoomRefused` (in words, with a code), ``ReadOnlyStore``, or
@@ -148,8 +147,16 @@ class RoomService:
             raise RoomRefused(422, "bad_rules", str(err)[:300]) from None
         return stored_setup(rules, hints, bot)
 
-    async def create(self, player: str, name: str, hands: int, count_new: Callable[[], None], rules: dict[str, Any] | None = None,
-                     hints: bool = True, bot: str | None = None) -> tuple[Room, str]:
+    async def create(
+        self,
+        player: str,
+        name: str,
+        hands: int,
+        count_new: Callable[[], None],
+        rules: dict[str, Any] | None = None,
+        hints: bool = True,
+        bot: str | None = None,
+    ) -> tuple[Room, str]:
         """A new room with the asker (``player``, the name they chose) as its first member, ``hands``
         hands per match, its matches' ``rules`` (rule options), ``hints`` (允许提示) and ``bot`` for
         the empty seats (None: the strongest): (room, member token).  count_new(): the new-rooms
@@ -165,15 +172,23 @@ class RoomService:
         for _ in range(20):
             code = f"{secrets.randbelow(10**6):06d}"
             try:
-                room = await self.manager.read(create_room, self.store, code, name or player, hands, setup, player,
-                                               hash_token(token))
+                room = await self.manager.read(
+                    create_room, self.store, code, name or player, hands, setup, player, hash_token(token)
+                )
                 return room, token
             except CodeTaken:
                 continue
         raise RoomRefused(503, "busy", "no free room code was found; try again")
 
-    async def change_setup(self, room: Room, me: RoomMember, rules: dict[str, Any] | None, hints: bool | None,
-                           bot: str | None, default_bot: bool = False) -> Room:
+    async def change_setup(
+        self,
+        room: Room,
+        me: RoomMember,
+        rules: dict[str, Any] | None,
+        hints: bool | None,
+        bot: str | None,
+        default_bot: bool = False,
+    ) -> Room:
         """The room's creator (seat 0) changes its matches' settings between matches (what is None
         stays; ``default_bot``: the empty seats get the strongest bot again).  Refused: another member
         (403 ``not_creator``), while a match is being played (409 ``match_running``), bad rules (422)."""
@@ -186,9 +201,12 @@ class RoomService:
             if cur is not None and cur["status"] != "finished":
                 raise RoomRefused(409, "match_running", "the room's match is still being played")
             old = room.setup
-            setup = self._setup(room.hands, old["rules"] if rules is None else rules,
-                                old["hints"] if hints is None else hints,
-                                None if default_bot else (old["bot"] if bot is None else bot))
+            setup = self._setup(
+                room.hands,
+                old["rules"] if rules is None else rules,
+                old["hints"] if hints is None else hints,
+                None if default_bot else (old["bot"] if bot is None else bot),
+            )
             changed: Room = await self.manager.read(set_room_setup, self.store, room.code, setup)
             return changed
 
@@ -223,8 +241,14 @@ class RoomService:
             status, played = ("finished" if head.status == "finished" else "between"), head.hands_played
             total = int(head.rules.get("hands_per_match", room.hands))
             end = head.meta.get("end_reason") if isinstance(head.meta, dict) else None
-        return {"id": gid, "match": len(room.games), "status": status, "hands_played": played, "hands_total": total,
-                "end_reason": end if end == "dissolved" else None}
+        return {
+            "id": gid,
+            "match": len(room.games),
+            "status": status,
+            "hands_played": played,
+            "hands_total": total,
+            "end_reason": end if end == "dissolved" else None,
+        }
 
     async def start_match(self, room: Room, me: RoomMember, count_new: Callable[[], None]) -> tuple[int, str]:
         """The room's next match, every member at their seat, claimed at once (:func:`seat_token`;
@@ -243,9 +267,14 @@ class RoomService:
             bot = setup["bot"] if offered_bot(setup["bot"]) else default_bot()  # one no longer offered: the strongest
             kinds = ["human" if i in members else bot for i in range(1, SEATS)]
             table, _ = await self.manager.create(
-                room.name, room.hands, kinds, setup["rules"], hints=setup["hints"],
+                room.name,
+                room.hands,
+                kinds,
+                setup["rules"],
+                hints=setup["hints"],
                 seat_tokens=lambda gid: {i: seat_token(m.token_hash, gid) for i, m in members.items()},
-                room=(room.code, [members[i].name if i in members else None for i in range(SEATS)]))
+                room=(room.code, [members[i].name if i in members else None for i in range(SEATS)]),
+            )
             await self.manager.read(add_room_game, self.store, room.id, table.id)
             before = self.manager.tables.get(room.games[-1]) if room.games else None
             if before is not None:  # who still looks at the last match's end is shown the new one

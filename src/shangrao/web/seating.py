@@ -64,11 +64,17 @@ class SeatConnections:
             if t.evicted:
                 return None
             if len(self.seats[seat].conns) >= MAX_CONNECTIONS_PER_SEAT:
-                raise SeatBusy(f"this seat already has {MAX_CONNECTIONS_PER_SEAT} open connections; close one "
-                               "(another tab or device) and reload")
+                raise SeatBusy(
+                    f"this seat already has {MAX_CONNECTIONS_PER_SEAT} open connections; close one "
+                    "(another tab or device) and reload"
+                )
             st = t.settings
-            conn = Connection(ws, queue_size=st.send_queue, send_timeout=st.send_timeout,
-                              on_drop=functools.partial(self._dropped, seat))
+            conn = Connection(
+                ws,
+                queue_size=st.send_queue,
+                send_timeout=st.send_timeout,
+                on_drop=functools.partial(self._dropped, seat),
+            )
             self.seats[seat].conns.add(conn)
             self.seats[seat].was_here = True
             t.touch(listing=True)

@@ -79,12 +79,21 @@ class _Refusals:
         if not self.count or a is None or self.conn.closed:
             return
         self.told = time.monotonic()
-        what = ("this action was not played — send it again" if self.count == 1 else
-                f"{self.count} actions were not played, the last this one — send it again")
-        self.conn.send_message(ErrorMessage(code="rate_limited", hand=a.hand, seq=a.seq, action=cut(a.action, 40),
-                                            count=self.count,
-                                            message=f"too many messages: at most "
-                                                    f"{self.settings.messages_per_second:g} per second; {what}"))
+        what = (
+            "this action was not played — send it again"
+            if self.count == 1
+            else f"{self.count} actions were not played, the last this one — send it again"
+        )
+        self.conn.send_message(
+            ErrorMessage(
+                code="rate_limited",
+                hand=a.hand,
+                seq=a.seq,
+                action=cut(a.action, 40),
+                count=self.count,
+                message=f"too many messages: at most {self.settings.messages_per_second:g} per second; {what}",
+            )
+        )
         self.count = 0
 
 
@@ -169,8 +178,11 @@ def router(ctx: AppState) -> APIRouter:
                     now = time.monotonic()
                     if now - last_notice >= 1.0:
                         last_notice = now
-                        error("rate_limited", f"too many messages: at most {settings.messages_per_second:g} "
-                                              "per second; the excess is ignored")
+                        error(
+                            "rate_limited",
+                            f"too many messages: at most {settings.messages_per_second:g} "
+                            "per second; the excess is ignored",
+                        )
                     continue
                 raw = frame.get("text")
                 if raw is None:  # a binary frame (receive_text() died on it with a KeyError)

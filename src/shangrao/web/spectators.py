@@ -63,13 +63,24 @@ def public_view(game: Game) -> PublicView:
     melds, discards, 宝, indicator, tiles left, dealer, scores, flown, the discard or kong on the
     table, who decides (None in a claim/rob window), seat winds."""
     o = game.observation(0)
-    return PublicView(phase=o.phase.value, current_seat=None if game.phase in _WINDOW else o.current_seat,
-                      hand_sizes=list(o.hand_sizes), melds=[[meld_view(m) for m in ms] for ms in o.melds],
-                      discards=[list(d) for d in o.discards], bao=o.bao, indicator=o.indicator,
-                      tiles_left=o.tiles_left, dealer=o.dealer, scores=list(o.scores), flown=list(o.flown),
-                      last_discard=None if o.last_discard is None else list(o.last_discard),
-                      kong=None if o.kong is None else list(o.kong), kong_chain=o.kong_chain,
-                      first_discard=o.first_discard, winds=[WINDS[(s - o.dealer) % 4] for s in range(4)])
+    return PublicView(
+        phase=o.phase.value,
+        current_seat=None if game.phase in _WINDOW else o.current_seat,
+        hand_sizes=list(o.hand_sizes),
+        melds=[[meld_view(m) for m in ms] for ms in o.melds],
+        discards=[list(d) for d in o.discards],
+        bao=o.bao,
+        indicator=o.indicator,
+        tiles_left=o.tiles_left,
+        dealer=o.dealer,
+        scores=list(o.scores),
+        flown=list(o.flown),
+        last_discard=None if o.last_discard is None else list(o.last_discard),
+        kong=None if o.kong is None else list(o.kong),
+        kong_chain=o.kong_chain,
+        first_discard=o.first_discard,
+        winds=[WINDS[(s - o.dealer) % 4] for s in range(4)],
+    )
 
 
 def spectator_state(table: Table) -> WatchMessage:
@@ -79,11 +90,18 @@ def spectator_state(table: Table) -> WatchMessage:
     g = table.game
     info = msgspec.convert(table.out.watch_info(), TableInfo)  # a room's members' names, not its code
     if g is None:
-        return WatchMessage(hand_no=table.hand_no, table=info, view=None, log=[], settlement=table.last_settlement,
-                            reveal=None)
+        return WatchMessage(
+            hand_no=table.hand_no, table=info, view=None, log=[], settlement=table.last_settlement, reveal=None
+        )
     over = g.is_over
-    return WatchMessage(hand_no=g.hand_no, table=info, view=public_view(g), log=public_log(g.events)[-LOG_TAIL:],
-                        settlement=table.last_settlement if over else None, reveal=reveal(g) if over else None)
+    return WatchMessage(
+        hand_no=g.hand_no,
+        table=info,
+        view=public_view(g),
+        log=public_log(g.events)[-LOG_TAIL:],
+        settlement=table.last_settlement if over else None,
+        reveal=reveal(g) if over else None,
+    )
 
 
 class Spectators:
@@ -103,8 +121,9 @@ class Spectators:
             if len(self.conns) >= MAX_WATCHERS:
                 return None
             st = t.settings
-            conn = Connection(ws, queue_size=st.send_queue, send_timeout=st.send_timeout,
-                              on_drop=lambda c, why: self.conns.discard(c))  # dropped when too slow, like a seat's
+            conn = Connection(
+                ws, queue_size=st.send_queue, send_timeout=st.send_timeout, on_drop=lambda c, why: self.conns.discard(c)
+            )  # dropped when too slow, like a seat's
             self.conns.add(conn)
             self.publish(also=conn)
             return conn

@@ -141,8 +141,9 @@ def web_meta(meta: Any, game_id: int) -> WebMeta:
         m = _FIELD.search(str(err))
         field = (m.group(1) or m.group(2)) if m else ""
         raise DamagedRecord(game_id, _WHAT.get(field, "meta.web is not what this server writes")) from None
-    if out.seats[0] != "human" or not all(k == "human" or k in BOTS or k in web_bot_labels() or k in web_bot_specs()
-                                           for k in out.seats):
+    if out.seats[0] != "human" or not all(
+        k == "human" or k in BOTS or k in web_bot_labels() or k in web_bot_specs() for k in out.seats
+    ):
         raise DamagedRecord(game_id, _WHAT["seats"])
     out.clock = clock
     out.manners, out.manners_wall = manners, wall

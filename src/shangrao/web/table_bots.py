@@ -31,8 +31,14 @@ class TableBots:
     (then the fallback plays it).  seed: the fallback's seed.  deliver: ``deliver(request, action)``
     hands an answer to the table."""
 
-    def __init__(self, table_id: int, pool: Executor, deadline: float, seed: object,
-                 deliver: Callable[[BotRequest, Action], None]) -> None:
+    def __init__(
+        self,
+        table_id: int,
+        pool: Executor,
+        deadline: float,
+        seed: object,
+        deliver: Callable[[BotRequest, Action], None],
+    ) -> None:
         self.table_id, self.pool, self.deadline, self.deliver = table_id, pool, deadline, deliver
         #: plays, on the loop, a decision whose bot was late, failed or still busy (quick: greedy)
         self.fallback = get_bot("greedy", seed=f"{seed}:fallback")
@@ -76,8 +82,14 @@ class TableBots:
     def _fall_back(self, req: BotRequest, why: str) -> None:
         self.faults += 1
         who = "stand-in" if req.standin else "bot"
-        log.warning("table %s seat %s: the %s %s %s; greedy plays this decision", self.table_id, req.seat, who,
-                    getattr(req.bot, "name", type(req.bot).__name__), why)
+        log.warning(
+            "table %s seat %s: the %s %s %s; greedy plays this decision",
+            self.table_id,
+            req.seat,
+            who,
+            getattr(req.bot, "name", type(req.bot).__name__),
+            why,
+        )
         self.deliver(req, self.fallback.choose(req.observation, list(req.legal)))
 
     def cancel(self) -> None:

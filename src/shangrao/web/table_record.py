@@ -33,12 +33,20 @@ class TableRecord:
         room and names (:class:`~shangrao.web.stored.WebMeta`), with this server's clock and its manners
         (issue 24)."""
         t = self.table
-        return WebMeta(name=t.name, seats=[s.player for s in t.seats], claimed=[s.claimed for s in t.seats],
-                       token_hashes=[s.token_hash for s in t.seats], rematch=t.rematch, hints=t.hints,
-                       clock=t.manager.clock.record(), room=t.room,
-                       names=t.names if t.room is not None else None,
-                       manners=t.manners.stored(time.monotonic()), manners_wall=time.time(),
-                       pace=t.pace).to_meta()
+        return WebMeta(
+            name=t.name,
+            seats=[s.player for s in t.seats],
+            claimed=[s.claimed for s in t.seats],
+            token_hashes=[s.token_hash for s in t.seats],
+            rematch=t.rematch,
+            hints=t.hints,
+            clock=t.manager.clock.record(),
+            room=t.room,
+            names=t.names if t.room is not None else None,
+            manners=t.manners.stored(time.monotonic()),
+            manners_wall=time.time(),
+            pace=t.pace,
+        ).to_meta()
 
     async def store_meta(self) -> None:
         """Store :meth:`meta`; raises SaveError (nothing stored)."""
@@ -77,8 +85,9 @@ class TableRecord:
             return
         assert g.result is not None
         summary = hand_summary(g.result, g.events)
-        await t.manager.write(t.store.append_hand, t.id, g.hand_no, g.dealer, g.events, summary,
-                              scores_after=list(g.result.scores))
+        await t.manager.write(
+            t.store.append_hand, t.id, g.hand_no, g.dealer, g.events, summary, scores_after=list(g.result.scores)
+        )
         rec = t.match.finish_hand(g)
         rec.events = []  # stored; the live game keeps its own log until the next hand
         t.last_settlement = summary

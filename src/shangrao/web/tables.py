@@ -109,14 +109,24 @@ __all__ = [
 
 log = logging.getLogger("shangrao.web")
 
+
 class Table:
     """One live web table: its facts (the match, the hand being played with its countdowns, the seats,
     its settings) and its collaborators (see the module doc); every public method takes the table's
     lock, changes the facts through the table protocol, stores the change (``record``) and only then
     publishes it (:meth:`publish`)."""
 
-    def __init__(self, manager: TableManager, game_id: int, name: str, rules: RuleSet, seed: int,
-                 seats: list[Seat], hints: bool = True, pace: Pace = "normal") -> None:
+    def __init__(
+        self,
+        manager: TableManager,
+        game_id: int,
+        name: str,
+        rules: RuleSet,
+        seed: int,
+        seats: list[Seat],
+        hints: bool = True,
+        pace: Pace = "normal",
+    ) -> None:
         self.manager = manager
         self.settings = manager.settings
         self.store = manager.store
@@ -131,9 +141,15 @@ class Table:
         st = self.settings
         self.pace = pace  # the creator's choice (issue 38): the bots' delay and the windows' pause
         bot_delay, claim_pause = paced(st, pace)
-        self.timing = Timing(bot_delay=bot_delay, claim_timeout=st.claim_timeout, turn_timeout=st.turn_timeout,
-                             absent_timeout=st.absent_timeout, claim_pause=claim_pause,
-                             dissolve_timeout=st.dissolve_timeout, phrase_interval=st.phrase_interval)
+        self.timing = Timing(
+            bot_delay=bot_delay,
+            claim_timeout=st.claim_timeout,
+            turn_timeout=st.turn_timeout,
+            absent_timeout=st.absent_timeout,
+            claim_pause=claim_pause,
+            dissolve_timeout=st.dissolve_timeout,
+            phrase_interval=st.phrase_interval,
+        )
         #: the hand being played (or the last one, its settlement shown) with its seats' countdowns
         self.play: TableState | None = None
         self.last_settlement: dict[str, Any] | None = None
@@ -214,7 +230,7 @@ class Table:
 
     @property
     def end_reason(self) -> str | None:
-        """"dissolved" when a 解散 vote ended the match, else None: ``conduct``'s."""
+        """ "dissolved" when a 解散 vote ended the match, else None: ``conduct``'s."""
         return self.conduct.end_reason
 
     @end_reason.setter
@@ -253,14 +269,30 @@ class Table:
         now = time.monotonic()
         manners = self.manners
         info = {
-            "id": self.id, "name": self.name, "status": self.status, "hands_total": self.rules.hands_per_match,
-            "hands_played": len(self.match.hands), "scores": list(self.match.scores),
-            "rules": self.rules_dict, "free_seats": self.free_seats(),
-            "players": [{"kind": s.player, "claimed": s.claimed, "connected": bool(s.conns),
-                         "standin": s.player == "human" and s.claimed and self.seating.absent(s, now),
-                         "ready": s.ready, "managed": manners.is_managed(i)} for i, s in enumerate(self.seats)],
-            "history": [list(h.result.deltas) for h in self.match.hands], "rematch": self.rematch,
-            "hints": self.hints, "manners": self.conduct.info(), "end_reason": self.end_reason,
+            "id": self.id,
+            "name": self.name,
+            "status": self.status,
+            "hands_total": self.rules.hands_per_match,
+            "hands_played": len(self.match.hands),
+            "scores": list(self.match.scores),
+            "rules": self.rules_dict,
+            "free_seats": self.free_seats(),
+            "players": [
+                {
+                    "kind": s.player,
+                    "claimed": s.claimed,
+                    "connected": bool(s.conns),
+                    "standin": s.player == "human" and s.claimed and self.seating.absent(s, now),
+                    "ready": s.ready,
+                    "managed": manners.is_managed(i),
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "history": [list(h.result.deltas) for h in self.match.hands],
+            "rematch": self.rematch,
+            "hints": self.hints,
+            "manners": self.conduct.info(),
+            "end_reason": self.end_reason,
             "paused": self.paused,
         }
         self._info = (self.version, info)
@@ -421,8 +453,10 @@ class Table:
             raise IllegalActionError("the table is waiting for claims; look again")
         now_seq = self.out.logs.seq(g, seat)
         if hand is None or seq is None or hand != g.hand_no or seq != now_seq:
-            raise StaleActionError(f"the table has moved on since that state (hand {hand}, seq {seq}; "
-                                   f"now hand {g.hand_no}, seq {now_seq}); look again")
+            raise StaleActionError(
+                f"the table has moved on since that state (hand {hand}, seq {seq}; "
+                f"now hand {g.hand_no}, seq {now_seq}); look again"
+            )
         return g
 
     # ------------------------------------------------------------------ what the sockets ask (dispatch)

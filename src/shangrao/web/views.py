@@ -29,9 +29,24 @@ from ..scoring.items import clause_english, seed_clause
 from ..tiles import format_tile
 from .outgoing import LegalAction, MeldView, SeatView, StateMessage, TableInfo, Wait, encode
 
-__all__ = ["LOG_TAIL", "WINDS", "LogCache", "action_info", "discard_wait_kinds", "meld_info", "meld_view",
-           "payer_factors", "reveal", "seat_message", "seat_texts", "seat_view", "state_message", "unseen_counts",
-           "view_seq", "wait_kinds"]
+__all__ = [
+    "LOG_TAIL",
+    "WINDS",
+    "LogCache",
+    "action_info",
+    "discard_wait_kinds",
+    "meld_info",
+    "meld_view",
+    "payer_factors",
+    "reveal",
+    "seat_message",
+    "seat_texts",
+    "seat_view",
+    "state_message",
+    "unseen_counts",
+    "view_seq",
+    "wait_kinds",
+]
 
 WINDS = "东南西北"
 LOG_TAIL = 30  # redacted events sent with each state (the table's event log panel)
@@ -55,9 +70,13 @@ def action_info(a: Action, can_win: bool) -> LegalAction:
     """A legal action as the ``state`` message lists it: ``tiles`` for a chow, ``declines_win``
     (偷机) for a pass or discard when the seat could win; both left out otherwise (cached: actions
     are immutable, and the same few come back in every state; do not change the object)."""
-    return LegalAction(action=str(a), type=a.type.value, tile=a.tile,
-                       tiles=(a.kind, a.kind + 1, a.kind + 2) if a.type is ActionType.CHOW else None,
-                       declines_win=True if can_win and a.type in (ActionType.PASS, ActionType.DISCARD) else None)
+    return LegalAction(
+        action=str(a),
+        type=a.type.value,
+        tile=a.tile,
+        tiles=(a.kind, a.kind + 1, a.kind + 2) if a.type is ActionType.CHOW else None,
+        declines_win=True if can_win and a.type in (ActionType.PASS, ActionType.DISCARD) else None,
+    )
 
 
 def unseen_counts(obs: Observation) -> list[int]:
@@ -81,8 +100,9 @@ def wait_kinds(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...]) -> t
 
 
 @lru_cache(maxsize=4096)
-def discard_wait_kinds(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...],
-                       discards: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+def discard_wait_kinds(
+    hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...], discards: tuple[int, ...]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """For a hand with one tile to discard: (discarded kind, its waits) for each of ``discards``
     that leaves the hand ready — :func:`shangrao.analysis.waits_after_discards`, cached (the same
     hands come back in every state of a seat).  Nothing is tried when the 14-tile hand is not within
@@ -97,7 +117,9 @@ def discard_wait_kinds(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ..
 
 
 @lru_cache(maxsize=4096)
-def baodiao_after(hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...], discards: tuple[int, ...]) -> tuple[int, ...]:
+def baodiao_after(
+    hand_34: tuple[int, ...], bao: int, melds: tuple[Meld, ...], discards: tuple[int, ...]
+) -> tuple[int, ...]:
     """The kinds of ``discards`` whose discard leaves the hand in the 宝吊 state (宝吊头, D5: any drawn
     tile wins), for a hand with one tile to discard; the web shows "任意牌（宝吊）" for them instead of
     ~33 wait kinds (issue 24).  Cached like :func:`discard_wait_kinds`."""
@@ -155,21 +177,39 @@ def reveal(game: Game) -> dict[str, Any] | None:
         ev: Mapping[str, Any] = win_events.get(w.seat, {})
         pat = sc.pattern
         assert pat is not None  # a recorded win always has its pattern
-        wins.append({
-            "seat": w.seat, "win_tile": sit.win_tile, "win_by": sit.win_by.value, "heavenly": sit.heavenly,
-            "kong_chain": sit.kong_chain, "from": ev.get("from"), "form": sc.reading.form.value if sc.reading else None,
-            "groups": groups, "mark": mark, "melds": [meld_info(m) for m in sit.melds],
-            "pattern": {"id": pat.id, "name": pat.name, "factor": pat.factor, "flat": pat.flat,
-                        "clause": seed_clause(pat.clause), "clause_en": clause_english(pat.clause)},
-            "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in sc.doublings],
-            "hand_value": sc.hand_value, "payers": list(w.payers), "win_payments": list(sc.win_payments),
-            **payer_factors(w),
-        })
+        wins.append(
+            {
+                "seat": w.seat,
+                "win_tile": sit.win_tile,
+                "win_by": sit.win_by.value,
+                "heavenly": sit.heavenly,
+                "kong_chain": sit.kong_chain,
+                "from": ev.get("from"),
+                "form": sc.reading.form.value if sc.reading else None,
+                "groups": groups,
+                "mark": mark,
+                "melds": [meld_info(m) for m in sit.melds],
+                "pattern": {
+                    "id": pat.id,
+                    "name": pat.name,
+                    "factor": pat.factor,
+                    "flat": pat.flat,
+                    "clause": seed_clause(pat.clause),
+                    "clause_en": clause_english(pat.clause),
+                },
+                "doublings": [{"id": d.id, "name": d.name, "count": d.count, "factor": d.factor} for d in sc.doublings],
+                "hand_value": sc.hand_value,
+                "payers": list(w.payers),
+                "win_payments": list(sc.win_payments),
+                **payer_factors(w),
+            }
+        )
     return {"hands_down": [game.hand_kinds(s) for s in range(4)], "wins": wins, "drawn": r.drawn}
 
 
-def _decision(game: Game, obs: Observation, answered: Collection[int]
-              ) -> tuple[list[Action], bool, list[Wait] | None, dict[str, Sequence[Wait]] | None, list[str] | None]:
+def _decision(
+    game: Game, obs: Observation, answered: Collection[int]
+) -> tuple[list[Action], bool, list[Wait] | None, dict[str, Sequence[Wait]] | None, list[str] | None]:
     """What ``obs.seat`` may do and what it waits on: (legal, can_win, waits, discard_waits,
     baodiao_discards) of the ``state`` message — the last: the discards (mpsz) among
     ``discard_waits`` that leave the hand in the 宝吊 state (any tile wins), else None.  The unseen
@@ -239,7 +279,9 @@ class LogCache:
 
     def __init__(self) -> None:
         self.seats: dict[int, _SeatLog] = {}
-        self.encoded: dict[int, tuple[Event, list[tuple[dict[str, Any], Raw]]]] = {}  # id(event) -> its redactions, encoded
+        self.encoded: dict[
+            int, tuple[Event, list[tuple[dict[str, Any], Raw]]]
+        ] = {}  # id(event) -> its redactions, encoded
         self.public: tuple[tuple[Any, ...], SeatView] | None = None  # (the public fields' values, their view)
         self.revealed: tuple[object, Raw] | None = None  # (the hand's result, reveal() encoded)
 
@@ -261,7 +303,7 @@ class LogCache:
         if k < len(raw):
             del raw[k:]
             del c.ends[k:]
-            del c.texts[c.ends[-1] if c.ends else 0:]
+            del c.texts[c.ends[-1] if c.ends else 0 :]
             if not k:
                 c.trimmed = 0
         texts = c.texts
@@ -273,7 +315,7 @@ class LogCache:
             c.ends.append(len(texts))
         keep_from = len(texts) - LOG_TAIL - _KEEP
         if keep_from - c.trimmed >= _KEEP:  # let go of texts no tail will show (memory per table)
-            texts[c.trimmed:keep_from] = [_GONE] * (keep_from - c.trimmed)
+            texts[c.trimmed : keep_from] = [_GONE] * (keep_from - c.trimmed)
             c.trimmed = keep_from
         return c
 
@@ -343,8 +385,17 @@ def _public_view(obs: Observation) -> SeatView:
 _with_seat = msgspec.structs.replace
 
 
-def state_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-                  settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> StateMessage:
+def state_message(
+    game: Game,
+    seat: int,
+    *,
+    hand_no: int,
+    table: TableInfo | Raw,
+    deadline: float | None,
+    settlement: dict[str, Any] | None,
+    logs: LogCache,
+    answered: Collection[int] = (),
+) -> StateMessage:
     """The ``state`` message for ``seat``: its whole view after a change.
 
     In a claim or rob window every seat still to be asked gets its options at once
@@ -359,16 +410,34 @@ def state_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw
     legal, can_win, waits, discard_waits, baodiao = _decision(game, obs, answered)
     me = obs.seat
     current = (me if legal else None) if game.phase in (Phase.CLAIM, Phase.ROB) else obs.current_seat
-    view = _with_seat(logs.public_view(obs), seat=me, current_seat=current, hand=obs.hand, drawn=obs.drawn,
-                      bao_drawn=obs.bao_drawn, bao_count=obs.hand.count(obs.bao))
+    view = _with_seat(
+        logs.public_view(obs),
+        seat=me,
+        current_seat=current,
+        hand=obs.hand,
+        drawn=obs.drawn,
+        bao_drawn=obs.bao_drawn,
+        bao_count=obs.hand.count(obs.bao),
+    )
     texts = logs._read(game, seat).texts
     if not isinstance(table, Raw):
         table = Raw(encode(table))
-    return StateMessage(you=me, hand_no=hand_no, seq=len(texts), table=table, view=view,
-                        legal=[action_info(a, can_win) for a in legal], can_win=can_win, waits=waits,
-                        discard_waits=discard_waits, baodiao_discards=baodiao, settlement=settlement,
-                        reveal=logs.reveal(game),
-                        log=texts[-LOG_TAIL:], deadline=deadline)
+    return StateMessage(
+        you=me,
+        hand_no=hand_no,
+        seq=len(texts),
+        table=table,
+        view=view,
+        legal=[action_info(a, can_win) for a in legal],
+        can_win=can_win,
+        waits=waits,
+        discard_waits=discard_waits,
+        baodiao_discards=baodiao,
+        settlement=settlement,
+        reveal=logs.reveal(game),
+        log=texts[-LOG_TAIL:],
+        deadline=deadline,
+    )
 
 
 _DEADLINE = b',"deadline":'
@@ -380,30 +449,78 @@ def state_texts(msg: StateMessage) -> tuple[str, bytes]:
     countdown alone is no change; only compared, never sent).  ``deadline`` is the message's last
     field, so the second is the first cut before it."""
     text = encode(msg)
-    return text.decode(), text[:text.rindex(_DEADLINE)]
+    return text.decode(), text[: text.rindex(_DEADLINE)]
 
 
-def seat_texts(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-               settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> tuple[str, bytes]:
+def seat_texts(
+    game: Game,
+    seat: int,
+    *,
+    hand_no: int,
+    table: TableInfo | Raw,
+    deadline: float | None,
+    settlement: dict[str, Any] | None,
+    logs: LogCache,
+    answered: Collection[int] = (),
+) -> tuple[str, bytes]:
     """:func:`state_message` as JSON text, and the same without its ``deadline`` (:func:`state_texts`)."""
-    return state_texts(state_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
-                                     settlement=settlement, logs=logs, answered=answered))
+    return state_texts(
+        state_message(
+            game,
+            seat,
+            hand_no=hand_no,
+            table=table,
+            deadline=deadline,
+            settlement=settlement,
+            logs=logs,
+            answered=answered,
+        )
+    )
 
 
-def seat_message(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-                 settlement: dict[str, Any] | None, logs: LogCache, answered: Collection[int] = ()) -> str:
+def seat_message(
+    game: Game,
+    seat: int,
+    *,
+    hand_no: int,
+    table: TableInfo | Raw,
+    deadline: float | None,
+    settlement: dict[str, Any] | None,
+    logs: LogCache,
+    answered: Collection[int] = (),
+) -> str:
     """The ``state`` message for ``seat`` as JSON text (:func:`seat_texts`)."""
-    return seat_texts(game, seat, hand_no=hand_no, table=table, deadline=deadline,
-                      settlement=settlement, logs=logs, answered=answered)[0]
+    return seat_texts(
+        game, seat, hand_no=hand_no, table=table, deadline=deadline, settlement=settlement, logs=logs, answered=answered
+    )[0]
 
 
-def seat_view(game: Game, seat: int, *, hand_no: int, table: TableInfo | Raw, deadline: float | None,
-              settlement: dict[str, Any] | None = None, answered: Collection[int] = (), with_log: bool = True) -> dict[str, Any]:
+def seat_view(
+    game: Game,
+    seat: int,
+    *,
+    hand_no: int,
+    table: TableInfo | Raw,
+    deadline: float | None,
+    settlement: dict[str, Any] | None = None,
+    answered: Collection[int] = (),
+    with_log: bool = True,
+) -> dict[str, Any]:
     """The ``state`` message for ``seat`` as the browser reads it (the JSON text decoded), built
     without a cache (a fresh :class:`LogCache`): what tests compare the table's cached messages
     with.  ``with_log=False``: without ``seq`` and ``log``."""
-    out: dict[str, Any] = json.loads(seat_message(game, seat, hand_no=hand_no, table=table, deadline=deadline,
-                                                  settlement=settlement, logs=LogCache(), answered=answered))
+    out: dict[str, Any] = json.loads(
+        seat_message(
+            game,
+            seat,
+            hand_no=hand_no,
+            table=table,
+            deadline=deadline,
+            settlement=settlement,
+            logs=LogCache(),
+            answered=answered,
+        )
+    )
     if not with_log:
         del out["seq"], out["log"]
     return out

@@ -71,8 +71,9 @@ def router(ctx: AppState) -> APIRouter:
                 if _is_ping(frame.get("text")):
                     conn.send_message(PongMessage())
                 else:
-                    conn.send_message(ErrorMessage(code="illegal",
-                                                   message="a spectator only watches: nothing but ping is answered"))
+                    conn.send_message(
+                        ErrorMessage(code="illegal", message="a spectator only watches: nothing but ping is answered")
+                    )
         except WebSocketDisconnect:
             pass
         finally:

@@ -37,8 +37,9 @@ class DatabaseWriter:
     anyway) so that the event loop never waits for a commit.  ``metrics``: the server's
     (:mod:`shangrao.web.metrics`), told each write's latency and failure."""
 
-    def __init__(self, store: Store, metrics: ServerMetrics, db_threads: int, read_threads: int,
-                 review_workers: int = 0) -> None:
+    def __init__(
+        self, store: Store, metrics: ServerMetrics, db_threads: int, read_threads: int, review_workers: int = 0
+    ) -> None:
         self.store = store
         self.metrics = metrics
         #: the game reviews (issue 37): in their own process, a web match's as soon as it ends
@@ -50,10 +51,12 @@ class DatabaseWriter:
         # history reads (issue 25): their own threads, so a flood of them never queues before a table's
         # write; an in-memory SQLite database is one connection, used by the tables' thread alone
         url = store.url
-        shared = url.startswith("sqlite") and (url.rstrip("/") in ("sqlite:", "sqlite:/") or ":memory:" in url
-                                               or "mode=memory" in url)
-        self._history_pool = None if shared else ThreadPoolExecutor(
-            max(1, read_threads), thread_name_prefix="shangrao-history")
+        shared = url.startswith("sqlite") and (
+            url.rstrip("/") in ("sqlite:", "sqlite:/") or ":memory:" in url or "mode=memory" in url
+        )
+        self._history_pool = (
+            None if shared else ThreadPoolExecutor(max(1, read_threads), thread_name_prefix="shangrao-history")
+        )
         self._failures: dict[str, list[float]] = {}  # failure kind -> [last logged (monotonic), suppressed]
         self._failing = False
         self._recovered_logged = -1e9
@@ -117,7 +120,8 @@ class DatabaseWriter:
             return
         try:
             done = asyncio.get_running_loop().run_in_executor(
-                self._pool, insert_event_batches, self.store, [args for args, _ in batch], self.clock.stamp())
+                self._pool, insert_event_batches, self.store, [args for args, _ in batch], self.clock.stamp()
+            )
         except RuntimeError as err:  # the worker threads are shut down: the server is stopping
             for _, fut in batch:
                 fut.set_result(err)
@@ -125,8 +129,11 @@ class DatabaseWriter:
         self._events_writing = True
         done.add_done_callback(functools.partial(self._event_batch_written, batch))
 
-    def _event_batch_written(self, batch: list[tuple[tuple[Any, ...], asyncio.Future[BaseException | None]]],
-                             done: asyncio.Future[list[BaseException | None]]) -> None:
+    def _event_batch_written(
+        self,
+        batch: list[tuple[tuple[Any, ...], asyncio.Future[BaseException | None]]],
+        done: asyncio.Future[list[BaseException | None]],
+    ) -> None:
         self._events_writing = False
         try:
             results = done.result()
@@ -161,8 +168,13 @@ class DatabaseWriter:
         secrets_ = {self.store.url}
         with contextlib.suppress(Exception):  # not a URL SQLAlchemy reads: the whole text is hidden above
             u = make_url(self.store.url)
-            secrets_ |= {u.render_as_string(hide_password=True), u.render_as_string(hide_password=False),
-                         str(u.database or ""), str(u.host or ""), str(u.username or "")}
+            secrets_ |= {
+                u.render_as_string(hide_password=True),
+                u.render_as_string(hide_password=False),
+                str(u.database or ""),
+                str(u.host or ""),
+                str(u.username or ""),
+            }
         for x in sorted((x for x in secrets_ if x and len(x) > 2), key=len, reverse=True):
             text = text.replace(x, "<database>")
         return text
@@ -180,8 +192,11 @@ class DatabaseWriter:
             return
         suppressed = slot[1] if slot is not None else 0
         self._failures[kind] = [now, 0]
-        log.error("database write failed: %s%s", detail,
-                  f" ({suppressed} more like it in the last minute)" if suppressed else "")
+        log.error(
+            "database write failed: %s%s",
+            detail,
+            f" ({suppressed} more like it in the last minute)" if suppressed else "",
+        )
 
     def shutdown(self) -> None:
         self.reviews.close()

@@ -80,8 +80,10 @@ def revision_of(conn: Connection) -> str | None:
 
 
 def _too_new(rev: str, where: str) -> SchemaError:
-    return SchemaError(f"the records database {where} was written by a newer shangrao (schema revision "
-                       f"{rev}; this one knows up to {HEAD}): upgrade shangrao, or give another --db")
+    return SchemaError(
+        f"the records database {where} was written by a newer shangrao (schema revision "
+        f"{rev}; this one knows up to {HEAD}): upgrade shangrao, or give another --db"
+    )
 
 
 def check(engine: Engine, where: str) -> str | None:
@@ -127,6 +129,7 @@ def prepare(engine: Engine, where: str, create_all: Callable[[Connection], None]
             upgrade(conn)
     except (SQLAlchemyError, CommandError) as err:
         why = " ".join(str(getattr(err, "orig", None) or err).split())
-        raise SchemaError(f"cannot upgrade the records database {where} from schema revision {rev} to "
-                          f"{HEAD}: {why}") from None
+        raise SchemaError(
+            f"cannot upgrade the records database {where} from schema revision {rev} to {HEAD}: {why}"
+        ) from None
     return rev

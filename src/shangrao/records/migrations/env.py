@@ -13,8 +13,9 @@ from shangrao.records.schema import Base
 
 def run() -> None:
     connection = context.config.attributes["connection"]
-    context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True,
-                      transaction_per_migration=False)
+    context.configure(
+        connection=connection, target_metadata=Base.metadata, render_as_batch=True, transaction_per_migration=False
+    )
     with context.begin_transaction():
         context.run_migrations()
 

@@ -22,11 +22,13 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("events") as batch:
-        batch.alter_column("event", type_=sa.Text, existing_type=sa.JSON, existing_nullable=False,
-                           postgresql_using="event::text")
+        batch.alter_column(
+            "event", type_=sa.Text, existing_type=sa.JSON, existing_nullable=False, postgresql_using="event::text"
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("events") as batch:
-        batch.alter_column("event", type_=sa.JSON, existing_type=sa.Text, existing_nullable=False,
-                           postgresql_using="event::json")
+        batch.alter_column(
+            "event", type_=sa.JSON, existing_type=sa.Text, existing_nullable=False, postgresql_using="event::json"
+        )

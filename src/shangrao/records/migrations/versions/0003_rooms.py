@@ -33,8 +33,14 @@ def upgrade() -> None:
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
     )
-    op.create_index("uq_rooms_live_code", "rooms", ["code"], unique=True, sqlite_where=sa.text(LIVE_ROOM),
-                    postgresql_where=sa.text(LIVE_ROOM))
+    op.create_index(
+        "uq_rooms_live_code",
+        "rooms",
+        ["code"],
+        unique=True,
+        sqlite_where=sa.text(LIVE_ROOM),
+        postgresql_where=sa.text(LIVE_ROOM),
+    )
     op.create_table(
         "room_members",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -50,8 +56,7 @@ def upgrade() -> None:
         "room_games",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False),
-        sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False,
-                  unique=True),
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, unique=True),
         sa.Column("match_no", sa.Integer, nullable=False),
         sa.UniqueConstraint("room_id", "match_no", name="uq_room_game_match"),
     )

@@ -33,19 +33,40 @@ def downgrade() -> None:
     from shangrao.records.compact import expand_hand
 
     conn = op.get_bind()
-    hands = sa.table("hands", sa.column("id", sa.Integer), sa.column("game_id", sa.Integer),
-                     sa.column("hand_index", sa.Integer), sa.column("dealer", sa.Integer),
-                     sa.column("events", sa.Text), sa.column("decisions", sa.LargeBinary),
-                     sa.column("result", sa.JSON))
-    games = sa.table("games", sa.column("id", sa.Integer), sa.column("seed", sa.BigInteger),
-                     sa.column("rules", sa.JSON))
-    q = (sa.select(hands.c.id, hands.c.game_id, hands.c.hand_index, hands.c.dealer, hands.c.decisions,
-                   hands.c.result, games.c.seed, games.c.rules)
-         .join(games, games.c.id == hands.c.game_id).where(hands.c.decisions.is_not(None)))
+    hands = sa.table(
+        "hands",
+        sa.column("id", sa.Integer),
+        sa.column("game_id", sa.Integer),
+        sa.column("hand_index", sa.Integer),
+        sa.column("dealer", sa.Integer),
+        sa.column("events", sa.Text),
+        sa.column("decisions", sa.LargeBinary),
+        sa.column("result", sa.JSON),
+    )
+    games = sa.table(
+        "games", sa.column("id", sa.Integer), sa.column("seed", sa.BigInteger), sa.column("rules", sa.JSON)
+    )
+    q = (
+        sa.select(
+            hands.c.id,
+            hands.c.game_id,
+            hands.c.hand_index,
+            hands.c.dealer,
+            hands.c.decisions,
+            hands.c.result,
+            games.c.seed,
+            games.c.rules,
+        )
+        .join(games, games.c.id == hands.c.game_id)
+        .where(hands.c.decisions.is_not(None))
+    )
     for r in conn.execute(q).all():
         events = expand_hand(r.game_id, r.hand_index, r.dealer, r.decisions, r.seed, r.rules, r.result)
-        conn.execute(sa.update(hands).where(hands.c.id == r.id).values(
-            events="\n".join(_dumps(e) for e in events), decisions=None))
+        conn.execute(
+            sa.update(hands)
+            .where(hands.c.id == r.id)
+            .values(events="\n".join(_dumps(e) for e in events), decisions=None)
+        )
     with op.batch_alter_table("hands") as batch:
         batch.alter_column("events", existing_type=sa.Text, nullable=False)
         batch.drop_column("decisions")
