@@ -64,6 +64,7 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from ..errors import InputError
@@ -115,24 +116,29 @@ _E_WIN = C.E_WIN
 _POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
 _TH = C._TH
 
+#: the kernels' array types besides the core's (numba ignores annotations; these say what each array is)
+_I64 = npt.NDArray[np.int64]  #: pools of tile ids, per-seat sizes, snapshots, counts
+_F64 = npt.NDArray[np.float64]  #: log-ratio tables and rows, weights
+_I8 = npt.NDArray[np.int8]  #: int8[34] kind counts (scratch)
+
 
 @njit(cache=True, inline="always")
-def _f_tiles_left(st):
+def _f_tiles_left(st: C.State) -> int:
     return st[_O_TAIL] - st[_O_HEAD] + 1
 
 
 @njit(cache=True, inline="always")
-def _f_count(st, s, k):
+def _f_count(st: C.State, s: int, k: int) -> int:
     return st[_O_COUNTS + s * 34 + k]
 
 
 @njit(cache=True, inline="always")
-def _f_nmeld(st, s):
+def _f_nmeld(st: C.State, s: int) -> int:
     return st[_O_NMELD + s]
 
 
 @njit(cache=True, inline="always")
-def _f_disc_kind(st, s, i):
+def _f_disc_kind(st: C.State, s: int, i: int) -> int:
     """Kind of the ``i``-th discard of seat ``s`` (claimed ones too)."""
     tid = st[_O_DISC + s * _DISC_MAX + i]
     if tid < 0:
@@ -141,7 +147,7 @@ def _f_disc_kind(st, s, i):
 
 
 @njit(cache=True, inline="always")
-def _f_melds_terminal(st, s):
+def _f_melds_terminal(st: C.State, s: int) -> bool:
     """Every declared meld of ``s`` is of terminals/honors (the bots' reading of 幺九; no melds: True)."""
     for i in range(st[_O_NMELD + s]):
         mo = _O_MELD + (s * 4 + i) * _MELD_W
@@ -165,7 +171,7 @@ FEATURES_VERSION = 1
 
 
 @njit(cache=True)
-def _cell(st, o):
+def _cell(st: C.State, o: int) -> int:
     """The feature cell of opponent ``o`` (what any other seat sees of it)."""
     left = _f_tiles_left(st)
     lb = N_LEFT - 1
@@ -185,7 +191,7 @@ def _cell(st, o):
 
 
 @njit(cache=True)
-def _shanten_of(st, tb, o, c):
+def _shanten_of(st: C.State, tb: C.Tables, o: int, c: _I8) -> int:
     """Shanten of ``o``'s concealed hand, clipped to ``0..N_SH - 1`` (``c``: int8[34] scratch)."""
     for k in range(34):
         c[k] = _f_count(st, o, k)
@@ -198,7 +204,7 @@ def _shanten_of(st, tb, o, c):
 
 
 @njit(cache=True)
-def world_log_weight(st, seat, tb, log_ratio):
+def world_log_weight(st: C.State, seat: int, tb: C.Tables, log_ratio: _F64) -> float:
     """Log importance weight of a fully dealt world for ``seat``: the sum over the three opponents of
     ``log_ratio[cell, shanten]`` (``log P_model − log P_uniform``).  Finite when ``log_ratio`` is."""
     c = np.zeros(34, dtype=np.int8)
@@ -211,7 +217,7 @@ def world_log_weight(st, seat, tb, log_ratio):
 
 # ---------------------------------------------------------------------------------------------- uniform worlds
 @njit(cache=True)
-def _set_hand_id(out, s, tid):
+def _set_hand_id(out: C.State, s: int, tid: int) -> None:
     k = tid >> 2
     out[_O_COUNTS + s * 34 + k] += 1
     out[_O_MASK + s * 34 + k] |= 1 << (tid & 3)
@@ -223,7 +229,7 @@ def _set_hand_id(out, s, tid):
 
 
 @njit(cache=True)
-def _hidden_pool(st, seat, pool, size, gone):
+def _hidden_pool(st: C.State, seat: int, pool: _I64, size: _I64, gone: _I64) -> int:
     """The ids ``seat`` has not seen (opponents' concealed tiles, then the live wall) into ``pool``;
     ``size[o]``: opponent ``o``'s concealed tiles; ``gone[o]``: its 宝 drawn that left its hand.
     Returns how many ids."""
@@ -247,7 +253,7 @@ def _hidden_pool(st, seat, pool, size, gone):
 
 
 @njit(cache=True, inline="always")
-def _bao_ok(st, o, pool, p, size, gone):
+def _bao_ok(st: C.State, o: int, pool: _I64, p: int, size: int, gone: int) -> bool:
     """Opponent ``o`` dealt ``pool[p:p + size]`` would not hold a 4th 宝 the table never saw paid."""
     if st[_O_BAODRAWN + o] >= 4:
         return True
@@ -260,7 +266,7 @@ def _bao_ok(st, o, pool, p, size, gone):
 
 
 @njit(cache=True, inline="always")
-def _shuffle(mt, pool, lo, hi):
+def _shuffle(mt: C.Stream, pool: _I64, lo: int, hi: int) -> None:
     """Fisher–Yates of ``pool[lo:hi]`` (CPython's ``shuffle`` order of draws)."""
     for i in range(hi - 1, lo, -1):
         j = lo + C.mt_below(mt, i - lo + 1)
@@ -270,7 +276,7 @@ def _shuffle(mt, pool, lo, hi):
 
 
 @njit(cache=True)
-def _write_world(st, seat, pool, size, gone, out):
+def _write_world(st: C.State, seat: int, pool: _I64, size: _I64, gone: _I64, out: C.State) -> None:
     """``out`` = ``st`` with opponent ``seat + 1``, ``+ 2``, ``+ 3`` holding the next ``size[o]`` ids of
     ``pool`` each and the live wall the rest, in order."""
     bao = st[_O_BAO]
@@ -299,7 +305,7 @@ def _write_world(st, seat, pool, size, gone, out):
 
 
 @njit(cache=True)
-def deal_world(st, seat, mt, out):
+def deal_world(st: C.State, seat: int, mt: C.Stream, out: C.State) -> int:
     """``out`` = ``st`` with the opponents' concealed tiles and the live wall dealt again uniformly
     from the tiles ``seat`` has not seen (each opponent keeps its number of tiles; its 宝-drawn count
     keeps what left its hand; a world in which an opponent would now hold a 4th 宝 that the table never
@@ -328,7 +334,7 @@ def deal_world(st, seat, mt, out):
 
 
 @njit(cache=True)
-def _pool_shanten(st, tb, o, pool, p, size, c):
+def _pool_shanten(st: C.State, tb: C.Tables, o: int, pool: _I64, p: int, size: int, c: _I8) -> int:
     """Shanten (clipped as :func:`_shanten_of`) of opponent ``o`` holding ``pool[p:p + size]``."""
     for k in range(34):
         c[k] = 0
@@ -343,7 +349,7 @@ def _pool_shanten(st, tb, o, pool, p, size, c):
 
 
 @njit(cache=True)
-def opponent_log_ratios(st, seat, log_ratio, lr3):
+def opponent_log_ratios(st: C.State, seat: int, log_ratio: _F64, lr3: _F64) -> None:
     """``lr3[j, :]`` = the row of ``log_ratio`` (``[N_CELLS, N_SH]``) of opponent ``j`` (seat
     ``(seat + 1 + j) % 4``)'s feature cell: the tilt :func:`deal_world_tilted` applies."""
     for j in range(3):
@@ -353,7 +359,9 @@ def opponent_log_ratios(st, seat, log_ratio, lr3):
 
 
 @njit(cache=True)
-def state_log_ratios(st, seat, tb, log_model, mt, pilot, lr3):
+def state_log_ratios(
+    st: C.State, seat: int, tb: C.Tables, log_model: _F64, mt: C.Stream, pilot: int, lr3: _F64
+) -> None:
     """``lr3[j, s]`` = ``log P_model(s | cell of opponent j) − log P̂(s)``, ``P̂`` this state's own
     uniform-dealing distribution of opponent ``j``'s shanten, estimated on ``pilot`` uniform deals of
     its tiles from everything ``seat`` has not seen (0.5 pseudo-deals a value); a value no pilot deal
@@ -388,7 +396,9 @@ def state_log_ratios(st, seat, tb, log_model, mt, pilot, lr3):
 
 
 @njit(cache=True)
-def deal_world_tilted(st, seat, tb, lr3, mt, out, max_tries):
+def deal_world_tilted(
+    st: C.State, seat: int, tb: C.Tables, lr3: _F64, mt: C.Stream, out: C.State, max_tries: int
+) -> int:
     """A world drawn *from the weighted distribution* rather than weighted afterwards: each opponent
     ``j`` in turn (seat ``(seat + 1 + j) % 4``) is dealt its tiles uniformly from what is left of the
     unseen tiles and kept with probability ``exp(lr3[j, shanten] − max(lr3[j]))`` (rejection sampling,
@@ -451,7 +461,7 @@ def deal_world_tilted(st, seat, tb, lr3, mt, out, max_tries):
 
 
 @njit(cache=True)
-def tilted_log_gain(st, seat, tb, lr3, mt, n):
+def tilted_log_gain(st: C.State, seat: int, tb: C.Tables, lr3: _F64, mt: C.Stream, n: int) -> float:
     """``log p_tilted(hidden) − log p_uniform(hidden)`` of the hidden tiles of ``st`` itself (the truth)
     under :func:`deal_world_tilted` with ``lr3`` (tries never running out): the sum over the opponents
     in turn of ``lr3[j, shanten] − top − log Z``, ``Z`` the mean of ``exp(lr3[j, ·] − top)`` over ``n``
@@ -488,8 +498,23 @@ def tilted_log_gain(st, seat, tb, lr3, mt, n):
 
 @njit(cache=True)
 def sample_worlds(
-    st, seat, tb, log_ratio, lr3, mt, worlds, tilted, play, rules, bots, mts, bot_rules, out_w, out_sh, out_d
-):
+    st: C.State,
+    seat: int,
+    tb: C.Tables,
+    log_ratio: _F64,
+    lr3: _F64,
+    mt: C.Stream,
+    worlds: int,
+    tilted: bool,
+    play: bool,
+    rules: C.Rules,
+    bots: C.Codes,
+    mts: C.Streams,
+    bot_rules: C.Rules,
+    out_w: _F64,
+    out_sh: _I64,
+    out_d: _I64,
+) -> int:
     """Deal ``worlds`` worlds of ``st`` for ``seat`` (``mt`` advanced): uniform ones
     (:func:`deal_world`; ``out_w[m]``: the world's :func:`world_log_weight` under ``log_ratio``) or,
     when ``tilted``, tilted ones (:func:`deal_world_tilted` with ``lr3``, 200 tries an opponent;
@@ -523,7 +548,20 @@ def sample_worlds(
 
 # ---------------------------------------------------------------------------------------------- self-play samples
 @njit(cache=True)
-def _play_snapshots(st, ev, rules, tb, bots, mts, bot_rules, stride, phase0, snaps, snap_seat, snap_nev):
+def _play_snapshots(
+    st: C.State,
+    ev: C.Rows,
+    rules: C.Rules,
+    tb: C.Tables,
+    bots: C.Codes,
+    mts: C.Streams,
+    bot_rules: C.Rules,
+    stride: int,
+    phase0: int,
+    snaps: _I64,
+    snap_seat: _I64,
+    snap_nev: _I64,
+) -> int:
     """Play the hand in ``st`` to its end with the core bots; before every ``stride``-th decision
     (starting at ``phase0``) taken at a seat's own turn (act phase, several legal actions) copy the
     state to ``snaps``.  Returns the number of snapshots."""
@@ -554,7 +592,7 @@ def _play_snapshots(st, ev, rules, tb, bots, mts, bot_rules, stride, phase0, sna
 
 
 @njit(cache=True)
-def _draws_to_win(ev, start, end, o):
+def _draws_to_win(ev: C.Rows, start: int, end: int, o: int) -> int:
     """Own draws of ``o`` in ``ev[start:end]`` before it wins (a win after its d-th draw: d), or -1."""
     d = 0
     for i in range(start, min(end, ev.shape[0])):
@@ -567,7 +605,17 @@ def _draws_to_win(ev, start, end, o):
 
 
 @njit(cache=True)
-def _fit_counts(snaps, seats, ns, tb, mt, worlds, n_model, n_unif, world):
+def _fit_counts(
+    snaps: _I64,
+    seats: _I64,
+    ns: int,
+    tb: C.Tables,
+    mt: C.Stream,
+    worlds: int,
+    n_model: _I64,
+    n_unif: _I64,
+    world: C.State,
+) -> None:
     """Add each snapshot's opponents to ``n_model[cell, true shanten]`` and ``worlds`` uniform deals of
     it to ``n_unif[cell, dealt shanten]``."""
     c = np.zeros(34, dtype=np.int8)

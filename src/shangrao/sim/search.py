@@ -35,6 +35,7 @@ A decision with one legal action costs nothing.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from . import belief as B
@@ -91,6 +92,10 @@ V_MELD = 66  # 4 seats * 4 melds * 4 (type, kind (a chow's lowest), claimed kind
 V_NDISC = 130  # 4
 V_DISC = 134  # 4 * 40 kinds still in front of each seat, in order
 V_SIZE = 294
+
+#: the kernels' argument types besides the core's (numba ignores annotations)
+View = npt.NDArray[np.int64]  #: a seat's view, int64[V_SIZE] (the V_* offsets)
+Params = npt.NDArray[np.int64]  #: the search's parameters, int64[N_PARAMS] (the P_* indices)
 
 # ---------------------------------------------------------------------------------------------- parameters
 P_WORLDS = 0  # K: worlds (play-outs per option)
@@ -155,7 +160,7 @@ def weights_for(params: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------- the view
 @njit(cache=True)
-def view_of(st, seat, v):
+def view_of(st: C.State, seat: int, v: View) -> None:
     """Write into ``v`` what ``seat`` sees of the core state ``st`` (``Game.observation(seat)``)."""
     v[:] = 0
     ph = st[C._O_PHASE]
@@ -213,7 +218,7 @@ def view_of(st, seat, v):
 
 # ---------------------------------------------------------------------------------------------- worlds
 @njit(cache=True, inline="always")
-def _take(used, k):
+def _take(used: npt.NDArray[np.int8], k: int) -> int:
     """The lowest id of kind ``k`` not used yet (marked used), or -1."""
     for j in range(4):
         t = 4 * k + j
@@ -224,7 +229,7 @@ def _take(used, k):
 
 
 @njit(cache=True)
-def deal_world(v, legal, nleg, rules, tb, mt, st):
+def deal_world(v: View, legal: C.Codes, nleg: int, rules: C.Rules, tb: C.Tables, mt: C.Stream, st: C.State) -> int:
     """Deal a world consistent with the view ``v`` into the core state ``st`` (module docstring),
     drawing from the MT19937 state ``mt``; ``legal[:nleg]``: the seat's legal actions (its claim
     options in a claim window).  Returns 0, or 1 when the view is inconsistent (more copies seen
@@ -434,7 +439,9 @@ def deal_world(v, legal, nleg, rules, tb, mt, st):
 
 # ---------------------------------------------------------------------------------------------- play-outs
 @njit(cache=True)
-def _playout(st, ev, rules, tb, policy, mts, bot_rules, buf):
+def _playout(
+    st: C.State, ev: C.Rows, rules: C.Rules, tb: C.Tables, policy: int, mts: C.Streams, bot_rules: C.Rules, buf: C.Codes
+) -> int:
     """Play the world ``st`` to its end with the core bot ``policy`` at every seat; returns the
     number of decisions (a guard stops at 2,000)."""
     steps = 0
@@ -459,7 +466,7 @@ def _playout(st, ev, rules, tb, policy, mts, bot_rules, buf):
 
 
 @njit(cache=True)
-def _view_jiuyao(v, seat):
+def _view_jiuyao(v: View, seat: int) -> bool:
     for i in range(v[V_NMELD + seat]):
         o = V_MELD + (seat * 4 + i) * 4
         if v[o] == C.M_CHOW or not C._TH[v[o + 1]]:
@@ -468,7 +475,7 @@ def _view_jiuyao(v, seat):
 
 
 @njit(cache=True)
-def candidates(v, legal, n, tb, keep, out):
+def candidates(v: View, legal: C.Codes, n: int, tb: C.Tables, keep: int, out: npt.NDArray[np.int64]) -> int:
     """Mark in ``out[:n]`` (1/0) the options of ``legal[:n]`` worth playing out (module docstring).
     Returns how many."""
     ph = v[V_PHASE]
@@ -539,7 +546,19 @@ def candidates(v, legal, n, tb, keep, out):
 
 
 @njit(cache=True)
-def search(v, legal, n, rules, tb, bot_rules, word, params, lr, vals, ses):
+def search(
+    v: View,
+    legal: C.Codes,
+    n: int,
+    rules: C.Rules,
+    tb: C.Tables,
+    bot_rules: C.Rules,
+    word: int,
+    params: Params,
+    lr: npt.NDArray[np.float64],
+    vals: npt.NDArray[np.float64],
+    ses: npt.NDArray[np.float64],
+) -> int:
     """Value the options ``legal[:n]`` of the seat of the view ``v`` by play-outs and return the best
     (module docstring).  ``word``: the decision's seed (a uint32, the bot's next MT19937 output);
     ``params``: :func:`default_params`; ``lr``: :func:`weights_for` (read only when ``P_CANDS`` > 0).
@@ -671,7 +690,7 @@ def search(v, legal, n, rules, tb, bot_rules, word, params, lr, vals, ses):
 
 
 @njit(cache=True, inline="always")
-def _offers_win(legal, n):
+def _offers_win(legal: C.Codes, n: int) -> bool:
     for i in range(n):  # noqa: SIM110 (numba compiles no generator)
         if legal[i] == C.A_WIN:
             return True
@@ -680,7 +699,20 @@ def _offers_win(legal, n):
 
 # ---------------------------------------------------------------------------------------------- native play
 @njit(cache=True)
-def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules, params, lr):
+def play_to_end(
+    st: C.State,
+    ev: C.Rows,
+    dec: C.Codes,
+    rules: C.Rules,
+    tb: C.Tables,
+    bots: C.Codes,
+    mts: C.Streams,
+    script: C.Codes,
+    nscript: int,
+    bot_rules: C.Rules,
+    params: Params,
+    lr: npt.NDArray[np.float64],
+) -> int:
     """:func:`shangrao.sim.core.play_to_end` with ``search`` seats (:data:`BOT_SEARCH`): such a seat
     builds its view of ``st`` (:func:`view_of`, never a hidden field), takes its next MT19937 word as
     the decision's seed and searches with ``params`` and ``lr`` (:func:`search`).  Other seats as in the core."""
@@ -730,24 +762,24 @@ def play_to_end(st, ev, dec, rules, tb, bots, mts, script, nscript, bot_rules, p
 
 @njit(cache=True)
 def play_matches(
-    rules,
-    tb,
-    bots,
-    bot_rules,
-    bot_keys,
-    bot_klen,
-    hand_keys,
-    hand_klen,
-    limits,
-    rows_out,
-    row_off,
-    dec_out,
-    dec_off,
-    info,
-    win_out,
-    params,
-    lr,
-):
+    rules: C.Rules,
+    tb: C.Tables,
+    bots: C.Codes,
+    bot_rules: C.Rules,
+    bot_keys: npt.NDArray[np.uint32],
+    bot_klen: npt.NDArray[np.int64],
+    hand_keys: npt.NDArray[np.uint32],
+    hand_klen: npt.NDArray[np.int64],
+    limits: npt.NDArray[np.int64],
+    rows_out: C.Rows,
+    row_off: npt.NDArray[np.int64],
+    dec_out: C.Codes,
+    dec_off: npt.NDArray[np.int64],
+    info: npt.NDArray[np.int64],
+    win_out: npt.NDArray[np.int64],
+    params: Params,
+    lr: npt.NDArray[np.float64],
+) -> int:
     """:func:`shangrao.sim.core.play_matches` with ``search`` seats (:func:`play_to_end`), same outputs."""
     st = np.zeros(C.STATE_SIZE, dtype=np.int64)
     ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=np.int64)
