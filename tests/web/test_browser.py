@@ -138,7 +138,7 @@ def test_whole_hands_fit_the_viewport_and_settle_face_up(server, browser, vw, vh
         if page.locator(".win").count():
             tiles = page.locator(".win").first.locator(".reading .tile:not(.back)")
             # the settlement may be drawn again by a state message (the manners' buttons): look until it is whole
-            wait_until(lambda t=tiles: t.count() >= 14, timeout=3, what="the winner's reading face up")
+            wait_until(lambda t=tiles: t.count() >= 14, timeout=10, what="the winner's reading face up")
             assert page.locator(".win .tile.win-tile").count() >= 1
             assert page.locator(".all-hands .rev").count() == 3
             won = True

@@ -344,15 +344,16 @@ def test_lobby_history_and_replay_api(make_client):
 
 
 def test_lobby_offers_every_registry_bot_with_the_strongest_default(make_client):
-    from shangrao.bots import BOT_NAMES
+    from shangrao.bots import BOT_NAMES, STRONGEST
 
-    c = make_client()
+    c = make_client(tables_per_minute=100, waiting_per_address=100)  # a table for each registry bot
     info = c.get("/api/rules").json()
-    assert info["bots"] == list(BOT_NAMES) and info["default_bot"] == BOT_NAMES[-1]
+    assert info["bots"] == list(BOT_NAMES) and info["default_bot"] == STRONGEST
     d = c.post("/api/tables", json={"hands": 1}).json()  # seats default to the strongest bot
-    assert c.get("/api/tables").json()["live"][0]["players"][1]["kind"] == BOT_NAMES[-1]
+    assert c.get("/api/tables").json()["live"][0]["players"][1]["kind"] == STRONGEST
     for bot in BOT_NAMES:
-        assert c.post("/api/tables", json={"hands": 1, "seats": [bot, "human", bot]}).status_code == 200
+        r = c.post("/api/tables", json={"hands": 1, "seats": [bot, "human", bot]})
+        assert r.status_code == 200, r.text
     assert c.post("/api/tables", json={"seats": ["nobot", "human", "human"]}).status_code == 422
     assert d["id"] > 0
 
