@@ -31,8 +31,11 @@ def main() -> None:
         res = run_arena([spec] + [args.opponent] * 3, deals=args.deals, seed=args.seed, workers=args.workers)
         b = res["bots"][0]
         rows.append((ck.stem, b["points_per_hand"], b["ci95"][0], b["ci95"][1], b["win_rate"]))
-        print(f"| {ck.stem} | {b['points_per_hand']:+.3f} | [{b['ci95'][0]:+.3f}, {b['ci95'][1]:+.3f}] | "
-              f"{100 * b['win_rate']:.1f} % |", flush=True)
+        print(
+            f"| {ck.stem} | {b['points_per_hand']:+.3f} | [{b['ci95'][0]:+.3f}, {b['ci95'][1]:+.3f}] | "
+            f"{100 * b['win_rate']:.1f} % |",
+            flush=True,
+        )
     if args.png and rows:
         import matplotlib
 
@@ -41,8 +44,13 @@ def main() -> None:
 
         xs = list(range(len(rows)))
         fig, ax = plt.subplots(figsize=(6, 3.2), dpi=110)
-        ax.errorbar(xs, [r[1] for r in rows], yerr=[[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]],
-                    marker="o", capsize=3)
+        ax.errorbar(
+            xs,
+            [r[1] for r in rows],
+            yerr=[[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]],
+            marker="o",
+            capsize=3,
+        )
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xticks(xs, [r[0] for r in rows], rotation=30, fontsize=7)
         ax.set_ylabel(f"points/hand vs 3x {args.opponent}")

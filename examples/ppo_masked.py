@@ -39,7 +39,9 @@ from shangrao.train import _Adam, _params, ppo_step
 
 def parse() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--init", default=None, help="start from this .npz policy (the BC checkpoint); default: shipped learned")
+    ap.add_argument(
+        "--init", default=None, help="start from this .npz policy (the BC checkpoint); default: shipped learned"
+    )
     ap.add_argument("--opponents", default="ukeire", help="the three other seats' bot spec")
     ap.add_argument("--updates", type=int, default=20)
     ap.add_argument("--episodes", type=int, default=16, help="episodes (hands) per update")
@@ -57,7 +59,7 @@ def parse() -> argparse.Namespace:
 
 def inputs(planes: np.ndarray, mask: np.ndarray, policy: MLPPolicy):
     x = planes.reshape(len(planes), -1).astype(np.float32) / PLANE_SCALE
-    f = action_features(planes, mask) if policy.arch == "mlp-features" else None
+    f = action_features(planes, mask, policy.feature_version) if policy.arch == "mlp-features" else None
     return x, f
 
 
@@ -91,8 +93,15 @@ def rollout(env, policy: MLPPolicy, episodes: int, rng: np.random.Generator, see
             done = term or trunc
         returns.append(total)
     f_arr = None if fs[0] is None else np.stack(fs)
-    return (np.stack(xs), f_arr, np.stack(masks), np.asarray(acts), np.asarray(logps), np.asarray(ep_of),
-            np.asarray(returns, dtype=np.float64))
+    return (
+        np.stack(xs),
+        f_arr,
+        np.stack(masks),
+        np.asarray(acts),
+        np.asarray(logps),
+        np.asarray(ep_of),
+        np.asarray(returns, dtype=np.float64),
+    )
 
 
 def numpy_update(policy, opt, batch, adv, args, rng):
@@ -101,9 +110,19 @@ def numpy_update(policy, opt, batch, adv, args, rng):
     for _ in range(args.epochs):
         perm = rng.permutation(len(x))
         for b in range(0, len(x), args.minibatch):
-            sel = perm[b:b + args.minibatch]
-            stats = ppo_step(policy, opt, x[sel], None if f is None else f[sel], mask[sel], act[sel], adv[sel],
-                             old_logp[sel], clip=args.clip, entropy_coef=args.entropy)
+            sel = perm[b : b + args.minibatch]
+            stats = ppo_step(
+                policy,
+                opt,
+                x[sel],
+                None if f is None else f[sel],
+                mask[sel],
+                act[sel],
+                adv[sel],
+                old_logp[sel],
+                clip=args.clip,
+                entropy_coef=args.entropy,
+            )
     return stats
 
 
@@ -129,7 +148,7 @@ class TorchLearner:
                 h = t.relu(h)
         if f is not None and self.policy.feature_net:
             g = t.as_tensor(f)
-            rest = self.params[2 * n_layers:]
+            rest = self.params[2 * n_layers :]
             for j in range(0, len(rest), 2):
                 g = g @ rest[j] + rest[j + 1]
                 if j < len(rest) - 2:
@@ -144,7 +163,7 @@ class TorchLearner:
         for _ in range(args.epochs):
             perm = rng.permutation(len(x))
             for b in range(0, len(x), args.minibatch):
-                sel = perm[b:b + args.minibatch]
+                sel = perm[b : b + args.minibatch]
                 logits = self.logits(x[sel], None if f is None else f[sel])
                 logits = logits.masked_fill(~t.as_tensor(mask[sel].astype(bool)), -1e9)
                 logp_all = t.log_softmax(logits, dim=1)
@@ -176,8 +195,12 @@ def main() -> None:
     base = load_policy(args.init)
     if not isinstance(base, MLPPolicy):
         raise SystemExit("--init must be a .npz policy (MLPPolicy)")
-    policy = MLPPolicy([(W.copy(), b.copy()) for W, b in base.layers], base.arch, dict(base.meta),
-                       [(U.copy(), d.copy()) for U, d in base.feature_net])
+    policy = MLPPolicy(
+        [(W.copy(), b.copy()) for W, b in base.layers],
+        base.arch,
+        dict(base.meta),
+        [(U.copy(), d.copy()) for U, d in base.feature_net],
+    )
     backend = args.backend
     if backend == "auto":
         try:
@@ -194,19 +217,41 @@ def main() -> None:
     policy.save(out / "ppo-0000.npz")
     t0 = time.perf_counter()
     for u in range(1, args.updates + 1):
-        x, f, mask, act, old_logp, ep_of, returns = rollout(env, policy, args.episodes, rng,
-                                                            seed=args.seed * 1_000_003 + u * args.episodes)
+        x, f, mask, act, old_logp, ep_of, returns = rollout(
+            env, policy, args.episodes, rng, seed=args.seed * 1_000_003 + u * args.episodes
+        )
         adv_ep = (returns - returns.mean()) / (returns.std() + 1e-8)
         adv = adv_ep[ep_of]
         batch = (x, f, mask, act, old_logp)
-        stats = learner.update(batch, adv, args, rng) if learner is not None else \
-            numpy_update(policy, opt, batch, adv, args, rng)
-        print(json.dumps({"update": u, "backend": backend, "steps": len(x), "mean_return": round(float(returns.mean()), 3),
-                          **{k: round(v, 4) for k, v in stats.items()}, "seconds": round(time.perf_counter() - t0, 1)}),
-              flush=True)
+        stats = (
+            learner.update(batch, adv, args, rng)
+            if learner is not None
+            else numpy_update(policy, opt, batch, adv, args, rng)
+        )
+        print(
+            json.dumps(
+                {
+                    "update": u,
+                    "backend": backend,
+                    "steps": len(x),
+                    "mean_return": round(float(returns.mean()), 3),
+                    **{k: round(v, 4) for k, v in stats.items()},
+                    "seconds": round(time.perf_counter() - t0, 1),
+                }
+            ),
+            flush=True,
+        )
         if u % args.every == 0 or u == args.updates:
-            policy.meta = {**base.meta, "ppo": {"update": u, "backend": backend, "init": args.init,
-                                                "opponents": args.opponents, "episodes_per_update": args.episodes}}
+            policy.meta = {
+                **base.meta,
+                "ppo": {
+                    "update": u,
+                    "backend": backend,
+                    "init": args.init,
+                    "opponents": args.opponents,
+                    "episodes_per_update": args.episodes,
+                },
+            }
             policy.save(out / f"ppo-{u:04d}.npz")
 
 

@@ -30,8 +30,11 @@ def main() -> int:
     p.add_argument("--updates", type=int, default=100)
     p.add_argument("--envs", type=int, default=64, help="games stepped together")
     p.add_argument("--steps", type=int, default=32, help="learner decisions per game per update")
-    p.add_argument("--seats", default="learner,ukeire,ukeire,ukeire",
-                   help="4 names: learner or a core bot (random, greedy, ukeire)")
+    p.add_argument(
+        "--seats",
+        default="learner,ukeire,ukeire,ukeire",
+        help="4 names: learner or a core bot (random, greedy, ukeire)",
+    )
     p.add_argument("--hidden", default="256", help="trunk widths, e.g. 256 or 512,256")
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--epochs", type=int, default=4)
@@ -44,10 +47,22 @@ def main() -> int:
     a = p.parse_args()
     try:
         ent = [float(v) for v in a.ent.split(",")]
-        cfg = PPOConfig(seats=tuple(s.strip() for s in a.seats.split(",")),  # type: ignore[arg-type]
-                        num_envs=a.envs, steps=a.steps, hidden=tuple(int(h) for h in a.hidden.split(",")),
-                        lr=a.lr, epochs=a.epochs, minibatch=a.minibatch, ent_start=ent[0], ent_end=ent[-1],
-                        anchor=a.anchor, kl_coef=a.kl, updates=a.updates, checkpoint_every=a.every, seed=a.seed)
+        cfg = PPOConfig(
+            seats=tuple(s.strip() for s in a.seats.split(",")),  # type: ignore[arg-type]
+            num_envs=a.envs,
+            steps=a.steps,
+            hidden=tuple(int(h) for h in a.hidden.split(",")),
+            lr=a.lr,
+            epochs=a.epochs,
+            minibatch=a.minibatch,
+            ent_start=ent[0],
+            ent_end=ent[-1],
+            anchor=a.anchor,
+            kl_coef=a.kl,
+            updates=a.updates,
+            checkpoint_every=a.every,
+            seed=a.seed,
+        )
         train_ppo(cfg, a.out)
     except (PPOConfigError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)

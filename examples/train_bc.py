@@ -33,8 +33,12 @@ def main() -> None:
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--every", type=int, default=0, help="also save a checkpoint every K epochs")
-    ap.add_argument("--min-hand-points", type=int, default=None,
-                    help="keep only decisions of hands the acting seat ended with at least these points")
+    ap.add_argument(
+        "--min-hand-points",
+        type=int,
+        default=None,
+        help="keep only decisions of hands the acting seat ended with at least these points",
+    )
     args = ap.parse_args()
     hidden = tuple(int(x) for x in args.hidden.split(",") if x)
     out = Path(args.out)
@@ -44,10 +48,18 @@ def main() -> None:
         if args.every and ep % args.every == 0:
             policy.save(out.with_suffix(f".epoch{ep}.npz"))
 
-    policy, _history = train_bc(args.dataset, hidden=hidden, arch=args.arch, epochs=args.epochs,
-                                batch_size=args.batch_size, lr=args.lr, seed=args.seed,
-                                min_hand_points=args.min_hand_points,
-                                on_epoch=lambda ep, rec: print(json.dumps(rec), flush=True), checkpoint=checkpoint)
+    policy, _history = train_bc(
+        args.dataset,
+        hidden=hidden,
+        arch=args.arch,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        seed=args.seed,
+        min_hand_points=args.min_hand_points,
+        on_epoch=lambda ep, rec: print(json.dumps(rec), flush=True),
+        checkpoint=checkpoint,
+    )
     policy.meta["seconds"] = round(time.perf_counter() - t0, 1)
     policy.save(out)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB) in {policy.meta['seconds']} s")

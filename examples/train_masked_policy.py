@@ -37,8 +37,9 @@ class Policy(nn.Module):
     def __init__(self, hidden: int = 256) -> None:
         super().__init__()
         n_in = OBS_SHAPE[0] * OBS_SHAPE[1]
-        self.net = nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
-                                 nn.Linear(hidden, N_ACTIONS))
+        self.net = nn.Sequential(
+            nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, N_ACTIONS)
+        )
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         logits = self.net(planes.flatten(1).float() / SCALE)
@@ -97,8 +98,11 @@ def main() -> None:
 
     t0 = time.perf_counter()
     before = evaluate(env, policy, args.eval_hands)
-    print(f"before training: {before:+.3f} points/hand over {args.eval_hands} evaluation hands "
-          f"vs 3 {args.opponents} bots ({time.perf_counter() - t0:.0f}s)", flush=True)
+    print(
+        f"before training: {before:+.3f} points/hand over {args.eval_hands} evaluation hands "
+        f"vs 3 {args.opponents} bots ({time.perf_counter() - t0:.0f}s)",
+        flush=True,
+    )
 
     baseline = 0.0
     hands = 0
@@ -127,16 +131,22 @@ def main() -> None:
         hands += len(batch)
         updates += 1
         if time.perf_counter() >= next_report:
-            print(f"  {time.perf_counter() - t_start:5.0f}s  {hands:6d} hands  {updates:4d} updates  "
-                  f"training points/hand (last {len(recent)}): {np.mean(recent):+.3f}", flush=True)
+            print(
+                f"  {time.perf_counter() - t_start:5.0f}s  {hands:6d} hands  {updates:4d} updates  "
+                f"training points/hand (last {len(recent)}): {np.mean(recent):+.3f}",
+                flush=True,
+            )
             recent = []
             next_report += 30
 
     t1 = time.perf_counter()
     after = evaluate(env, policy, args.eval_hands)
     after_greedy = evaluate(env, policy, args.eval_hands, greedy=True)
-    print(f"after training on {hands} hands ({t1 - t_start:.0f}s): {after:+.3f} points/hand (sampled), "
-          f"{after_greedy:+.3f} (argmax) over the same {args.eval_hands} evaluation hands", flush=True)
+    print(
+        f"after training on {hands} hands ({t1 - t_start:.0f}s): {after:+.3f} points/hand (sampled), "
+        f"{after_greedy:+.3f} (argmax) over the same {args.eval_hands} evaluation hands",
+        flush=True,
+    )
     print(f"rise: {after - before:+.3f} points/hand (sampled)")
 
 

@@ -18,8 +18,9 @@ def main() -> int:
     if len(sys.argv) < 3:
         print("usage: record_exchange.py FILE BOT-COMMAND…", file=sys.stderr)
         return 2
-    bot = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                           encoding="utf-8", bufsize=1)
+    bot = subprocess.Popen(
+        sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1
+    )
     assert bot.stdin is not None and bot.stdout is not None
     with open(sys.argv[1], "w", encoding="utf-8") as log:
         for line in sys.stdin:

@@ -196,6 +196,7 @@ def train_bc(
     seed: int = 0,
     policies: Sequence[str] | None = None,
     feature_hidden: int = 16,
+    feature_version: int = 2,
     min_hand_points: int | None = None,
     bots_view: bool = True,
     on_epoch: Callable[[int, dict[str, Any]], None] | None = None,
@@ -209,6 +210,8 @@ def train_bc(
     bots_view: train on the planes as :class:`~shangrao.bots.policy.PolicyBot` builds them, whose
     ``hands_left`` is always 1 (a bot's observation does not say how many hands the match has left);
     False keeps the dataset's values (for a policy played in a multi-hand env).
+    feature_version: ``mlp-features`` only, the per-action features' version (:mod:`shangrao.bots.features`:
+    2, the latest, has the win on offer and what declining it keeps; 1 is the shipped ``learned`` bot's).
     Returns the policy and one ``{"epoch", "loss", "accuracy", "seconds"}`` per epoch.
     """
     from .data import Dataset
@@ -238,11 +241,11 @@ def train_bc(
     f_all = None
     feature_net: list[tuple[np.ndarray, np.ndarray]] = []
     if arch == "mlp-features":
-        from .bots.features import N_FEATURES, action_features
+        from .bots.features import action_features, n_features
 
-        f_all = action_features(planes, mask)
-        feature_net = _init([N_FEATURES, feature_hidden, 1], rng)
-    policy = MLPPolicy(_init([x_all.shape[1], *hidden, N_ACTIONS], rng), arch, {}, feature_net)
+        f_all = action_features(planes, mask, feature_version)
+        feature_net = _init([n_features(feature_version), feature_hidden, 1], rng)
+    policy = MLPPolicy(_init([x_all.shape[1], *hidden, N_ACTIONS], rng), arch, {}, feature_net, feature_version)
     opt = _Adam(_params(policy), lr)
     history = []
     n = len(x_all)

@@ -31,8 +31,15 @@ key             content
                 680 inputs, the last 110 outputs
 ``U0, d0, …``   ``mlp-features`` only: a small net shared by all actions, from the F per-action
                 features (:mod:`.features`) to one score added to that action's logit
+``feature_version``  ``mlp-features`` only: the version of those features (:mod:`.features`: 1 has
+                F = 4, 2 has F = 7 — the win on offer, what declining it keeps, 进张 after every
+                option); absent in checkpoints written before it: version 1
 ``meta``        optional: a JSON string (how it was trained)
 ==============  ====================================================================
+
+A checkpoint of a feature version this reader does not know is refused with a
+:class:`PolicyLoadError` naming it (and a reader from before version 2 refuses a version-2
+checkpoint: its feature net has 7 inputs, not 4).
 
 The input of the planes net is ``planes.reshape(B, 680) / PLANE_SCALE`` (each cell divided by its
 plane's documented maximum, :data:`PLANE_SCALE`); hidden layers are ReLU.  ``mlp-features`` adds,
@@ -113,6 +120,7 @@ class MLPPolicy:
         arch: str = "mlp",
         meta: dict[str, Any] | None = None,
         feature_net: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+        feature_version: int = 1,
     ) -> None:
         if arch not in ("mlp", "mlp-features"):
             raise PolicyLoadError(f"unknown policy architecture {arch!r}; known: mlp, mlp-features")
@@ -130,14 +138,21 @@ class MLPPolicy:
             for U, d in feature_net
         ]
         if arch == "mlp-features":
-            from .features import N_FEATURES
+            from .features import FEATURE_VERSIONS
 
-            if (
-                not self.feature_net
-                or self.feature_net[0][0].shape[0] != N_FEATURES
-                or self.feature_net[-1][0].shape[1] != 1
-            ):
-                raise PolicyLoadError(f"mlp-features needs a feature net U0.. from {N_FEATURES} features to 1 score")
+            if feature_version not in FEATURE_VERSIONS:
+                raise PolicyLoadError(
+                    f"feature version {feature_version!r}; this reader knows "
+                    f"{', '.join(str(v) for v in FEATURE_VERSIONS)}"
+                )
+            nf = FEATURE_VERSIONS[feature_version]
+            if not self.feature_net or self.feature_net[0][0].shape[0] != nf or self.feature_net[-1][0].shape[1] != 1:
+                raise PolicyLoadError(
+                    f"mlp-features of feature version {feature_version} needs a feature net U0.. from {nf} "
+                    f"features to 1 score"
+                )
+        #: the version of the per-action features (:mod:`.features`) the feature net reads (``mlp-features``)
+        self.feature_version = int(feature_version)
         self.arch = arch
         self.meta = meta or {}
 
@@ -160,11 +175,22 @@ class MLPPolicy:
         return out
 
     def __call__(self, planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.logits(planes, mask)
+
+    def logits(self, planes: np.ndarray, mask: np.ndarray, action_features: np.ndarray | None = None) -> np.ndarray:
+        """(B, 110) float32 logits of ``planes`` (B, 20, 34) int8 and ``mask`` (B, 110).
+
+        action_features: ``mlp-features`` only, the (B, 110, F) per-action features of
+        :attr:`feature_version` when already computed (:mod:`shangrao.sim.features` computes them in
+        the core for a batch); None computes them here in Python (:func:`.features.action_features`).
+        """
         f = None
         if self.arch == "mlp-features":
-            from .features import action_features
+            if action_features is None:
+                from .features import action_features as compute
 
-            f = action_features(planes, mask)
+                action_features = compute(planes, mask, self.feature_version)
+            f = action_features
         return self.logits_from_features(self.features(planes, mask), f)
 
     def save(self, path: str | Path) -> None:
@@ -180,6 +206,8 @@ class MLPPolicy:
         for i, (U, d) in enumerate(self.feature_net):
             arrays[f"U{i}"] = U
             arrays[f"d{i}"] = d
+        if self.arch == "mlp-features":
+            arrays["feature_version"] = np.array(self.feature_version)
         with open(path, "wb") as f:
             np.savez_compressed(f, **arrays)
 
@@ -197,6 +225,7 @@ class MLPPolicy:
                 feature_net = [(z[f"U{i}"], z[f"d{i}"]) for i in range(nf)]
                 meta = json.loads(str(z["meta"])) if "meta" in z else {}
                 arch = str(z["arch"])
+                fv = int(z["feature_version"]) if "feature_version" in z else 1
         except PolicyLoadError:
             raise
         except (OSError, ValueError, KeyError) as err:
@@ -204,7 +233,10 @@ class MLPPolicy:
         for i, (W, b) in enumerate(weights):
             if W.ndim != 2 or b.shape != (W.shape[1],) or (i and W.shape[0] != weights[i - 1][0].shape[1]):
                 raise PolicyLoadError(f"{path}: layer {i} has mismatched shapes {W.shape}, {b.shape}")
-        return cls(weights, arch, meta, feature_net)
+        try:
+            return cls(weights, arch, meta, feature_net, fv)
+        except PolicyLoadError as err:
+            raise PolicyLoadError(f"{path}: {err}") from None
 
 
 class OnnxPolicy:

@@ -1,0 +1,63 @@
+"""Checkpoints record the version of their per-action features (issue 36): version 1 (4 features,
+the shipped ``learned`` bot, and every checkpoint written before) still loads; version 2 (7 features)
+round-trips; an unknown version or a feature net of the wrong width is refused naming it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shangrao.bots import get_bot
+from shangrao.bots.features import FEATURE_VERSIONS, LATEST, action_features
+from shangrao.bots.learned import WEIGHTS
+from shangrao.bots.policy import MLPPolicy, PolicyBot, PolicyLoadError, encode_decision
+from shangrao.game import Game, play_hand
+
+
+def _policy(version: int, seed: int = 0) -> MLPPolicy:
+    rng = np.random.default_rng(seed)
+    nf = FEATURE_VERSIONS[version]
+    layers = [
+        (rng.standard_normal((680, 8)).astype(np.float32), np.zeros(8, np.float32)),
+        (rng.standard_normal((8, 110)).astype(np.float32), np.zeros(110, np.float32)),
+    ]
+    fnet = [
+        (rng.standard_normal((nf, 4)).astype(np.float32), np.zeros(4, np.float32)),
+        (rng.standard_normal((4, 1)).astype(np.float32), np.zeros(1, np.float32)),
+    ]
+    return MLPPolicy(layers, "mlp-features", {}, fnet, feature_version=version)
+
+
+def test_the_shipped_checkpoint_without_a_feature_version_reads_as_version_1() -> None:
+    with np.load(WEIGHTS) as z:
+        assert "feature_version" not in z.files
+    assert MLPPolicy.load(WEIGHTS).feature_version == 1
+
+
+def test_a_version_2_checkpoint_round_trips_and_plays(tmp_path) -> None:
+    assert LATEST == 2
+    p = _policy(2)
+    p.save(tmp_path / "v2.npz")
+    q = MLPPolicy.load(tmp_path / "v2.npz")
+    assert q.feature_version == 2 and q.feature_net[0][0].shape[0] == 7
+    g = Game(seed=3)
+    planes, mask, _ = encode_decision(g.observation(g.current_seat), g.legal_actions())
+    f = action_features(planes[None], mask[None], 2)
+    np.testing.assert_array_equal(q(planes[None], mask[None]), q.logits(planes[None], mask[None], f))
+    result = play_hand(Game(seed=4), [PolicyBot(q), get_bot("greedy", 1), get_bot("greedy", 2), get_bot("greedy", 3)])
+    assert sum(result.deltas) == 0
+
+
+def test_an_unknown_feature_version_or_a_net_of_the_wrong_width_is_refused(tmp_path) -> None:
+    p = _policy(2)
+    p.save(tmp_path / "v2.npz")
+    with np.load(tmp_path / "v2.npz") as z:
+        arrays = dict(z)
+    arrays["feature_version"] = np.array(9)
+    np.savez(tmp_path / "v9.npz", **arrays)
+    with pytest.raises(PolicyLoadError, match=r"v9\.npz: feature version 9; this reader knows 1, 2"):
+        MLPPolicy.load(tmp_path / "v9.npz")
+    arrays["feature_version"] = np.array(1)  # a 7-input feature net declared as version 1
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(PolicyLoadError, match=r"feature version 1 needs a feature net U0\.\. from 4 features"):
+        MLPPolicy.load(tmp_path / "bad.npz")
