@@ -37,6 +37,9 @@ Version                v1 (PettingZoo name ``shangrao_v1``; see "Version history
 Actions                Discrete(110), masked (``obs["action_mask"]``)
 Agents                 ``player_0`` .. ``player_3`` (= engine seats 0..3)
 Parallel API           yes: :func:`parallel_env` — every seat of a claim/rob window answers in one step
+Vector API             ``shangrao.env.vector_env.ShangraoVectorEnv`` (``gymnasium.make_vec("Shangrao-v1",
+                       vectorization_mode="vector_entry_point")``): N tables in the compiled core, one learner
+                       seat each, ``SAME_STEP`` autoreset
 Observation            ``Dict(observation=Box(0, high, (20, 34), int8), action_mask=Box(0, 1, (110,), int8))``
 State                  ``state()``: perfect information, ``Box(0, high, (82, 34), int8)`` (``state_space``)
 Episode                one hand (``hands=1``) or a match of ``hands=N`` hands
@@ -359,7 +362,12 @@ GYM_ID = "Shangrao-v1"
 
 for _id in (GYM_ID, "Shangrao-v0"):  # v0: the same class; gymnasium.make warns that v1 exists
     if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point="shangrao.env.gym_env:ShangraoGymEnv")
+        gymnasium.register(
+            id=_id,
+            entry_point="shangrao.env.gym_env:ShangraoGymEnv",
+            # gymnasium.make_vec(..., vectorization_mode="vector_entry_point"): the compiled batched env
+            vector_entry_point="shangrao.env.vector_env:ShangraoVectorEnv" if _id == GYM_ID else None,
+        )
 
 
 def __getattr__(name: str) -> Any:

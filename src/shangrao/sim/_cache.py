@@ -30,6 +30,7 @@ HOMES = tuple(
     PACKAGE_DIR.parent / p
     for p in (
         "analysis/tables.py",
+        "bots/features.py",
         "bots/greedy.py",
         "game/actions.py",
         "game/protocol.py",

@@ -30,7 +30,7 @@ from . import kernels as K
 from . import rules as R
 from .batch import BatchError
 
-__all__ = ["action_features", "batch_features"]
+__all__ = ["VALUE_RULES", "action_features", "batch_features", "decision_features", "n_features"]
 
 #: the rules the win values are scored with (the default rules, as the Python features)
 VALUE_RULES = R.encode_rules(DEFAULT_RULES)

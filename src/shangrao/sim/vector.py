@@ -30,13 +30,24 @@ Spec
 ==================  ==============================================================================
 Import              ``from shangrao.sim.vector import VectorEnv`` (NumPy and numba only; no ``rl`` extra)
 Batch               ``num_envs`` games; one episode of a game = one hand (dealer drawn per hand, scores 0)
-Seats               ``seats``: 4 names, each ``"learner"`` or a core bot (``random``, ``greedy``, ``ukeire``);
-                    at least one learner; ``("learner",) * 4`` (default) is self-play
+Seats               ``seats``: 4 entries, each ``"learner"``, a core bot (``random``, ``greedy``, ``ukeire``,
+                    ``search`` / ``search:OPT...`` — played inside the core), ``"policy:PATH"`` or a policy
+                    callable (a frozen opponent: batched NumPy inference, below); at least one learner;
+                    ``("learner",) * 4`` (default) is self-play, several learners share the batch
+Policy seats        the games whose next decision is a ``policy:`` seat's are gathered per policy, asked
+                    in one call (an ``mlp-features`` checkpoint gets its per-action features from the core,
+                    :mod:`shangrao.sim.features`) and stepped in one core call, until every game waits for
+                    a learner: no Python per decision or per game; the legal action of the highest logit
+Features            ``features=1`` or ``2``: ``action_features`` float32 ``[N, 110, F]``, the per-action features
+                    of :mod:`shangrao.bots.features` of each decision, computed in the core
+state()             int8 ``[N, 82, 34]``: exactly ``encode_state`` (every seat's planes, the live wall, the next
+                    draw) — the perfect-information planes of the parallel environment's ``state()``
 Actions             ``step(actions)``: int ``[N]``, flat actions 0..109 (the table of :mod:`shangrao.env`)
 observation         int8 ``[N, 20, 34]``: the deciding seat's planes, exactly
                     ``encode_observation(game.observation(seat))`` (:mod:`shangrao.encoding`; ``hands_left`` 1)
 legal_action_mask   bool ``[N, 110]``: exactly the deciding seat's legal flat actions (never all False)
 current_player      int32 ``[N]``: the deciding seat, 0..3 (always a learner seat)
+action_features     float32 ``[N, 110, F]`` with ``features=`` set, else None
 rewards             float32 ``[N, 4]``: per seat, the points of the hand that ended in this step
                     (``HandResult.deltas``; ``reward="normalized"``: divided by 10), else 0; the core
                     adds them up in int64 (never wraps), float32 is exact up to 2**24 points and
@@ -78,15 +89,17 @@ from ..game.actions import Action
 from ..game.state import EngineError
 from ..rules import DEFAULT_RULES, RuleSet
 from . import core as C
+from . import features as SF
 from . import kernels as K
 from . import schema as S
+from . import search as SR
 from .batch import BatchError
 from .core import Codes, Rules, Setup, State, Stream, Tables
 from .events import code_action
 from .rules import encode_rules
 from .schema import OFS, HandView
 
-__all__ = ["Batch", "MAX_ENVS", "NORMALIZE_POINTS", "VectorEnv"]
+__all__ = ["Batch", "MAX_ENVS", "NORMALIZE_POINTS", "N_STATE_ROWS", "VectorEnv"]
 
 #: ``reward="normalized"`` divides the points by this (as the PettingZoo environment's ``NORMALIZE_POINTS``)
 NORMALIZE_POINTS = 10
@@ -96,6 +109,8 @@ MAX_ENVS = 1 << 16
 # ------------------------------------------------------------------------------------- flat actions
 N_ACTIONS = 110
 N_PLANES = 20
+#: rows of :meth:`VectorEnv.state`: every seat's planes, the live wall, the next draw (``encode_state``)
+N_STATE_ROWS = 4 * N_PLANES + 2
 _SC = 19  # the scalars row
 _S_TILES_LEFT, _S_DEALER, _S_FLOWN, _S_SIZE, _S_BAO_DRAWN, _S_PHASE = 0, 1, 5, 9, 13, 14
 _S_DISCARDER, _S_KONG_MAKER, _S_CHAIN, _S_FIRST, _S_SEAT, _S_HANDS_LEFT = 19, 23, 27, 28, 29, 33
@@ -146,6 +161,14 @@ def _observe(
         mask[f] = True
         codes[f] = buf[j]
     me = st[OFS.cur]
+    _planes(st, me, obs)
+    return me
+
+
+@njit(cache=True)
+def _planes(st: State, me: int, obs: npt.NDArray[np.int8]) -> None:
+    """The planes (int8[20, 34]) of seat ``me`` as ``encode_observation(game.observation(me), 1)``: the
+    drawn tile only for the seat to act."""
     obs[:, :] = 0
     seen = np.zeros(34, dtype=np.int32)
     co = OFS.counts + me * 34
@@ -154,7 +177,7 @@ def _observe(
         obs[0, k] = c
         seen[k] = c
     ph = st[OFS.phase]
-    if ph == C.P_ACT:
+    if ph == C.P_ACT and me == st[OFS.cur]:
         ld = st[OFS.last_draw + me]
         if ld >= 0:
             obs[1, ld >> 2] = 1
@@ -209,7 +232,26 @@ def _observe(
     obs[_SC, _S_FIRST] = 1 if st[OFS.first_discard] else 0
     obs[_SC, _S_SEAT + me] = 1
     obs[_SC, _S_HANDS_LEFT] = 1
-    return me
+
+
+@njit(cache=True)
+def state_batch(g: Games, out: npt.NDArray[np.int8]) -> None:
+    """``out[i]`` (int8[N_STATE_ROWS, 34]) = ``encode_state`` of game ``i``: each seat's planes in seat
+    order, the live wall's kinds, the kind of the next draw from the head."""
+    for i in range(g.st.shape[0]):
+        st = g.st[i]
+        o = out[i]
+        for s in range(4):
+            _planes(st, s, o[s * N_PLANES : (s + 1) * N_PLANES])
+        w = 4 * N_PLANES
+        o[w, :] = 0
+        o[w + 1, :] = 0
+        head = st[OFS.head]
+        tail = st[OFS.tail]
+        for j in range(head, tail + 1):
+            o[w, st[OFS.live + j] >> 2] += 1
+        if tail >= head:
+            o[w + 1, st[OFS.live + head] >> 2] = 1
 
 
 @njit(cache=True)
@@ -250,6 +292,14 @@ class Games(NamedTuple):
     err: npt.NDArray[np.int32]  #: [1] the internal error code of the game that failed
 
 
+class Search(NamedTuple):
+    """The ``search`` seats' parameters (:func:`shangrao.sim.search.default_params`; ``params[P_WORLDS]``
+    0: no search seat, the core's loop plays) and the behaviour model's table (:func:`~shangrao.sim.search.weights_for`)."""
+
+    params: npt.NDArray[np.int64]
+    lr: npt.NDArray[np.float64]
+
+
 class Scratch(NamedTuple):
     """The work arrays of a batch call: the legal-action buffer, a hand's seed key, "no scripted wall",
     "no dice", four zero scores, an empty script."""
@@ -274,7 +324,7 @@ def _new_hand(g: Games, cfg: Setup, i: int, sc: Scratch) -> None:
 
 
 @njit(cache=True)
-def _play_on(g: Games, cfg: Setup, i: int, sc: Scratch) -> int:
+def _play_on(g: Games, cfg: Setup, i: int, sc: Scratch, sr: Search) -> int:
     """Play game ``i`` on (core bots) to its next learner decision, starting new hands as hands end.
     A hand with a learner decision that ends adds its deltas to ``rewards[i]`` and sets ``term[i]``;
     one that ends before any learner seat decided (a bot's 天糊, say) is counted in ``skipped[i]``.
@@ -282,7 +332,12 @@ def _play_on(g: Games, cfg: Setup, i: int, sc: Scratch) -> int:
     st = g.st[i]
     dec = g.dec[i]
     while True:
-        C.play_to_end(st, g.ev[i], dec, cfg.rules, cfg.tb, cfg.bots, g.mts[i], sc.script, 0, cfg.bot_rules)
+        if sr.params[SR.P_WORLDS] > 0:
+            SR.play_to_end(
+                st, g.ev[i], dec, cfg.rules, cfg.tb, cfg.bots, g.mts[i], sc.script, 0, cfg.bot_rules, sr.params, sr.lr
+            )
+        else:
+            C.play_to_end(st, g.ev[i], dec, cfg.rules, cfg.tb, cfg.bots, g.mts[i], sc.script, 0, cfg.bot_rules)
         if st[OFS.error]:
             return st[OFS.error]
         if st[OFS.phase] != C.P_OVER:
@@ -316,7 +371,7 @@ def _scratch() -> Scratch:
 
 
 @njit(cache=True)
-def reset_batch(g: Games, cfg: Setup) -> int:
+def reset_batch(g: Games, cfg: Setup, sr: Search) -> int:
     """Start a hand in every game (the streams ``hmt``/``mts`` already seeded) and play each to its
     first learner decision; write the observations.  Returns 0, or ``1 + i`` for an internal error
     of game ``i`` (its code in ``err``)."""
@@ -329,7 +384,7 @@ def reset_batch(g: Games, cfg: Setup) -> int:
         for s in range(4):
             g.rewards[i, s] = 0
         _new_hand(g, cfg, i, sc)
-        e = _play_on(g, cfg, i, sc)
+        e = _play_on(g, cfg, i, sc, sr)
         if e:
             g.err[0] = e
             return 1 + i
@@ -348,9 +403,26 @@ def check_actions(codes: npt.NDArray[np.int32], actions: npt.NDArray[np.int64]) 
 
 
 @njit(cache=True)
-def step_batch(g: Games, cfg: Setup, actions: npt.NDArray[np.int64]) -> int:
+def _apply(g: Games, cfg: Setup, i: int, code: int, sc: Scratch, sr: Search) -> int:
+    """Apply the core ``code`` for game ``i``'s deciding seat, play on to its next outside decision
+    (autoreset) and write its observation.  Returns 0, or the core's internal error code."""
+    st = g.st[i]
+    offered = st[OFS.phase] == C.P_ACT and g.codes[i, 107] >= 0
+    nd = st[OFS.n_decisions]
+    g.dec[i, nd] = code
+    st[OFS.n_decisions] = nd + 1
+    C.push(st, g.ev[i], cfg.rules, cfg.tb, code, offered)
+    e = _play_on(g, cfg, i, sc, sr)
+    if e:
+        return e
+    g.cur[i] = _observe(st, cfg.rules, cfg.tb, sc.buf, g.obs[i], g.mask[i], g.codes[i])
+    return 0
+
+
+@njit(cache=True)
+def step_batch(g: Games, cfg: Setup, actions: npt.NDArray[np.int64], sr: Search) -> int:
     """Apply ``actions[i]`` (a legal flat action, checked by :func:`check_actions`) in every game,
-    play on to the next learner decision (autoreset), write rewards, terminations and observations.
+    play on to the next outside decision (autoreset), write rewards, terminations and observations.
     Returns 0, or ``1 + i`` for an internal error of game ``i``."""
     n = g.st.shape[0]
     sc = _scratch()
@@ -358,19 +430,26 @@ def step_batch(g: Games, cfg: Setup, actions: npt.NDArray[np.int64]) -> int:
         g.term[i] = False
         for s in range(4):
             g.rewards[i, s] = 0
-        st = g.st[i]
-        code = g.codes[i, actions[i]]
-        offered = st[OFS.phase] == C.P_ACT and g.codes[i, 107] >= 0
-        nd = st[OFS.n_decisions]
-        g.dec[i, nd] = code
-        st[OFS.n_decisions] = nd + 1
         g.asked[i] += 1
-        C.push(st, g.ev[i], cfg.rules, cfg.tb, code, offered)
-        e = _play_on(g, cfg, i, sc)
+        e = _apply(g, cfg, i, g.codes[i, actions[i]], sc, sr)
         if e:
             g.err[0] = e
             return 1 + i
-        g.cur[i] = _observe(st, cfg.rules, cfg.tb, sc.buf, g.obs[i], g.mask[i], g.codes[i])
+    return 0
+
+
+@njit(cache=True)
+def step_some(g: Games, cfg: Setup, games: npt.NDArray[np.int64], actions: npt.NDArray[np.int64], sr: Search) -> int:
+    """The ``policy:`` seats' decisions: ``actions[j]`` (legal, checked) in game ``games[j]``; rewards and
+    terminations add up (a learner's step is not over) and a learner's ``asked`` count stays.
+    Returns 0, or ``1 + i`` for an internal error of game ``i``."""
+    sc = _scratch()
+    for j in range(games.shape[0]):
+        i = games[j]
+        e = _apply(g, cfg, i, g.codes[i, actions[j]], sc, sr)
+        if e:
+            g.err[0] = e
+            return 1 + i
     return 0
 
 
@@ -384,7 +463,7 @@ class Batch:
     seat of the hand that ended in this step (else 0).  terminated: bool ``[N]``, a hand ended in
     this step (the observation is then already the next hand's first decision).  hand_seed: int64
     ``[N]`` and dealer: int32 ``[N]`` of the hand being played (``Game(seed=hand_seed, dealer=dealer)``
-    deals it).
+    deals it).  action_features: float32 ``[N, 110, F]`` (the environment's ``features`` version), or None.
     """
 
     observation: np.ndarray
@@ -394,26 +473,72 @@ class Batch:
     terminated: np.ndarray
     hand_seed: np.ndarray
     dealer: np.ndarray
+    action_features: np.ndarray | None = None
+
+
+#: the seats :class:`VectorEnv` takes besides ``"learner"``: the core's bots, ``search[:OPT]...`` and ``policy:PATH``
+SEAT_HELP = (
+    "a core bot (random, greedy, ukeire, search or search:OPT...), 'policy:PATH' (a saved policy), or a "
+    "policy callable (planes, mask) -> logits or actions"
+)
+
+
+def _opponent_actions(policy: Any, planes: np.ndarray, mask: np.ndarray, who: str) -> np.ndarray:
+    """One legal flat action per row from a frozen policy (the highest legal logit, as ``PolicyBot``
+    plays): an ``mlp-features`` :class:`~shangrao.bots.policy.MLPPolicy` gets its per-action features
+    from the core (:mod:`.features`), any other policy is called as ``policy(planes, mask)``."""
+    from ..bots.policy import MLPPolicy
+
+    mask8 = mask.astype(np.int8)
+    if isinstance(policy, MLPPolicy) and policy.arch == "mlp-features":
+        f = np.zeros((len(planes), N_ACTIONS, SF.n_features(policy.feature_version)), dtype=np.float32)
+        kernel: Any = SF.batch_features
+        kernel(planes, mask, policy.feature_version, K.tables(), SF.VALUE_RULES, f)
+        out = np.asarray(policy.logits(planes, mask8, f))
+    else:
+        out = np.asarray(policy(planes, mask8))
+    if out.ndim == 1 and out.shape[0] == len(planes) and out.dtype.kind in "iu":
+        acts = out.astype(np.int64)
+        bad = np.flatnonzero((acts < 0) | (acts >= N_ACTIONS))
+        if not bad.size:
+            bad = np.flatnonzero(~mask[np.arange(len(acts)), acts])
+        if bad.size:
+            raise EngineError(f"{who}: returned flat action {int(acts[bad[0]])}, not legal there")
+        return acts
+    if out.shape != (len(planes), N_ACTIONS):
+        raise EngineError(
+            f"{who}: the policy returned shape {out.shape}; expected ({len(planes)},) actions or "
+            f"({len(planes)}, {N_ACTIONS}) logits"
+        )
+    return np.asarray(np.where(mask, out.astype(np.float64), -np.inf).argmax(axis=1), dtype=np.int64)
 
 
 class VectorEnv:
     """``num_envs`` Shangrao tables stepped together in the compiled core (the module docstring is
     its documentation: spec, seeds, autoreset, errors).
 
-    num_envs: the batch size N (a positive int).  seats: 4 names, ``"learner"`` or a core bot
-    (``random``, ``greedy``, ``ukeire``), at least one learner.  rules: a
+    num_envs: the batch size N (a positive int).  seats: 4 entries, each ``"learner"``, a core bot
+    (``random``, ``greedy``, ``ukeire``, ``search`` or ``search:OPT...`` as the bot spec — one search spec
+    per environment), ``"policy:PATH"`` (a saved policy, :func:`~shangrao.bots.policy.load_policy`, played
+    frozen with batched NumPy inference: the legal action of its highest logit) or a policy callable
+    ``(planes, mask) -> logits or actions``; at least one learner.  rules: a
     :class:`~shangrao.rules.RuleSet` (default :data:`~shangrao.rules.DEFAULT_RULES`; the core's
     ``greedy``/``ukeire`` bots score their 偷机 choices under the default rules, as ``GreedyBot``
     does).  reward: ``"points"`` (hand deltas, points) or ``"normalized"`` (divided by
-    ``NORMALIZE_POINTS`` = 10).  Raises :class:`~shangrao.sim.batch.BatchError` for a bad argument.
+    ``NORMALIZE_POINTS`` = 10).  features: None, or a feature version (1 or 2,
+    :mod:`shangrao.bots.features`): each :class:`Batch` then carries ``action_features`` float32
+    ``[N, 110, F]`` of its decisions, computed in the core.  Raises
+    :class:`~shangrao.sim.batch.BatchError` for a bad argument (a ``policy:`` file that does not load
+    included).
     """
 
     def __init__(
         self,
         num_envs: int = 256,
-        seats: Sequence[str] = ("learner",) * 4,
+        seats: Sequence[Any] = ("learner",) * 4,
         rules: RuleSet = DEFAULT_RULES,
         reward: str = "points",
+        features: int | None = None,
     ) -> None:
         if (
             isinstance(num_envs, (bool, np.bool_))
@@ -425,32 +550,76 @@ class VectorEnv:
             raise BatchError(f"rules: a RuleSet, got {type(rules).__name__}")
         if not isinstance(reward, str) or reward not in ("points", "normalized"):
             raise BatchError(f"reward: 'points' or 'normalized', got {reward!r}")
+        if features is not None:
+            try:
+                SF.n_features(features)
+            except ValueError as err:
+                raise BatchError(f"features: None or a feature version; {err}") from None
         if (
             isinstance(seats, (str, bytes))
             or not isinstance(seats, (Sequence, np.ndarray))
-            or np.ndim(seats) != 1
+            or np.ndim(np.asarray(seats, dtype=object)) != 1
             or len(seats) != 4
         ):
-            raise BatchError(
-                f"seats: a sequence of 4 names in seat order ('learner' or a core bot: random, greedy, "
-                f"ukeire), got {seats!r}"
-            )
+            raise BatchError(f"seats: a sequence of 4 names in seat order ('learner', {SEAT_HELP}), got {seats!r}")
         codes = []
-        for s, name in enumerate(seats):
-            key = str(name).strip().lower()
+        names: list[str] = []
+        roles = np.zeros(4, dtype=np.int64)  # 0: learner or core bot; j > 0: the policy self._policies[j - 1]
+        policies: list[Any] = []
+        search_spec: str | None = None
+        params = np.zeros(SR.N_PARAMS, dtype=np.int64)
+        for s, entry in enumerate(seats):
+            if callable(entry) and not isinstance(entry, str):
+                policies.append(entry)
+                roles[s] = len(policies)
+                codes.append(C.BOT_EXTERNAL)
+                names.append(f"policy:{getattr(entry, 'name', type(entry).__name__)}")
+                continue
+            if not isinstance(entry, str):
+                raise BatchError(f"seats[{s}]: {entry!r} is neither 'learner' nor {SEAT_HELP}")
+            key = entry.strip().lower()
             if key == "learner":
                 codes.append(C.BOT_EXTERNAL)
             elif key in C.CORE_BOTS and key != "external":
                 codes.append(C.CORE_BOTS[key])
+            elif key == "search" or key.startswith("search:"):
+                from ..bots.search import search_params
+                from ..errors import InputError
+
+                if search_spec is not None and key != search_spec:
+                    raise BatchError(f"seats[{s}]: one search spec per environment, got {search_spec!r} and {key!r}")
+                try:
+                    params = search_params(key)
+                except InputError as err:
+                    raise BatchError(f"seats[{s}]: {err}") from None
+                search_spec = key
+                codes.append(SR.BOT_SEARCH)
+            elif key.startswith("policy:"):
+                from ..bots.policy import PolicyLoadError, load_policy
+
+                path = entry.strip()[len("policy:") :].strip()
+                try:
+                    policies.append(load_policy(path))
+                except PolicyLoadError as err:
+                    raise BatchError(f"seats[{s}]: {err}") from None
+                roles[s] = len(policies)
+                codes.append(C.BOT_EXTERNAL)
+                names.append(f"policy:{path}")
+                continue
             else:
-                raise BatchError(f"seats[{s}]: {name!r} is neither 'learner' nor a core bot (random, greedy, ukeire)")
-        if C.BOT_EXTERNAL not in codes:
-            raise BatchError(f"seats: at least one seat must be 'learner', got {tuple(seats)!r}")
+                raise BatchError(f"seats[{s}]: {entry!r} is neither 'learner' nor {SEAT_HELP}")
+            names.append(key)
+        if not any(c == C.BOT_EXTERNAL and not roles[s] for s, c in enumerate(codes)):
+            raise BatchError(f"seats: at least one seat must be 'learner', got {tuple(names)!r}")
         n = int(num_envs)
         self.num_envs = n
-        self.seats = tuple(str(s).strip().lower() for s in seats)
+        self.seats = tuple(names)
         self.rules = rules
         self.reward = reward
+        self.features = features
+        self._roles = roles
+        self._policies = policies
+        self._search = Search(params, SR.weights_for(params))
         self._scale = np.float32(1.0 if reward == "points" else 1.0 / NORMALIZE_POINTS)
         self._setup = Setup(encode_rules(rules), K.tables(), np.array(codes, dtype=np.int32), C.BOT_RULES)
         self._g = Games(
@@ -478,10 +647,13 @@ class VectorEnv:
         g = self._g  # the arrays the tests and tools read by their former names (the same arrays)
         self._st, self._obs, self._mask, self._dec = g.st, g.obs, g.mask, g.dec
         self._ready = False
+        #: decisions the ``policy:`` seats took since the environment was made (all games)
+        self.opponent_decisions = 0
 
     def __repr__(self) -> str:
         return (
-            f"VectorEnv(num_envs={self.num_envs}, seats={self.seats!r}, rules={self.rules!r}, reward={self.reward!r})"
+            f"VectorEnv(num_envs={self.num_envs}, seats={self.seats!r}, rules={self.rules!r}, reward={self.reward!r}"
+            f"{'' if self.features is None else f', features={self.features}'})"
         )
 
     @property
@@ -492,9 +664,56 @@ class VectorEnv:
     def _batch(self) -> Batch:
         g = self._g
         rewards = g.rewards * self._scale if self.reward != "points" else g.rewards.copy()
+        f = None
+        if self.features is not None:
+            f = np.zeros((self.num_envs, N_ACTIONS, SF.n_features(self.features)), dtype=np.float32)
+            kernel: Any = SF.batch_features
+            kernel(g.obs, g.mask, self.features, self._setup.tb, SF.VALUE_RULES, f)
         return Batch(
-            g.obs.copy(), g.mask.copy(), g.cur.copy(), rewards, g.term.copy(), g.seeds.copy(), g.dealers.copy()
+            g.obs.copy(), g.mask.copy(), g.cur.copy(), rewards, g.term.copy(), g.seeds.copy(), g.dealers.copy(), f
         )
+
+    def _serve_opponents(self) -> None:
+        """Let the ``policy:`` seats decide, batched per policy, until every game waits for a learner."""
+        if not self._policies:
+            return
+        g = self._g
+        while True:
+            who = self._roles[g.cur]
+            pend = np.flatnonzero(who)
+            if not pend.size:
+                return
+            acts = np.empty(pend.size, dtype=np.int64)
+            for j, policy in enumerate(self._policies, 1):
+                sel = who[pend] == j
+                if sel.any():
+                    idx = pend[sel]
+                    seat = int(np.flatnonzero(self._roles == j)[0])
+                    try:
+                        acts[sel] = _opponent_actions(
+                            policy, g.obs[idx], g.mask[idx], f"seats[{seat}] {self.seats[seat]}"
+                        )
+                    except Exception:
+                        self._ready = False  # some games moved on, others not: reset() before stepping again
+                        raise
+            self.opponent_decisions += int(pend.size)
+            kernel: Any = step_some
+            bad = kernel(g, self._setup, pend.astype(np.int64), acts, self._search)
+            if bad:
+                raise self._internal(bad)
+
+    def state(self) -> np.ndarray:
+        """int8 ``[N, 82, 34]``: the perfect-information planes of every game now (for centralized critics
+        and oracles), exactly :func:`shangrao.encoding.encode_state` of its position (``hands_left`` 1):
+        rows ``20*s .. 20*s+19`` seat ``s``'s planes (absolute seat order, every concealed hand), row 80
+        the live wall's kinds, row 81 the kind of the next draw.  Never hand it to a policy that plays
+        (it shows the other hands and the wall).  :class:`~shangrao.sim.batch.BatchError` before ``reset``."""
+        if not self._ready:
+            raise BatchError("state: call reset() first")
+        out = np.zeros((self.num_envs, N_STATE_ROWS, 34), dtype=np.int8)
+        kernel: Any = state_batch
+        kernel(self._g, out)
+        return out
 
     def _internal(self, bad: int) -> EngineError:
         self._ready = False  # a game's state is not trusted any more: reset() before stepping again
@@ -548,9 +767,10 @@ class VectorEnv:
                 C.mt_seed(self._g.mts[i, p], bot_keys[p])
         self._g.last_ndec[:] = 0
         kernel: Any = reset_batch  # (numba's Dispatcher is typed for fixed arguments)
-        bad = kernel(self._g, self._setup)
+        bad = kernel(self._g, self._setup, self._search)
         if bad:
             raise self._internal(bad)
+        self._serve_opponents()
         self._ready = True
         return self._batch()
 
@@ -597,9 +817,10 @@ class VectorEnv:
                 f"no game was stepped"
             )
         kernel: Any = step_batch
-        bad = kernel(self._g, self._setup, a)
+        bad = kernel(self._g, self._setup, a, self._search)
         if bad:
             raise self._internal(bad)
+        self._serve_opponents()
         return self._batch()
 
     def decisions(self, i: int, last: bool = False) -> tuple[int, int, list[Action]]:

@@ -1,0 +1,89 @@
+"""A frozen policy's seats in the batched environment: decisions per second with its per-action
+features computed in the core (``policy:PATH`` seats, :mod:`shangrao.sim.features`) against the same
+policy with its features computed in Python (the path before issue 36), and a learner seat handed its
+features with each batch (``VectorEnv(features=...)``).
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_policy_seat.py [--envs 256] [--steps 40] [--policy PATH]
+
+The default policy is the shipped ``learned`` checkpoint (``mlp-features``, feature version 1).  One
+process, one core (set ``OMP_NUM_THREADS=1`` before NumPy loads); wall-clock seconds after a warm-up.
+docs/performance.md records a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+from shangrao.bots.features import action_features
+from shangrao.bots.learned import WEIGHTS
+from shangrao.bots.policy import load_policy
+from shangrao.sim.features import action_features as core_features
+from shangrao.sim.vector import VectorEnv
+
+
+def _run(env: VectorEnv, steps: int, seed: int) -> tuple[float, int, int]:
+    rng = np.random.default_rng(seed)
+    b = env.reset(seed=seed)
+    d0 = env.opponent_decisions
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        b = env.step((rng.random(b.legal_action_mask.shape) * b.legal_action_mask).argmax(axis=1))
+    return time.perf_counter() - t0, env.opponent_decisions - d0, steps * env.num_envs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--envs", type=int, default=256)
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--python-steps", type=int, default=4, help="steps of the slow Python-features run")
+    ap.add_argument("--policy", default=str(WEIGHTS))
+    a = ap.parse_args()
+    policy = load_policy(a.policy)
+
+    def python_features(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.asarray(policy(planes, mask))  # MLPPolicy.__call__: features in Python, one decision at a time
+
+    spec = f"policy:{a.policy}"
+    _run(VectorEnv(8, ("learner", spec, spec, spec)), 2, 0)  # warm-up (compiles on a first use)
+    _run(VectorEnv(8, ("learner", python_features, python_features, python_features)), 1, 0)
+    print(f"policy {a.policy}, batch {a.envs}, 1 learner seat (random legal actions) + 3 policy seats")
+    for label, seat, steps in (
+        ("features in the core (policy:PATH)", spec, a.steps),
+        ("features in Python (before)", python_features, a.python_steps),
+    ):
+        secs, opp, learner = _run(VectorEnv(a.envs, ("learner", seat, seat, seat)), steps, 1)
+        print(
+            f"  {label:38s} {opp / secs:10,.0f} policy decisions/s  ({1e3 * secs / opp:.3f} ms each; "
+            f"{learner / secs:,.0f} learner steps/s)"
+        )
+    env = VectorEnv(a.envs, ("learner", "ukeire", "ukeire", "ukeire"), features=2)
+    b = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    t0 = time.perf_counter()
+    n = 0
+    while time.perf_counter() - t0 < 5:
+        b = env.step((rng.random(b.legal_action_mask.shape) * b.legal_action_mask).argmax(axis=1))
+        n += 1
+    secs = time.perf_counter() - t0
+    print(f"  learner seat with features=2 handed out (3 x ukeire): {n * a.envs / secs:,.0f} learner steps/s")
+    p, m = b.observation, b.legal_action_mask
+    t0 = time.perf_counter()
+    core_features(p, m, 2)
+    tc = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    action_features(p[:64], m[:64].astype(np.int8), 2)
+    tp = (time.perf_counter() - t0) * len(p) / 64
+    print(
+        f"  per-action features v2, one batch of {len(p)}: core {1e6 * tc / len(p):.1f} us/decision, "
+        f"Python {1e3 * tp / len(p):.2f} ms/decision"
+    )
+
+
+if __name__ == "__main__":
+    main()
