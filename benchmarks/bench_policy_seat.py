@@ -27,14 +27,16 @@ from shangrao.sim.features import action_features as core_features
 from shangrao.sim.vector import VectorEnv
 
 
-def _run(env: VectorEnv, steps: int, seed: int) -> tuple[float, int, int]:
+def _run(env: VectorEnv, steps: int, seed: int) -> tuple[float, float, int, int]:
+    """(wall s, CPU s, policy decisions, learner steps) of ``steps`` steps of random legal learner actions."""
     rng = np.random.default_rng(seed)
     b = env.reset(seed=seed)
     d0 = env.opponent_decisions
     t0 = time.perf_counter()
+    c0 = time.process_time()
     for _ in range(steps):
         b = env.step((rng.random(b.legal_action_mask.shape) * b.legal_action_mask).argmax(axis=1))
-    return time.perf_counter() - t0, env.opponent_decisions - d0, steps * env.num_envs
+    return time.perf_counter() - t0, time.process_time() - c0, env.opponent_decisions - d0, steps * env.num_envs
 
 
 def main() -> None:
@@ -57,10 +59,10 @@ def main() -> None:
         ("features in the core (policy:PATH)", spec, a.steps),
         ("features in Python (before)", python_features, a.python_steps),
     ):
-        secs, opp, learner = _run(VectorEnv(a.envs, ("learner", seat, seat, seat)), steps, 1)
+        secs, cpu, opp, learner = _run(VectorEnv(a.envs, ("learner", seat, seat, seat)), steps, 1)
         print(
-            f"  {label:38s} {opp / secs:10,.0f} policy decisions/s  ({1e3 * secs / opp:.3f} ms each; "
-            f"{learner / secs:,.0f} learner steps/s)"
+            f"  {label:38s} {opp / secs:10,.0f} policy decisions/s wall, {opp / cpu:10,.0f} per CPU-s "
+            f"({1e3 * cpu / opp:.3f} CPU-ms each; {opp:,} decisions; {learner / cpu:,.0f} learner steps per CPU-s)"
         )
     env = VectorEnv(a.envs, ("learner", "ukeire", "ukeire", "ukeire"), features=2)
     b = env.reset(seed=2)

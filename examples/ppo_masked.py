@@ -200,6 +200,7 @@ def main() -> None:
         base.arch,
         dict(base.meta),
         [(U.copy(), d.copy()) for U, d in base.feature_net],
+        base.feature_version,
     )
     backend = args.backend
     if backend == "auto":

@@ -23,9 +23,11 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
+import test_features as feature_tests
 import test_identity as identity  # tests/sim is on the path (pytest's rootdir-relative import)
 import test_kernels as kernel_tests
 import test_vector as vector_tests
+import test_vector_opponents as opponent_tests
 
 from shangrao.rules import DEFAULT_RULES
 from shangrao.sim import kernels as K
@@ -123,3 +125,20 @@ def test_the_batched_env_in_the_core_as_python_is_the_engines():
     vector_tests._check_against_engine(VectorEnv(2, ("learner", "random", "greedy", "ukeire")), 20 * HANDS, seed=5)
     vector_tests.test_step_before_reset_and_a_bad_game_index_are_refused()
     vector_tests.test_a_refused_seed_leaves_every_game_as_it_was()
+
+
+def test_the_features_and_the_opponents_in_the_core_as_python_are_the_engines():
+    feature_tests.test_the_batch_function_is_the_per_row_function()
+    feature_tests.test_melds_are_read_back_from_their_tile_counts()
+    opponent_tests.test_features_come_with_each_batch()
+
+    def first_legal(planes, mask):
+        return mask.argmax(axis=1).astype(np.int64)
+
+    env = VectorEnv(2, ("learner", first_legal, "learner", "random"))
+    b = env.reset(seed=3)
+    for _ in range(4 * HANDS):
+        b = env.step(b.legal_action_mask.argmax(axis=1))
+    for i in range(2):
+        g, _ = opponent_tests._replay(env, i)
+        assert np.array_equal(opponent_tests.encode_state(g, 1), env.state()[i])

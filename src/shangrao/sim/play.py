@@ -157,7 +157,14 @@ def warm_up() -> float:
     hand[0, 27] = 2
     is_winning_many(hand)
     shanten_many(hand)
-    env = VectorEnv(2, ("learner", *STEP_BOTS))  # a learner and each core bot
+    env = VectorEnv(2, ("learner", *STEP_BOTS), features=2)  # a learner and each core bot, the features
+    env.step(env.reset(0).legal_action_mask.argmax(axis=1))
+    env.state()
+
+    def first_legal(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.asarray(mask.argmax(axis=1), dtype=np.int64)
+
+    env = VectorEnv(2, ("learner", first_legal, "learner", "random"), features=1)  # a policy seat
     env.step(env.reset(0).legal_action_mask.argmax(axis=1))
     return time.perf_counter() - t0
 
