@@ -127,11 +127,14 @@ def test_the_batched_env_in_the_core_as_python_is_the_engines():
     vector_tests.test_a_refused_seed_leaves_every_game_as_it_was()
 
 
-def test_the_features_and_the_opponents_in_the_core_as_python_are_the_engines():
-    feature_tests.test_the_batch_function_is_the_per_row_function()
+@PY_DIFFERS  # the shanten kernels on int8 counts (hand_codes), as the bots' discards above
+def test_the_features_in_the_core_as_python_are_the_pythons():
     feature_tests.test_melds_are_read_back_from_their_tile_counts()
+    feature_tests.test_the_batch_function_is_the_per_row_function()
     opponent_tests.test_features_come_with_each_batch()
 
+
+def test_policy_seats_and_state_in_the_core_as_python_are_the_engines():
     def first_legal(planes, mask):
         return mask.argmax(axis=1).astype(np.int64)
 
