@@ -29,6 +29,13 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--hidden", default="256", help="hidden layer sizes, e.g. 256 or 512,256")
     ap.add_argument("--arch", default="mlp-features", choices=["mlp", "mlp-features"])
+    ap.add_argument(
+        "--feature-version",
+        type=int,
+        default=2,
+        choices=[1, 2],
+        help="mlp-features: the per-action features' version (2: with the win on offer; 1: the shipped learned's)",
+    )
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--seed", type=int, default=0)
@@ -57,6 +64,7 @@ def main() -> None:
         lr=args.lr,
         seed=args.seed,
         min_hand_points=args.min_hand_points,
+        feature_version=args.feature_version,
         on_epoch=lambda ep, rec: print(json.dumps(rec), flush=True),
         checkpoint=checkpoint,
     )

@@ -4,7 +4,8 @@
 ``"learner"`` stop the core at their decisions and the whole batch is handed over as arrays
 (observation planes, action masks, the deciding seat, game ids); :meth:`VectorEnv.step` takes one
 flat action per game back, and the core plays on — its own bots (``random``, ``greedy``, ``ukeire``)
-at the other seats — to every game's next learner decision.  One Python call a batch, none a game.
+at the other seats — to every game's next learner decision.  One Python call a batch, none a game;
+frozen ``policy:`` opponents are asked once per batch and policy (below).
 
 Convention: pgx's batched ``init``/``step`` API for multi-player games (`pgx
 <https://github.com/sotetsuk/pgx>`_, ``pgx.State``) — every field has the batch first and is named
@@ -325,7 +326,8 @@ def _new_hand(g: Games, cfg: Setup, i: int, sc: Scratch) -> None:
 
 @njit(cache=True)
 def _play_on(g: Games, cfg: Setup, i: int, sc: Scratch, sr: Search) -> int:
-    """Play game ``i`` on (core bots) to its next learner decision, starting new hands as hands end.
+    """Play game ``i`` on (core bots, ``search`` seats) to its next outside decision — a learner's or a
+    ``policy:`` seat's (both ``BOT_EXTERNAL`` in the core) — starting new hands as hands end.
     A hand with a learner decision that ends adds its deltas to ``rewards[i]`` and sets ``term[i]``;
     one that ends before any learner seat decided (a bot's 天糊, say) is counted in ``skipped[i]``.
     Returns 0, or the core's internal error code."""
@@ -373,7 +375,8 @@ def _scratch() -> Scratch:
 @njit(cache=True)
 def reset_batch(g: Games, cfg: Setup, sr: Search) -> int:
     """Start a hand in every game (the streams ``hmt``/``mts`` already seeded) and play each to its
-    first learner decision; write the observations.  Returns 0, or ``1 + i`` for an internal error
+    first outside decision (a learner's or a policy seat's: :meth:`VectorEnv.reset` serves the
+    policy seats); write the observations.  Returns 0, or ``1 + i`` for an internal error
     of game ``i`` (its code in ``err``)."""
     n = g.st.shape[0]
     sc = _scratch()
