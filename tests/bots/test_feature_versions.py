@@ -1,6 +1,7 @@
 """Checkpoints record the version of their per-action features (issue 36): version 1 (4 features,
 the shipped ``learned`` bot, and every checkpoint written before) still loads; version 2 (7 features)
-round-trips; an unknown version or a feature net of the wrong width is refused naming it."""
+round-trips; an unknown version or a feature net of the wrong width is refused naming it; version 2's
+value of the win on offer is what the engine pays."""
 
 from __future__ import annotations
 
@@ -61,3 +62,30 @@ def test_an_unknown_feature_version_or_a_net_of_the_wrong_width_is_refused(tmp_p
     np.savez(tmp_path / "bad.npz", **arrays)
     with pytest.raises(PolicyLoadError, match=r"feature version 1 needs a feature net U0\.\. from 4 features"):
         MLPPolicy.load(tmp_path / "bad.npz")
+
+
+def test_the_value_of_the_win_on_offer_is_what_the_engine_pays_for_it() -> None:
+    """Column 5 (version 2), read from the planes alone, equals the win payments of the engine's own
+    scoring when the win is taken: every win of 60 hands of four ``ukeire``."""
+    from shangrao.bots.features import VALUE_CAP, VALUE_SCALE, decision_features
+    from shangrao.encoding import WIN_INDEX
+    from shangrao.game import ActionType
+
+    wins = 0
+    for h in range(60):
+        g = Game(seed=f"value:{h}")
+        bots = [get_bot("ukeire", seed=f"{h}:{s}") for s in range(4)]
+        offered: tuple[int, float] | None = None
+        while g.result is None:
+            seat = g.current_seat
+            legal = g.legal_actions()
+            a = bots[seat].choose(g.observation(seat), legal)
+            if len(legal) > 1 and a.type is ActionType.WIN:
+                planes, mask, _ = encode_decision(g.observation(seat), legal)
+                offered = (seat, float(decision_features(planes, mask, 2)[WIN_INDEX, 5]))
+            g.apply(a)
+        for w in g.result.wins:
+            if offered is not None and w.seat == offered[0]:
+                assert offered[1] == min(sum(w.score.win_payments) / VALUE_SCALE, VALUE_CAP), (h, w.to_dict())
+                wins += 1
+    assert wins >= 40
