@@ -113,8 +113,10 @@ def test_three_bad_outside_bots_never_stall_another_table_nor_the_api_and_leave_
         f"GET /api/rules: {len(rules_times)} answers, max {max(rules_times) * 1000:.0f} ms; "
         f"the other table: {len(slow_answers)} actions, max {max(slow_answers) * 1000:.0f} ms"
     )
-    assert rules_times and max(rules_times) < 0.2, max(rules_times)
-    assert max(slow_answers) < 0.2, max(slow_answers)
+    # a stall behind a bad bot lasts its deadline (0.5 s) or its sleep (3 s); under the bound, none happened
+    # (0.45 s: a loaded 2-core CI machine answered in up to 0.23 s without any stall)
+    assert rules_times and max(rules_times) < 0.45, max(rules_times)
+    assert max(slow_answers) < 0.45, max(slow_answers)
     faults = [r.getMessage() for r in caplog.records if "greedy plays this decision" in r.getMessage()]
     for seat in (1, 2, 3):  # each bad bot's seat was played by the stand-in
         assert any(f"table {bad} seat {seat}:" in f for f in faults), faults
