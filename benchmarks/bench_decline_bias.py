@@ -98,6 +98,7 @@ class Decision:
     declines: dict[str, bool] = field(default_factory=dict)
     worlds: int = 0  # worlds of each dealing
     capped: int = 0  # tilted opponents whose tries ran out, over the worlds
+    seed: str = ""  # the run's seed (a records file without it: its path)
 
 
 def _mt(key: str) -> np.ndarray:
@@ -220,7 +221,7 @@ def decisions(
             offered = bool(st[C._O_PHASE] == C.P_ACT and (buf[:n] == C.A_WIN).any())
             if offered and n > 1:
                 d = measure_decision(st, buf, n, f"decline:{seed}:{h}:{k}", worlds, keep, policy, lr)
-                d.hand = h
+                d.hand, d.seed = h, seed
                 k += 1
                 yield d
             a = int(buf[0]) if n == 1 else int(C._choose(st, RS, TB, codes, mts, seat, buf, n, C.BOT_RULES))
@@ -290,7 +291,7 @@ def table(ds: list[Decision]) -> str:
     dealt = sum(3 * d.worlds for d in ds)
     lines.append("")
     lines.append(
-        f"{len(ds)} wins offered in {len({d.hand for d in ds})} hands, {sum(d.baodiao for d in ds)} of them 宝吊; "
+        f"{len(ds)} wins offered in {len({(d.seed, d.hand) for d in ds})} hands, {sum(d.baodiao for d in ds)} of them 宝吊; "
         f"the truth has an option beating the win at {truth_better}; tilted opponents whose tries ran out: "
         f"{capped:,} of {dealt:,} dealt ({100 * capped / max(dealt, 1):.1f} %)."
     )
@@ -301,7 +302,7 @@ def _read(paths: Iterable[str]) -> list[Decision]:
     out = []
     for p in paths:
         with open(p, encoding="utf-8") as f:
-            out.extend(Decision(**json.loads(line)) for line in f if line.strip())
+            out.extend(Decision(**{"seed": p, **json.loads(line)}) for line in f if line.strip())
     return out
 
 
