@@ -118,6 +118,28 @@ def test_a_dealt_world_plays_to_its_end_without_an_error(states):
         assert world[C._O_SCORES : C._O_SCORES + 4].sum() == 0
 
 
+def test_the_truths_worlds_keep_every_hand_and_deal_only_the_walls_order_again(states):
+    snaps, _, _ = states
+    mt = np.zeros(625, dtype=np.uint32)
+    C.mt_seed(mt, C.seed_key("wall"))
+    world = np.zeros(C.STATE_SIZE, dtype=np.int64)
+    moved = 0
+    for st in snaps[:30]:
+        B.deal_wall(st, mt, world)
+        lo, hi = C._O_LIVE + st[C._O_HEAD], C._O_LIVE + st[C._O_TAIL] + 1
+        assert sorted(world[lo:hi]) == sorted(st[lo:hi])
+        rest = np.ones(C.STATE_SIZE, dtype=bool)
+        rest[lo:hi] = False
+        assert (world[rest] == st[rest]).all()  # every hand, meld, discard and the wall's ends as they were
+        moved += int((world[lo:hi] != st[lo:hi]).any())
+    assert moved >= 25
+    again = np.zeros(C.STATE_SIZE, dtype=np.int64)
+    for out in (world, again):  # deterministic for a stream
+        C.mt_seed(mt, C.seed_key("wall:2"))
+        B.deal_wall(snaps[0], mt, out)
+    assert (world == again).all()
+
+
 def test_no_world_is_dealt_in_a_claim_window(states):
     snaps, seats, _ = states
     st = snaps[0].copy()

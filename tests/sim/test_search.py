@@ -241,3 +241,55 @@ def test_weighted_worlds_search_deterministically_and_the_same_on_both_engines()
         g = Game(DEFAULT_RULES, seed=seed)
         engine_play_hand(g, bots, check=True)
         assert decisions_of(g.events) == _core_search_hand(seed, ["search"] * 4, params), seed
+
+
+def _act_decisions(seed: str, count: int):
+    """The first ``count`` own-turn states with several options of greedy hands (state, legal, n)."""
+    st = np.zeros(C.STATE_SIZE, dtype=C.ST_DTYPE)
+    ev = np.zeros((C.MAX_EVENTS, C.EV_WIDTH), dtype=C.ST_DTYPE)
+    buf = np.zeros(48, np.int32)
+    mts = np.zeros((4, 625), np.uint32)
+    bots = np.full(4, C.BOT_GREEDY, np.int32)
+    out = []
+    for h in range(10):
+        no_wall, no_dice = np.full(136, -1, np.int32), np.zeros(2, np.int32)
+        C.new_hand(st, ev, RS, TB, C.seed_key(f"{seed}:{h}"), 0, np.zeros(4, C.ST_DTYPE), 0, no_wall, no_dice)
+        while st[C._O_PHASE] != C.P_OVER:
+            n = C.legal(st, RS, TB, buf)
+            if st[C._O_PHASE] == C.P_ACT and n > 1 and st[C._O_NDISC + st[C._O_CUR]] >= 3:
+                out.append((st.copy(), buf.copy(), n))
+                if len(out) == count:
+                    return out
+            a = buf[0] if n == 1 else C._choose(st, RS, TB, bots, mts, st[C._O_CUR], buf, n, RS)
+            C.push(st, ev, RS, TB, a, bool(st[C._O_PHASE] == C.P_ACT and (buf[:n] == C.A_WIN).any()))
+    return out
+
+
+@pytest.mark.parametrize("policy", [C.BOT_GREEDY, C.BOT_RANDOM])
+def test_play_options_on_the_searchs_own_worlds_gives_the_searchs_values(policy):
+    # the decline-a-win benchmark plays other samplers' worlds through play_options: on search's own
+    # worlds (the same stream, drawn in the same order) it must give search's means exactly
+    for st, legal, n in _act_decisions("opts", 6):
+        seat = int(st[C._O_CUR])
+        v = np.zeros(S.V_SIZE, np.int64)
+        S.view_of(st, seat, v)
+        params = S.default_params(6, 2, policy, prune=False)
+        vals, ses = np.zeros(48), np.zeros(48)
+        S.search(v, legal, n, RS, TB, RS, 12345, params, S.NO_WEIGHTS, vals, ses)
+        mt = np.zeros(625, np.uint32)
+        C.mt_seed(mt, np.array([12345], np.uint32))
+        world = np.zeros(C.STATE_SIZE, C.ST_DTYPE)
+        seeds = np.zeros(4, np.uint32)
+        xs = np.zeros((6, n))
+        for w in range(6):
+            assert S.deal_world(v, legal, n, RS, TB, mt, world) == 0
+            for s in range(4):
+                seeds[s] = C.mt_next(mt)
+            kept = world.copy()
+            S.play_options(world, seat, legal, n, np.ones(n, np.int64), RS, TB, RS, policy, seeds, xs[w])
+            assert (world == kept).all()
+        np.testing.assert_allclose(xs.mean(axis=0), vals[:n], rtol=0, atol=1e-9)
+        cand = np.zeros(n, np.int64)
+        cand[0] = 1
+        S.play_options(world, seat, legal, n, cand, RS, TB, RS, policy, seeds, xs[0])
+        assert np.isfinite(xs[0, 0]) and np.isnan(xs[0, 1:]).all()

@@ -38,6 +38,9 @@ Tilted worlds            ``deal_world_tilted(st, seat, tb, lr3, mt, out, max_tri
                          model against this state's own uniform distribution, from ``pilot`` deals):
                          compute ``lr3`` once a decision, then deal the worlds.  The recommended
                          sampler (measured in docs/bots.md)
+The truth's worlds       ``deal_wall(st, mt, out)`` (``@njit``): ``out`` = ``st`` with only the live
+                         wall's order dealt again, the real hidden hands kept: what the sampled worlds
+                         are measured against (``benchmarks/bench_decline_bias.py``)
 Params                   :class:`BeliefParams` (``log_ratio``, the raw counts, ``meta``: seeds, bots,
                          hands); :func:`load_params` reads ``sim/data/belief.npz`` (shipped) or a path;
                          :func:`fit` makes them; ``python -m shangrao.sim.belief fit --hands N --seed S
@@ -75,6 +78,7 @@ __all__ = [
     "N_CELLS",
     "N_SH",
     "BeliefParams",
+    "deal_wall",
     "deal_world",
     "deal_world_tilted",
     "fit",
@@ -331,6 +335,23 @@ def deal_world(st: C.State, seat: int, mt: C.Stream, out: C.State) -> int:
             break
     _write_world(st, seat, pool, size, gone, out)
     return 1
+
+
+@njit(cache=True)
+def deal_wall(st: C.State, mt: C.Stream, out: C.State) -> None:
+    """``out`` = ``st`` with only the order of its live wall dealt again (uniformly; ``mt`` advanced):
+    the opponents keep their *real* hands.  Given everything that happened, the rest of the wall is in
+    a uniformly random order, so play-outs on these worlds estimate what an option is really worth —
+    the truth the sampled worlds are measured against (``benchmarks/bench_decline_bias.py``)."""
+    out[:] = st
+    head = st[_O_HEAD]
+    pool = np.empty(136, dtype=np.int64)
+    n = _f_tiles_left(st)
+    for q in range(n):
+        pool[q] = st[_O_LIVE + head + q]
+    _shuffle(mt, pool, 0, n)
+    for q in range(n):
+        out[_O_LIVE + head + q] = pool[q]
 
 
 @njit(cache=True)

@@ -59,6 +59,7 @@ __all__ = [
     "deal_world",
     "candidates",
     "search",
+    "play_options",
     "play_to_end",
     "play_matches",
     "BOT_SEARCH",
@@ -112,7 +113,8 @@ N_PARAMS = 7
 DEFAULT_WORLDS = 256
 DEFAULT_KEEP = 2
 #: the win rule's default: decline a win only when declining beats it by > 2 standard errors and > 4
-#: points (issue 35 measured uniform worlds overrating a decline by 3.2 points)
+#: points (issue 35 measured uniform worlds overrating a decline by 3.2 points; re-measured against the
+#: truth, benchmarks/bench_decline_bias.py: +2.9, +4.1 for the best other option, +1.0 on tilted worlds)
 DEFAULT_WIN_Z = 2.0
 DEFAULT_WIN_MARGIN = 4.0
 
@@ -687,6 +689,51 @@ def search(
         if md <= params[P_WIN_Z] / 100.0 * sd + params[P_WIN_MARGIN] / 100.0:
             best = iw
     return legal[best]
+
+
+@njit(cache=True)
+def play_options(
+    world: C.State,
+    seat: int,
+    legal: C.Codes,
+    n: int,
+    cand: npt.NDArray[np.int64],
+    rules: C.Rules,
+    tb: C.Tables,
+    bot_rules: C.Rules,
+    policy: int,
+    seeds: npt.NDArray[np.uint32],
+    out: npt.NDArray[np.float64],
+) -> None:
+    """What :func:`search` does on one of its worlds, for a world dealt by any sampler: each option
+    ``legal[i]`` with ``cand[i]`` is pushed on a copy of ``world`` (a full core state, ``seat`` to act;
+    left unchanged) and the hand is played to its end by the core bot ``policy`` at every seat
+    (``seeds[s]``: seat ``s``'s MT19937 seed, read by random play-outs only, the same for every option);
+    ``out[i]``: ``seat``'s points delta over the hand (bonuses included), NaN for an option not played.
+    A world dealt from a real state (:mod:`shangrao.sim.belief`) may carry the hand's event count: the
+    rows are not kept, so the count starts at 0 (as in :func:`deal_world`'s worlds).  The mean of
+    ``out`` over :func:`search`'s own worlds is its ``vals`` (``tests/sim/test_search.py``); the
+    decline-a-win measurement (``benchmarks/bench_decline_bias.py``) plays other samplers' worlds."""
+    st = np.empty_like(world)
+    ev = np.zeros((64, C.EV_WIDTH), dtype=C.ST_DTYPE)
+    buf = np.zeros(48, dtype=np.int32)
+    mts = np.zeros((4, 625), dtype=np.uint32)
+    one = np.zeros(1, dtype=np.uint32)
+    offered = world[C._O_PHASE] == C.P_ACT and _offers_win(legal, n)
+    for i in range(n):
+        out[i] = np.nan
+        if not cand[i]:
+            continue
+        st[:] = world
+        st[C._O_NEV] = 0
+        if policy == C.BOT_RANDOM:
+            for s in range(4):
+                one[0] = seeds[s]
+                C.mt_seed(mts[s], one)
+        C.push(st, ev, rules, tb, legal[i], offered)
+        st[C._O_NEV] = 0
+        _playout(st, ev, rules, tb, policy, mts, bot_rules, buf)
+        out[i] = float(st[C._O_SCORES + seat] - st[C._O_START + seat])
 
 
 @njit(cache=True, inline="always")
