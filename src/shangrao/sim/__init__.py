@@ -45,9 +45,12 @@ process by a compiled function (:func:`~.kernels.build_tables`).
 from __future__ import annotations
 
 from ._cache import install as _install_cache
+from ._cache import memo_inlining as _memo_inlining
 from ._cache import unliteral_calls as _unliteral_calls
 
 # before any kernel is compiled or loaded: a change to any source of this package recompiles all of it
 _install_cache()
 # one compile of a kernel per argument types, not per constant passed to it (most of the first compile)
 _unliteral_calls()
+# an inlined function's IR built once per process, not once per call site
+_memo_inlining()
