@@ -26,7 +26,7 @@ Speed (``benchmarks/bench_sim.py``, recorded with the machine and command in doc
 "The compiled game loop" and "The batched environment"): whole hands on one core against the Python
 engine with the ``random``, ``greedy`` and ``ukeire`` bots, and the batched environment's steps per
 second against pgx's ``sparrow_mahjong`` and the PettingZoo environment.  The first call compiles
-what it reaches (the game loop: about two minutes of CPU, docs/performance.md "Compile time"); it is
+what it reaches (the game loop: about a minute of CPU, docs/performance.md "Compile time"); it is
 cached on disk with the kernels, :mod:`._cache`.
 
 Technology: numba, chosen by measuring the win check against the candidates: the table and the
