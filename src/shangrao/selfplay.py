@@ -156,7 +156,7 @@ def _play_records(match: Match, m: int, mseed: int, names: list[str], limit: int
 
 
 #: with the game loop not compiled yet on this machine, the default engine is fast only from this
-#: many hands: compiling it once (about two minutes of CPU, :data:`shangrao.sim.play.FIRST_COMPILE_CPU_S`)
+#: many hands: compiling it once (about a minute of CPU, :data:`shangrao.sim.play.FIRST_COMPILE_CPU_S`)
 #: pays off only on a long run
 COLD_FAST_HANDS = 20_000
 

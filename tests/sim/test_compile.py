@@ -87,6 +87,36 @@ def test_a_cold_kernel_called_with_different_constants_is_compiled_once(tmp_path
     assert "Literal" not in out.split(maxsplit=3)[3]
 
 
+def test_an_inlined_function_is_built_once_for_all_its_call_sites(tmp_path):
+    """numba alone runs an ``inline="always"`` function's untyped pipeline again at every call site;
+    :func:`shangrao.sim._cache.memo_inlining` builds its IR once per process (the same answers)."""
+    _toy_package(tmp_path, 1)
+    (tmp_path / "toy" / "d.py").write_text(
+        'from numba import njit\n\n\n@njit(cache=True, inline="always")\ndef helper(x):\n    return x * 2\n\n\n'
+        "@njit(cache=True)\ndef one(x):\n    return helper(x) + helper(x + 1)\n\n\n"
+        "@njit(cache=True)\ndef two(x):\n    return one(x) + helper(x + 2)\n"
+    )
+    out = _run(
+        """
+        from numba.core import inline_closurecall
+        built = []
+        orig = inline_closurecall.InlineWorker.run_untyped_passes
+        def counting(self, func, enable_ssa=False):
+            built.append(func.__name__)
+            return orig(self, func, enable_ssa)
+        inline_closurecall.InlineWorker.run_untyped_passes = counting
+        import toy
+        from toy._cache import memo_inlining
+        memo_inlining()
+        from toy.d import two
+        print(two(3), built.count("helper"))
+    """,
+        tmp_path / "numba-cache",
+        tmp_path,
+    )
+    assert out.split() == ["24", "1"]  # (3*2 + 4*2) + 5*2; helper built once for its three call sites
+
+
 def test_the_win_check_loads_or_compiles_only_what_it_reaches(tmp_path):
     """Lazy: a process that only checks wins compiles (or loads) the win check, not the game loop,
     the scoring kernel or the batched environment."""

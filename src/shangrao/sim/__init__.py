@@ -26,7 +26,7 @@ Speed (``benchmarks/bench_sim.py``, recorded with the machine and command in doc
 "The compiled game loop" and "The batched environment"): whole hands on one core against the Python
 engine with the ``random``, ``greedy`` and ``ukeire`` bots, and the batched environment's steps per
 second against pgx's ``sparrow_mahjong`` and the PettingZoo environment.  The first call compiles
-what it reaches (the game loop: about two minutes of CPU, docs/performance.md "Compile time"); it is
+what it reaches (the game loop: about a minute of CPU, docs/performance.md "Compile time"); it is
 cached on disk with the kernels, :mod:`._cache`.
 
 Technology: numba, chosen by measuring the win check against the candidates: the table and the
@@ -45,9 +45,12 @@ process by a compiled function (:func:`~.kernels.build_tables`).
 from __future__ import annotations
 
 from ._cache import install as _install_cache
+from ._cache import memo_inlining as _memo_inlining
 from ._cache import unliteral_calls as _unliteral_calls
 
 # before any kernel is compiled or loaded: a change to any source of this package recompiles all of it
 _install_cache()
 # one compile of a kernel per argument types, not per constant passed to it (most of the first compile)
 _unliteral_calls()
+# an inlined function's IR built once per process, not once per call site
+_memo_inlining()

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PACKAGE_DIR", "install", "is_compiled", "sources_stamp", "unliteral_calls"]
+__all__ = ["PACKAGE_DIR", "install", "is_compiled", "memo_inlining", "sources_stamp", "unliteral_calls"]
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: the Python homes the core derives constants and helpers from at import (issue 39: codes from the
@@ -98,7 +98,9 @@ def install() -> bool:
 
 #: the package's functions compiled for plain argument types (:func:`unliteral_calls`): run at most a few
 #: times a hand (a win, a settlement, a kong, a new hand), so a constant folded into them buys no speed
-#: while each constant cost a compile; the hot ones (``_emit``, the draw, the discard) stay specialized
+#: while each constant cost a compile; or called with a literal only in numba's first typing round (the
+#: machine code kept is the plain one either way); the hot ones (``_emit``, the draw, the discard) stay
+#: specialized
 UNLITERAL = frozenset(
     {
         "score_win",
@@ -111,6 +113,12 @@ UNLITERAL = frozenset(
         "new_hand",
         "_kong_window",
         "_declare_kong",
+        # typed with a literal only on the way: a variable first bound to a constant (``offered = False``,
+        # ``best = 999``, ``nb = 0``) reaches the callee as a literal in numba's first typing round and as
+        # the plain type in its last one: numba compiled the callee for both and called the plain one
+        "push",
+        "useful_tiles",
+        "_sl_readings",
     }
 )
 
@@ -137,18 +145,13 @@ def unliteral_calls() -> bool:
         return False
     if getattr(orig, "_shangrao_sim", False):
         return True
-    here = os.path.normcase(str(PACKAGE_DIR))
     unliteral: Any = types.unliteral  # numba is untyped
 
     def get_call_template(self: Any, args: Any, kws: Any) -> Any:
         ours = self.__dict__.get("_shangrao_sim")
         if ours is None:
             code = getattr(self.py_func, "__code__", None)
-            ours = self._shangrao_sim = (
-                code is not None
-                and code.co_name in UNLITERAL
-                and os.path.normcase(os.path.dirname(os.path.abspath(code.co_filename))) == here
-            )
+            ours = self._shangrao_sim = code is not None and code.co_name in UNLITERAL and _ours(self.py_func)
         if ours and not kws:
             plain = tuple(unliteral(a) for a in args)
             if plain != tuple(args):
@@ -160,6 +163,50 @@ def unliteral_calls() -> bool:
 
     get_call_template._shangrao_sim = True  # type: ignore[attr-defined]
     cls.get_call_template = get_call_template
+    return True
+
+
+def _ours(func: Any) -> bool:
+    """``func`` (a Python function) is defined in this package's directory."""
+    code = getattr(func, "__code__", None)
+    here = os.path.normcase(str(PACKAGE_DIR))
+    return code is not None and os.path.normcase(os.path.dirname(os.path.abspath(code.co_filename))) == here
+
+
+def memo_inlining() -> bool:
+    """Build the numba IR of an ``inline="always"`` function of this package once per process, not once
+    per call site (once; False if numba's internals differ).
+
+    numba inlines such a function by running its whole untyped pipeline again at every call site
+    (``InlineWorker.run_untyped_passes``: the bytecode read, the IR built, the callee's own inlinable
+    calls inlined in turn), then copying that IR into the caller: ``_emit`` alone is called from
+    dozens of sites, most of them in functions that are themselves inlined.  The IR built depends on
+    the function only (the package's functions all compile with the same flags), and the inliner
+    copies it before changing it, so the first one built is kept and handed out again: the same IR,
+    the same machine code, a fraction of the typing time (docs/performance.md, "Compile time")."""
+    try:
+        from numba.core import inline_closurecall
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return False
+    cls: Any = getattr(inline_closurecall, "InlineWorker", None)
+    orig = getattr(cls, "run_untyped_passes", None)
+    if orig is None:
+        return False
+    if getattr(orig, "_shangrao_sim", False):
+        return True
+    built: dict[Any, Any] = {}
+
+    def run_untyped_passes(self: Any, func: Any, enable_ssa: bool = False) -> Any:
+        if enable_ssa or not _ours(func):
+            return orig(self, func, enable_ssa)
+        key = (func, self.flags.nrt, self.flags.boundscheck, self.flags.error_model)
+        if key not in built:
+            built[key] = orig(self, func, enable_ssa)
+        self.flags.enable_ssa = enable_ssa  # as numba's own does to the caller's flags
+        return built[key]
+
+    run_untyped_passes._shangrao_sim = True  # type: ignore[attr-defined]
+    cls.run_untyped_passes = run_untyped_passes
     return True
 
 

@@ -841,7 +841,8 @@ def _finish_wins(
             _transfer(st, ev, (w + 1 + i) % 4, w, out[K.O_WIN + i], R_WIN, 0)
         st[_O_WINNERS + wi] = w
     st[_O_NWIN] = nw
-    _end(st, ev, 0, winners[0])
+    # int64 (numba types np.int64 as an int), as the other call passes it: one compile of _end
+    _end(st, ev, 0, np.int64(winners[0]))  # type: ignore[arg-type]
 
 
 @njit(cache=True)
@@ -1049,7 +1050,8 @@ def _declare_kong(
     if concealed:
         for j in range(4):
             ids[j] = _remove(st, seat, k, -1)
-        _kong_window(st, ev, rules, tb, seat, M_CONCEALED, k, -1, -1, ids, ids[3], 0, -1)
+        # the tile id as int64, as the other calls pass it: one compile of _kong_window
+        _kong_window(st, ev, rules, tb, seat, M_CONCEALED, k, -1, -1, ids, np.int64(ids[3]), 0, -1)  # type: ignore[arg-type]
     else:
         tid = _remove(st, seat, k, st[_O_LASTDRAW + seat])
         idx = 0
@@ -1189,13 +1191,15 @@ def _count_touji(st: State, tb: Tables, seat: int) -> None:
     co = _O_COUNTS + seat * 34
     if drawn < 0 or not st[co + bao]:
         return
-    before = st[co : co + 34].copy()
+    before = np.zeros(34, dtype=np.int8)  # int8, as _greedy_touji's: one compile of is_baodiao_state
+    for kk in range(34):
+        before[kk] = st[co + kk]
     before[drawn >> 2] -= 1
     if K.is_baodiao_state(tb[0], tb[1], before, bao):
         st[_O_TOUJI + seat] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(st: State, ev: Rows, rules: Rules, tb: Tables, action: int, offered_win: bool) -> None:
     """Apply ``action`` (a legal code) for the current seat, as ``Game.push`` does.  ``offered_win``:
     WIN was among the legal actions (the 偷机 count needs it)."""
@@ -1504,7 +1508,7 @@ def _greedy(st: State, tb: Tables, bot_rules: Rules, seat: int, buf: Codes, n: i
     return best_t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choose(
     st: State, rules: Rules, tb: Tables, bots: Codes, mts: Streams, seat: int, buf: Codes, n: int, bot_rules: Rules
 ) -> int:
@@ -1515,7 +1519,7 @@ def _choose(
     return _greedy(st, tb, bot_rules, seat, buf, n, b == BOT_UKEIRE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_to_end(
     st: State,
     ev: Rows,
@@ -1687,8 +1691,13 @@ def play_matches(cfg: Setup, seeds: MatchSeeds, out: MatchOut) -> int:
             ne = st[_O_NEV]
             r0 = row_off[h]
             d0 = dec_off[h]
-            out.rows[r0 : r0 + ne] = ev[:ne]
-            out.dec[d0 : d0 + nd] = dec[:nd]
+            # element loops, not ``out.rows[r0 : r0 + ne] = ev[:ne]``: a slice assignment compiles numba's
+            # shape-mismatch message (its string formatting: a few CPU-s of the first compile)
+            for r in range(ne):
+                for j in range(EV_WIDTH):
+                    out.rows[r0 + r, j] = ev[r, j]
+            for r in range(nd):
+                out.dec[d0 + r] = dec[r]
             row_off[h + 1] = r0 + ne
             dec_off[h + 1] = d0 + nd
             info[h, I_DEALER] = dealer

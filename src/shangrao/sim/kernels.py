@@ -232,7 +232,7 @@ def _fill(table: np.ndarray, width: int, chows: bool, sl_masks: np.ndarray) -> N
             w0[code] = b0
             w1[code] = b1
         # the splits as (a, b, p) rows, then the row's fields from the one source
-        nb = 0
+        nb = np.int64(0)  # not a literal 0: one compile of _entry_fields, for int64
         for p in range(2):
             bits = w0[code] if p == 0 else w1[code]
             for bit in range(40):
@@ -1205,7 +1205,15 @@ def best_pattern(
     any_std_wubao = False
     any_wubao = False
     first = rd.first
-    order = np.argsort(first)
+    # = np.argsort(first) (numba sorts 8 items by insertion, stably: so does this loop), without
+    # compiling numba's quicksort for it
+    order = np.empty(8, dtype=np.int64)
+    for i in range(8):
+        j = i
+        while j > 0 and first[order[j - 1]] > first[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     for oi in range(8):
         f = order[oi]
         if first[f] < 0:

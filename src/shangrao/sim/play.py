@@ -47,7 +47,7 @@ __all__ = [
 #: CPU-seconds of the game loop's first compile (:func:`~.core.play_matches`, what ``simulate --engine
 #: fast`` runs, an empty numba cache) on the shared 2-core development machine, rounded up:
 #: ``benchmarks/bench_compile.py --entry "game loop"`` (docs/performance.md, "Compile time")
-FIRST_COMPILE_CPU_S = 75
+FIRST_COMPILE_CPU_S = 50
 
 #: the bots the core plays: name -> its code in the core (``search``: :data:`shangrao.sim.search.BOT_SEARCH`,
 #: played by that module's loop, never by the batched environment)

@@ -352,7 +352,8 @@ def _play_on(g: Games, cfg: Setup, i: int, sc: Scratch, sr: Search) -> int:
             g.last_dealer[i] = g.dealers[i]
             nd = st[OFS.n_decisions]
             g.last_ndec[i] = nd
-            g.last_dec[i, :nd] = dec[:nd]
+            for j in range(nd):  # not a slice assignment: see core.play_matches
+                g.last_dec[i, j] = dec[j]
         else:
             g.skipped[i] += 1
         g.asked[i] = 0
