@@ -1,12 +1,16 @@
 """The compiled core run as plain Python, for coverage: with ``NUMBA_DISABLE_JIT=1`` numba's kernels
 are the Python functions they are compiled from, so coverage sees their lines (compiled, they run
 outside the interpreter and count as never run).  ``.ci/run`` runs this module so, under coverage,
-and combines it with the suite's (``[tool.coverage.*]`` in pyproject.toml).
+and combines it with the suite's (``[tool.coverage.*]`` in pyproject.toml); docs/dev/CONTEXT.md,
+"Coverage", has the measured totals.
 
-It replays the identity tests' own checks (``test_identity``, ``test_kernels``, ``test_vector``:
-the same helpers and assertions, unchanged) on a few hands each — the plain-Python core is about a
-thousand times slower than compiled.  Its tables (``kernels.tables()``, 43 MB) are taken from a
-compiled process (numba's cache): filled as plain Python under coverage they cost minutes; the
+It replays the identity tests' own checks (``test_identity``, ``test_kernels``, ``test_vector``,
+``test_search``, ``test_belief``: the same helpers and assertions, unchanged) on a few hands each —
+the plain-Python core is several hundred times slower than compiled — and checks what has no
+Python-engine twin (the search's values on single decisions, the behaviour model's worlds, weights
+and fit) against the same function run in a process with the JIT on (:func:`_compiled`): plain
+Python and compiled give the same numbers.  Its tables (``kernels.tables()``, 43 MB) are taken from
+a compiled process (numba's cache): filled as plain Python under coverage they cost minutes; the
 filler itself runs as Python on the honour table and must give the compiled one.  With the JIT on
 (the normal suite) the module is skipped: the identity tests themselves play thousands of hands
 there.  ``SHANGRAO_PY_CORE_HANDS`` sets the hands per bot (default 3).
@@ -27,6 +31,7 @@ import test_identity as identity  # tests/sim is on the path (pytest's rootdir-r
 import test_kernels as kernel_tests
 import test_vector as vector_tests
 
+from shangrao.errors import InputError
 from shangrao.rules import DEFAULT_RULES
 from shangrao.sim import belief as B
 from shangrao.sim import core as C
@@ -152,11 +157,34 @@ def _search_positions(hands: int) -> list[tuple[np.ndarray, np.ndarray]]:
                 pos = (view_from_observation(g.observation(seat)), codes)
                 if C.A_WIN in codes:
                     wins.append(pos)
-                elif n % 9 == 4:
+                elif n % 15 == 4:
                     others.append(pos)
                 n += 1
             g.push(legal[0] if len(legal) == 1 else bots[seat].choose(g.observation(seat), legal))
     return wins + others
+
+
+def _rob_positions() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``(view, legal codes, rules)`` of every rob window with several options in the engine's
+    robbing-a-kong scenarios (scripted walls: no random hand comes near enough of them)."""
+    from shangrao.bots.search import view_from_observation
+    from shangrao.game import Game
+    from shangrao.sim.events import action_code
+
+    with pytest.MonkeyPatch.context() as mp:
+        games = identity._games_of(mp, [s for s in identity.SCENARIOS if s[0].startswith("robbing")])
+    out = []
+    for g in games:
+        r = Game(g.rules, seed=g.seed, dealer=g.dealer, scores=g.start_scores, wall=g.wall, dice=g.dice)
+        for ev in g.events:
+            if "action" not in ev:
+                continue
+            legal = r.legal_actions()
+            if r.phase == "rob" and len(legal) > 1:
+                codes = np.array([action_code(a) for a in legal], np.int32)
+                out.append((view_from_observation(r.observation(r.current_seat)), codes, encode_rules(g.rules)))
+            r.apply(ev["action"])  # type: ignore[typeddict-item]
+    return out
 
 
 def search_numbers() -> dict[str, np.ndarray]:
@@ -164,14 +192,17 @@ def search_numbers() -> dict[str, np.ndarray]:
     with each play-out policy, pruned and not, on uniform and on weighted worlds; and the candidates."""
     rs, tb = encode_rules(DEFAULT_RULES), K.tables()
     variants = [
-        S.default_params(3, 2),
+        S.default_params(2, 2),
         S.default_params(3, 2, win_z=0, win_margin=0),
-        S.default_params(3, 1, C.BOT_RANDOM),
+        S.default_params(2, 1, C.BOT_RANDOM),
         S.default_params(2, 2, C.BOT_UKEIRE, candidates=4),
         S.default_params(2, 2, prune=False),
     ]
     out: dict[str, list] = {"choice": [], "vals": [], "ses": [], "cand": []}
-    for pi, (v, codes) in enumerate(_search_positions(4)):
+    rob = _rob_positions()
+    assert rob
+    positions = [(v, codes, rs) for v, codes in _search_positions(4)] + rob
+    for pi, (v, codes, rules) in enumerate(positions):
         n = len(codes)
         legal = np.zeros(48, np.int32)
         legal[:n] = codes
@@ -181,7 +212,8 @@ def search_numbers() -> dict[str, np.ndarray]:
         for vi, params in enumerate(variants):
             vals, ses = np.zeros(48), np.zeros(48)
             word = (pi * 7919 + vi * 104729) & 0xFFFFFFFF
-            out["choice"].append(S.search(v, legal, n, rs, tb, rs, word, params, S.weights_for(params), vals, ses))
+            lr = S.weights_for(params)
+            out["choice"].append(S.search(v, legal, n, rules, tb, rs, word, params, lr, vals, ses))
             out["vals"].append(vals)
             out["ses"].append(ses)
     return {k: np.array(x) for k, x in out.items()}
@@ -193,11 +225,42 @@ def test_search_decisions_of_the_core_as_python_are_the_compiled_ones():
     _assert_same(py, _compiled("search_numbers"))
 
 
+def test_a_view_no_deal_can_hold_is_searched_as_its_first_option():
+    v, codes = _search_positions(1)[-1]
+    n = len(codes)
+    legal = np.zeros(48, np.int32)
+    legal[:n] = codes
+    rs, tb = encode_rules(DEFAULT_RULES), K.tables()
+    world = np.zeros(C.STATE_SIZE, C.ST_DTYPE)
+    mt = np.zeros(625, np.uint32)
+    k = int(np.argmax(v[S.V_HAND : S.V_HAND + 34]))
+    five_held, five_discarded = v.copy(), v.copy()
+    five_held[S.V_HAND + k] = 5
+    five_discarded[S.V_NDISC] = 5
+    five_discarded[S.V_DISC : S.V_DISC + 5] = k
+    for bad in (five_held, five_discarded):
+        assert S.deal_world(bad, legal, n, rs, tb, mt, world) == 1
+        vals, ses = np.zeros(48), np.zeros(48)
+        assert (
+            S.search(bad, legal, n, rs, tb, rs, 1, S.default_params(2, 2, prune=False), S.NO_WEIGHTS, vals, ses)
+            == codes[0]
+        )
+        assert np.isnan(vals[:n]).all()
+
+
 def test_search_hands_of_the_core_as_python_are_the_engines():
     import test_search as search_tests  # here: its tables are this module's (compiled) ones
 
-    search_tests._check_identity(HANDS, "py-ident")
-    search_tests._check_weighted_identity(1, "py-wident")
+    from shangrao.game.actions import IllegalActionError
+    from shangrao.sim.play import play_hand
+
+    search_tests._check_identity(2, "py-ident")
+    bots = ["search:2:keep=2", "greedy", "search:2:keep=2", "ukeire"]
+    h = play_hand(seed="py-script", bots=bots)
+    again = play_hand(seed="py-script", bots=bots, script=list(h.decisions))  # every decision scripted
+    assert list(again.decisions) == list(h.decisions) and np.array_equal(again.rows, h.rows)
+    with pytest.raises(IllegalActionError, match=r"script\[0\]"):
+        play_hand(seed="py-script", bots=["search:2", "external", "external", "external"], script=["pung 5m"])
     search_tests.test_a_world_holds_every_tile_once_and_keeps_what_the_seat_sees()
     search_tests.test_search_is_deterministic_for_a_seed_and_costs_nothing_on_a_single_option()
     search_tests.test_the_search_evaluator_values_every_legal_option_with_a_standard_error()
@@ -268,11 +331,41 @@ def test_worlds_dealt_by_the_belief_kernels_as_python_keep_what_the_seat_sees(be
     belief_tests.test_a_dealt_world_keeps_everything_the_seat_sees_and_is_self_consistent(belief_states, kind)
 
 
-def test_the_belief_model_as_python_fits_saves_loads_and_refuses_as_compiled(belief_states, tmp_path):
+def test_the_belief_model_as_python_fits_saves_loads_and_refuses_bad_input(belief_states, tmp_path):
     import test_belief as belief_tests
 
     belief_tests.test_a_dealt_world_plays_to_its_end_without_an_error(belief_states)
     belief_tests.test_no_world_is_dealt_in_a_claim_window(belief_states)
+    claim = belief_states[0][0].copy()
+    claim[C._O_PHASE] = C.P_CLAIM
+    for tilted in (False, True):
+        w, sh, d = np.zeros(2), np.zeros((2, 3), np.int64), np.zeros((2, 3), np.int64)
+        rest = (encode_rules(DEFAULT_RULES), np.full(4, C.BOT_GREEDY, np.int32), np.zeros((4, 625), np.uint32))
+        lr = B.load_params().log_ratio
+        mt = np.zeros(625, np.uint32)
+        args = (claim, 0, K.tables(), lr, np.zeros((3, B.N_SH)), mt, 2, tilted, True, *rest, C.BOT_RULES, w, sh, d)
+        assert B.sample_worlds(*args) == 0
+    for call, says in (
+        (lambda: B.self_play_states(0, "x"), "hands and stride"),
+        (lambda: B.self_play_states(1, "x", ("expert",) * 4), "bots: give 4 core bots"),
+        (lambda: B.fit(hands=1, worlds=0), "worlds and alpha"),
+    ):
+        with pytest.raises(InputError, match=says):
+            call()
+    assert B.self_play_states(1, "x", stride=1, max_per_hand=0)[0].shape == (0, C.STATE_SIZE)
+    small_meta = {"log_ratio": np.zeros((B.N_CELLS, B.N_SH)), "n_model": np.zeros((B.N_CELLS, B.N_SH))}
+    np.savez(tmp_path / "field.npz", **small_meta)
+    (tmp_path / "text.npz").write_text("not a zip")
+    full = {**small_meta, "n_uniform": np.zeros((B.N_CELLS, B.N_SH))}
+    np.savez(tmp_path / "json.npz", **full, meta=np.array("{"))
+    np.savez(tmp_path / "version.npz", **full, meta=np.array('{"features_version": -1}'))
+    for name, says in (
+        ("text", "not a params file"),
+        ("json", "meta is not JSON"),
+        ("version", "features version -1"),
+    ):
+        with pytest.raises(InputError, match=says):
+            B.load_params(tmp_path / f"{name}.npz")
     small = B.fit(hands=3, seed="py-small", worlds=1)
     belief_tests.test_params_survive_a_round_trip_and_a_bad_file_is_named(tmp_path, small)
     belief_tests.test_log_weight_names_a_bad_state_or_seat(belief_states, small)
