@@ -28,7 +28,6 @@ import numba
 import numpy as np
 import pytest
 import test_identity as identity  # tests/sim is on the path (pytest's rootdir-relative import)
-import test_kernels as kernel_tests
 import test_vector as vector_tests
 
 from shangrao.errors import InputError
@@ -100,6 +99,8 @@ def test_the_largest_amounts_in_the_core_as_python_are_the_engines():
 
 
 def test_scoring_in_the_core_as_python_is_the_engines():
+    import test_kernels as kernel_tests  # here, not above: it reads the tables on import (these, compiled)
+
     inner = kernel_tests.test_score_win_matches_score_on_random_situations.hypothesis.inner_test
     for seed in range(60 * HANDS):
         inner(seed, seed % 2 == 0, seed % 3 == 0, [1, 2, 0][seed % 3], [6, 3, 0][seed % 3])
@@ -189,7 +190,7 @@ def _rob_positions() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
 
 def search_numbers() -> dict[str, np.ndarray]:
     """The search's choices, values and standard errors on a few decisions (a win offered in several),
-    with each play-out policy, pruned and not, on uniform and on weighted worlds; and the candidates."""
+    with each play-out policy, pruned and not, on uniform and on weighted worlds, in rob windows too."""
     rs, tb = encode_rules(DEFAULT_RULES), K.tables()
     variants = [
         S.default_params(2, 2),
@@ -198,7 +199,7 @@ def search_numbers() -> dict[str, np.ndarray]:
         S.default_params(2, 2, C.BOT_UKEIRE, candidates=4),
         S.default_params(2, 2, prune=False),
     ]
-    out: dict[str, list] = {"choice": [], "vals": [], "ses": [], "cand": []}
+    out: dict[str, list] = {"choice": [], "vals": [], "ses": []}
     rob = _rob_positions()
     assert rob
     positions = [(v, codes, rs) for v, codes in _search_positions(4)] + rob
@@ -206,9 +207,6 @@ def search_numbers() -> dict[str, np.ndarray]:
         n = len(codes)
         legal = np.zeros(48, np.int32)
         legal[:n] = codes
-        cand = np.zeros(48, np.int64)
-        S.candidates(v, legal, n, tb, 2, cand)
-        out["cand"].append(cand)
         for vi, params in enumerate(variants):
             vals, ses = np.zeros(48), np.zeros(48)
             word = (pi * 7919 + vi * 104729) & 0xFFFFFFFF
@@ -249,7 +247,7 @@ def test_a_view_no_deal_can_hold_is_searched_as_its_first_option():
 
 
 def test_search_hands_of_the_core_as_python_are_the_engines():
-    import test_search as search_tests  # here: its tables are this module's (compiled) ones
+    import test_search as search_tests  # here, not above: it reads the tables on import (these, compiled)
 
     from shangrao.game.actions import IllegalActionError
     from shangrao.sim.play import play_hand
@@ -360,6 +358,7 @@ def test_the_belief_model_as_python_fits_saves_loads_and_refuses_bad_input(belie
     np.savez(tmp_path / "json.npz", **full, meta=np.array("{"))
     np.savez(tmp_path / "version.npz", **full, meta=np.array('{"features_version": -1}'))
     for name, says in (
+        ("field", "field n_uniform is missing$"),
         ("text", "not a params file"),
         ("json", "meta is not JSON"),
         ("version", "features version -1"),
