@@ -136,10 +136,11 @@ def _core_search_hand(seed: str, bots: list[str], params: np.ndarray) -> list[in
     return [int(x) for x in dec[:nd]]
 
 
-def test_search_decides_the_same_on_the_python_engine_and_natively_in_the_core():
+def _check_identity(hands: int, prefix: str = "ident") -> None:
+    """``hands`` hands (even: four search seats, odd: two against greedy) decide the same on both engines."""
     params = S.default_params(SMALL["worlds"], SMALL["keep"])
-    for h in range(IDENTITY_HANDS):
-        seed = f"ident:{h}"
+    for h in range(hands):
+        seed = f"{prefix}:{h}"
         names = ["search"] * 4 if h % 2 == 0 else ["search", "greedy", "search", "greedy"]
         bots = [
             SearchBot(f"{seed}:{i}", **SMALL) if b == "search" else get_bot("greedy", f"{seed}:{i}")
@@ -149,6 +150,10 @@ def test_search_decides_the_same_on_the_python_engine_and_natively_in_the_core()
         engine_play_hand(g, bots, check=True)
         assert decisions_of(g.events) == _core_search_hand(seed, names, params), seed
         assert encode_events(g.events).shape[0] > 0
+
+
+def test_search_decides_the_same_on_the_python_engine_and_natively_in_the_core():
+    _check_identity(IDENTITY_HANDS)
 
 
 def test_search_is_deterministic_for_a_seed_and_costs_nothing_on_a_single_option():
@@ -232,11 +237,12 @@ def test_the_core_plays_a_search_spec_and_refuses_two_different_ones():
         core_hand(seed="spec:1", bots=["search:2", "search:4", "greedy", "greedy"])
 
 
-def test_weighted_worlds_search_deterministically_and_the_same_on_both_engines():
+def _check_weighted_identity(hands: int, prefix: str = "wident") -> None:
+    """``hands`` hands of four search seats on weighted worlds decide the same on both engines."""
     params = S.default_params(2, 2, candidates=8)
     assert S.weights_for(params).shape[0] > 1 and S.weights_for(S.default_params()) is S.NO_WEIGHTS
-    for h in range(6):
-        seed = f"wident:{h}"
+    for h in range(hands):
+        seed = f"{prefix}:{h}"
         bots = [SearchBot(f"{seed}:{i}", worlds=2, keep=2, cand=8) for i in range(4)]
         g = Game(DEFAULT_RULES, seed=seed)
         engine_play_hand(g, bots, check=True)
@@ -293,3 +299,7 @@ def test_play_options_on_the_searchs_own_worlds_gives_the_searchs_values(policy)
         cand[0] = 1
         S.play_options(world, seat, legal, n, cand, RS, TB, RS, policy, seeds, xs[0])
         assert np.isfinite(xs[0, 0]) and np.isnan(xs[0, 1:]).all()
+
+
+def test_weighted_worlds_search_deterministically_and_the_same_on_both_engines():
+    _check_weighted_identity(6)

@@ -832,8 +832,8 @@ def load_params(path: str | os.PathLike[str] | None = None) -> BeliefParams:
             arrays = {k: z[k] for k in ("log_ratio", "n_model", "n_uniform", "meta")}
     except FileNotFoundError:
         raise InputError(f"belief params {p}: no such file (make one: python -m shangrao.sim.belief fit)") from None
-    except KeyError as e:
-        raise InputError(f"belief params {p}: field {e.args[0]} is missing") from None
+    except KeyError as e:  # numpy's message: "NAME is not a file in the archive"
+        raise InputError(f"belief params {p}: field {str(e.args[0]).split()[0]} is missing") from None
     except (OSError, ValueError) as e:
         raise InputError(f"belief params {p}: not a params file ({e})") from None
     for name in ("log_ratio", "n_model", "n_uniform"):

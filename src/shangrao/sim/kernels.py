@@ -275,11 +275,11 @@ def hand_codes(counts34: np.ndarray, bao: int) -> tuple[int, int, int, int, int]
     c2 = 0
     c3 = 0
     for r in range(8, -1, -1):
-        c0 = c0 * 5 + (0 if r == bao else counts34[r])
-        c1 = c1 * 5 + (0 if r + 9 == bao else counts34[r + 9])
-        c2 = c2 * 5 + (0 if r + 18 == bao else counts34[r + 18])
+        c0 = c0 * 5 + (0 if r == bao else int(counts34[r]))
+        c1 = c1 * 5 + (0 if r + 9 == bao else int(counts34[r + 9]))
+        c2 = c2 * 5 + (0 if r + 18 == bao else int(counts34[r + 18]))
     for r in range(6, -1, -1):
-        c3 = c3 * 5 + (0 if r + 27 == bao else counts34[r + 27])
+        c3 = c3 * 5 + (0 if r + 27 == bao else int(counts34[r + 27]))
     w = counts34[bao] if bao >= 0 else 0
     return c0, c1, c2, c3, int(w)
 
