@@ -143,3 +143,18 @@ def test_dagger_in_the_batched_env_labels_each_decision_as_the_core_bot_would(tm
     for planes, label in rows:
         match = [a for p, a in mine if np.array_equal(p, planes)]
         assert match and label in match
+
+
+def test_dataset_tables_writes_dagger_rows_from_the_command_line(run, tmp_path):
+    import json
+    from pathlib import Path
+
+    import shangrao
+
+    weights = Path(shangrao.__file__).parent / "bots" / "data" / "learned.npz"
+    args = ["--tables", "4", "--bots", f"policy:{weights}", "--label", "greedy", "--hands", "6", "--seed", "2"]
+    proc = run("dataset", *args, "--out", str(tmp_path / "d"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads(proc.stdout)
+    assert meta["source"] == "dagger" and meta["hands"] == 6 and meta["policies"] == ["greedy"]
+    assert len(Dataset(tmp_path / "d")) == meta["decisions"] > 50

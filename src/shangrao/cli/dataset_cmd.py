@@ -107,6 +107,8 @@ def dataset(
 
     if (hands is None) == (games is None):
         raise CliError("give either --hands N (fresh self-play) or --games IDS (stored games)")
+    if tables is not None and games is not None:
+        raise CliError("--tables plays fresh hands in the batched environment: give --hands N, not --games")
     try:
         if games is not None:
             ids = _game_ids(games)
