@@ -145,3 +145,21 @@ def test_policy_seats_and_state_in_the_core_as_python_are_the_engines():
     for i in range(2):
         g, _ = opponent_tests._replay(env, i)
         assert np.array_equal(opponent_tests.encode_state(g, 1), env.state()[i])
+
+
+def test_dataset_rows_and_labels_in_the_core_as_python_are_the_engines(tmp_path):
+    """shangrao.sim.record as plain Python: the rows of random hands and random labels, as the engine's."""
+    from shangrao.data import Dataset, write_selfplay
+    from shangrao.data.dagger import write_dagger
+
+    for engine in ("python", "fast"):
+        write_selfplay(tmp_path / engine, HANDS, 2, "random", engine=engine, label="random")
+    a, b = Dataset(tmp_path / "python").load(), Dataset(tmp_path / "fast").load()
+    for col in a:
+        assert np.array_equal(a[col], b[col]), col
+
+    def first_legal(planes, mask):
+        return mask.argmax(axis=1).astype(np.int64)
+
+    meta = write_dagger(tmp_path / "dagger", HANDS, 4, first_legal, "random", num_envs=2)
+    assert meta["hands"] == HANDS and meta["decisions"] > 0
