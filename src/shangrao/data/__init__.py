@@ -25,7 +25,7 @@ Column           dtype, shape    Content
 ===============  ==============  =====================================================================
 
 ``meta.json``: ``{"format": "shangrao-dataset", "version": 1, "policies": [...], "bots": [4 specs],
-"seed": S, "hands": H, "decisions": N, "rules": RuleSet dict, "source": "selfplay" | "records",
+"seed": S, "hands": H, "decisions": N, "rules": RuleSet dict, "source": "selfplay" | "records" | "dagger",
 "shards": [{"file": "shard-00000.npz", "rows": n}, ...]}``.
 
 Reading::

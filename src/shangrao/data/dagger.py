@@ -55,22 +55,21 @@ def write_dagger(
     from ..bots.policy import MLPPolicy, PolicyLoadError, load_policy
     from ..sim import core as C
     from ..sim import search as SR
-    from ..sim.play import CORE_BOTS
-    from ..sim.record import label_kernel
+    from ..sim.record import LABELLERS, label_kernel
     from ..sim.vector import _opponent_actions
 
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise DatasetError(f"hands must be a positive int, got {hands!r}")
     name = str(label).strip().lower()
     base = "search" if name.startswith("search:") else name
-    if base not in CORE_BOTS or base == "external":
+    if base not in LABELLERS:
         raise DatasetError(f"label: {label!r} is not a core bot (random, greedy, ukeire, search)")
     params = SR.default_params()
     if base == "search":
         from ..bots.search import search_params
 
         params = search_params(name)
-    code = CORE_BOTS[base]
+    code = LABELLERS[base]
     if isinstance(learner, str):
         spec = learner.strip()
         path_text = spec[len("policy:") :] if spec.startswith("policy:") else spec

@@ -35,10 +35,12 @@ from .kernels import tables
 from .rules import encode_rules
 from .vector import _S_HANDS_LEFT, _SC, N_ACTIONS, N_PLANES, _flat_of, _planes
 
-__all__ = ["LABEL_NONE", "encode_hands", "encode_kernel", "label_kernel"]
+__all__ = ["LABEL_NONE", "LABELLERS", "encode_hands", "encode_kernel", "label_kernel"]
 
 #: ``label`` code of :func:`encode_kernel` for "record the action played"
 LABEL_NONE = -1
+#: the core bots that label: name -> core bot code (``search`` for every ``search:OPT...`` spec)
+LABELLERS = {**{k: v for k, v in C.CORE_BOTS.items() if k != "external"}, "search": SR.BOT_SEARCH}
 
 
 @njit(cache=True)
@@ -181,19 +183,15 @@ def encode_hands(hands: Sequence[Any], rules: RuleSet = DEFAULT_RULES, label: st
     is ``rules.hands_per_match - hand_no``, as the Python recorder writes it.  ``label``: None or a core
     bot spec (``random``, ``greedy``, ``ukeire``, ``search[:OPT]...``), seat ``s`` of match seed ``M``
     seeded ``f"{M}:label:{s}"``.  Raises ``ValueError`` for another labeller or a hand that does not replay."""
-    from .play import CORE_BOTS
-
     nh = len(hands)
     code = LABEL_NONE
     params = SR.default_params()
     if label is not None:
         name = str(label).strip().lower()
         base = "search" if name.startswith("search:") else name
-        if base not in CORE_BOTS or base == "external":
-            raise ValueError(
-                f"label: {label!r} is not a core bot ({', '.join(b for b in CORE_BOTS if b != 'external')})"
-            )
-        code = CORE_BOTS[base]
+        if base not in LABELLERS:
+            raise ValueError(f"label: {label!r} is not a core bot ({', '.join(LABELLERS)})")
+        code = LABELLERS[base]
         if base == "search":
             from ..bots.search import search_params
 
