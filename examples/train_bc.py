@@ -8,6 +8,9 @@ Budget of the shipped ``learned`` bot (docs/rl.md): 2,000 hands of 4 × ``expert
     python examples/train_bc.py data/expert --out learned.npz --epochs 12
     shangrao arena --bots policy:learned.npz,ukeire --deals 600 --seed 77 --workers 2
 
+The rows are streamed shard by shard (``--buffer-shards`` at a time in memory, shuffled together):
+the memory is bounded whatever the dataset's size (docs/performance.md, "Decision datasets").
+
 Checkpoints: ``--every K`` saves ``OUT.epochK.npz`` after every K epochs (for learning curves:
 ``examples/learning_curve.py``).
 """
@@ -39,6 +42,12 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--buffer-shards",
+        type=int,
+        default=4,
+        help="shards in memory at once, shuffled together (memory is bounded by it, not by the dataset)",
+    )
     ap.add_argument("--every", type=int, default=0, help="also save a checkpoint every K epochs")
     ap.add_argument(
         "--min-hand-points",
@@ -67,6 +76,7 @@ def main() -> None:
         feature_version=args.feature_version,
         on_epoch=lambda ep, rec: print(json.dumps(rec), flush=True),
         checkpoint=checkpoint,
+        buffer_shards=args.buffer_shards,
     )
     policy.meta["seconds"] = round(time.perf_counter() - t0, 1)
     policy.save(out)

@@ -2,9 +2,10 @@
 
 ``train_bc(dataset, hidden=(256,), arch="mlp-features", epochs=8, ...) -> (MLPPolicy, history)``:
 masked softmax cross-entropy on the actions taken (rows of ``policies`` only, if given), Adam,
-mini-batches streamed from :meth:`shangrao.data.Dataset.batches`.  No PyTorch needed; with the
-``mlp-features`` architecture the per-action features (:mod:`shangrao.bots.features`) are computed once per row
-and kept in memory (4 floats per action: 1.7 kB a row).
+mini-batches streamed shard by shard and shuffled within a buffer of shards
+(:func:`shangrao.data.stream.training_batches`: memory bounded, not growing with the dataset).  No
+PyTorch needed; with the ``mlp-features`` architecture the per-action features
+(:mod:`shangrao.bots.features`) of each batch are computed by the compiled core when it is cut.
 
 ``examples/train_bc.py`` is the one-command baseline (docs/rl.md); the shipped ``learned`` bot
 was trained with it.
@@ -201,6 +202,7 @@ def train_bc(
     bots_view: bool = True,
     on_epoch: Callable[[int, dict[str, Any]], None] | None = None,
     checkpoint: Callable[[int, MLPPolicy], None] | None = None,
+    buffer_shards: int = 4,
 ) -> tuple[MLPPolicy, list[dict[str, Any]]]:
     """Fit a policy to ``dataset`` (a :class:`shangrao.data.Dataset` or its directory, or a list of them).
 
@@ -212,52 +214,41 @@ def train_bc(
     False keeps the dataset's values (for a policy played in a multi-hand env).
     feature_version: ``mlp-features`` only, the per-action features' version (:mod:`shangrao.bots.features`:
     2, the latest, has the win on offer and what declining it keeps; 1 is the shipped ``learned`` bot's).
-    Returns the policy and one ``{"epoch", "loss", "accuracy", "seconds"}`` per epoch.
+    buffer_shards: the rows are streamed (:func:`shangrao.data.stream.training_batches`): the shards of
+    every dataset in a random order, this many at a time in memory and shuffled together, so memory
+    stays bounded whatever the datasets' size; the ``mlp-features`` features are computed per batch
+    by the compiled core.
+    Returns the policy and one ``{"epoch", "loss", "accuracy", "seconds", "rows"}`` per epoch.
     """
     from .data import Dataset
+    from .data.stream import training_batches
 
     sets = list(dataset) if isinstance(dataset, (list, tuple)) else [dataset]
     dss = [d if isinstance(d, Dataset) else Dataset(d) for d in sets]
-    parts = []
-    for ds in dss:
-        part = ds.load(["planes", "mask", "action", "policy", "hand_points"])
-        names = np.asarray(ds.policies + [""], dtype=object)
-        part["policy_name"] = names[part["policy"]]
-        parts.append(part)
-    data = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
-    keep = data["action"] >= 0
-    if policies is not None:
-        keep &= np.isin(data["policy_name"], list(policies))
-    if min_hand_points is not None:
-        keep &= data["hand_points"] >= min_hand_points
-    planes, mask, action = data["planes"][keep], data["mask"][keep], data["action"][keep].astype(np.int64)
-    if bots_view:
-        from .encoding import SCALAR
-
-        planes = planes.copy()
-        planes[:, -1, SCALAR["hands_left"]] = 1  # as PolicyBot encodes a decision (it cannot see the match)
     rng = np.random.default_rng(seed)
-    x_all = planes.reshape(len(planes), -1).astype(np.float32) / PLANE_SCALE
-    f_all = None
     feature_net: list[tuple[np.ndarray, np.ndarray]] = []
+    fv: int | None = None
     if arch == "mlp-features":
-        from .bots.features import action_features, n_features
+        from .bots.features import n_features
 
-        f_all = action_features(planes, mask, feature_version)
+        fv = feature_version
         feature_net = _init([n_features(feature_version), feature_hidden, 1], rng)
-    policy = MLPPolicy(_init([x_all.shape[1], *hidden, N_ACTIONS], rng), arch, {}, feature_net, feature_version)
+    policy = MLPPolicy(_init([20 * 34, *hidden, N_ACTIONS], rng), arch, {}, feature_net, feature_version)
     opt = _Adam(_params(policy), lr)
     history = []
-    n = len(x_all)
+    n = 0
     for ep in range(epochs):
         t0 = time.perf_counter()
-        perm = rng.permutation(n)
         tot_loss = tot_acc = 0.0
-        for b in range(0, n, batch_size):
-            sel = perm[b : b + batch_size]
-            loss, acc = bc_step(policy, opt, x_all[sel], None if f_all is None else f_all[sel], mask[sel], action[sel])
-            tot_loss += loss * len(sel)
-            tot_acc += acc * len(sel)
+        n = 0
+        for batch in training_batches(dss, batch_size, rng, buffer_shards, policies, min_hand_points, bots_view, fv):
+            planes = batch["planes"]
+            x = planes.reshape(len(planes), -1).astype(np.float32) / PLANE_SCALE
+            loss, acc = bc_step(policy, opt, x, batch.get("features"), batch["mask"], batch["action"])
+            k = len(planes)
+            tot_loss += loss * k
+            tot_acc += acc * k
+            n += k
         rec = {
             "epoch": ep + 1,
             "loss": round(tot_loss / max(n, 1), 4),

@@ -142,6 +142,10 @@ def test_dataset_command_writes_a_dataset_and_reports_it(run, tmp_path):
         (("dataset", "--out", "x", "--hands", "2", "--games", "1"), ["--hands", "--games"]),
         (("dataset", "--out", "x", "--games", "a..b"), ["--games"]),
         (("dataset", "--out", "x", "--hands", "2", "--bots", "nobot"), ["--bots", "unknown bot"]),
+        (("dataset", "--out", "x", "--hands", "2", "--label", "expert", "--engine", "fast"), ["--engine", "expert"]),
+        (("dataset", "--out", "x", "--hands", "2", "--tables", "2", "--bots", "policy:p.npz"), ["--tables", "--label"]),
+        (("dataset", "--out", "x", "--games", "1", "--tables", "2"), ["--tables", "--games"]),
+        (("dataset", "--out", "x", "--hands", "2", "--tables", "2", "--label", "expert"), ["label", "core bot"]),
     ],
 )
 def test_dataset_bad_options_are_one_error_line(run, args, words):

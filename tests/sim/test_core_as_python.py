@@ -413,3 +413,21 @@ def test_a_hand_with_too_small_buffers_stops_with_their_error_codes(search):
         nd = S.play_to_end(*args, params, S.weights_for(params)) if search else C.play_to_end(*args)
         assert st[C._O_ERROR] == error
         assert (nd == decisions) if error == 3 else (st[C._O_PHASE] == C.P_OVER and nd > 0)
+
+
+def test_dataset_rows_and_labels_in_the_core_as_python_are_the_engines(tmp_path):
+    """shangrao.sim.record as plain Python: the rows of random hands and random labels, as the engine's."""
+    from shangrao.data import Dataset, write_selfplay
+    from shangrao.data.dagger import write_dagger
+
+    for engine in ("python", "fast"):
+        write_selfplay(tmp_path / engine, HANDS, 2, "random", engine=engine, label="random")
+    a, b = Dataset(tmp_path / "python").load(), Dataset(tmp_path / "fast").load()
+    for col in a:
+        assert np.array_equal(a[col], b[col]), col
+
+    def first_legal(planes, mask):
+        return mask.argmax(axis=1).astype(np.int64)
+
+    meta = write_dagger(tmp_path / "dagger", HANDS, 4, first_legal, "random", num_envs=2)
+    assert meta["hands"] == HANDS and meta["decisions"] > 0

@@ -163,13 +163,6 @@ def test_dataset_rows_are_the_same_with_either_engine(tmp_path):
     assert metas["python"] == metas["fast"]
 
 
-def test_dataset_engine_fast_with_a_labeller_is_refused(tmp_path):
-    from shangrao.data import DatasetError, write_selfplay
-
-    with pytest.raises(DatasetError, match="labeller"):
-        write_selfplay(tmp_path / "x", 2, 1, ["greedy"] * 4, label="ukeire", engine="fast")
-
-
 def test_simulate_prints_the_same_summary_with_either_engine_at_the_largest_amounts(cli):
     """Issue 34: with every point option at its maximum a 抢杠 pays 10**12 points; the fast engine's
     int64 amounts print what the Python engine prints (they wrapped past 2**31 before)."""

@@ -71,6 +71,17 @@ def dataset(
             help="Record this bot's choice instead of the one played (DAgger: the bots play, BOT labels).",
         ),
     ] = None,
+    tables: Annotated[
+        int | None,
+        typer.Option(
+            "--tables",
+            min=1,
+            max=65536,
+            metavar="N",
+            help="DAgger in the batched environment: the --bots policy plays every seat of N tables, the "
+            "--label core bot labels (one-hand episodes; no Python per decision).",
+        ),
+    ] = None,
     shard_rows: Annotated[int, typer.Option("--shard-rows", min=1, help="Decisions per shard file.")] = 50_000,
     force: Annotated[bool, typer.Option("--force", help="Overwrite a dataset already in DIR.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metadata as JSON.")] = False,
@@ -79,8 +90,8 @@ def dataset(
         typer.Option(
             "--engine",
             metavar="python|fast",
-            help="Self-play in the engine or the compiled core (random, greedy, ukeire; no --label). "
-            "Default: fast where it applies. Same rows.",
+            help="Self-play in the engine or the compiled core, which encodes the rows too (bots and --label: "
+            "random, greedy, ukeire, search). Default: fast where it applies. Same rows.",
         ),
     ] = None,
 ) -> None:
@@ -96,6 +107,8 @@ def dataset(
 
     if (hands is None) == (games is None):
         raise CliError("give either --hands N (fresh self-play) or --games IDS (stored games)")
+    if tables is not None and games is not None:
+        raise CliError("--tables plays fresh hands in the batched environment: give --hands N, not --games")
     try:
         if games is not None:
             ids = _game_ids(games)
@@ -104,15 +117,35 @@ def dataset(
                 meta = write_from_games(out, store, ids, shard_rows=shard_rows, overwrite=force)
             finally:
                 store.close()
+        elif tables is not None:
+            assert hands is not None
+            from ..data.dagger import write_dagger
+
+            if label is None:
+                raise CliError("--tables: give the labeller with --label (random, greedy, ukeire, search)")
+            learner = bots.strip()
+            if "," in learner:
+                raise CliError("--tables: --bots is the one policy that plays every seat (policy:PATH)")
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**31)
+            meta = write_dagger(
+                out,
+                hands,
+                seed,
+                learner,
+                label,
+                num_envs=tables,
+                rules=parse_rule_options(rule),
+                shard_rows=shard_rows,
+                overwrite=force,
+            )
         else:
             assert hands is not None
             names = parse_bots(bots)
             rules = parse_rule_options(rule)
             check_run_options(seed, workers, ray)
-            if label is None:
-                engine = check_engine(engine, names, hands)
-            elif engine == "fast":
-                raise CliError("--engine fast and --label: a labeller needs the Python engine")
+            labeller = None if label is None else parse_bots(label, "--label")[0]
+            engine = check_engine(engine, names if labeller is None else [*names, labeller], hands)
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
             econ = err_console()
@@ -139,7 +172,7 @@ def dataset(
                     shard_rows=shard_rows,
                     overwrite=force,
                     on_hands=lambda n: progress.update(task, advance=n),
-                    label=None if label is None else parse_bots(label, "--label")[0],
+                    label=labeller,
                     engine=engine,
                 )
     except DatasetError as err:

@@ -25,7 +25,7 @@ Column           dtype, shape    Content
 ===============  ==============  =====================================================================
 
 ``meta.json``: ``{"format": "shangrao-dataset", "version": 1, "policies": [...], "bots": [4 specs],
-"seed": S, "hands": H, "decisions": N, "rules": RuleSet dict, "source": "selfplay" | "records",
+"seed": S, "hands": H, "decisions": N, "rules": RuleSet dict, "source": "selfplay" | "records" | "dagger",
 "shards": [{"file": "shard-00000.npz", "rows": n}, ...]}``.
 
 Reading::
@@ -36,8 +36,14 @@ Reading::
         batch["planes"], batch["mask"], batch["action"]   # numpy arrays, first dim <= 512
     arrays = ds.load()                                    # everything in memory (small datasets)
 
-Writing: :func:`write_selfplay` (fresh self-play, any bots and rules, ``workers`` processes or Ray)
-and :func:`write_from_games` (stored games of the records).  The command line is ``shangrao dataset``
+Training streams (:func:`shangrao.data.stream.training_batches`, what ``train_bc`` reads): several
+datasets, shard by shard, shuffled within a buffer of shards, the per-action features computed by the
+compiled core per batch; memory bounded by the buffer, not the dataset.
+
+Writing: :func:`write_selfplay` (fresh self-play, any bots and rules, ``workers`` processes or Ray;
+with core bots only — ``random``, ``greedy``, ``ukeire``, ``search`` — and a core labeller, the hands are
+played and encoded in the compiled core, :mod:`shangrao.sim.record`: the same rows as the Python
+engine's) and :func:`write_from_games` (stored games of the records).  The command line is ``shangrao dataset``
 (docs/cli.md).  Generation speed: docs/performance.md.
 """
 

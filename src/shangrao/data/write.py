@@ -82,7 +82,7 @@ def _selfplay_job(args: tuple[Any, ...]) -> dict[str, Any]:
 
     run_seed, m, specs, rules, limit, label = args[:6]
     if len(args) > 6 and args[6] == "fast":
-        return _core_selfplay_job(run_seed, m, specs, rules, limit)
+        return _core_selfplay_job(run_seed, m, specs, rules, limit, label)
     mseed = match_seed(run_seed, m)
     rows: list[Row] = []
     match = Match(rules, seed=mseed)
@@ -112,36 +112,35 @@ def _selfplay_job(args: tuple[Any, ...]) -> dict[str, Any]:
     return _columns(rows, hand_rows, deltas, start_scores, match.scores, m, rules, specs)
 
 
-def _core_selfplay_job(run_seed: int, m: int, specs: Sequence[str], rules: RuleSet, limit: int) -> dict[str, Any]:
-    """:func:`_selfplay_job` with the match played by the compiled core (``shangrao.sim``): each hand's
-    decisions are replayed in the engine to encode what the seat saw at each of them — the same rows."""
+def _core_selfplay_job(
+    run_seed: int, m: int, specs: Sequence[str], rules: RuleSet, limit: int, label: str | None = None
+) -> dict[str, Any]:
+    """:func:`_selfplay_job` with the match played by the compiled core (``shangrao.sim``) and its rows
+    encoded there too (:func:`shangrao.sim.record.encode_hands`: one compiled replay of the match, no
+    Python per decision) — the same rows as the Python engine's, labeller included (a core bot)."""
     from ..selfplay import match_seed
-    from ..sim.events import code_action
     from ..sim.play import iter_match_hands
+    from ..sim.record import encode_hands
 
     mseed = match_seed(run_seed, m)
-    rows: list[Row] = []
-    hand_rows: list[tuple[int, int, int]] = []
-    deltas: list[tuple[int, ...]] = []
-    final: tuple[int, ...] = (0, 0, 0, 0)
-    for h in iter_match_hands([mseed], [limit], list(specs), rules):
-        game = Game(rules, seed=h.hand_seed, dealer=h.dealer, scores=h.scores, hand_no=h.hand_no)
-        hands_left = rules.hands_per_match - h.hand_no  # as DecisionRecorder counts it
-        first = len(rows)
-        for code in h.decisions:
-            seat = game.current_seat
-            assert seat is not None
-            legal = game.legal_actions()
-            action = code_action(code)
-            if len(legal) > 1:  # play_hand asks the bot only then
-                planes, mask, index = _encode(game.observation(seat), legal, hands_left)
-                rows.append((planes, mask, index.get(action, -1), seat))
-            game.apply(action)
-        assert game.result is not None
-        hand_rows.append((first, h.hand_no, deal_id(h.hand_seed)))
-        deltas.append(tuple(game.result.deltas))
-        final = game.result.scores
-    return _columns(rows, hand_rows, deltas, (0, 0, 0, 0), final, m, rules, specs)
+    hands = list(iter_match_hands([mseed], [limit], list(specs), rules))
+    enc = encode_hands(hands, rules, label)
+    n = len(enc["action"])
+    out = _empty(n)
+    for c in ("planes", "mask", "action", "seat"):
+        out[c][:] = enc[c]
+    off = enc["row_off"]
+    final: Sequence[int] = (0, 0, 0, 0)
+    for j, h in enumerate(hands):
+        sl = slice(int(off[j]), int(off[j + 1]))
+        out["hand_points"][sl] = _points(h.deltas, "hand")[out["seat"][sl]]
+        out["hand_id"][sl] = m * rules.hands_per_match + h.hand_no
+        out["deal_id"][sl] = deal_id(h.hand_seed)
+        final = h.final_scores
+    out["match_points"][:] = _points(final, "match")[out["seat"]]
+    out["match_id"][:] = m
+    out["policy"][:] = out["seat"]
+    return {"columns": out, "hands": len(hands), "specs": list(specs)}
 
 
 def _points(values: Sequence[int], what: str) -> np.ndarray:
@@ -256,8 +255,9 @@ def write_selfplay(
     bots: four bot specs (or one for all seats): names, ``policy:PATH``, ``ext:COMMAND``, plugins.
     label: a bot spec whose choice is *recorded* as ``action`` while the seat's bot plays (DAgger: the
     learner visits the states, the expert labels them); ``policy`` then names the labeller.
-    engine: ``"python"``, ``"fast"`` (the compiled core plays, the engine replays each hand to encode
-    the observations: the same rows; not with ``label``) or None (fast where it applies).
+    engine: ``"python"``, ``"fast"`` (the compiled core plays and encodes the rows,
+    :mod:`shangrao.sim.record`: the same rows; bots and ``label`` core bots — random, greedy, ukeire,
+    search) or None (fast where it applies).
     Returns the ``meta.json`` dict plus ``seconds`` and ``decisions_per_second``.  The same
     ``(hands, seed, bots, rules)`` writes the same rows for any ``workers`` (the shard boundaries too).
     Raises :class:`DatasetError` / ``ValueError`` for a bad directory, count or bot spec.
@@ -279,11 +279,13 @@ def write_selfplay(
     policies = list(dict.fromkeys(specs)) if label is None else [label]
     path = _prepare_out(out, overwrite)
     per = rules.hands_per_match
+    from ..errors import InputError
     from ..selfplay import resolve_engine
 
-    if label is not None and engine == "fast":
-        raise DatasetError("engine fast: a labeller (label=) needs the Python engine, which asks it at every decision")
-    engine = "python" if label is not None else resolve_engine(engine, specs, hands)
+    try:
+        engine = resolve_engine(engine, specs if label is None else [*specs, label], hands)
+    except InputError as err:
+        raise DatasetError(str(err)) from None
     jobs = [(seed, m, specs, rules, min(per, hands - m * per), label, engine) for m in range(math.ceil(hands / per))]
     writer = _ShardWriter(path, shard_rows)
     t0 = time.perf_counter()

@@ -166,6 +166,25 @@ def warm_up() -> float:
 
     env = VectorEnv(2, ("learner", first_legal, "learner", "random"), features=1)  # a policy seat
     env.step(env.reset(0).legal_action_mask.argmax(axis=1))
+    from . import record  # dataset rows and labels (shangrao dataset's fast path, --tables)
+    from . import search as S
+
+    record.encode_hands(list(iter_match_hands([0], [1], ["random"] * 4)), label="ukeire")
+    labels = np.zeros(env.num_envs, dtype=np.int64)
+    params = S.default_params()
+    kernel: Any = record.label_kernel
+    mts = np.zeros((env.num_envs, 4, 625), dtype=np.uint32)
+    kernel(
+        env._g.st,
+        env._setup.rules,
+        env._setup.tb,
+        C.BOT_RULES,
+        C.BOT_GREEDY,
+        mts,
+        params,
+        S.weights_for(params),
+        labels,
+    )
     return time.perf_counter() - t0
 
 
