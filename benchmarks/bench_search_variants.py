@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 
-def run(spec: str, deals: int, seed: int, workers: int) -> dict:
+def run(spec: str, deals: int, seed: int, workers: int, partial: str = "") -> dict:
     from shangrao.arena import iter_deals
 
     lineup = [spec, "ukeire", "ukeire", "ukeire"]
@@ -37,6 +37,21 @@ def run(spec: str, deals: int, seed: int, workers: int) -> dict:
             declined += rec["declined"][seat]
             hands += 1
         per_deal.append(pts / len(recs))
+        if partial:  # the deals so far, rewritten after each (a run stopped early still pairs on them)
+            Path(partial).write_text(
+                json.dumps(
+                    {
+                        "spec": spec,
+                        "deals": len(per_deal),
+                        "seed": seed,
+                        "per_deal": per_deal,
+                        "wins": wins,
+                        "declined": declined,
+                        "hands": hands,
+                        "seconds": time.perf_counter() - t0,
+                    }
+                )
+            )
     return {
         "spec": spec,
         "deals": deals,
@@ -56,7 +71,10 @@ def summarize(ref: dict, others: list[dict]) -> str:
         "| variant | pts/hand over 3×ukeire | 95 % CI | paired Δ vs ref | 95 % CI of Δ | win % | 偷机 | seconds |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    n = min(len(r["per_deal"]) for r in [ref, *others])  # partial runs: the deals all of them played
     for r in [ref, *others]:
+        r["per_deal"] = r["per_deal"][:n]
+        r["deals"] = n
         m, lo, hi, _ = t_interval(r["per_deal"])
         if r is ref:
             d = "(ref)"
@@ -91,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "run":
         if a.seed in (3501, 3502, 3503, 3504):
             print("note: seeds 3501-3504 are kept for the evaluations of record", file=sys.stderr)
-        res = run(a.spec, a.deals, a.seed, a.workers)
+        res = run(a.spec, a.deals, a.seed, a.workers, a.out + ".partial")
         Path(a.out).write_text(json.dumps(res), encoding="utf-8")
         print(
             f"{a.spec}: {sum(res['per_deal']) / len(res['per_deal']):+.3f} a hand, {res['seconds']:.0f} s",
