@@ -73,6 +73,8 @@ def summarize(ref: dict, others: list[dict]) -> str:
     ]
     n = min(len(r["per_deal"]) for r in [ref, *others])  # partial runs: the deals all of them played
     for r in [ref, *others]:
+        if len(r["per_deal"]) > n:  # its counts are of more deals than the means: not shown
+            r["wins"] = r["declined"] = r["seconds"] = float("nan")
         r["per_deal"] = r["per_deal"][:n]
         r["deals"] = n
         m, lo, hi, _ = t_interval(r["per_deal"])
