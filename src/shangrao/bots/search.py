@@ -95,7 +95,7 @@ def view_from_observation(obs: Observation) -> np.ndarray:
     return v
 
 
-_SPEC_KEYS = {"worlds": int, "keep": int, "z": float, "margin": float, "cand": int, "policy": str}
+_SPEC_KEYS = {"worlds": int, "keep": int, "z": float, "margin": float, "cand": int, "tilt": int, "policy": str}
 
 
 def parse_search_spec(spec: str) -> dict[str, object]:
@@ -104,7 +104,9 @@ def parse_search_spec(spec: str) -> dict[str, object]:
     ``OPT`` is a number (the worlds, play-outs per option: ``search:256``), a play-out policy
     (``random``, ``greedy``, ``ukeire``) or ``KEY=VALUE`` with KEY one of ``worlds``, ``keep``,
     ``policy``, ``z``, ``margin`` (the win rule, :func:`shangrao.sim.search.default_params`) and
-    ``cand`` (candidate worlds resampled by the behaviour model; 0 off): ``search:256:z=0:margin=0``.
+    ``cand`` (candidate worlds resampled by the behaviour model; 0 off), ``tilt`` (tilted worlds on the
+    seat's own turn, that many tries an opponent; 0 off) or ``tilted`` (``tilt=200``, the sampler's
+    measured setting): ``search:256:z=0:margin=0``, ``search:tilted:margin=2``.
     Raises ``InputError`` naming the spec and the option."""
     parts = spec.strip().lower().split(":")
     if parts[0].strip() != "search":
@@ -113,6 +115,8 @@ def parse_search_spec(spec: str) -> dict[str, object]:
     for tok in (t.strip() for t in parts[1:]):
         if tok in _policy_codes():
             key, val = "policy", tok
+        elif tok == "tilted":
+            key, val = "tilt", str(_default_tilt())
         elif "=" in tok:
             key, _, val = (x.strip() for x in tok.partition("="))
         else:
@@ -121,7 +125,7 @@ def parse_search_spec(spec: str) -> dict[str, object]:
         if kind is None:
             raise InputError(
                 f"bot spec {spec!r}: unknown option {tok!r}; options: a number of worlds, a policy "
-                f"({', '.join(_policy_codes())}), or KEY=VALUE with KEY in {', '.join(_SPEC_KEYS)}"
+                f"({', '.join(_policy_codes())}), tilted, or KEY=VALUE with KEY in {', '.join(_SPEC_KEYS)}"
             )
         try:
             out[key] = kind(val)
@@ -141,6 +145,12 @@ def search_params(spec: str) -> np.ndarray:
     return _params(**parse_search_spec(spec))  # type: ignore[arg-type]
 
 
+def _default_tilt() -> int:
+    from ..sim import search as S
+
+    return S.DEFAULT_TILT_TRIES
+
+
 def _params(
     worlds: int | None = None,
     keep: int | None = None,
@@ -149,6 +159,7 @@ def _params(
     z: float | None = None,
     margin: float | None = None,
     cand: int = 0,
+    tilt: int = 0,
 ) -> np.ndarray:
     from ..sim import search as S
 
@@ -159,8 +170,9 @@ def _params(
     for name, x in (("worlds", worlds), ("keep", keep)):
         if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 100_000:
             raise InputError(f"search bot: {name} must be an int 1..100000, got {x!r}")
-    if isinstance(cand, bool) or not isinstance(cand, int) or not 0 <= cand <= 100_000:
-        raise InputError(f"search bot: cand must be an int 0..100000, got {cand!r}")
+    for name, x in (("cand", cand), ("tilt", tilt)):
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 100_000:
+            raise InputError(f"search bot: {name} must be an int 0..100000, got {x!r}")
     for name, f in (("z", z), ("margin", margin)):
         if isinstance(f, bool) or not isinstance(f, (int, float)) or not -1e6 <= f <= 1e6:
             raise InputError(f"search bot: {name} must be a number within ±1e6, got {f!r}")
@@ -168,7 +180,7 @@ def _params(
     if policy not in codes:
         raise InputError(f"search bot: policy must be one of {', '.join(codes)}, got {policy!r}")
     code = codes[policy]
-    return S.default_params(worlds, keep, code, prune, float(z), float(margin), cand)
+    return S.default_params(worlds, keep, code, prune, float(z), float(margin), cand, tilt)
 
 
 class SearchBot:
@@ -178,7 +190,8 @@ class SearchBot:
     discards of lowest shanten played out; ``policy``: the core bot playing the play-outs
     (random, greedy, ukeire); ``z``, ``margin``: the win rule (a win is declined only when
     declining beats it by more than ``z`` standard errors and ``margin`` points); ``cand``: candidate
-    worlds resampled by the behaviour model (0: uniform worlds).  Raises ``InputError`` for a bad
+    worlds resampled by the behaviour model (0: uniform worlds); ``tilt``: tilted worlds on the seat's
+    own turn, that many tries an opponent (0: uniform worlds; :mod:`shangrao.sim.search`).  Raises ``InputError`` for a bad
     parameter.  After each search ``last`` holds every option's (value in points, standard error) —
     NaN for one pruned."""
 
@@ -193,13 +206,14 @@ class SearchBot:
         z: float | None = None,
         margin: float | None = None,
         cand: int = 0,
+        tilt: int = 0,
     ) -> None:
         from ..sim import core as C
         from ..sim import search as S
         from ..sim.kernels import tables
         from ..sim.rules import encode_rules
 
-        self.params = _params(worlds, keep, policy, True, z, margin, cand)
+        self.params = _params(worlds, keep, policy, True, z, margin, cand, tilt)
         self._lr = S.weights_for(self.params)
         self.mt = np.zeros(625, dtype=np.uint32)
         C.mt_seed(self.mt, C.seed_key(seed))

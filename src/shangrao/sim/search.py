@@ -18,7 +18,12 @@ opponent's 宝 drawn counted from the 宝 it holds and flew, no claim declared b
 in a claim window.  Uniform worlds see the opponents slower than real ones (they kept what helps
 them); with ``P_CANDS`` = M > 0 the search deals M worlds, weighs each by the behaviour model
 (:func:`shangrao.sim.belief.world_log_weight`) and plays on K of them drawn by systematic
-resampling (off by default until it is measured better: docs/bots.md).
+resampling (off by default until it is measured better: docs/bots.md).  With ``P_TILT`` = T > 0
+the worlds are *tilted* instead (:func:`shangrao.sim.belief.deal_world_tilted`, T tries an opponent):
+on the seat's own turn (act and discard phases) a uniform world is dealt from the view, the behaviour
+model's rows of its opponents (:func:`shangrao.sim.belief.opponent_log_ratios`, what the seat sees of
+them) are read once, and every world deals the opponents' hands again from that world's unseen tiles,
+nearer to winning as real opponents are; in a claim or rob window the worlds stay uniform.
 
 *The search* (:func:`search`): the options worth playing out (:func:`candidates`: on the seat's own
 turn every win and kong, the discards of lowest shanten — at most ``keep`` of them by 进张 — and
@@ -51,6 +56,7 @@ __all__ = [
     "P_WIN_Z",
     "P_WIN_MARGIN",
     "P_CANDS",
+    "P_TILT",
     "N_PARAMS",
     "NO_WEIGHTS",
     "default_params",
@@ -106,7 +112,8 @@ P_PRUNE = 3  # 1: play out only candidates(); 0: every legal option (evaluations
 P_WIN_Z = 4  # a win is declined only if declining beats it by more than z (hundredths) standard errors
 P_WIN_MARGIN = 5  # ... and by more than this margin (hundredths of a point)
 P_CANDS = 6  # M > 0: deal M candidate worlds, keep K of them by the behaviour model's weights (sim/belief)
-N_PARAMS = 7
+P_TILT = 7  # T > 0: tilted worlds on the seat's own turn, T tries an opponent (sim/belief.deal_world_tilted)
+N_PARAMS = 8
 
 #: the default budget: 256 worlds (CPU per decision: median 34 ms, p99 81 ms, docs/bots.md), at most
 #: 2 discards (by 进张; + the 宝 and every win/kong) played out (2 beat 4 on the quick looks: docs/bots.md)
@@ -117,6 +124,8 @@ DEFAULT_KEEP = 2
 #: truth, benchmarks/bench_decline_bias.py: +2.9, +4.1 for the best other option, +1.0 on tilted worlds)
 DEFAULT_WIN_Z = 2.0
 DEFAULT_WIN_MARGIN = 4.0
+#: tries an opponent of a tilted world (``search:tilted``; the sampler's measured setting, docs/bots.md)
+DEFAULT_TILT_TRIES = 200
 
 
 def default_params(
@@ -127,6 +136,7 @@ def default_params(
     win_z: float = DEFAULT_WIN_Z,
     win_margin: float = DEFAULT_WIN_MARGIN,
     candidates: int = 0,
+    tilt: int = 0,
 ) -> np.ndarray:
     """The search's parameter array (int64[N_PARAMS], ``P_*``): ``worlds`` play-outs per option
     (>= 1), ``keep`` discards (>= 1), the play-out ``policy`` (a core bot code), ``prune``;
@@ -134,7 +144,9 @@ def default_params(
     only when the best other option's mean beats it by more than ``win_z`` standard errors of the
     paired difference and by more than ``win_margin`` points (0, 0: the best mean, as play-outs say);
     ``candidates``: 0 uniform worlds, M > 0 deal M worlds and keep ``worlds`` of them resampled by
-    :func:`shangrao.sim.belief.world_log_weight` (pass the params' ``log_ratio`` to :func:`search`)."""
+    :func:`shangrao.sim.belief.world_log_weight` (pass the params' ``log_ratio`` to :func:`search`);
+    ``tilt``: 0 uniform worlds, T > 0 tilted worlds on the seat's own turn, T tries an opponent (with
+    ``candidates`` > 0 the candidates are uniform: weighting wins)."""
     p = np.zeros(N_PARAMS, dtype=np.int64)
     p[P_WORLDS] = worlds
     p[P_KEEP] = keep
@@ -143,6 +155,7 @@ def default_params(
     p[P_WIN_Z] = round(win_z * 100)
     p[P_WIN_MARGIN] = round(win_margin * 100)
     p[P_CANDS] = candidates
+    p[P_TILT] = tilt
     return p
 
 
@@ -152,8 +165,8 @@ NO_WEIGHTS = np.zeros((1, 1), dtype=np.float64)
 
 def weights_for(params: np.ndarray) -> np.ndarray:
     """The behaviour model's table (float64[N_CELLS, N_SH], the shipped ``sim/data/belief.npz``) when
-    ``params`` weight the worlds (``P_CANDS`` > 0), else :data:`NO_WEIGHTS`."""
-    if params[P_CANDS] <= 0:
+    ``params`` weight or tilt the worlds (``P_CANDS`` > 0 or ``P_TILT`` > 0), else :data:`NO_WEIGHTS`."""
+    if params[P_CANDS] <= 0 and params[P_TILT] <= 0:
         return NO_WEIGHTS
     from .belief import load_params
 
@@ -563,7 +576,8 @@ def search(
 ) -> int:
     """Value the options ``legal[:n]`` of the seat of the view ``v`` by play-outs and return the best
     (module docstring).  ``word``: the decision's seed (a uint32, the bot's next MT19937 output);
-    ``params``: :func:`default_params`; ``lr``: :func:`weights_for` (read only when ``P_CANDS`` > 0).
+    ``params``: :func:`default_params`; ``lr``: :func:`weights_for` (read only when ``P_CANDS`` > 0 or
+    ``P_TILT`` > 0).
     ``vals[i]``, ``ses[i]``: option ``i``'s mean points delta and its standard error (NaN for an
     option not played out).  ``n == 1``: ``legal[0]`` at once.  The best mean is taken, except that
     a win offered is kept unless declining beats it clearly (``P_WIN_Z``, ``P_WIN_MARGIN``)."""
@@ -631,9 +645,23 @@ def search(
             while j < ok - 1 and cum[j] < target:
                 j += 1
             picks[k] = j
+    # tilted worlds (own turn only): a uniform world from the view, its opponents' model rows read once,
+    # then each world deals the opponents again from that world's unseen tiles
+    ntilt = params[P_TILT]
+    tilt = ntilt > 0 and ncand <= 0 and (v[V_PHASE] == C.P_ACT or v[V_PHASE] == C.P_DISCARD)
+    base = np.zeros(C.STATE_SIZE if tilt else 1, dtype=C.ST_DTYPE)
+    lr3 = np.zeros((3, B.N_SH), dtype=np.float64)
+    if tilt:
+        if deal_world(v, legal, n, rules, tb, mt, base):
+            return legal[0]  # an inconsistent view: greedy's choice
+        B.opponent_log_ratios(base, me, lr, lr3)
     done = 0
     for wi in range(nw):
-        if ncand > 0:
+        if tilt:
+            B.deal_world_tilted(base, me, tb, lr3, mt, world, ntilt)
+            for s in range(4):
+                seeds[s] = C.mt_next(mt)
+        elif ncand > 0:
             mtw[:] = snaps[picks[wi]]
             deal_world(v, legal, n, rules, tb, mtw, world)
             for s in range(4):
