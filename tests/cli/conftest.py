@@ -34,6 +34,24 @@ def run(tmp_path):
 
 
 @pytest.fixture
+def run_here(tmp_path, monkeypatch):
+    """Run ``shangrao ARGS`` in this process (CliRunner), with ``run``'s environment and result shape
+    (``returncode``, ``stdout``, ``stderr``): what the suite's coverage can see, as a subprocess's cannot."""
+    monkeypatch.setenv("SHANGRAO_DB", str(tmp_path / "default.sqlite3"))
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.delenv("SHANGRAO_DEBUG", raising=False)
+    runner = CliRunner()
+
+    def _run(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
+        res = runner.invoke(app, list(args), input=input)
+        if res.exception is not None and not isinstance(res.exception, SystemExit):
+            raise res.exception
+        return subprocess.CompletedProcess(list(args), res.exit_code, res.stdout, res.stderr)
+
+    return _run
+
+
+@pytest.fixture
 def cli(tmp_path, monkeypatch):
     """Invoke the typer app in-process (CliRunner); stderr separate."""
     monkeypatch.setenv("SHANGRAO_DB", str(tmp_path / "default.sqlite3"))

@@ -109,15 +109,15 @@ def test_bad_bot_specs_are_one_error_line(run, args, words):
         assert w in lines[0], (w, lines[0])
 
 
-def test_dataset_command_writes_a_dataset_and_reports_it(run, tmp_path):
+def test_dataset_command_writes_a_dataset_and_reports_it(run_here, tmp_path):
     out = tmp_path / "ds"
-    proc = run("dataset", "--bots", "ukeire", "--hands", "4", "--seed", "1", "--out", str(out), "--json")
+    proc = run_here("dataset", "--bots", "ukeire", "--hands", "4", "--seed", "1", "--out", str(out), "--json")
     assert proc.returncode == 0, proc.stderr
     meta = json.loads(proc.stdout)
     assert meta["hands"] == 4 and meta["decisions"] > 50 and (out / "meta.json").is_file()
-    again = run("dataset", "--bots", "ukeire", "--hands", "4", "--seed", "1", "--out", str(out))
+    again = run_here("dataset", "--bots", "ukeire", "--hands", "4", "--seed", "1", "--out", str(out))
     assert again.returncode == 2 and "not empty" in again.stderr and "--force" in again.stderr
-    dag = run(
+    dag = run_here(
         "dataset",
         "--bots",
         "greedy",

@@ -13,3 +13,4 @@ _spec.loader.exec_module(_cli)
 run = _cli.run
 cli = _cli.cli
 one_line_error = _cli.one_line_error
+run_here = _cli.run_here

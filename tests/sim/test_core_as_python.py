@@ -211,7 +211,7 @@ def _rob_positions() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
 
 def search_numbers() -> dict[str, np.ndarray]:
     """The search's choices, values and standard errors on a few decisions (a win offered in several),
-    with each play-out policy, pruned and not, on uniform and on weighted worlds, in rob windows too."""
+    with each play-out policy, pruned and not, on uniform, weighted and tilted worlds, in rob windows too."""
     rs, tb = encode_rules(DEFAULT_RULES), K.tables()
     variants = [
         S.default_params(2, 2),
@@ -219,6 +219,7 @@ def search_numbers() -> dict[str, np.ndarray]:
         S.default_params(2, 1, C.BOT_RANDOM),
         S.default_params(2, 2, C.BOT_UKEIRE, candidates=4),
         S.default_params(2, 2, prune=False),
+        S.default_params(2, 2, tilt=20),  # tilted worlds on the seat's own turn (search:tilted)
     ]
     out: dict[str, list] = {"choice": [], "vals": [], "ses": []}
     rob = _rob_positions()

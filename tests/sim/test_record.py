@@ -145,7 +145,7 @@ def test_dagger_in_the_batched_env_labels_each_decision_as_the_core_bot_would(tm
         assert match and label in match
 
 
-def test_dataset_tables_writes_dagger_rows_from_the_command_line(run, tmp_path):
+def test_dataset_tables_writes_dagger_rows_from_the_command_line(run_here, tmp_path):
     import json
     from pathlib import Path
 
@@ -153,7 +153,7 @@ def test_dataset_tables_writes_dagger_rows_from_the_command_line(run, tmp_path):
 
     weights = Path(shangrao.__file__).parent / "bots" / "data" / "learned.npz"
     args = ["--tables", "4", "--bots", f"policy:{weights}", "--label", "greedy", "--hands", "6", "--seed", "2"]
-    proc = run("dataset", *args, "--out", str(tmp_path / "d"), "--json")
+    proc = run_here("dataset", *args, "--out", str(tmp_path / "d"), "--json")
     assert proc.returncode == 0, proc.stderr
     meta = json.loads(proc.stdout)
     assert meta["source"] == "dagger" and meta["hands"] == 6 and meta["policies"] == ["greedy"]
