@@ -20,7 +20,6 @@ dealer drawn, scores 0, ``hands_left`` 1), so ``match_points`` is ``hand_points`
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import DEFAULT_RULES, RuleSet
-from .dataset import SCHEMA_VERSION, DatasetError
+from .dataset import DatasetError
 from .write import DEFAULT_SHARD_ROWS, _empty, _prepare_out, _ShardWriter, deal_id
 
 __all__ = ["write_dagger"]
@@ -160,20 +159,17 @@ def write_dagger(
     flush(True)
     writer.finish()
     seconds = time.perf_counter() - t0
-    meta = {
-        "format": "shangrao-dataset",
-        "version": SCHEMA_VERSION,
-        "source": "dagger",
-        "policies": [name],
-        "bots": [learner_name] * 4,
-        "label": name,
-        "seed": seed,
-        "hands": hands,
-        "decisions": writer.rows,
-        "rules": rules.to_dict(),
-        "shards": writer.shards,
-    }
-    (path / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    meta = writer.write_meta(
+        "dagger",
+        {
+            "policies": [name],
+            "bots": [learner_name] * 4,
+            "label": name,
+            "seed": seed,
+            "hands": hands,
+            "rules": rules.to_dict(),
+        },
+    )
     return meta | {
         "seconds": round(seconds, 3),
         "decisions_per_second": round(writer.rows / seconds, 1) if seconds else None,

@@ -219,6 +219,14 @@ class _ShardWriter:
         if self.pending_rows:
             self._flush(self.pending_rows)
 
+    def write_meta(self, source: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """Write ``meta.json`` (the format, schema version and ``source``, then ``fields``, then the row
+        and shard counts) after :meth:`finish`; returns the dict written."""
+        meta = {"format": "shangrao-dataset", "version": SCHEMA_VERSION, "source": source}
+        meta |= fields | {"decisions": self.rows, "shards": self.shards}
+        (self.out / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+        return meta
+
 
 def _prepare_out(out: str | Path, overwrite: bool) -> Path:
     path = Path(out)
@@ -300,20 +308,10 @@ def write_selfplay(
             on_hands(res["hands"])
     writer.finish()
     seconds = time.perf_counter() - t0
-    meta = {
-        "format": "shangrao-dataset",
-        "version": SCHEMA_VERSION,
-        "source": "selfplay",
-        "policies": policies,
-        "bots": specs,
-        "label": label,
-        "seed": seed,
-        "hands": n_hands,
-        "decisions": writer.rows,
-        "rules": rules.to_dict(),
-        "shards": writer.shards,
-    }
-    (path / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    meta = writer.write_meta(
+        "selfplay",
+        {"policies": policies, "bots": specs, "label": label, "seed": seed, "hands": n_hands, "rules": rules.to_dict()},
+    )
     return meta | {
         "seconds": round(seconds, 3),
         "decisions_per_second": round(writer.rows / seconds, 1) if seconds else None,
@@ -416,17 +414,7 @@ def write_from_games(
             writer.add(cols)
     writer.finish()
     seconds = time.perf_counter() - t0
-    meta = {
-        "format": "shangrao-dataset",
-        "version": SCHEMA_VERSION,
-        "source": "records",
-        "policies": policies,
-        "bots": policies,
-        "games": list(game_ids),
-        "hands": n_hands,
-        "decisions": writer.rows,
-        "rules": None,
-        "shards": writer.shards,
-    }
-    (path / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    meta = writer.write_meta(
+        "records", {"policies": policies, "bots": policies, "games": list(game_ids), "hands": n_hands, "rules": None}
+    )
     return meta | {"seconds": round(seconds, 3)}
