@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections.abc import Sequence
 from enum import Enum
 from typing import Any, NamedTuple
 
@@ -288,6 +289,19 @@ def seed_key(seed: int | str | None) -> np.ndarray:
             a >>= 32
         return np.array(out or [0], dtype=np.uint32)
     raise TypeError(f"a seed is an int, a str or None, got {seed!r}")
+
+
+def seed_keys(seeds: Sequence[int | str | None]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`seed_key` of each seed, as the compiled loops take them: uint32 ``[N, W]`` (zero-padded
+    rows) and their lengths int64 ``[N]``."""
+    ks = [seed_key(s) for s in seeds]
+    width = max((len(k) for k in ks), default=1)
+    out = np.zeros((len(ks), width), dtype=np.uint32)
+    lens = np.zeros(len(ks), dtype=np.int64)
+    for i, k in enumerate(ks):
+        out[i, : len(k)] = k
+        lens[i] = len(k)
+    return out, lens
 
 
 @njit(cache=True)

@@ -380,17 +380,6 @@ class CoreMatchHand:
         return game.events
 
 
-def _keys(seeds: Sequence[int | str | None]) -> tuple[np.ndarray, np.ndarray]:
-    ks = [C.seed_key(s) for s in seeds]
-    width = max((len(k) for k in ks), default=1)
-    out = np.zeros((len(ks), width), dtype=np.uint32)
-    lens = np.zeros(len(ks), dtype=np.int64)
-    for i, k in enumerate(ks):
-        out[i, : len(k)] = k
-        lens[i] = len(k)
-    return out, lens
-
-
 def iter_match_hands(
     match_seeds: Sequence[int | str],
     limits: Sequence[int],
@@ -419,8 +408,8 @@ def iter_match_hands(
         seeds = list(match_seeds[start : start + chunk])
         lims = np.array(limits[start : start + chunk], dtype=np.int64)
         nm = len(seeds)
-        bk, bl = _keys([f"{s}:{i}" for s in seeds for i in range(4)])
-        hk, hl = _keys([f"{s}:{n}" for s in seeds for n in range(per)])
+        bk, bl = C.seed_keys([f"{s}:{i}" for s in seeds for i in range(4)])
+        hk, hl = C.seed_keys([f"{s}:{n}" for s in seeds for n in range(per)])
         bot_keys = bk.reshape(nm, 4, -1)
         hand_keys = hk.reshape(nm, per, -1)
         total = int(lims.sum())

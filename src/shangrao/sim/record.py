@@ -164,17 +164,6 @@ def label_kernel(
         out[i] = _flat_of(st, lab)
 
 
-def _keys(seeds: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    ks = [C.seed_key(s) for s in seeds]
-    width = max((len(k) for k in ks), default=1)
-    out = np.zeros((len(ks), width), dtype=np.uint32)
-    lens = np.zeros(len(ks), dtype=np.int64)
-    for i, k in enumerate(ks):
-        out[i, : len(k)] = k
-        lens[i] = len(k)
-    return out, lens
-
-
 def encode_hands(hands: Sequence[Any], rules: RuleSet = DEFAULT_RULES, label: str | None = None) -> dict[str, Any]:
     """The dataset rows of ``hands`` (:class:`~shangrao.sim.play.CoreMatchHand`\\ s, played with
     ``rules``), encoded in one compiled call: ``planes`` int8 ``[R, 20, 34]``, ``mask`` int8 ``[R, 110]``,
@@ -203,7 +192,7 @@ def encode_hands(hands: Sequence[Any], rules: RuleSet = DEFAULT_RULES, label: st
         for i, m in enumerate(matches):
             for s in range(4):
                 C.mt_seed(label_mts[i, s], C.seed_key(f"{m}:label:{s}"))
-    hk, hl = _keys([h.hand_seed for h in hands])
+    hk, hl = C.seed_keys([h.hand_seed for h in hands])
     dealers = np.array([h.dealer for h in hands], dtype=np.int64)
     scores = np.array([h.scores for h in hands], dtype=np.int64).reshape(nh, 4)
     hand_nos = np.array([h.hand_no for h in hands], dtype=np.int64)
