@@ -4,6 +4,7 @@ and shut-down that every such test module used to repeat."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from collections.abc import Iterator
@@ -95,3 +96,21 @@ class Watch:
         page.on("console", lambda m: self.problems.append(f"console {m.text}") if m.type == "error" else None)
         page.on("requestfailed", failed)
         page.on("response", lambda r: self.problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+
+
+def to_my_discard(page: Any, timeout_s: float = 30.0) -> None:
+    """Wait until the player may discard (``#hand .tile.playable``), passing every claim offered first:
+    a random deal may offer seat 0 a chow or pung before its first discard, and a claim waits
+    ``claim_timeout`` for the player with no tile playable.  Raises ``AssertionError`` after ``timeout_s``."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.locator("#hand .tile.playable").count():
+            return
+        passes = page.locator('#actions [data-action="pass"]')
+        if passes.count():
+            with contextlib.suppress(Exception):  # re-rendered under the click: look again
+                passes.first.click(timeout=1000)
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no turn to discard within {timeout_s} s")

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from .serving import HAS_CHROMIUM, Watch, app_served, chromium
+from .serving import HAS_CHROMIUM, Watch, app_served, chromium, to_my_discard
 from .waiting import wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -192,7 +192,7 @@ def test_a_closed_tab_gets_its_seat_back_from_the_lobby(server, browser):
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     page = ctx.new_page()
     create_table(page, server)
-    page.wait_for_selector("#hand .tile.playable", timeout=30000)  # our turn: the table waits for us
+    to_my_discard(page)  # our turn: the table waits for us
     url = page.url
     hand = page.locator("#hand .tile").evaluate_all("els => els.map(e => e.dataset.kind)")
     page.close()
@@ -250,7 +250,7 @@ def test_the_hint_button_shows_the_experts_choices_inside_the_phone_viewport(ser
     page = ctx.new_page()
     w = Watch(page)
     create_table(page, server)
-    page.wait_for_selector("#hand .tile.playable", timeout=30000)  # our turn: the table waits for us
+    to_my_discard(page)  # our turn: the table waits for us
     page.click("#hint-btn")
     page.wait_for_selector("#hint li", timeout=10000)
     choices = page.locator("#hint li")
@@ -278,7 +278,7 @@ def test_the_hint_button_shows_the_experts_choices_inside_the_phone_viewport(ser
         page.select_option(f"#seat{i}", "greedy")
     page.click("#create-btn")
     page.wait_for_url("**/t/*/*")
-    page.wait_for_selector("#hand .tile.playable", timeout=30000)
+    to_my_discard(page)
     assert page.locator("#hint-btn").count() == 0
     assert not w.problems, w.problems
     ctx.close()
