@@ -66,3 +66,40 @@ def test_ppo_example_numpy_backend_saves_checkpoints_that_play_in_the_arena(smal
     assert '"update": 2' in proc.stdout
     res = run_arena([f"policy:{run / 'ppo-0002.npz'}", "greedy", "greedy", "greedy"], deals=1, seed=1)
     assert res["bots"][0]["hands"] == 4
+
+
+def test_the_learned_recipe_resumes_at_the_first_missing_chunk_with_the_same_weights(tmp_path):
+    import numpy as np
+
+    def recipe(out: Path) -> subprocess.CompletedProcess:
+        args = [
+            "--out",
+            str(out),
+            "--seeds",
+            "5,6",
+            "--hands",
+            "2",
+            "--bots",
+            "greedy",
+            "--epochs",
+            "2",
+            "--every",
+            "1",
+        ]
+        return _run("examples/train_learned.py", *args)
+
+    whole = recipe(tmp_path / "whole")
+    assert whole.returncode == 0, whole.stderr
+    assert (tmp_path / "whole" / "learned.epoch01.npz").is_file()
+    # a run stopped during its second chunk: the first is complete, the second left half-written
+    cut = tmp_path / "cut" / "data"
+    cut.mkdir(parents=True)
+    (tmp_path / "whole" / "data" / "e5").rename(cut / "e5")
+    (cut / ".e6.partial").mkdir()
+    (cut / ".e6.partial" / "shard-00000.npz").write_bytes(b"half")
+    again = recipe(tmp_path / "cut")
+    assert again.returncode == 0, again.stderr
+    assert "chunk 5: done before, kept" in again.stdout and "chunk 6: 2 hands" in again.stdout
+    with np.load(tmp_path / "whole" / "learned.npz") as a, np.load(tmp_path / "cut" / "learned.npz") as b:
+        weights = [k for k in a.files if k != "meta"]
+        assert weights and all(np.array_equal(a[k], b[k]) for k in weights)

@@ -1,5 +1,6 @@
 """Checkpoints record the version of their per-action features (issue 36): version 1 (4 features,
-the shipped ``learned`` bot, and every checkpoint written before) still loads; version 2 (7 features)
+every checkpoint written before, the first shipped ``learned`` among them) still loads; the shipped
+``learned`` is version 2; version 2 (7 features)
 round-trips; an unknown version or a feature net of the wrong width is refused naming it; version 2's
 value of the win on offer is what the engine pays."""
 
@@ -29,10 +30,19 @@ def _policy(version: int, seed: int = 0) -> MLPPolicy:
     return MLPPolicy(layers, "mlp-features", {}, fnet, feature_version=version)
 
 
-def test_the_shipped_checkpoint_without_a_feature_version_reads_as_version_1() -> None:
+def test_a_checkpoint_without_a_feature_version_reads_as_version_1(tmp_path) -> None:
+    path = tmp_path / "old.npz"
+    _policy(1).save(path)
+    with np.load(path) as z:  # as every checkpoint before feature versions was written
+        arrays = {k: z[k] for k in z.files if k != "feature_version"}
+    np.savez(path, **arrays)
+    assert MLPPolicy.load(path).feature_version == 1
+
+
+def test_the_shipped_learned_uses_version_2_features() -> None:
     with np.load(WEIGHTS) as z:
-        assert "feature_version" not in z.files
-    assert MLPPolicy.load(WEIGHTS).feature_version == 1
+        assert "feature_version" in z.files
+    assert MLPPolicy.load(WEIGHTS).feature_version == 2
 
 
 def test_a_version_2_checkpoint_round_trips_and_plays(tmp_path) -> None:

@@ -1,7 +1,8 @@
 """Issue 37: a web match is reviewed (牌谱分析) in the background as soon as it ends, in a process of
 its own — the server's other requests answer promptly meanwhile (within a third of the review's
 time, at least 200 ms: a review on the loop would hold a request for about all of it; measured in a
-thread of the server the loop waited up to ~120 ms, in a process ~40 ms: docs/performance.md) — with its progress in the history's list, and the process ends with the app."""
+thread of the server the loop waited up to ~120 ms, in a process ~40 ms: docs/performance.md) — with
+its progress in the history's list, and the process ends with the app."""
 
 from __future__ import annotations
 
