@@ -44,11 +44,17 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--every", type=int, default=2, help="a checkpoint every K epochs (learned.epochKK.npz)")
     args = ap.parse_args()
+    try:
+        seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
+    except ValueError:
+        ap.error(f"--seeds: comma-separated integers, got {args.seeds!r}")
+    if not seeds or args.hands < 1 or args.epochs < 1:
+        ap.error("--seeds needs at least one seed; --hands and --epochs at least 1")
     out = Path(args.out)
     data = out / "data"
     data.mkdir(parents=True, exist_ok=True)
     chunks = []
-    for seed in (int(s) for s in args.seeds.split(",") if s.strip()):
+    for seed in seeds:
         done = data / f"e{seed}"
         chunks.append(done)
         if (done / "meta.json").is_file():
