@@ -329,7 +329,9 @@ def test_a_flood_of_connections_from_one_address_does_not_lock_the_players_out(s
     refused = [life for life, was_refused in flood.lives if was_refused]
     closed = [life for life, was_refused in flood.lives if not was_refused]
     assert len(refused) > FLOOD - 128 and closed, (len(refused), len(closed))  # the group cap: 128
-    assert max(refused) < 0.5, f"a connection over the cap was refused after {max(refused):.2f} s"
+    # refused at once, not after the header timeout (1 s): 0.53 s was seen on a loaded machine (a fresh
+    # venv compiling the core in the other worker), so the bound sits between the two
+    assert max(refused) < 0.8 * HEADER_TIMEOUT, f"a connection over the cap was refused after {max(refused):.2f} s"
     assert max(closed) < HEADER_TIMEOUT + 1.0, f"a flood connection lived {max(closed):.2f} s"
     assert page_seconds < 1.0 and reconnect_seconds < 1.0, (page_seconds, reconnect_seconds)
     assert len(in_flood) > 20 and len(player.answer_times) > 5, (len(in_flood), len(player.answer_times))
