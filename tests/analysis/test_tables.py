@@ -181,3 +181,16 @@ def test_waits_after_each_discard_equal_waits_of_the_hand_left():
             left[k] -= 1
             assert after.get(k, {}) == waits(left, 17)
     assert set(waits_after_discards(hand, 17, discards=[0, 1])) <= {0, 1}
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(concealed_hands(), st.integers(0, 33), st.booleans(), st.integers(-1, 6))
+def test_draws_below_equals_a_shanten_per_draw(case, out, jiuyao_ok, target):
+    """HandKey.draws_below (one removal, one suit looked up again per draw) equals ``shanten`` called
+    once per drawn kind, 宝 draws included."""
+    counts, bao, declared = case
+    key = HandKey(counts, bao)
+    remove = (out,) if counts[out] else ()
+    m = 4 - declared
+    want = [t for t in range(34) if key.shanten(m, jiuyao_ok, remove, (t,)) < target]
+    assert key.draws_below(m, jiuyao_ok, remove, range(34), target) == want

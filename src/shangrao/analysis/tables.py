@@ -24,7 +24,7 @@ re-encode the hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias
 
 from ..errors import InputError
@@ -345,6 +345,39 @@ class HandKey:
                     codes[k // 9] += POW5[k % 9]
         e0, e1, e2, e3 = _entries(codes)
         return shanten_entries(e0, e1, e2, e3, w, m, jiuyao_ok)
+
+    def draws_below(
+        self, m: int, jiuyao_ok: bool, remove: Sequence[int], kinds: Iterable[int], target: int
+    ) -> list[int]:
+        """The kinds of ``kinds`` (0..33) whose draw, after taking ``remove`` out, leaves a shanten below
+        ``target``: ``[t for t in kinds if self.shanten(m, jiuyao_ok, remove, (t,)) < target]``, with the
+        removal made once and only the drawn tile's suit looked up again (the useful-tile counts of the
+        policy features call this for every option)."""
+        codes = self.codes.copy()
+        w = self.bao_count
+        bao = self.bao
+        for k in remove:
+            if k == bao:
+                w -= 1
+            else:
+                codes[k // 9] -= POW5[k % 9]
+        base = list(_entries(codes))
+        s, h = _SUITS, _HONORS
+        out = []
+        for t in kinds:
+            if t == bao:
+                e0, e1, e2, e3 = base
+                sh = shanten_entries(e0, e1, e2, e3, w + 1, m, jiuyao_ok)
+            else:
+                suit = t // 9
+                code = codes[suit] + POW5[t % 9]
+                e = (h.get(code) or entry(code, True)) if suit == 3 else (s.get(code) or entry(code))
+                es = base.copy()
+                es[suit] = e
+                sh = shanten_entries(es[0], es[1], es[2], es[3], w, m, jiuyao_ok)
+            if sh < target:
+                out.append(t)
+        return out
 
 
 # ---------------------------------------------------------------- bytes-keyed view

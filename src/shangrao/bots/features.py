@@ -231,11 +231,9 @@ def decision_features(planes: np.ndarray, mask: np.ndarray, version: int = 1) ->
         near = _neighbourhood(c)
         for x in remove:
             c[x] += 1
-        n = 0
-        for t in near:
-            if unseen[t] and t != skip and sh(remove, (t,), melds_added, tiles) < target:
-                n += unseen[t]
-        return n
+        ok = jiuyao_ok and all(t in _TH for t in tiles)
+        draws = [t for t in near if unseen[t] and t != skip]
+        return sum(unseen[t] for t in key.draws_below(m - melds_added, ok, remove, draws, target))
 
     def kept(remove: tuple[int, ...], flown_extra: int) -> float:
         """Column 6: the mean points per unseen tile of the self-drawn wins the hand less ``remove`` waits on."""
