@@ -116,8 +116,13 @@ def test_arena_with_outside_bots_that_fork_close_their_stdout_or_exit_at_once_en
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "stored as games" in proc.stdout
-    assert "exited (code 0) before answering" in proc.stderr  # quits
-    assert "exited (code None) before answering" in proc.stderr  # noout: its stdout closed, still running
+    # each fault is reported; on a loaded machine the 0.1 s answer deadline may pass before the exit or the
+    # closed stdout is seen (a full CI run saw that), and the same fault then reads as "no answer"
+    lines = proc.stderr.splitlines()
+    quits = [ln for ln in lines if "quits.py" in ln]
+    noout = [ln for ln in lines if "noout.py" in ln]
+    assert any("exited (code 0) before answering" in ln or "no answer to request" in ln for ln in quits), lines
+    assert any("exited (code None) before answering" in ln or "no answer to request" in ln for ln in noout), lines
     assert "Traceback" not in proc.stderr
     _no_process_left(tmp_path, names)
 
