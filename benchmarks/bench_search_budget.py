@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 
@@ -31,28 +30,19 @@ def trimmed_mean(xs: list[float], cut: float = 0.01) -> float:
 
 
 def run(budgets: list[int], deals: int, seed: int, workers: int, opts: str) -> list[dict]:
-    from shangrao.arena import iter_deals, t_interval
+    from bench_search_variants import run as play_search  # the same play of one spec against 3 ukeire
+
+    from shangrao.arena import t_interval
 
     rows = []
     for w in budgets:
         spec = f"search:{w}" + (f":{opts}" if opts else "")
-        lineup = [spec, "ukeire", "ukeire", "ukeire"]
-        t0 = time.perf_counter()
-        per_deal: list[float] = []
-        wins = declined = hands = 0
-        for recs in iter_deals(deals, seed, lineup, workers=workers, engine="fast"):
-            pts = 0.0
-            for rec in recs:
-                seat = rec["bots"].index(spec)
-                pts += rec["result"]["deltas"][seat]
-                wins += seat in rec["result"]["winners"]
-                declined += rec["declined"][seat]
-                hands += 1
-            per_deal.append(pts / len(recs))
+        r = play_search(spec, deals, seed, workers)
+        per_deal, wins, declined, hands = r["per_deal"], r["wins"], r["declined"], r["hands"]
         mean, lo, hi, _ = t_interval(per_deal)
         rows.append({"budget": w, "spec": spec, "deals": deals, "mean": mean, "lo": lo, "hi": hi,
                      "trimmed": trimmed_mean(per_deal), "win_pct": 100.0 * wins / max(hands, 1),
-                     "declined": declined, "seconds": time.perf_counter() - t0})
+                     "declined": declined, "seconds": r["seconds"]})
         print(f"budget {w}: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]", file=sys.stderr, flush=True)
     return rows
 

@@ -37,31 +37,19 @@ def run(spec: str, deals: int, seed: int, workers: int, partial: str = "") -> di
             declined += rec["declined"][seat]
             hands += 1
         per_deal.append(pts / len(recs))
+        row = {
+            "spec": spec,
+            "deals": len(per_deal),
+            "seed": seed,
+            "per_deal": per_deal,
+            "wins": wins,
+            "declined": declined,
+            "hands": hands,
+            "seconds": time.perf_counter() - t0,
+        }
         if partial:  # the deals so far, rewritten after each (a run stopped early still pairs on them)
-            Path(partial).write_text(
-                json.dumps(
-                    {
-                        "spec": spec,
-                        "deals": len(per_deal),
-                        "seed": seed,
-                        "per_deal": per_deal,
-                        "wins": wins,
-                        "declined": declined,
-                        "hands": hands,
-                        "seconds": time.perf_counter() - t0,
-                    }
-                )
-            )
-    return {
-        "spec": spec,
-        "deals": deals,
-        "seed": seed,
-        "per_deal": per_deal,
-        "wins": wins,
-        "declined": declined,
-        "hands": hands,
-        "seconds": time.perf_counter() - t0,
-    }
+            Path(partial).write_text(json.dumps(row))
+    return row | {"deals": deals, "seconds": time.perf_counter() - t0}
 
 
 def summarize(ref: dict, others: list[dict]) -> str:
